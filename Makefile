@@ -1,0 +1,100 @@
+# sonde: one non-recursive makefile. See README.md for the targets.
+VERSION := 0.1.0
+# Output directories: several builds can live side by side (make O=build-x check-fast).
+O ?= build
+AO ?= $(O)-asan
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow=local
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DSONDE_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS) $(WARN)
+CFLAGS ?= -O2 -g
+LDLIBS := $(PKG_LIBS) -lm -lpthread
+
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+SRCS := $(sort $(wildcard src/*.c src/*/*.c))
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+TEST_SRCS := $(sort $(wildcard tests/unit/*.c))
+WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
+
+OBJS := $(SRCS:%.c=$(O)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+TEST_OBJS := $(TEST_SRCS:%.c=$(O)/%.o)
+AOBJS := $(SRCS:%.c=$(AO)/%.o)
+ALIB_OBJS := $(LIB_SRCS:%.c=$(AO)/%.o)
+ATEST_OBJS := $(TEST_SRCS:%.c=$(AO)/%.o)
+WORKLOADS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(O)/workloads/%)
+
+all: $(O)/sonde $(O)/perf
+
+$(O)/sonde: $(OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/perf: | $(O)/sonde
+	ln -sf sonde $@
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/unit-tests: $(LIB_OBJS) $(TEST_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(AO)/sonde: $(AOBJS)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+$(AO)/perf: | $(AO)/sonde
+	ln -sf sonde $@
+
+$(AO)/unit-tests: $(ALIB_OBJS) $(ATEST_OBJS)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+$(AO)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -MMD -MP -c -o $@ $<
+
+# Small programs the live tests profile: frame pointers kept, symbols kept.
+$(O)/workloads/%: tests/workloads/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -o $@ $< -lm -lpthread
+
+workloads: $(WORKLOADS)
+
+asan: $(AO)/sonde $(AO)/perf $(AO)/unit-tests
+
+check: all $(O)/unit-tests asan workloads
+	@O=$(O) AO=$(AO) tests/run.sh
+
+# Quick loop for development: no ASan build.
+check-fast: all $(O)/unit-tests workloads
+	@SONDE_NO_ASAN=1 O=$(O) tests/run.sh
+
+# Installs build dependencies (as root) when missing, builds, and profiles a workload.
+demo: deps all workloads
+	@tools/demo.sh
+
+deps:
+	@tools/install-deps.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(O)/sonde $(DESTDIR)$(PREFIX)/bin/sonde
+	if [ -n "$(INSTALL_PERF_LINK)" ]; then ln -sf sonde $(DESTDIR)$(PREFIX)/bin/perf; fi
+
+fuzz:
+	@tools/fuzz.sh
+
+clean:
+	rm -rf $(O) $(AO)
+
+.PHONY: all check check-fast demo deps install clean asan workloads fuzz
+.DELETE_ON_ERROR:
+
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(AOBJS:.o=.d) $(ATEST_OBJS:.o=.d)

@@ -1,0 +1,12 @@
+/* sonde evlist: not implemented yet (placeholder until its issue lands). */
+#include "builtin.h"
+
+#include <stdio.h>
+
+int cmd_evlist(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "sonde: 'evlist' is not implemented yet\n");
+	return 1;
+}

@@ -1,0 +1,12 @@
+/* sonde list: not implemented yet (placeholder until its issue lands). */
+#include "builtin.h"
+
+#include <stdio.h>
+
+int cmd_list(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "sonde: 'list' is not implemented yet\n");
+	return 1;
+}

@@ -1,0 +1,12 @@
+/* sonde record: not implemented yet (placeholder until its issue lands). */
+#include "builtin.h"
+
+#include <stdio.h>
+
+int cmd_record(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "sonde: 'record' is not implemented yet\n");
+	return 1;
+}

@@ -1,0 +1,12 @@
+/* sonde report: not implemented yet (placeholder until its issue lands). */
+#include "builtin.h"
+
+#include <stdio.h>
+
+int cmd_report(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "sonde: 'report' is not implemented yet\n");
+	return 1;
+}

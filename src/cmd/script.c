@@ -1,0 +1,12 @@
+/* sonde script: not implemented yet (placeholder until its issue lands). */
+#include "builtin.h"
+
+#include <stdio.h>
+
+int cmd_script(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "sonde: 'script' is not implemented yet\n");
+	return 1;
+}

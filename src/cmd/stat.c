@@ -1,0 +1,12 @@
+/* sonde stat: not implemented yet (placeholder until its issue lands). */
+#include "builtin.h"
+
+#include <stdio.h>
+
+int cmd_stat(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "sonde: 'stat' is not implemented yet\n");
+	return 1;
+}

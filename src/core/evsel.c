@@ -1,0 +1,39 @@
+/* Event selector lifecycle; naming lives in evsel-name.c, opening in evlist-open.c. */
+#include "core/evsel.h"
+#include "lib/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct evsel *evsel_new(const struct perf_event_attr *attr)
+{
+	struct evsel *evsel = xzalloc(sizeof(*evsel));
+
+	INIT_LIST_HEAD(&evsel->node);
+	if (attr)
+		evsel->attr = *attr;
+	evsel->attr.size = sizeof(evsel->attr);
+	evsel->leader = evsel;
+	evsel->nr_members = 1;
+	evsel->tp_id = -1;
+	evsel->is_supported = true;
+	return evsel;
+}
+
+void evsel_free(struct evsel *evsel)
+{
+	if (!evsel)
+		return;
+	if (evsel->fd) {
+		/* fd arrays are sized by the maps the evlist opened them on */
+		free(evsel->fd);
+	}
+	free(evsel->ids);
+	free(evsel->counts);
+	free(evsel->name);
+	free(evsel->pmu_name);
+	free(evsel->filter);
+	free(evsel->group_name);
+	free(evsel);
+}

@@ -1,0 +1,77 @@
+/* One event selector: a perf_event_attr, its display name and its open fds. */
+#ifndef SONDE_CORE_EVSEL_H
+#define SONDE_CORE_EVSEL_H
+
+#include "lib/list.h"
+#include "lib/util.h"
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+
+struct cpu_map;
+struct thread_map;
+
+/* counts of one fd, as read with PERF_FORMAT_TOTAL_TIME_ENABLED|RUNNING */
+struct perf_counts_values {
+	u64 val;
+	u64 ena;
+	u64 run;
+};
+
+/*
+ * struct evsel - one event. Created by parse_events() (core/parse-events.c)
+ * or rebuilt from a perf.data attr section (no fds then). Owned by its
+ * evlist; freed by evlist_free().
+ */
+struct evsel {
+	struct list_head node;	 /* in evlist->entries */
+	struct perf_event_attr attr;
+	char *name;		 /* owned: perf's display name, e.g. "cycles:u", "sched:sched_switch" */
+	char *pmu_name;		 /* owned, may be NULL: "cpu", "msr", "tracepoint", ... */
+	char *filter;		 /* owned, may be NULL: tracepoint filter for PERF_EVENT_IOC_SET_FILTER */
+	char *group_name;	 /* owned, may be NULL: name given as "name{a,b}" */
+	struct evsel *leader;	 /* group leader; self when not grouped */
+	int idx;		 /* position in the evlist, from 0 */
+	int nr_members;		 /* leader only: events in the group, itself included */
+	int tp_id;		 /* tracepoint id for tracepoint events, else -1 */
+	bool is_tool_event;	 /* "duration_time" and similar: counted by us, not the kernel */
+	bool is_optional;	 /* default-list events whose open failure is not an error */
+	bool is_weak_group;	 /* ":W": reopen members without the group when the group fails */
+	bool exclude_guest_default; /* attr.exclude_guest was set by default, not asked for */
+	bool precise_max;	 /* ":P": use the highest precise_ip the kernel accepts */
+	bool sample_read;	 /* ":S" */
+	bool auto_merge;
+
+	/* live side: filled by evlist_open() */
+	struct cpu_map *cpus;	    /* borrowed from the evlist */
+	struct thread_map *threads; /* borrowed from the evlist */
+	int *fd;		    /* owned: [cpu_idx * nr_threads + thread_idx], -1 when closed */
+	u64 *ids;		    /* owned: kernel sample ids, same indexing as fd */
+	bool is_supported;	    /* false after EOPNOTSUPP/ENOENT on an optional event */
+	int open_errno;		    /* last open failure (positive errno), 0 when fine */
+
+	/* counting: filled by evsel_read_counts() */
+	struct perf_counts_values *counts; /* owned: same indexing as fd */
+	void *priv;			   /* for the command (stat keeps its aggregates here) */
+};
+
+/* evsel_new - a fresh event with a copy of @attr and no name. Caller owns it. */
+struct evsel *evsel_new(const struct perf_event_attr *attr);
+/* evsel_free - close fds and free everything; NULL is fine. */
+void evsel_free(struct evsel *evsel);
+
+/*
+ * evsel_set_name_from_attr - set evsel->name to perf's name for a bare
+ * attr ("cycles", "cpu-clock", "L1-dcache-load-misses", "raw 0x1a8",
+ * "mem:0x1000:rw", tracepoint "sys:name" when tracefs knows the id),
+ * followed by the modifier suffix perf shows (":u", ":ppp", ...).
+ */
+void evsel_set_name_from_attr(struct evsel *evsel);
+
+/* evsel_is_group_leader - true when @evsel leads its own group (ungrouped counts too). */
+static inline bool evsel_is_group_leader(const struct evsel *evsel)
+{
+	return evsel->leader == evsel;
+}
+
+#endif

@@ -1,0 +1,94 @@
+/* Allocation helpers that die on out-of-memory. */
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(255);
+}
+
+static void *check(void *p, size_t size)
+{
+	if (!p && size)
+		die("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return check(malloc(size ? size : 1), size);
+}
+
+void *xzalloc(size_t size)
+{
+	return xcalloc(1, size);
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	if (!nmemb || !size)
+		return check(calloc(1, 1), 1);
+	return check(calloc(nmemb, size), nmemb * size);
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	return check(realloc(ptr, size ? size : 1), size);
+}
+
+void *xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		die("allocation size overflow (%zu x %zu)", nmemb, size);
+	return xrealloc(ptr, nmemb * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return check(strdup(s), strlen(s) + 1);
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	return check(strndup(s, n), n + 1);
+}
+
+void *xmemdup(const void *p, size_t n)
+{
+	void *q = xmalloc(n);
+
+	memcpy(q, p, n);
+	return q;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("out of memory formatting a string");
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}

@@ -1,0 +1,55 @@
+/* Allocation helpers that die on out-of-memory, and growable-array macros. */
+#ifndef SONDE_LIB_XALLOC_H
+#define SONDE_LIB_XALLOC_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+/* die - print "fatal: <msg>" to stderr and exit(255), perf's fatal status. */
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* Each returns memory owned by the caller; none returns NULL (dies on OOM). */
+void *xmalloc(size_t size);
+void *xzalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* xreallocarray - xrealloc(ptr, nmemb * size), dying on multiplication overflow. */
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+void *xmemdup(const void *p, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* alloc_nr - growth policy for ALLOC_GROW: 1.5x plus a little. */
+#define alloc_nr(x) (((x) + 16) * 3 / 2)
+
+/*
+ * ALLOC_GROW - make room for at least @nr elements in @x, whose capacity is
+ * @alloc. Elements beyond the old capacity are uninitialised.
+ */
+#define ALLOC_GROW(x, nr, alloc)                                                   \
+	do {                                                                       \
+		if ((size_t)(nr) > (size_t)(alloc)) {                              \
+			if (alloc_nr(alloc) < (size_t)(nr))                        \
+				(alloc) = (nr);                                    \
+			else                                                       \
+				(alloc) = alloc_nr(alloc);                         \
+			(x) = xreallocarray((x), (alloc), sizeof(*(x)));           \
+		}                                                                  \
+	} while (0)
+
+#define FREE_AND_NULL(p)                                                           \
+	do {                                                                       \
+		free(p);                                                           \
+		(p) = NULL;                                                        \
+	} while (0)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#endif
+
+#endif

@@ -1,0 +1,94 @@
+#!/bin/bash
+# Runs every test layer (unit, layer check, shell/live, differential) for the
+# normal build and, unless SONDE_NO_ASAN=1, again under ASan+UBSan.
+# Prints TAP from each part and ends with one line: "N passed, N failed, N skipped".
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$PWD
+LOG=$(mktemp -d /tmp/sonde-check.XXXXXX)
+trap 'rm -rf "$LOG"' EXIT
+
+# Live tests use tracefs: mount it when this machine has it unmounted.
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ] && [ ! -e /sys/kernel/tracing/events ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+fi
+
+passed=0 failed=0 skipped=0
+failures=()
+
+# count TAP lines of one part; $1 = label, rest = command
+run_part() {
+	local label=$1 out line
+	shift
+	out="$LOG/part.out"
+	"$@" >"$out" 2>&1
+	local rc=$?
+	local seen=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*"# SKIP"*)
+			skipped=$((skipped + 1)); seen=1
+			echo "[$label] $line" ;;
+		"ok "*)
+			passed=$((passed + 1)); seen=1
+			[ -n "$VERBOSE" ] && echo "[$label] $line" ;;
+		"not ok "*)
+			failed=$((failed + 1)); seen=1
+			failures+=("[$label] $line")
+			echo "[$label] $line" ;;
+		"#"*)
+			[ -n "$VERBOSE" ] && echo "[$label] $line" ;;
+		*)
+			[ -n "$VERBOSE" ] && echo "[$label]   $line" ;;
+		esac
+	done <"$out"
+	# a part that crashed before reporting anything counts as one failure
+	if [ $rc -ne 0 ] && [ $seen = 0 ]; then
+		failed=$((failed + 1))
+		failures+=("[$label] exited $rc without results")
+		sed "s/^/[$label]   /" "$out" | tail -20
+	fi
+	# show the diagnostics of failing tests
+	if grep -q '^not ok' "$out"; then
+		grep -B8 '^not ok' "$out" | grep -v '^ok ' | sed "s/^/[$label]   /" | tail -60
+	fi
+}
+
+O=${O:-build}
+AO=${AO:-$O-asan}
+variants="$O"
+[ -z "$SONDE_NO_ASAN" ] && [ -x "$AO/sonde" ] && variants="$O $AO"
+
+run_part layers tools/check-layers.sh
+
+for v in $variants; do
+	export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=223:log_path=$LOG/asan"
+	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$LOG/asan"
+	run_part "$v:unit" "$v/unit-tests"
+	for t in tests/shell/t[0-9]*.sh; do
+		[ -n "$SONDE_TESTS" ] && ! echo "$t" | grep -q "$SONDE_TESTS" && continue
+		name=$(basename "$t" .sh)
+		SONDE="$ROOT/$v/sonde" SONDE_BUILD="$ROOT/$v" SONDE_ROOT="$ROOT" \
+			SONDE_WORKLOADS="$ROOT/$O/workloads" run_part "$v:$name" bash "$t"
+	done
+	if ls "$LOG"/asan* >/dev/null 2>&1; then
+		failed=$((failed + 1))
+		failures+=("[$v] sanitizer reports")
+		echo "[$v] sanitizer reports:"
+		cat "$LOG"/asan* | head -80
+		rm -f "$LOG"/asan*
+	fi
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+done
+
+if [ ${#failures[@]} -gt 0 ]; then
+	echo
+	echo "failures:"
+	printf '  %s\n' "${failures[@]}"
+fi
+echo
+if [ $skipped -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ $failed = 0 ]

@@ -1,0 +1,124 @@
+#!/bin/bash
+# Shell test library (sharness vocabulary): test_expect_success, test_must_fail,
+# test_cmp, prerequisites, TAP output. Source it first in every tests/shell/t*.sh.
+#
+# Environment from tests/run.sh: SONDE (binary under test), SONDE_BUILD,
+# SONDE_ROOT (source tree), SONDE_WORKLOADS (built workload programs).
+
+SONDE=${SONDE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/sonde}
+SONDE_ROOT=${SONDE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+SONDE_BUILD=${SONDE_BUILD:-$(dirname "$SONDE")}
+SONDE_WORKLOADS=${SONDE_WORKLOADS:-$SONDE_ROOT/build/workloads}
+PERF=${PERF:-/usr/bin/perf}
+FIXTURES=$SONDE_ROOT/tests/fixtures
+GOLDEN=$SONDE_ROOT/tests/golden
+export LC_ALL=C
+
+test_count=0
+TRASH=$(mktemp -d /tmp/sonde-test.XXXXXX)
+trap 'cd /; rm -rf "$TRASH"' EXIT
+cd "$TRASH" || exit 1
+
+# prerequisites: ROOT TRACEFS PERF HWCOUNTERS KPROBES UPROBES NOBODY
+declare -A prereq_cache
+prereq_reason=""
+have_prereq_one() {
+	case "$1" in
+	ROOT) [ "$(id -u)" = 0 ] || { prereq_reason="needs root"; return 1; } ;;
+	TRACEFS) [ -r /sys/kernel/tracing/events/sched/sched_switch/id ] ||
+		{ prereq_reason="tracefs not mounted or not readable"; return 1; } ;;
+	PERF) [ -x "$PERF" ] && "$PERF" version >/dev/null 2>&1 ||
+		{ prereq_reason="reference perf ($PERF) not installed"; return 1; } ;;
+	HWCOUNTERS) "$PERF" stat -x, -e instructions true 2>&1 | grep -q '^[0-9]' ||
+		{ prereq_reason="no hardware PMU counters on this machine"; return 1; } ;;
+	KPROBES) [ -e /sys/kernel/tracing/kprobe_events ] ||
+		{ prereq_reason="kernel has no kprobe_events (kprobes missing)"; return 1; } ;;
+	UPROBES) [ -e /sys/kernel/tracing/uprobe_events ] ||
+		{ prereq_reason="kernel has no uprobe_events"; return 1; } ;;
+	NOBODY) [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null ||
+		{ prereq_reason="needs root and the 'nobody' user to test unprivileged runs"; return 1; } ;;
+	*) prereq_reason="unknown prerequisite $1"; return 1 ;;
+	esac
+}
+test_have_prereq() {
+	local p
+	for p in "$@"; do
+		have_prereq_one "$p" || return 1
+	done
+}
+
+say_result() {
+	test_count=$((test_count + 1))
+	echo "$1 $test_count - $2"
+}
+
+# test_expect_success [PREREQS] 'description' 'commands'
+test_expect_success() {
+	local prereq="" desc body
+	if [ $# = 3 ]; then prereq=$1; shift; fi
+	desc=$1 body=$2
+	if [ -n "$prereq" ] && ! test_have_prereq ${prereq//,/ }; then
+		say_result ok "$desc # SKIP $prereq_reason"
+		return
+	fi
+	local out
+	out=$(cd "$TRASH" && eval "set -e; $body" 2>&1 </dev/null)
+	local rc=$?
+	if [ $rc = 0 ]; then
+		say_result ok "$desc"
+	else
+		printf '%s\n' "$out" | tail -40 | sed 's/^/# /'
+		say_result "not ok" "$desc"
+	fi
+}
+
+# test_skip 'description' 'reason'
+test_skip() {
+	say_result ok "$1 # SKIP $2"
+}
+
+# test_must_fail CMD...: CMD exits non-zero but was not killed by a signal
+test_must_fail() {
+	local rc=0
+	"$@" || rc=$?
+	if [ $rc = 0 ]; then
+		echo "test_must_fail: command succeeded: $*"
+		return 1
+	elif [ $rc -gt 128 ] && [ $rc != 129 ] && [ $rc -lt 192 ]; then
+		echo "test_must_fail: killed by signal $((rc - 128)): $*"
+		return 1
+	elif [ $rc = 223 ]; then
+		echo "test_must_fail: sanitizer error: $*"
+		return 1
+	fi
+	return 0
+}
+
+# test_exit_code N CMD...: CMD exits with status N
+test_exit_code() {
+	local want=$1 rc=0
+	shift
+	"$@" || rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "expected exit $want, got $rc: $*"
+		return 1
+	fi
+}
+
+# test_cmp EXPECTED ACTUAL
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# test_grep PATTERN FILE: like grep -E, but prints the file on failure
+test_grep() {
+	if ! grep -E -- "$1" "$2" >/dev/null; then
+		echo "pattern not found: $1 in $2:"
+		head -50 "$2"
+		return 1
+	fi
+}
+
+test_done() {
+	echo "1..$test_count"
+}

@@ -1,0 +1,101 @@
+/* Unit tests for src/lib: strbuf, strvec, hash maps, string pool, numbers. */
+#include "test.h"
+#include "lib/hashmap.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
+#include "lib/util.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+
+TEST(strbuf_basics)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	EXPECT_STREQ(sb.buf, "");
+	strbuf_addstr(&sb, "abc");
+	strbuf_addch(&sb, '-');
+	strbuf_addf(&sb, "%d/%s", 42, "x");
+	EXPECT_STREQ(sb.buf, "abc-42/x");
+	EXPECT_EQ(sb.len, 8);
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%04d", i);
+	EXPECT_EQ(sb.len, 8 + 4000);
+	strbuf_setlen(&sb, 3);
+	strbuf_addstr(&sb, "  \n");
+	strbuf_rtrim(&sb);
+	EXPECT_STREQ(sb.buf, "abc");
+	strbuf_release(&sb);
+	EXPECT_EQ(sb.len, 0);
+}
+
+TEST(strvec_split)
+{
+	struct strvec sv = STRVEC_INIT;
+
+	strvec_split(&sv, "a,,b,c", ",");
+	EXPECT_EQ(sv.nr, 3);
+	EXPECT_STREQ(sv.v[0], "a");
+	EXPECT_STREQ(sv.v[2], "c");
+	EXPECT_TRUE(sv.v[3] == NULL);
+	strvec_clear(&sv);
+	EXPECT_EQ(sv.nr, 0);
+}
+
+TEST(u64map_set_find_remove)
+{
+	struct u64map m = U64MAP_INIT;
+	static int vals[5000];
+
+	for (int i = 0; i < 5000; i++)
+		EXPECT_TRUE(u64map_set(&m, (uint64_t)i * 4096, &vals[i]) == NULL);
+	EXPECT_EQ(m.nr, 5000);
+	for (int i = 0; i < 5000; i++)
+		EXPECT_TRUE(u64map_find(&m, (uint64_t)i * 4096) == &vals[i]);
+	EXPECT_TRUE(u64map_find(&m, 1) == NULL);
+	for (int i = 0; i < 5000; i += 2)
+		EXPECT_TRUE(u64map_remove(&m, (uint64_t)i * 4096) == &vals[i]);
+	for (int i = 0; i < 5000; i++)
+		EXPECT_TRUE(u64map_find(&m, (uint64_t)i * 4096) == (i % 2 ? &vals[i] : NULL));
+	EXPECT_EQ(m.nr, 2500);
+	u64map_release(&m);
+}
+
+TEST(strpool_interns)
+{
+	struct strpool p = STRPOOL_INIT;
+	const char *a = strpool_intern(&p, "hello");
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "hel%s", "lo");
+	EXPECT_TRUE(strpool_intern(&p, buf) == a);
+	EXPECT_TRUE(strpool_intern(&p, "hell") != a);
+	EXPECT_TRUE(strpool_intern_len(&p, "hello world", 5) == a);
+	for (int i = 0; i < 10000; i++) {
+		snprintf(buf, sizeof(buf), "s%d", i);
+		strpool_intern(&p, buf);
+	}
+	EXPECT_STREQ(strpool_intern(&p, "s9999"), "s9999");
+	EXPECT_EQ(p.nr, 10002);
+	strpool_release(&p);
+}
+
+TEST(parse_numbers)
+{
+	u64 v;
+	s64 s;
+
+	EXPECT_EQ(parse_u64("123", &v), 0);
+	EXPECT_EQ(v, 123);
+	EXPECT_EQ(parse_u64("0x1f", &v), 0);
+	EXPECT_EQ(v, 31);
+	EXPECT_EQ(parse_u64("12k", &v), -EINVAL);
+	EXPECT_EQ(parse_u64("", &v), -EINVAL);
+	EXPECT_EQ(parse_u64("-1", &v), -EINVAL);
+	EXPECT_EQ(parse_u64("99999999999999999999999", &v), -ERANGE);
+	EXPECT_EQ(parse_s64("-5", &s), 0);
+	EXPECT_EQ(s, -5);
+	EXPECT_TRUE(strstarts("syscalls:sys_enter", "syscalls:"));
+	EXPECT_TRUE(strendswith("file.debug", ".debug"));
+	EXPECT_TRUE(!strendswith("g", ".debug"));
+}

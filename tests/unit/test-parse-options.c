@@ -1,0 +1,137 @@
+/* Unit tests for the option parser: values, bundling, prefixes, help layout. */
+#include "test.h"
+#include "lib/parse-options.h"
+
+#include <stdbool.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static bool all_cpus, no_aggr;
+static int verbose_lvl, repeat;
+static const char *event, *output;
+static uint64_t period;
+
+static const struct option opts[] = {
+	OPT_BOOLEAN('a', "all-cpus", &all_cpus, "system-wide collection from all CPUs"),
+	OPT_BOOLEAN('A', "no-aggr", &no_aggr, "disable CPU count aggregation"),
+	OPT_STRING('e', "event", &event, "event", "event selector"),
+	OPT_INCR('v', "verbose", &verbose_lvl, "be more verbose"),
+	OPT_INTEGER('r', "repeat", &repeat, "repeat command"),
+	OPT_STRING('o', "output", &output, "file", "output file name"),
+	OPT_U64('c', "count", &period, "event period to sample"),
+	OPT_STRING(0, "interval-print-something-long", &output, "n", "long one"),
+	OPT_END()
+};
+static const char *const usage[] = { "perf stat [<options>] [<command>]", NULL };
+
+static void reset(void)
+{
+	all_cpus = no_aggr = false;
+	verbose_lvl = repeat = 0;
+	event = output = NULL;
+	period = 0;
+}
+
+TEST(parse_options_values)
+{
+	const char *argv[] = { "stat", "-av", "-e", "cycles", "--repeat=3", "-vv", "-ofile",
+			       "--count", "0x10", "sleep", "1", NULL };
+	int argc = 11, n;
+
+	reset();
+	n = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	EXPECT_EQ(n, 2);
+	EXPECT_STREQ(argv[0], "sleep");
+	EXPECT_STREQ(argv[1], "1");
+	EXPECT_TRUE(argv[2] == NULL);
+	EXPECT_TRUE(all_cpus);
+	EXPECT_EQ(verbose_lvl, 3);
+	EXPECT_STREQ(event, "cycles");
+	EXPECT_EQ(repeat, 3);
+	EXPECT_STREQ(output, "file");
+	EXPECT_EQ(period, 16);
+}
+
+TEST(parse_options_prefix_negation_dashdash)
+{
+	const char *argv[] = { "x", "--all", "--no-all-cpus", "--ev=a,b", "pos", "--", "-a", NULL };
+	int n;
+
+	reset();
+	n = parse_options(7, argv, opts, usage, 0);
+	EXPECT_TRUE(!all_cpus);
+	EXPECT_STREQ(event, "a,b");
+	EXPECT_EQ(n, 2);
+	EXPECT_STREQ(argv[0], "pos");
+	EXPECT_STREQ(argv[1], "-a");
+	/* "no-aggr" is the option's own name, not a negation of "aggr" */
+	{
+		const char *argv2[] = { "x", "--no-aggr", NULL };
+
+		parse_options(2, argv2, opts, usage, 0);
+		EXPECT_TRUE(no_aggr);
+	}
+}
+
+/* run parse_options in a child and capture its stderr and exit status */
+static int run_child(const char **argv, int argc, char *err, size_t errsz)
+{
+	int pfd[2], status;
+	pid_t pid;
+	ssize_t len, total = 0;
+
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		parse_options(argc, argv, opts, usage, 0);
+		_exit(0);
+	}
+	close(pfd[1]);
+	while ((len = read(pfd[0], err + total, errsz - 1 - total)) > 0)
+		total += len;
+	err[total] = '\0';
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(parse_options_errors_exit_129)
+{
+	char err[8192];
+	const char *a1[] = { "stat", "--bogus", NULL };
+	const char *a2[] = { "stat", "-z", NULL };
+	const char *a3[] = { "stat", "-r", "abc", NULL };
+	const char *a4[] = { "stat", "--output", NULL };
+
+	EXPECT_EQ(run_child(a1, 2, err, sizeof(err)), 129);
+	EXPECT_TRUE(strstr(err, "  Error: unknown option `bogus'\n\n Usage: perf stat") != NULL);
+	EXPECT_EQ(run_child(a2, 2, err, sizeof(err)), 129);
+	EXPECT_TRUE(strstr(err, "  Error: unknown switch `z'") != NULL);
+	EXPECT_EQ(run_child(a3, 3, err, sizeof(err)), 129);
+	EXPECT_TRUE(strstr(err, " Error: switch `r' expects a numerical value\n Usage:") != NULL);
+	EXPECT_TRUE(strstr(err, "    -r, --repeat <n>      repeat command\n") != NULL);
+	EXPECT_EQ(run_child(a4, 2, err, sizeof(err)), 129);
+	EXPECT_TRUE(strstr(err, " Error: option `output' requires a value") != NULL);
+}
+
+TEST(parse_options_help_layout)
+{
+	char err[8192];
+	const char *a[] = { "stat", "-h", NULL };
+
+	EXPECT_EQ(run_child(a, 2, err, sizeof(err)), 129);
+	/* sorted: -a before -A, then -c, -e, -o, -r, -v, then long-only */
+	EXPECT_STREQ(err, "\n Usage: perf stat [<options>] [<command>]\n\n"
+			  "    -a, --all-cpus        system-wide collection from all CPUs\n"
+			  "    -A, --no-aggr         disable CPU count aggregation\n"
+			  "    -c, --count <n>       event period to sample\n"
+			  "    -e, --event <event>   event selector\n"
+			  "    -o, --output <file>   output file name\n"
+			  "    -r, --repeat <n>      repeat command\n"
+			  "    -v, --verbose         be more verbose\n"
+			  "        --interval-print-something-long <n>\n"
+			  "                          long one\n\n");
+}
