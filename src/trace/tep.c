@@ -1,0 +1,391 @@
+/* libtraceevent handles from TRACING_DATA blobs or tracefs, payload formatting, field access. */
+#define PR_PREFIX "tep"
+#include "trace/tep.h"
+
+#include "lib/debug.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+#include <unistd.h>
+
+/* TRACING_DATA magic: 0x17 0x08 0x44 then "tracing" */
+static const unsigned char tracing_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+/* a bounds-checked cursor over the blob; numbers in the blob's byte order */
+struct blob {
+	const unsigned char *p, *end;
+	bool swap;
+	bool bad;
+};
+
+static bool blob_take(struct blob *b, size_t n, const unsigned char **out)
+{
+	if (b->bad || (size_t)(b->end - b->p) < n) {
+		b->bad = true;
+		return false;
+	}
+	*out = b->p;
+	b->p += n;
+	return true;
+}
+
+static u64 blob_num(struct blob *b, size_t n)
+{
+	const unsigned char *q;
+	u64 v = 0;
+	size_t i;
+
+	if (!blob_take(b, n, &q))
+		return 0;
+	for (i = 0; i < n; i++) {
+		/* file little-endian unless swap says the file is the other order */
+		size_t k = b->swap ? n - 1 - i : i;
+		v |= (u64)q[k] << (8 * i);
+	}
+	return v;
+}
+
+/* a NUL-terminated string in the blob; NULL when none before the end */
+static const char *blob_str(struct blob *b)
+{
+	const unsigned char *nul;
+
+	if (b->bad)
+		return NULL;
+	nul = memchr(b->p, 0, b->end - b->p);
+	if (!nul) {
+		b->bad = true;
+		return NULL;
+	}
+	const char *s = (const char *)b->p;
+	b->p = nul + 1;
+	return s;
+}
+
+/* the next @n bytes as an owned NUL-terminated copy, or NULL when truncated */
+static char *blob_text(struct blob *b, u64 n)
+{
+	const unsigned char *q;
+
+	if (n > (u64)(b->end - b->p)) {
+		b->bad = true;
+		return NULL;
+	}
+	if (!blob_take(b, n, &q))
+		return NULL;
+	char *t = xmalloc(n + 1);
+	memcpy(t, q, n);
+	t[n] = 0;
+	return t;
+}
+
+static void parse_one_format(struct tep_handle *tep, struct blob *b, const char *sys)
+{
+	u64 n = blob_num(b, 8);
+	char *text = blob_text(b, n);
+
+	if (!text)
+		return;
+	if (tep_parse_event(tep, text, n, sys))
+		pr_debug("cannot parse an event format of system %s\n", sys);
+	free(text);
+}
+
+static bool host_is_big_endian(void)
+{
+	const u16 one = 1;
+	return *(const u8 *)&one == 0;
+}
+
+int trace_tep_from_data(const void *data, size_t size, struct tep_handle **out)
+{
+	struct blob b = { data, (const unsigned char *)data + size, false, false };
+	const unsigned char *magic, *q;
+	struct tep_handle *tep;
+	const char *version;
+	u32 i, j, nr;
+	int file_be, long_size;
+	char *text;
+	u64 n;
+
+	*out = NULL;
+	if (!data || !blob_take(&b, sizeof(tracing_magic), &magic) ||
+	    memcmp(magic, tracing_magic, sizeof(tracing_magic)))
+		return -EINVAL;
+	version = blob_str(&b);
+	if (!version || !blob_take(&b, 2, &q))
+		return -EINVAL;
+	file_be = q[0];
+	long_size = q[1];
+	if (long_size != 4 && long_size != 8)
+		return -EINVAL;
+	/* blob numbers are in the recording host's order; blob_num decodes either */
+	b.swap = file_be != 0;
+
+	tep = tep_alloc();
+	if (!tep)
+		die("out of memory");
+	tep_set_file_bigendian(tep, file_be ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_is_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, (int)blob_num(&b, 4));
+
+	/* header_page */
+	if (!blob_str(&b))
+		goto bad;
+	n = blob_num(&b, 8);
+	text = blob_text(&b, n);
+	if (!text)
+		goto bad;
+	if (tep_parse_header_page(tep, text, n, long_size))
+		pr_debug("cannot parse header_page\n");
+	free(text);
+
+	/* header_event: libtraceevent derives it, skip */
+	if (!blob_str(&b))
+		goto bad;
+	n = blob_num(&b, 8);
+	if (n > (u64)(b.end - b.p))
+		goto bad;
+	b.p += n;
+
+	nr = (u32)blob_num(&b, 4);
+	for (i = 0; i < nr && !b.bad; i++)
+		parse_one_format(tep, &b, "ftrace");
+
+	nr = (u32)blob_num(&b, 4);
+	for (i = 0; i < nr && !b.bad; i++) {
+		const char *sys = blob_str(&b);
+		u32 count;
+
+		if (!sys)
+			goto bad;
+		count = (u32)blob_num(&b, 4);
+		for (j = 0; j < count && !b.bad; j++)
+			parse_one_format(tep, &b, sys);
+	}
+	if (b.bad)
+		goto bad;
+
+	/* the rest is optional in practice: stop quietly on a short blob */
+	if (b.end - b.p >= 4) {
+		n = blob_num(&b, 4);
+		text = blob_text(&b, n);
+		if (text && n && tep_parse_kallsyms(tep, text))
+			pr_debug("cannot parse kallsyms\n");
+		free(text);
+	}
+	if (!b.bad && b.end - b.p >= 4) {
+		n = blob_num(&b, 4);
+		text = blob_text(&b, n);
+		if (text && n && tep_parse_printk_formats(tep, text))
+			pr_debug("cannot parse printk formats\n");
+		free(text);
+	}
+	if (!b.bad && strcmp(version, "0.5") && b.end - b.p >= 8) {
+		n = blob_num(&b, 8);
+		text = blob_text(&b, n);
+		if (text && n && tep_parse_saved_cmdlines(tep, text))
+			pr_debug("cannot parse saved_cmdlines\n");
+		free(text);
+	}
+	*out = tep;
+	return 0;
+bad:
+	tep_free(tep);
+	return -EINVAL;
+}
+
+const char *trace_tep_tracefs_root(void)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (!stat(path, &st) && S_ISDIR(st.st_mode))
+			return roots[i];
+	}
+	return NULL;
+}
+
+int trace_tep_from_tracefs(struct tep_handle **out)
+{
+	const char *root = trace_tep_tracefs_root();
+	struct strbuf sb = STRBUF_INIT;
+	struct tep_handle *tep;
+	char *path;
+	long n;
+
+	*out = NULL;
+	if (!root)
+		return -ENOENT;
+	tep = tep_alloc();
+	if (!tep)
+		die("out of memory");
+	tep_set_file_bigendian(tep, host_is_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_is_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, sizeof(long));
+	tep_set_page_size(tep, (int)sysconf(_SC_PAGESIZE));
+	path = xasprintf("%s/events/header_page", root);
+	n = strbuf_read_file(&sb, path, 4096);
+	free(path);
+	if (n > 0 && tep_parse_header_page(tep, sb.buf, sb.len, sizeof(long)))
+		pr_debug("cannot parse header_page\n");
+	strbuf_release(&sb);
+	*out = tep;
+	return 0;
+}
+
+struct tep_event *trace_tep_load_event(struct tep_handle *tep, const char *sys, const char *name)
+{
+	const char *root = trace_tep_tracefs_root();
+	struct strbuf sb = STRBUF_INIT;
+	struct tep_event *ev;
+	char *path;
+	long n;
+
+	ev = tep_find_event_by_name(tep, sys, name);
+	if (ev)
+		return ev;
+	if (!root) {
+		errno = ENOENT;
+		return NULL;
+	}
+	path = xasprintf("%s/events/%s/%s/format", root, sys, name);
+	n = strbuf_read_file(&sb, path, 4096);
+	free(path);
+	if (n < 0) {
+		strbuf_release(&sb);
+		errno = (int)-n;
+		return NULL;
+	}
+	if (tep_parse_event(tep, sb.buf, sb.len, sys)) {
+		strbuf_release(&sb);
+		errno = EINVAL;
+		return NULL;
+	}
+	strbuf_release(&sb);
+	return tep_find_event_by_name(tep, sys, name);
+}
+
+void trace_tep_free(struct tep_handle *tep)
+{
+	if (tep)
+		tep_free(tep);
+}
+
+struct tep_event *trace_tep_find_event(struct tep_handle *tep, int id)
+{
+	return tep ? tep_find_event(tep, id) : NULL;
+}
+
+void trace_tep_format(struct tep_event *event, const void *raw, u32 size, int cpu, u64 time,
+		      struct strbuf *out)
+{
+	struct tep_record rec;
+	struct trace_seq s;
+
+	if (!event || !raw)
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = time;
+	rec.cpu = cpu;
+	rec.size = (int)size;
+	rec.record_size = (int)size;
+	rec.data = (void *)raw;
+	trace_seq_init(&s);
+	tep_print_event(event->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	if (s.state == TRACE_SEQ__GOOD)
+		strbuf_add(out, s.buffer, s.len);
+	trace_seq_destroy(&s);
+}
+
+static struct tep_format_field *find_field(struct tep_event *event, const void *raw, u32 size,
+					    const char *name, int *err)
+{
+	struct tep_format_field *f;
+
+	*err = 0;
+	f = event ? tep_find_any_field(event, name) : NULL;
+	if (!f) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	if (!raw || (u64)f->offset + f->size > size) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	return f;
+}
+
+int trace_tep_field_u64(struct tep_event *event, const void *raw, u32 size, const char *name,
+			u64 *val)
+{
+	struct tep_format_field *f;
+	unsigned long long v;
+	int err;
+
+	f = find_field(event, raw, size, name, &err);
+	if (!f)
+		return err;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return -EINVAL;
+	if (tep_read_number_field(f, raw, &v))
+		return -EINVAL;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		unsigned shift = 64 - 8 * f->size;
+		v = (unsigned long long)((long long)(v << shift) >> shift);
+	}
+	*val = v;
+	return 0;
+}
+
+int trace_tep_field_str(struct tep_event *event, const void *raw, u32 size, const char *name,
+			const char **str, size_t *len)
+{
+	struct tep_format_field *f;
+	const char *p;
+	u64 off, n;
+	int err;
+
+	f = find_field(event, raw, size, name, &err);
+	if (!f)
+		return err;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc;
+
+		if (f->size != 4 || tep_read_number_field(f, raw, &loc))
+			return -EINVAL;
+		off = loc & 0xffff;
+		n = (loc >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		n = f->size;
+	}
+	if (off + n > size)
+		return -EINVAL;
+	p = (const char *)raw + off;
+	*str = p;
+	*len = strnlen(p, n);
+	return 0;
+}
+
+const char *trace_tep_event_name(struct tep_event *event, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%s", event->system ? event->system : "", event->name ? event->name : "");
+	return buf;
+}

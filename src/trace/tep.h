@@ -1,0 +1,81 @@
+/*
+ * libtraceevent glue: a struct tep_handle built from a perf.data TRACING_DATA
+ * blob or from the live tracefs, tracepoint payload formatting as perf
+ * script prints it, and field access helpers.
+ */
+#ifndef SONDE_TRACE_TEP_H
+#define SONDE_TRACE_TEP_H
+
+#include "lib/util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf;
+struct tep_handle;
+struct tep_event;
+
+/*
+ * trace_tep_from_data - parse a TRACING_DATA blob (perf.data feature 1 or a
+ * HEADER_TRACING_DATA record; versions 0.5 and 0.6): header_page, ftrace
+ * and per-system event formats, kallsyms, printk formats, saved_cmdlines.
+ * Returns 0 with *@out set (caller frees with trace_tep_free), or -EINVAL
+ * when the blob is malformed (truncated, bad magic, bad sizes). Event formats
+ * libtraceevent cannot parse are skipped, not fatal.
+ */
+int trace_tep_from_data(const void *data, size_t size, struct tep_handle **out);
+
+/*
+ * trace_tep_from_tracefs - a handle for the running kernel: header_page
+ * from tracefs and no events yet; add them with trace_tep_load_event().
+ * Returns 0 with *@out set, or -errno (-ENOENT: no tracefs).
+ */
+int trace_tep_from_tracefs(struct tep_handle **out);
+
+/*
+ * trace_tep_load_event - parse tracefs events/@sys/@name/format into @tep
+ * (no-op when it is already known). Returns the event (owned by @tep), or
+ * NULL with errno set.
+ */
+struct tep_event *trace_tep_load_event(struct tep_handle *tep, const char *sys,
+				       const char *name);
+
+/* trace_tep_tracefs_root - the mounted tracefs directory, or NULL. */
+const char *trace_tep_tracefs_root(void);
+
+/* trace_tep_free - free a handle from trace_tep_from_*; NULL is fine. */
+void trace_tep_free(struct tep_handle *tep);
+
+/* trace_tep_find_event - the format of tracepoint @id, or NULL (owned by @tep). */
+struct tep_event *trace_tep_find_event(struct tep_handle *tep, int id);
+
+/*
+ * trace_tep_format - append @raw (a PERF_SAMPLE_RAW payload of @size bytes)
+ * formatted by @event's print format, exactly as perf script prints a
+ * tracepoint payload (no trailing newline). @cpu and @time feed print
+ * formats that use them. An event without a known format appends nothing.
+ */
+void trace_tep_format(struct tep_event *event, const void *raw, u32 size, int cpu, u64 time,
+		      struct strbuf *out);
+
+/*
+ * trace_tep_field_u64 - the value of numeric field @name of @event in @raw
+ * (signed fields sign-extended). Returns 0, -ENOENT for no such field,
+ * -EINVAL when @raw is too short for it.
+ */
+int trace_tep_field_u64(struct tep_event *event, const void *raw, u32 size, const char *name,
+			u64 *val);
+
+/*
+ * trace_tep_field_str - the bytes of string/array field @name (fixed arrays
+ * and __data_loc/__rel_loc dynamic strings). *@str points into @raw and is
+ * not NUL-terminated; *@len stops at the first NUL. Returns 0, -ENOENT or
+ * -EINVAL.
+ */
+int trace_tep_field_str(struct tep_event *event, const void *raw, u32 size, const char *name,
+			const char **str, size_t *len);
+
+/* trace_tep_event_name - "sys:name" of @event into @buf (size @len); returns @buf. */
+const char *trace_tep_event_name(struct tep_event *event, char *buf, size_t len);
+
+#endif
