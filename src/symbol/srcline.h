@@ -1,0 +1,60 @@
+/*
+ * Source lines through libdw, in-process: address -> file:line and the
+ * inline chain, cached per DSO (no addr2line processes).
+ */
+#ifndef SONDE_SYMBOL_SRCLINE_H
+#define SONDE_SYMBOL_SRCLINE_H
+
+#include "lib/hashmap.h"
+#include "lib/util.h"
+#include "symbol/symtab.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* struct inline_frame - one function inlined at an address (innermost first). */
+struct inline_frame {
+	const char *func; /* interned; demangled like symbols */
+	const char *file; /* interned: the call site's file (for the next outer frame) */
+	unsigned int line;
+};
+
+/* struct srcline - what an address maps to. Strings are interned in the srcline's pool. */
+struct srcline {
+	const char *file;	    /* full path from DWARF, NULL when unknown */
+	unsigned int line;	    /* 0 when unknown */
+	const struct inline_frame *inlines; /* innermost first; borrowed from the cache */
+	size_t nr_inlines;
+};
+
+/*
+ * struct srcline_cache - the DWARF of one DSO, opened on first use, and a
+ * cache of the addresses already asked. Opaque.
+ */
+struct srcline_cache;
+
+/*
+ * srcline_cache_new - for the binary @path (its debug file is found the
+ * way symsrc_load() does; @debug_path overrides, may be NULL). Names go
+ * into @pool (borrowed). Never NULL; a DSO without DWARF just answers
+ * -ENOENT.
+ */
+struct srcline_cache *srcline_cache_new(const char *path, const char *debug_path,
+					 const struct symbol_opts *opts, struct strpool *pool);
+void srcline_cache_free(struct srcline_cache *sc);
+
+/*
+ * srcline_find - the source line of @addr (an ELF vaddr, see
+ * symsrc_map_ip()). With @want_inlines, also the inline chain. Returns 0,
+ * or -ENOENT (no DWARF or no line for it). The result's pointers live as
+ * long as @sc.
+ */
+int srcline_find(struct srcline_cache *sc, u64 addr, bool want_inlines, struct srcline *out);
+
+/*
+ * srcline_format - perf's "file:line" text (basename unless @full_path),
+ * or "??:0" when unknown. Writes into @buf and returns it.
+ */
+const char *srcline_format(const struct srcline *sl, bool full_path, char *buf, size_t size);
+
+#endif
