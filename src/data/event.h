@@ -232,6 +232,9 @@ struct perf_sample {
 		const struct sample_read_value *values; /* nr entries of read_value_size() bytes */
 		struct sample_read_value one;
 	} read;
+	/* additions */
+	u64 aux_size;
+	const void *aux_data; /* PERF_SAMPLE_AUX bytes, points into the record */
 };
 
 /* the name perf prints for a record type ("SAMPLE", "MMAP2", "FINISHED_ROUND", ...), or "UNKNOWN" */

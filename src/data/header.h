@@ -116,6 +116,70 @@ struct perf_header {
 	struct {
 		u32 core_id, socket_id, die_id;
 	} *cpu_topo; /* nr_cpus_avail entries, may be NULL */
+	int nr_cpu_topo;
+	bool has_die_info;
+
+	/* --- additions (stable from here on; append only) --- */
+	u64 header_size;	/* 104 (file) or 16 (pipe) */
+	u64 attr_offset, attr_size; /* attrs section, file mode */
+	u64 attr_entry_size;	/* header.attr_size (stride) */
+	u64 feat_offset;	/* feature table offset = data_offset + data_size */
+	u64 file_size;		/* bytes in the file (0 for a pipe) */
+	s64 mtime;		/* file modification time (seconds) for "captured on" */
+	struct perf_header_attr *attrs; /* nr_attrs, in file order */
+	int nr_attrs;
+	struct perf_numa_node *numa_nodes;
+	int nr_numa_nodes;
+	struct perf_cache_level *caches;
+	int nr_caches;
+	struct {
+		u64 version, block_size;
+		struct perf_mem_node *nodes;
+		int nr;
+	} mem_topo;
+	struct {
+		u32 version, clockid;
+		u64 wall_ns, clockid_ns;
+	} clock_data;
+	u64 dir_format_version;
+	struct perf_pmu_caps *pmu_caps; /* PMU_CAPS and CPU_PMU_CAPS ("cpu") */
+	int nr_pmu_caps;
+	struct {
+		char *pmu_name, *cpus;
+	} *hybrid;
+	int nr_hybrid;
+	u32 nr_bpf_prog_info, nr_bpf_btf;
+	u64 nr_auxtrace_index;
+};
+
+/* one attrs-section entry (or HEADER_ATTR record in pipe mode) */
+struct perf_header_attr {
+	struct perf_event_attr attr; /* zero-extended to sizeof, host order */
+	u64 *ids;		     /* owned */
+	u32 nr_ids;
+	char *name;		     /* owned, from EVENT_DESC; NULL when absent */
+};
+
+struct perf_numa_node {
+	u32 node;
+	u64 mem_total, mem_free; /* kB */
+	char *cpus;		 /* owned cpu list "0-1" */
+};
+
+struct perf_cache_level {
+	u32 level, line_size, sets, ways;
+	char *type, *size, *map; /* owned */
+};
+
+struct perf_mem_node {
+	u64 node, size; /* size in bits of the bitmap */
+	u64 *bitmap;	/* owned, (size+63)/64 words */
+};
+
+struct perf_pmu_caps {
+	char *pmu_name; /* owned */
+	int nr;
+	char **names, **values; /* owned */
 };
 
 static inline bool perf_header_has_feat(const struct perf_header *h, int feat)
@@ -125,5 +189,23 @@ static inline bool perf_header_has_feat(const struct perf_header *h, int feat)
 
 /* the feature's name as perf prints it ("HOSTNAME", "BUILD_ID", ...) */
 const char *perf_header_feat_name(int feat);
+
+static inline void perf_header_set_feat(struct perf_header *h, int feat)
+{
+	h->features[feat / 64] |= 1ULL << (feat % 64);
+}
+
+/* perf_header_release - free everything the header owns and zero it. */
+void perf_header_release(struct perf_header *h);
+
+/*
+ * perf_header_parse_feature - decode one feature payload (@size bytes at @buf,
+ * in file byte order; @swap when the file is opposite-endian) into @h.
+ * The raw payload is also kept in h->feat_raw. Returns 0, or -EINVAL with a
+ * message in @msg (at most @msg_len bytes) and *@bad_off set to the offset
+ * within the payload of the bad bytes.
+ */
+int perf_header_parse_feature(struct perf_header *h, int feat, const void *buf, u64 size,
+			      bool swap, char *msg, size_t msg_len, u64 *bad_off);
 
 #endif

@@ -22,6 +22,7 @@ struct data_reader;
 struct data_error {
 	u64 offset;	/* file offset of the bad bytes */
 	char msg[256];	/* what was wrong, lower case, no full stop */
+	int errnum;	/* positive errno (EINVAL for corrupt data, ENOENT, EACCES, ...) */
 };
 
 /*
@@ -71,5 +72,75 @@ int perf_sample_parse(const struct perf_event_attr *attr, const union perf_event
 struct evsel *data_reader_evsel_for_id(struct data_reader *reader, u64 id);
 /* data_reader_evsel_for_event - find the evsel of a record by its id field (sample_type-aware). */
 struct evsel *data_reader_evsel_for_event(struct data_reader *reader, const union perf_event *ev);
+
+/* --- additions (append only) --- */
+
+/* data_reader_is_pipe - true for pipe-format input (stream or a pipe-format file). */
+bool data_reader_is_pipe(const struct data_reader *reader);
+/* data_reader_path - the path given to data_reader_open ("-" for stdin). */
+const char *data_reader_path(const struct data_reader *reader);
+/*
+ * data_reader_data_size_was_zero - the header said data.size 0 (a record that
+ * was killed before it could rewrite the header); the reader then reads to EOF.
+ */
+bool data_reader_data_size_was_zero(const struct data_reader *reader);
+/*
+ * data_reader_rewind - restart data_reader_next() at the first record.
+ * Returns 0, or -ESPIPE for a real pipe.
+ */
+int data_reader_rewind(struct data_reader *reader);
+/* data_reader_id_hdr_size - bytes of the sample_id trailer of non-SAMPLE records (0 without sample_id_all). */
+int data_reader_id_hdr_size(const struct data_reader *reader);
+/*
+ * data_reader_evsel_attr - the perf_header_attr (original attr.size, ids,
+ * EVENT_DESC name) of an evsel of this reader's evlist; NULL if unknown.
+ */
+const struct perf_header_attr *data_reader_evsel_attr(const struct data_reader *reader,
+						      const struct evsel *evsel);
+/*
+ * data_reader_in_compressed - true when the last record returned came out of a
+ * COMPRESSED record; @offset then was the offset inside the decompressed stream
+ * (perf's -D prints that one), and this returns the COMPRESSED record's offset in @file_off.
+ */
+bool data_reader_in_compressed(const struct data_reader *reader, u64 *file_off);
+/*
+ * data_reader_parse_sample - perf_sample_parse with the attr of the record's evsel
+ * (found by id); also returns that evsel in @evsel (may be NULL). Returns 0 or -EINVAL.
+ */
+int data_reader_parse_sample(struct data_reader *reader, const union perf_event *ev,
+			     struct perf_sample *sample, struct evsel **evsel);
+
+/*
+ * Callback mode for pipe-only records: the tracing data that follows a
+ * HEADER_TRACING_DATA record in a pipe is consumed by the reader and kept in
+ * header->tracing_data; HEADER_ATTR / HEADER_FEATURE records update the header
+ * and evlist and are still returned to the caller (for -D and --stats).
+ */
+
+/* perf_sample_read_value_size - bytes of one read value {value,[id],[lost]} for @read_format. */
+static inline int perf_sample_read_value_size(u64 read_format)
+{
+	int sz = 8;
+
+	if (read_format & PERF_FORMAT_ID)
+		sz += 8;
+	if (read_format & PERF_FORMAT_LOST)
+		sz += 8;
+	return sz;
+}
+
+/* perf_event_id_hdr_size - size of the sample_id trailer for @attr (0 without sample_id_all). */
+int perf_event_id_hdr_size(const struct perf_event_attr *attr);
+
+/*
+ * perf_event_swap - convert a record of an opposite-endian file to host order
+ * in place (@to_host true), or a host record to the other order (@to_host
+ * false, used by the writer to make byte-swapped files). @attr is the record's
+ * event (needed for SAMPLE bodies and sample_id trailers; may be NULL for
+ * perf-tool records). Returns 0 or -EINVAL when the record is inconsistent.
+ */
+int perf_event_swap(union perf_event *ev, const struct perf_event_attr *attr, bool to_host);
+/* perf_attr_swap - byte-swap a perf_event_attr of @size bytes in place (bit fields included). */
+void perf_attr_swap(struct perf_event_attr *attr, size_t size);
 
 #endif

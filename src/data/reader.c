@@ -1,0 +1,1153 @@
+/* perf.data reader: header, attrs, features, and the record stream (file, pipe, compressed, swapped). */
+#include "data/reader.h"
+#include "core/evlist.h"
+#include "lib/hashmap.h"
+#include "lib/util.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#pragma weak evsel_set_name_from_attr
+
+/* perf records are at most 64 kB (u16 size); the pipe buffer holds a few */
+#define STREAM_CHUNK (256 * 1024)
+/* a COMPRESSED record never expands beyond this (bomb guard) */
+#define MAX_DECOMP (64ULL << 20)
+
+struct data_reader {
+	char *path;
+	int fd;
+	bool is_pipe;	     /* pipe-format records (HEADER_ATTR, HEADER_FEATURE) */
+	bool is_stream;	     /* read(2) from a pipe, not mmap'ed */
+	bool data_size_zero;
+	const u8 *map;	     /* whole file, file mode and pipe-format files */
+	u64 map_size;
+	struct perf_header hdr;
+	struct evlist *evlist;
+	struct u64map id_map; /* sample id -> evsel */
+	struct evsel **evsels; /* by idx */
+	int nr_evsels;
+	int id_hdr_size;
+	int id_pos;	     /* u64 index of ID in SAMPLE, -1 when absent */
+	int is_pos;	     /* u64 index from the end of ID in the sample_id trailer, -1 when absent */
+
+	/* iteration */
+	u64 data_start, data_end, pos;
+
+	/* streaming input: bytes [buf_off, buf_off + buf_len) of the stream live in buf */
+	u8 *sbuf;
+	size_t sbuf_len, sbuf_alloc, sbuf_head; /* head: consumed bytes at the front */
+	u64 stream_off;	/* stream offset of sbuf[sbuf_head] */
+	bool stream_eof;
+	bool no_compact;	/* pipe pre-scan: keep every byte so we can rewind */
+	bool prescanned;	/* pipe header records were applied already */
+
+	/* byte-swapped records are copied here */
+	u8 *swapbuf;
+	size_t swapbuf_alloc;
+
+	/* decompression */
+	ZSTD_DCtx *zctx;
+	u8 *dbuf;
+	size_t dbuf_len, dbuf_pos, dbuf_alloc;
+	u64 dbuf_base;	/* running decompressed offset of dbuf[0] */
+	u64 comp_off;	/* file offset of the current COMPRESSED record */
+	bool in_comp;	/* the last returned record came from dbuf */
+};
+
+static void set_err(struct data_error *err, u64 off, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void set_err(struct data_error *err, u64 off, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	err->offset = off;
+	err->errnum = errnum;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+static const char *const event_names[] = {
+	[0] = "TOTAL",
+	[PERF_RECORD_MMAP] = "MMAP",
+	[PERF_RECORD_LOST] = "LOST",
+	[PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ",
+	[PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX",
+	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PERF_RECORD_HEADER_ATTR] = "ATTR",
+	[PERF_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[PERF_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[PERF_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
+	[PERF_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+	[PERF_RECORD_ID_INDEX] = "ID_INDEX",
+	[PERF_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[PERF_RECORD_AUXTRACE] = "AUXTRACE",
+	[PERF_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[PERF_RECORD_THREAD_MAP] = "THREAD_MAP",
+	[PERF_RECORD_CPU_MAP] = "CPU_MAP",
+	[PERF_RECORD_STAT_CONFIG] = "STAT_CONFIG",
+	[PERF_RECORD_STAT] = "STAT",
+	[PERF_RECORD_STAT_ROUND] = "STAT_ROUND",
+	[PERF_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+	[PERF_RECORD_TIME_CONV] = "TIME_CONV",
+	[PERF_RECORD_HEADER_FEATURE] = "FEATURE",
+	[PERF_RECORD_COMPRESSED] = "COMPRESSED",
+	[PERF_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+};
+
+const char *perf_event_name(u32 type)
+{
+	if (type < ARRAY_SIZE(event_names) && event_names[type])
+		return event_names[type];
+	return "UNKNOWN";
+}
+
+/* ---- ids and evsels ---- */
+
+int perf_event_id_hdr_size(const struct perf_event_attr *attr)
+{
+	u64 t = attr->sample_type;
+	int sz = 0;
+
+	if (!attr->sample_id_all)
+		return 0;
+	if (t & PERF_SAMPLE_TID)
+		sz += 8;
+	if (t & PERF_SAMPLE_TIME)
+		sz += 8;
+	if (t & PERF_SAMPLE_ID)
+		sz += 8;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		sz += 8;
+	if (t & PERF_SAMPLE_CPU)
+		sz += 8;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		sz += 8;
+	return sz;
+}
+
+/* position (in u64s) of the ID in a SAMPLE body, or -1 */
+static int sample_id_pos(u64 t)
+{
+	int pos = 0;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(t & PERF_SAMPLE_ID))
+		return -1;
+	if (t & PERF_SAMPLE_IP)
+		pos++;
+	if (t & PERF_SAMPLE_TID)
+		pos++;
+	if (t & PERF_SAMPLE_TIME)
+		pos++;
+	if (t & PERF_SAMPLE_ADDR)
+		pos++;
+	return pos;
+}
+
+/* position from the end (1 = last u64) of the ID in a sample_id trailer, or -1 */
+static int trailer_id_pos(u64 t)
+{
+	int pos = 1;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(t & PERF_SAMPLE_ID))
+		return -1;
+	if (t & PERF_SAMPLE_CPU)
+		pos++;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		pos++;
+	return pos;
+}
+
+static void add_attr(struct data_reader *r, const struct perf_event_attr *attr, const u64 *ids,
+		     u32 nr_ids)
+{
+	struct perf_header *h = &r->hdr;
+	struct perf_header_attr *ha;
+	struct evsel *evsel;
+
+	h->attrs = xreallocarray(h->attrs, h->nr_attrs + 1, sizeof(*h->attrs));
+	ha = &h->attrs[h->nr_attrs++];
+	memset(ha, 0, sizeof(*ha));
+	ha->attr = *attr;
+	ha->nr_ids = nr_ids;
+	ha->ids = nr_ids ? xmemdup(ids, nr_ids * sizeof(u64)) : NULL;
+
+	evsel = evsel_new(attr);
+	evsel->attr.size = attr->size;
+	evlist_add(r->evlist, evsel);
+	r->evsels = xreallocarray(r->evsels, r->nr_evsels + 1, sizeof(*r->evsels));
+	r->evsels[r->nr_evsels++] = evsel;
+	for (u32 i = 0; i < nr_ids; i++)
+		u64map_set(&r->id_map, ids[i], evsel);
+	if (r->nr_evsels == 1) {
+		r->id_hdr_size = perf_event_id_hdr_size(attr);
+		r->id_pos = sample_id_pos(attr->sample_type);
+		r->is_pos = attr->sample_id_all ? trailer_id_pos(attr->sample_type) : -1;
+	}
+}
+
+/* names and groups, once the features are known */
+static void finish_evlist(struct data_reader *r)
+{
+	struct perf_header *h = &r->hdr;
+
+	for (int i = 0; i < r->nr_evsels; i++) {
+		struct evsel *evsel = r->evsels[i];
+
+		if (evsel->name)
+			continue;
+		if (i < h->nr_attrs && h->attrs[i].name)
+			evsel->name = xstrdup(h->attrs[i].name);
+		else if (evsel_set_name_from_attr)
+			evsel_set_name_from_attr(evsel);
+		if (!evsel->name)
+			evsel->name = xasprintf("unknown-%u-%#llx", evsel->attr.type,
+						(unsigned long long)evsel->attr.config);
+	}
+	r->evlist->nr_groups = 0;
+	for (int g = 0; g < h->nr_groups; g++) {
+		u32 leader = h->group_desc[g].leader_idx, nr = h->group_desc[g].nr_members;
+
+		if (leader >= (u32)r->nr_evsels || nr == 0 || nr > (u32)r->nr_evsels - leader)
+			continue;
+		struct evsel *l = r->evsels[leader];
+
+		l->nr_members = nr;
+		if (h->group_desc[g].name && h->group_desc[g].name[0] && !l->group_name)
+			l->group_name = xstrdup(h->group_desc[g].name);
+		for (u32 m = 1; m < nr; m++)
+			r->evsels[leader + m]->leader = l;
+		if (nr > 1)
+			r->evlist->nr_groups++;
+	}
+}
+
+/* ---- file mode header ---- */
+
+static u64 sw64(u64 v, bool swap)
+{
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+static u32 sw32(u32 v, bool swap)
+{
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static int read_attrs(struct data_reader *r, struct data_error *err)
+{
+	struct perf_header *h = &r->hdr;
+	bool swap = h->needs_swap;
+	u64 stride = h->attr_entry_size, nr;
+
+	if (h->attr_size == 0)
+		return 0;
+	if (stride < PERF_ATTR_SIZE_VER0 + 16 || stride > 4096) {
+		set_err(err, 16, EINVAL, "attr_size %llu in the header is invalid",
+			(unsigned long long)stride);
+		return -EINVAL;
+	}
+	if (h->attr_offset > r->map_size || h->attr_size > r->map_size - h->attr_offset) {
+		set_err(err, 24, EINVAL,
+			"attrs section [%#llx, +%#llx) is past the end of the file (%#llx bytes)",
+			(unsigned long long)h->attr_offset, (unsigned long long)h->attr_size,
+			(unsigned long long)r->map_size);
+		return -EINVAL;
+	}
+	if (h->attr_size % stride) {
+		set_err(err, 32, EINVAL, "attrs section size %llu is not a multiple of %llu",
+			(unsigned long long)h->attr_size, (unsigned long long)stride);
+		return -EINVAL;
+	}
+	nr = h->attr_size / stride;
+	for (u64 i = 0; i < nr; i++) {
+		u64 off = h->attr_offset + i * stride;
+		const u8 *p = r->map + off;
+		struct perf_event_attr attr;
+		u32 asz;
+		u64 ids_off, ids_size, *ids;
+
+		memcpy(&asz, p + 4, 4);
+		asz = sw32(asz, swap);
+		if (asz == 0)
+			asz = PERF_ATTR_SIZE_VER0;
+		if (asz > stride - 16 || asz < PERF_ATTR_SIZE_VER0) {
+			set_err(err, off + 4, EINVAL, "attr %llu has size %u, entries are %llu bytes",
+				(unsigned long long)i, asz, (unsigned long long)stride);
+			return -EINVAL;
+		}
+		memset(&attr, 0, sizeof(attr));
+		memcpy(&attr, p, MIN((size_t)asz, sizeof(attr)));
+		if (swap)
+			perf_attr_swap(&attr, MIN((size_t)asz, sizeof(attr)));
+		attr.size = asz;
+		memcpy(&ids_off, p + stride - 16, 8);
+		memcpy(&ids_size, p + stride - 8, 8);
+		ids_off = sw64(ids_off, swap);
+		ids_size = sw64(ids_size, swap);
+		if (ids_off > r->map_size || ids_size > r->map_size - ids_off || ids_size % 8) {
+			set_err(err, off + stride - 16, EINVAL,
+				"ids of attr %llu [%#llx, +%#llx) are outside the file",
+				(unsigned long long)i, (unsigned long long)ids_off,
+				(unsigned long long)ids_size);
+			return -EINVAL;
+		}
+		ids = ids_size ? xmalloc(ids_size) : NULL;
+		if (ids_size)
+			memcpy(ids, r->map + ids_off, ids_size);
+		for (u64 k = 0; k < ids_size / 8; k++)
+			ids[k] = sw64(ids[k], swap);
+		add_attr(r, &attr, ids, ids_size / 8);
+		free(ids);
+	}
+	return 0;
+}
+
+static int read_features(struct data_reader *r, struct data_error *err)
+{
+	struct perf_header *h = &r->hdr;
+	u64 nr = 0, table = h->data_offset + h->data_size;
+	int idx = 0;
+
+	for (int w = 0; w < HEADER_FEAT_BITS / 64; w++)
+		nr += __builtin_popcountll(h->features[w]);
+	if (!nr)
+		return 0;
+	if (table > r->map_size || nr * 16 > r->map_size - table) {
+		set_err(err, table, EINVAL,
+			"feature table (%llu entries) at %#llx is past the end of the file (%#llx bytes)",
+			(unsigned long long)nr, (unsigned long long)table,
+			(unsigned long long)r->map_size);
+		return -EINVAL;
+	}
+	for (int feat = 0; feat < HEADER_LAST_FEATURE; feat++) {
+		struct perf_file_section sec;
+		char msg[200];
+		u64 bad = 0;
+
+		if (!perf_header_has_feat(h, feat))
+			continue;
+		memcpy(&sec, r->map + table + idx * 16, 16);
+		idx++;
+		sec.offset = sw64(sec.offset, h->needs_swap);
+		sec.size = sw64(sec.size, h->needs_swap);
+		if (sec.offset > r->map_size || sec.size > r->map_size - sec.offset) {
+			set_err(err, table + (idx - 1) * 16, EINVAL,
+				"feature %s section [%#llx, +%#llx) is past the end of the file",
+				perf_header_feat_name(feat), (unsigned long long)sec.offset,
+				(unsigned long long)sec.size);
+			return -EINVAL;
+		}
+		h->feat_sec[feat] = sec;
+		if (perf_header_parse_feature(h, feat, r->map + sec.offset, sec.size, h->needs_swap,
+					      msg, sizeof(msg), &bad) < 0) {
+			set_err(err, sec.offset + bad, EINVAL, "feature %s: %s",
+				perf_header_feat_name(feat), msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* EVENT_DESC gives names (and ids) for the attrs */
+static void apply_event_desc(struct data_reader *r)
+{
+	(void)r; /* names were stored in h->attrs[i].name by the feature parser */
+}
+
+static int open_file_mode(struct data_reader *r, struct data_error *err)
+{
+	struct perf_header *h = &r->hdr;
+	struct perf_file_header fh;
+	bool swap = h->needs_swap;
+	int ret;
+
+	if (r->map_size < sizeof(fh)) {
+		set_err(err, r->map_size, EINVAL,
+			"file is too short for a perf.data header (%llu of 104 bytes)",
+			(unsigned long long)r->map_size);
+		return -EINVAL;
+	}
+	memcpy(&fh, r->map, sizeof(fh));
+	h->attr_entry_size = sw64(fh.attr_size, swap);
+	h->attr_offset = sw64(fh.attrs.offset, swap);
+	h->attr_size = sw64(fh.attrs.size, swap);
+	h->data_offset = sw64(fh.data.offset, swap);
+	h->data_size = sw64(fh.data.size, swap);
+	for (int i = 0; i < 4; i++)
+		h->features[i] = sw64(fh.adds_features[i], swap);
+	if (swap) {
+		/*
+		 * The bitmap is an array of unsigned long written in the writer's
+		 * order: a u64 swap gives the right words on 64-bit writers.
+		 */
+	}
+	if (h->data_offset > r->map_size) {
+		set_err(err, 40, EINVAL, "data offset %#llx is past the end of the file (%#llx bytes)",
+			(unsigned long long)h->data_offset, (unsigned long long)r->map_size);
+		return -EINVAL;
+	}
+	if (h->data_size == 0) {
+		/* killed record: the header was never rewritten; read what is there */
+		r->data_size_zero = true;
+		memset(h->features, 0, sizeof(h->features));
+		h->data_size = r->map_size - h->data_offset;
+	} else if (h->data_size > r->map_size - h->data_offset) {
+		set_err(err, 48, EINVAL,
+			"data section [%#llx, +%#llx) is past the end of the file (%#llx bytes): truncated file?",
+			(unsigned long long)h->data_offset, (unsigned long long)h->data_size,
+			(unsigned long long)r->map_size);
+		return -EINVAL;
+	}
+	h->feat_offset = h->data_offset + h->data_size;
+	ret = read_attrs(r, err);
+	if (ret)
+		return ret;
+	if (!r->data_size_zero) {
+		ret = read_features(r, err);
+		if (ret)
+			return ret;
+	}
+	apply_event_desc(r);
+	r->data_start = h->data_offset;
+	r->data_end = h->data_offset + h->data_size;
+	r->pos = r->data_start;
+	return 0;
+}
+
+/* ---- stream access ---- */
+
+/*
+ * peek - pointer to @len bytes at the current position, or NULL at EOF
+ * (*short_read set when some but not all bytes exist).
+ */
+static const u8 *peek(struct data_reader *r, size_t len, bool *short_read, int *errp)
+{
+	*short_read = false;
+	*errp = 0;
+	if (!r->is_stream) {
+		if (r->pos >= r->data_end)
+			return NULL;
+		if (len > r->data_end - r->pos) {
+			*short_read = true;
+			return NULL;
+		}
+		return r->map + r->pos;
+	}
+	while (r->sbuf_len - r->sbuf_head < len) {
+		ssize_t n;
+
+		if (r->stream_eof) {
+			if (r->sbuf_len != r->sbuf_head)
+				*short_read = true;
+			return NULL;
+		}
+		if (r->sbuf_head && !r->no_compact) {
+			memmove(r->sbuf, r->sbuf + r->sbuf_head, r->sbuf_len - r->sbuf_head);
+			r->sbuf_len -= r->sbuf_head;
+			r->sbuf_head = 0;
+		}
+		if (r->sbuf_alloc < r->sbuf_head + len + STREAM_CHUNK) {
+			r->sbuf_alloc = r->sbuf_head + len + STREAM_CHUNK;
+			r->sbuf = xrealloc(r->sbuf, r->sbuf_alloc);
+		}
+		n = read(r->fd, r->sbuf + r->sbuf_len, r->sbuf_alloc - r->sbuf_len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*errp = -errno;
+			return NULL;
+		}
+		if (n == 0)
+			r->stream_eof = true;
+		r->sbuf_len += n;
+	}
+	return r->sbuf + r->sbuf_head;
+}
+
+static void advance(struct data_reader *r, size_t len)
+{
+	r->pos += len;
+	if (r->is_stream)
+		r->sbuf_head += len;
+}
+
+/* ---- pipe-mode header records ---- */
+
+static int pipe_attr_record(struct data_reader *r, const union perf_event *ev, u64 off,
+			    struct data_error *err)
+{
+	struct perf_event_attr attr;
+	u32 asz = ev->attr.attr.size;
+	u64 body = ev->header.size - sizeof(ev->header);
+
+	if (asz == 0)
+		asz = PERF_ATTR_SIZE_VER0;
+	if (asz > body || asz < PERF_ATTR_SIZE_VER0 || (body - asz) % 8) {
+		set_err(err, off, EINVAL, "HEADER_ATTR record with attr.size %u does not fit its %u bytes",
+			asz, ev->header.size);
+		return -EINVAL;
+	}
+	memset(&attr, 0, sizeof(attr));
+	memcpy(&attr, &ev->attr.attr, MIN((size_t)asz, sizeof(attr)));
+	attr.size = asz;
+	add_attr(r, &attr, (const u64 *)((const u8 *)&ev->attr.attr + asz), (body - asz) / 8);
+	return 0;
+}
+
+static int pipe_feature_record(struct data_reader *r, const union perf_event *ev, u64 off,
+			       struct data_error *err)
+{
+	struct perf_header *h = &r->hdr;
+	char msg[200];
+	u64 feat, bad = 0;
+
+	if (ev->header.size < 16) {
+		set_err(err, off, EINVAL, "HEADER_FEATURE record of %u bytes is too short",
+			ev->header.size);
+		return -EINVAL;
+	}
+	memcpy(&feat, (const u8 *)ev + 8, 8);
+	if (feat >= HEADER_LAST_FEATURE || feat == 0)
+		return 0; /* end marker or a newer feature */
+	perf_header_set_feat(h, feat);
+	if (perf_header_parse_feature(h, feat, (const u8 *)ev + 16, ev->header.size - 16,
+				      h->needs_swap, msg,
+				      sizeof(msg), &bad) < 0) {
+		set_err(err, off + 16 + bad, EINVAL, "feature %s: %s", perf_header_feat_name(feat),
+			msg);
+		return -EINVAL;
+	}
+	if (feat == HEADER_EVENT_DESC || feat == HEADER_GROUP_DESC) {
+		for (int i = 0; i < r->nr_evsels; i++)
+			FREE_AND_NULL(r->evsels[i]->name);
+		finish_evlist(r);
+	}
+	return 0;
+}
+
+/* ---- open / close ---- */
+
+static int read_magic(struct data_reader *r, const u8 *p, struct data_error *err)
+{
+	u64 magic, size;
+
+	memcpy(&magic, p, 8);
+	memcpy(&size, p + 8, 8);
+	if (magic == PERF_MAGIC) {
+		r->hdr.needs_swap = false;
+	} else if (magic == __builtin_bswap64(PERF_MAGIC)) {
+		r->hdr.needs_swap = true;
+		size = __builtin_bswap64(size);
+	} else if (!memcmp(p, "PERFFILE", 8)) {
+		set_err(err, 0, EINVAL, "obsolete perf.data version 1 (PERFFILE) is not supported");
+		return -EINVAL;
+	} else {
+		set_err(err, 0, EINVAL, "not a perf.data file (bad magic %016llx)",
+			(unsigned long long)magic);
+		return -EINVAL;
+	}
+	r->hdr.header_size = size;
+	if (size == 16) {
+		r->is_pipe = true;
+	} else if (size != sizeof(struct perf_file_header)) {
+		set_err(err, 8, EINVAL, "header size %llu is neither 104 (file) nor 16 (pipe)",
+			(unsigned long long)size);
+		return -EINVAL;
+	}
+	r->hdr.is_pipe = r->is_pipe;
+	return 0;
+}
+
+struct data_reader *data_reader_open(const char *path, struct data_error *err)
+{
+	struct data_reader *r = xzalloc(sizeof(*r));
+	struct stat st;
+	int ret = 0;
+
+	r->path = xstrdup(path);
+	r->fd = -1;
+	r->id_pos = r->is_pos = -1;
+	r->evlist = evlist_new();
+	u64map_init(&r->id_map);
+
+	if (!strcmp(path, "-")) {
+		r->fd = dup(0);
+	} else {
+		r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (r->fd < 0) {
+		set_err(err, 0, errno, "%s", strerror(errno));
+		goto fail;
+	}
+	if (fstat(r->fd, &st) < 0) {
+		set_err(err, 0, errno, "%s", strerror(errno));
+		goto fail;
+	}
+	r->hdr.mtime = st.st_mtime;
+	if (S_ISREG(st.st_mode)) {
+		r->map_size = st.st_size;
+		r->hdr.file_size = st.st_size;
+		if (r->map_size == 0) {
+			set_err(err, 0, EINVAL, "file is empty");
+			goto fail;
+		}
+		r->map = mmap(NULL, r->map_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+		if (r->map == MAP_FAILED) {
+			r->map = NULL;
+			set_err(err, 0, errno, "cannot mmap: %s", strerror(errno));
+			goto fail;
+		}
+		madvise((void *)r->map, r->map_size, MADV_SEQUENTIAL);
+		if (r->map_size < 16) {
+			set_err(err, r->map_size, EINVAL, "file is too short for a perf.data header");
+			goto fail;
+		}
+		if (read_magic(r, r->map, err))
+			goto fail;
+		if (r->is_pipe) {
+			r->data_start = 16;
+			r->data_end = r->map_size;
+			r->pos = 16;
+			r->hdr.data_offset = 16;
+			r->hdr.data_size = r->map_size - 16;
+		} else if (open_file_mode(r, err)) {
+			goto fail;
+		}
+	} else {
+		u8 head[16];
+		ssize_t n = read_full(r->fd, head, 16);
+
+		r->is_stream = true;
+		if (n < 0) {
+			set_err(err, 0, -n, "%s", strerror(-n));
+			goto fail;
+		}
+		if (n < 16) {
+			set_err(err, n, EINVAL, "input is too short for a perf.data header");
+			goto fail;
+		}
+		if (read_magic(r, head, err))
+			goto fail;
+		if (!r->is_pipe) {
+			set_err(err, 8, EINVAL,
+				"file-mode perf.data on a pipe: use a file, or record with -o -");
+			goto fail;
+		}
+		r->pos = r->data_start = r->stream_off = 16;
+		r->data_end = ~0ULL;
+		r->hdr.data_offset = 16;
+	}
+	if (r->is_pipe) {
+		/*
+		 * Read ahead over the leading HEADER_* records so that the events and
+		 * features are known at open time, then rewind: the stream buffer is
+		 * not compacted meanwhile, so a pipe can be rewound too.
+		 */
+		union perf_event *ev;
+		u64 off, save_pos = r->pos;
+		size_t save_head = r->sbuf_head;
+
+		r->no_compact = true;
+		while ((ret = data_reader_next(r, &ev, &off, err)) > 0) {
+			u32 t = ev->header.type;
+
+			if (t != PERF_RECORD_HEADER_ATTR && t != PERF_RECORD_HEADER_FEATURE &&
+			    t != PERF_RECORD_HEADER_TRACING_DATA && t != PERF_RECORD_HEADER_BUILD_ID &&
+			    t != PERF_RECORD_HEADER_EVENT_TYPE)
+				break;
+		}
+		r->no_compact = false;
+		if (ret < 0)
+			goto fail;
+		r->pos = save_pos;
+		r->sbuf_head = save_head;
+		r->prescanned = true;
+	}
+	finish_evlist(r);
+	return r;
+fail:
+	data_reader_close(r);
+	return NULL;
+}
+
+void data_reader_close(struct data_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->map_size);
+	if (r->fd >= 0)
+		close(r->fd);
+	evlist_free(r->evlist);
+	u64map_release(&r->id_map);
+	perf_header_release(&r->hdr);
+	free(r->evsels);
+	free(r->sbuf);
+	free(r->swapbuf);
+	free(r->dbuf);
+	if (r->zctx)
+		ZSTD_freeDCtx(r->zctx);
+	free(r->path);
+	free(r);
+}
+
+const struct perf_header *data_reader_header(const struct data_reader *r)
+{
+	return &r->hdr;
+}
+
+struct evlist *data_reader_evlist(struct data_reader *r)
+{
+	return r->evlist;
+}
+
+bool data_reader_is_pipe(const struct data_reader *r)
+{
+	return r->is_pipe;
+}
+
+const char *data_reader_path(const struct data_reader *r)
+{
+	return r->path;
+}
+
+bool data_reader_data_size_was_zero(const struct data_reader *r)
+{
+	return r->data_size_zero;
+}
+
+int data_reader_id_hdr_size(const struct data_reader *r)
+{
+	return r->id_hdr_size;
+}
+
+bool data_reader_in_compressed(const struct data_reader *r, u64 *file_off)
+{
+	if (r->in_comp && file_off)
+		*file_off = r->comp_off;
+	return r->in_comp;
+}
+
+const struct perf_header_attr *data_reader_evsel_attr(const struct data_reader *r,
+						      const struct evsel *evsel)
+{
+	for (int i = 0; i < r->nr_evsels && i < r->hdr.nr_attrs; i++)
+		if (r->evsels[i] == evsel)
+			return &r->hdr.attrs[i];
+	return NULL;
+}
+
+int data_reader_rewind(struct data_reader *r)
+{
+	if (r->is_stream)
+		return -ESPIPE;
+	r->pos = r->data_start;
+	r->dbuf_len = r->dbuf_pos = 0;
+	r->dbuf_base = 0;
+	r->in_comp = false;
+	return 0;
+}
+
+struct evsel *data_reader_evsel_for_id(struct data_reader *r, u64 id)
+{
+	struct evsel *evsel;
+
+	if (r->nr_evsels == 1)
+		return r->evsels[0];
+	evsel = u64map_find(&r->id_map, id);
+	if (evsel)
+		return evsel;
+	return NULL;
+}
+
+struct evsel *data_reader_evsel_for_event(struct data_reader *r, const union perf_event *ev)
+{
+	const u64 *body = (const u64 *)((const u8 *)ev + sizeof(ev->header));
+	u64 nbody = (ev->header.size - sizeof(ev->header)) / 8;
+
+	if (r->nr_evsels <= 1)
+		return r->nr_evsels ? r->evsels[0] : NULL;
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		if (r->id_pos < 0 || (u64)r->id_pos >= nbody)
+			return r->evsels[0];
+		return data_reader_evsel_for_id(r, body[r->id_pos]);
+	}
+	if (ev->header.type >= PERF_RECORD_USER_TYPE_START || r->is_pos < 0 ||
+	    (u64)r->is_pos > nbody)
+		return r->evsels[0];
+	{
+		u64 id;
+
+		memcpy(&id, (const u8 *)ev + ev->header.size - r->is_pos * 8, 8);
+		return data_reader_evsel_for_id(r, id);
+	}
+}
+
+int data_reader_parse_sample(struct data_reader *r, const union perf_event *ev,
+			     struct perf_sample *sample, struct evsel **evselp)
+{
+	struct evsel *evsel = data_reader_evsel_for_event(r, ev);
+
+	if (evselp)
+		*evselp = evsel;
+	if (!evsel) {
+		memset(sample, 0, sizeof(*sample));
+		sample->pid = sample->tid = sample->cpu = (u32)-1;
+		return ev->header.type == PERF_RECORD_SAMPLE ? -EINVAL : 0;
+	}
+	return perf_sample_parse(&evsel->attr, ev, sample);
+}
+
+/* ---- the record stream ---- */
+
+static int ensure_swapbuf(struct data_reader *r, size_t len)
+{
+	if (r->swapbuf_alloc < len) {
+		r->swapbuf_alloc = len < 65536 ? 65536 : len;
+		r->swapbuf = xrealloc(r->swapbuf, r->swapbuf_alloc);
+	}
+	return 0;
+}
+
+/* decompress a COMPRESSED record's payload, appending to what is left in dbuf */
+static int decompress(struct data_reader *r, const u8 *src, size_t len, u64 off,
+		      struct data_error *err)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+	size_t left = r->dbuf_len - r->dbuf_pos;
+
+	if (!r->zctx)
+		r->zctx = ZSTD_createDCtx();
+	if (r->dbuf_pos) {
+		memmove(r->dbuf, r->dbuf + r->dbuf_pos, left);
+		r->dbuf_base += r->dbuf_pos;
+		r->dbuf_len = left;
+		r->dbuf_pos = 0;
+	}
+	while (in.pos < in.size) {
+		ZSTD_outBuffer out;
+		size_t ret;
+
+		if (r->dbuf_alloc - r->dbuf_len < 65536) {
+			size_t na = r->dbuf_alloc ? r->dbuf_alloc * 2 : 1 << 20;
+
+			if (na > MAX_DECOMP) {
+				set_err(err, off, EINVAL,
+					"COMPRESSED record expands beyond %llu MB",
+					(unsigned long long)(MAX_DECOMP >> 20));
+				return -EINVAL;
+			}
+			r->dbuf = xrealloc(r->dbuf, na);
+			r->dbuf_alloc = na;
+		}
+		out.dst = r->dbuf + r->dbuf_len;
+		out.size = r->dbuf_alloc - r->dbuf_len;
+		out.pos = 0;
+		ret = ZSTD_decompressStream(r->zctx, &out, &in);
+		if (ZSTD_isError(ret)) {
+			set_err(err, off, EINVAL, "COMPRESSED record: zstd: %s",
+				ZSTD_getErrorName(ret));
+			ZSTD_DCtx_reset(r->zctx, ZSTD_reset_session_only);
+			return -EINVAL;
+		}
+		r->dbuf_len += out.pos;
+		if (out.pos == 0 && ret != 0 && in.pos == in.size)
+			break;
+	}
+	return 0;
+}
+
+/* the next record out of dbuf: 1, 0 when dbuf has no whole record, -EINVAL */
+static int next_decompressed(struct data_reader *r, union perf_event **evp, u64 *offset,
+			     struct data_error *err)
+{
+	struct perf_event_header hdr;
+	size_t left = r->dbuf_len - r->dbuf_pos;
+	u8 *p;
+
+	if (left < sizeof(hdr))
+		return 0;
+	p = r->dbuf + r->dbuf_pos;
+	memcpy(&hdr, p, sizeof(hdr));
+	if (r->hdr.needs_swap)
+		hdr.size = __builtin_bswap16(hdr.size);
+	if (hdr.size < sizeof(hdr)) {
+		set_err(err, r->comp_off, EINVAL,
+			"record of size %u inside the COMPRESSED record (decompressed offset %#llx)",
+			hdr.size, (unsigned long long)(r->dbuf_base + r->dbuf_pos));
+		return -EINVAL;
+	}
+	if (left < hdr.size)
+		return 0;
+	/* records in dbuf start 8-aligned only if the writer kept them so; copy when not */
+	if (((uintptr_t)p & 7) || r->hdr.needs_swap) {
+		ensure_swapbuf(r, hdr.size);
+		memcpy(r->swapbuf, p, hdr.size);
+		p = r->swapbuf;
+	}
+	*evp = (union perf_event *)p;
+	*offset = r->dbuf_base + r->dbuf_pos;
+	r->dbuf_pos += hdr.size;
+	r->in_comp = true;
+	return 1;
+}
+
+static int min_size(u32 type)
+{
+	switch (type) {
+	case PERF_RECORD_MMAP:
+		return sizeof(struct perf_record_mmap);
+	case PERF_RECORD_MMAP2:
+		return sizeof(struct perf_record_mmap2);
+	case PERF_RECORD_COMM:
+		return sizeof(struct perf_record_comm);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return sizeof(struct perf_record_fork);
+	case PERF_RECORD_LOST:
+		return sizeof(struct perf_record_lost);
+	case PERF_RECORD_LOST_SAMPLES:
+		return sizeof(struct perf_record_lost_samples);
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		return sizeof(struct perf_record_throttle);
+	case PERF_RECORD_KSYMBOL:
+		return sizeof(struct perf_record_ksymbol);
+	case PERF_RECORD_HEADER_ATTR:
+		return 8 + PERF_ATTR_SIZE_VER0;
+	case PERF_RECORD_ID_INDEX:
+		return 16;
+	case PERF_RECORD_HEADER_BUILD_ID:
+		return sizeof(struct perf_record_header_build_id);
+	case PERF_RECORD_TIME_CONV:
+		return 8 + 3 * 8;
+	case PERF_RECORD_HEADER_FEATURE:
+		return 16;
+	case PERF_RECORD_HEADER_TRACING_DATA:
+		return 12;
+	default:
+		return 8;
+	}
+}
+
+static int next_raw(struct data_reader *r, union perf_event **evp, u64 *offset,
+		    struct data_error *err)
+{
+	struct perf_event_header hdr;
+	const u8 *p;
+	bool shrt;
+	int e;
+
+	p = peek(r, sizeof(hdr), &shrt, &e);
+	if (!p) {
+		if (e) {
+			set_err(err, r->pos, -e, "read error: %s", strerror(-e));
+			return e;
+		}
+		if (shrt) {
+			set_err(err, r->pos, EINVAL, "truncated record header at the end of the data");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	memcpy(&hdr, p, sizeof(hdr));
+	if (r->hdr.needs_swap) {
+		hdr.type = __builtin_bswap32(hdr.type);
+		hdr.size = __builtin_bswap16(hdr.size);
+	}
+	if (hdr.size < sizeof(hdr)) {
+		set_err(err, r->pos, EINVAL, "record of type %u has invalid size %u", hdr.type,
+			hdr.size);
+		return -EINVAL;
+	}
+	p = peek(r, hdr.size, &shrt, &e);
+	if (!p) {
+		if (e) {
+			set_err(err, r->pos, -e, "read error: %s", strerror(-e));
+			return e;
+		}
+		if (r->data_size_zero && !r->is_stream)
+			return 0; /* killed record: a torn last record is expected */
+		set_err(err, r->pos, EINVAL,
+			"record of type %u and size %u runs past the end of the data (%#llx)",
+			hdr.type, hdr.size,
+			(unsigned long long)(r->is_stream ? r->pos : r->data_end));
+		return -EINVAL;
+	}
+	if (hdr.size < min_size(hdr.type)) {
+		set_err(err, r->pos, EINVAL, "%s record of size %u is too short (at least %d)",
+			perf_event_name(hdr.type), hdr.size, min_size(hdr.type));
+		return -EINVAL;
+	}
+	*offset = r->pos;
+	if (r->hdr.needs_swap || ((uintptr_t)p & 7) || r->is_stream) {
+		/* unaligned (after unpadded records) or swapped or streamed: copy */
+		ensure_swapbuf(r, hdr.size);
+		memcpy(r->swapbuf, p, hdr.size);
+		p = r->swapbuf;
+	}
+	*evp = (union perf_event *)p;
+	advance(r, hdr.size);
+	return 1;
+}
+
+static int swap_record(struct data_reader *r, union perf_event *ev, u64 off, struct data_error *err)
+{
+	const struct perf_event_attr *attr = NULL;
+	u32 type = __builtin_bswap32(ev->header.type);
+
+	if (type < PERF_RECORD_USER_TYPE_START && r->nr_evsels) {
+		/* the id is needed before the body is swapped: find it on a swapped copy */
+		struct evsel *evsel = r->evsels[0];
+
+		if (r->nr_evsels > 1) {
+			u64 id = 0;
+			u16 size = __builtin_bswap16(ev->header.size);
+			const u8 *body = (const u8 *)ev + 8;
+
+			if (type == PERF_RECORD_SAMPLE && r->id_pos >= 0 &&
+			    8 + (r->id_pos + 1) * 8 <= size)
+				memcpy(&id, body + r->id_pos * 8, 8);
+			else if (type != PERF_RECORD_SAMPLE && r->is_pos > 0 && r->is_pos * 8 <= size - 8)
+				memcpy(&id, (const u8 *)ev + size - r->is_pos * 8, 8);
+			evsel = data_reader_evsel_for_id(r, __builtin_bswap64(id));
+			if (!evsel)
+				evsel = r->evsels[0];
+		}
+		attr = &evsel->attr;
+	}
+	if (perf_event_swap(ev, attr, true) < 0) {
+		set_err(err, off, EINVAL, "cannot byte-swap %s record", perf_event_name(type));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
+		     struct data_error *err)
+{
+	union perf_event *ev;
+	int ret;
+
+	for (;;) {
+		if (r->dbuf_len > r->dbuf_pos) {
+			ret = next_decompressed(r, evp, offset, err);
+			if (ret < 0)
+				return ret;
+			if (ret > 0) {
+				if (r->hdr.needs_swap && swap_record(r, *evp, r->comp_off, err))
+					return -EINVAL;
+				return 1;
+			}
+		}
+		r->in_comp = false;
+		ret = next_raw(r, &ev, offset, err);
+		if (ret <= 0) {
+			if (ret == 0 && r->dbuf_len > r->dbuf_pos) {
+				set_err(err, r->comp_off, EINVAL,
+					"compressed data ends in the middle of a record");
+				return -EINVAL;
+			}
+			return ret;
+		}
+		if (r->hdr.needs_swap && swap_record(r, ev, *offset, err))
+			return -EINVAL;
+		switch (ev->header.type) {
+		case PERF_RECORD_HEADER_ATTR:
+			if (r->is_pipe && !r->prescanned && pipe_attr_record(r, ev, *offset, err))
+				return -EINVAL;
+			break;
+		case PERF_RECORD_HEADER_FEATURE:
+			if (r->is_pipe && !r->prescanned && pipe_feature_record(r, ev, *offset, err))
+				return -EINVAL;
+			break;
+		case PERF_RECORD_HEADER_TRACING_DATA: {
+			u32 size;
+			const u8 *p;
+			bool shrt;
+			int e;
+
+			memcpy(&size, (const u8 *)ev + 8, 4);
+			if (r->hdr.needs_swap)
+				size = __builtin_bswap32(size);
+			/* the tracing data follows the record in the stream */
+			if (!r->is_stream && size > r->data_end - r->pos) {
+				set_err(err, *offset, EINVAL,
+					"tracing data of %u bytes runs past the end of the file", size);
+				return -EINVAL;
+			}
+			if (size > (1U << 30)) {
+				set_err(err, *offset, EINVAL, "tracing data size %u is too large", size);
+				return -EINVAL;
+			}
+			{
+				/* keep the record: it may live in swapbuf which peek does not touch */
+				u64 rec_off = *offset;
+				union perf_event saved;
+
+				memcpy(&saved, ev, MIN((size_t)ev->header.size, sizeof(saved)));
+				p = peek(r, size, &shrt, &e);
+				if (!p && size) {
+					set_err(err, rec_off, EINVAL, "tracing data is truncated");
+					return -EINVAL;
+				}
+				if (!r->prescanned) {
+					free(r->hdr.tracing_data);
+					r->hdr.tracing_data = size ? xmemdup(p, size) : NULL;
+					r->hdr.tracing_data_size = size;
+					perf_header_set_feat(&r->hdr, HEADER_TRACING_DATA);
+				}
+				advance(r, size);
+				ensure_swapbuf(r, sizeof(saved));
+				memcpy(r->swapbuf, &saved, MIN((size_t)saved.header.size, sizeof(saved)));
+				ev = (union perf_event *)r->swapbuf;
+			}
+			break;
+		}
+		case PERF_RECORD_COMPRESSED:
+			r->comp_off = *offset;
+			ret = decompress(r, (const u8 *)ev + 8, ev->header.size - 8, *offset, err);
+			if (ret)
+				return ret;
+			break;
+		default:
+			break;
+		}
+		*evp = ev;
+		return 1;
+	}
+}
