@@ -136,7 +136,7 @@ bool elf_vaddr_to_offset(const struct load_segment *segs, size_t nr, u64 vaddr, 
 
 /*
  * vdso_read_self - copy this process's [vdso] (from /proc/self/maps) into
- * a malloc'ed buffer. Returns 0 with *image/*len set (caller frees), or -errno.
+ * a malloc'ed buffer. Returns 0 with @image and @len set (caller frees), or -errno.
  */
 int vdso_read_self(void **image, size_t *len);
 
