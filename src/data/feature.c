@@ -336,16 +336,18 @@ static void parse_mem_topology(struct perf_header *h, struct fbuf *b)
 		struct perf_mem_node *n = &h->mem_topo.nodes[i];
 		u64 words;
 
+		u64 bits;
+
 		n->node = f64(b);
-		n->size = f64(b);
-		words = f64(b);
-		/* perf writes the bitmap length in bits, then that many bits rounded to u64 words */
-		words = (words + 63) / 64;
+		f64(b); /* the node's size field; the bitmap length below is what counts */
+		bits = f64(b);
+		/* perf writes the bitmap length in bits, then the bits in u64 words */
+		words = (bits + 63) / 64;
 		words = fcount(b, words, 8, "memory bitmap larger than the section");
 		n->bitmap = xcalloc(words ? words : 1, 8);
 		for (u64 w = 0; w < words; w++)
 			n->bitmap[w] = f64(b);
-		n->size = words * 64;
+		n->size = b->failed ? 0 : bits;
 		h->mem_topo.nr = i + 1;
 	}
 }

@@ -677,8 +677,8 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 		 * features are known at open time, then rewind: the stream buffer is
 		 * not compacted meanwhile, so a pipe can be rewound too.
 		 */
-		union perf_event *ev;
-		u64 off, save_pos = r->pos;
+		union perf_event *ev = NULL;
+		u64 off = 0, save_pos = r->pos;
 		size_t save_head = r->sbuf_head;
 
 		r->no_compact = true;
@@ -1060,7 +1060,7 @@ static int swap_record(struct data_reader *r, union perf_event *ev, u64 off, str
 int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 		     struct data_error *err)
 {
-	union perf_event *ev;
+	union perf_event *ev = NULL;
 	int ret;
 
 	for (;;) {

@@ -337,14 +337,15 @@ void perf_attr_swap(struct perf_event_attr *attr, size_t size)
 	SW64(24);
 	SW64(32);
 	/*
-	 * The flag word: perf swaps it as a u64 and then reverses the bits of
-	 * each byte, because bit-field order follows the writer's endianness.
+	 * The flag word: bit-fields are allocated from the most significant
+	 * bit on big-endian ABIs, so byte k holds the same flags in either
+	 * order, bit-reversed: reverse the bits of each byte, no byte swap.
 	 */
 	if (48 <= size) {
 		u64 f;
 
 		memcpy(&f, b + 40, 8);
-		f = bitrev_bytes(__builtin_bswap64(f));
+		f = bitrev_bytes(f);
 		memcpy(b + 40, &f, 8);
 	}
 	SW32(48);
