@@ -1,0 +1,474 @@
+/* Histogram aggregation: hash-keyed entries, children periods, callchain tries, output order. */
+#include "session/hists.h"
+
+#include "lib/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const key_names[SORT_NR_KEYS] = {
+	[SORT_COMM] = "comm",	    [SORT_PID] = "pid",		[SORT_DSO] = "dso",
+	[SORT_SYM] = "sym",	    [SORT_PARENT] = "parent",	[SORT_CPU] = "cpu",
+	[SORT_SOCKET] = "socket",   [SORT_SRCLINE] = "srcline", [SORT_SRCFILE] = "srcfile",
+};
+
+int sort_key_parse(const char *name)
+{
+	if (!strcmp(name, "symbol"))
+		return SORT_SYM;
+	for (int i = 0; i < SORT_NR_KEYS; i++)
+		if (!strcmp(name, key_names[i]))
+			return i;
+	return -1;
+}
+
+const char *sort_key_name(enum sort_key key)
+{
+	return key < SORT_NR_KEYS ? key_names[key] : "?";
+}
+
+void hists_init(struct hists *hists, const struct hists_opts *opts)
+{
+	memset(hists, 0, sizeof(*hists));
+	hists->opts = *opts;
+	hists->table_mask = 1023;
+	hists->table = xcalloc(hists->table_mask + 1, sizeof(*hists->table));
+	hists->alloc_nodes = 1024;
+	hists->nodes = xcalloc(hists->alloc_nodes, sizeof(*hists->nodes));
+	hists->nr_nodes = 1; /* index 0 means "none" */
+}
+
+void hists_release(struct hists *hists)
+{
+	for (size_t i = 0; i < hists->nr_chunks; i++)
+		free(hists->chunks[i]);
+	free(hists->chunks);
+	free(hists->entries);
+	free(hists->table);
+	free(hists->nodes);
+	memset(hists, 0, sizeof(*hists));
+}
+
+static struct hist_entry *entry_alloc(struct hists *hists)
+{
+	const size_t per_chunk = 4096;
+	struct hist_entry *e;
+
+	if (hists->chunk_left < sizeof(*e)) {
+		hists->chunk = xmalloc(per_chunk * sizeof(*e));
+		hists->chunk_left = per_chunk * sizeof(*e);
+		ALLOC_GROW(hists->chunks, hists->nr_chunks + 1, hists->alloc_chunks);
+		hists->chunks[hists->nr_chunks++] = hists->chunk;
+	}
+	e = (struct hist_entry *)hists->chunk;
+	hists->chunk += sizeof(*e);
+	hists->chunk_left -= sizeof(*e);
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static inline u64 mix(u64 h, u64 v)
+{
+	return hash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
+static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
+{
+	u64 h = 0x12345;
+
+	for (int i = 0; i < hists->opts.nr_keys; i++) {
+		switch (hists->opts.keys[i]) {
+		case SORT_COMM:
+			h = mix(h, (u64)(uintptr_t)k->comm);
+			break;
+		case SORT_PID:
+			h = mix(h, (u64)(u32)k->thread->tid);
+			break;
+		case SORT_DSO:
+			h = mix(h, (u64)(uintptr_t)k->frame->dso);
+			break;
+		case SORT_SYM:
+			h = mix(h, (u64)(uintptr_t)k->frame);
+			break;
+		case SORT_PARENT:
+			h = mix(h, (u64)(uintptr_t)k->parent);
+			break;
+		case SORT_CPU:
+			h = mix(h, (u64)(u32)k->cpu);
+			break;
+		case SORT_SOCKET:
+			h = mix(h, (u64)(u32)k->socket);
+			break;
+		case SORT_SRCLINE:
+			h = mix(h, (u64)(uintptr_t)k->srcline);
+			break;
+		case SORT_SRCFILE:
+			h = mix(h, (u64)(uintptr_t)k->srcfile);
+			break;
+		default:
+			break;
+		}
+	}
+	return h;
+}
+
+static bool key_equal(const struct hists *hists, const struct hist_entry *a,
+		      const struct hist_entry *b)
+{
+	for (int i = 0; i < hists->opts.nr_keys; i++) {
+		switch (hists->opts.keys[i]) {
+		case SORT_COMM:
+			if (a->comm != b->comm)
+				return false;
+			break;
+		case SORT_PID:
+			if (a->thread->tid != b->thread->tid)
+				return false;
+			break;
+		case SORT_DSO:
+			if (a->frame->dso != b->frame->dso)
+				return false;
+			break;
+		case SORT_SYM:
+			if (a->frame != b->frame)
+				return false;
+			break;
+		case SORT_PARENT:
+			if (a->parent != b->parent)
+				return false;
+			break;
+		case SORT_CPU:
+			if (a->cpu != b->cpu)
+				return false;
+			break;
+		case SORT_SOCKET:
+			if (a->socket != b->socket)
+				return false;
+			break;
+		case SORT_SRCLINE:
+			if (a->srcline != b->srcline)
+				return false;
+			break;
+		case SORT_SRCFILE:
+			if (a->srcfile != b->srcfile)
+				return false;
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+static void table_grow(struct hists *hists)
+{
+	size_t nmask = hists->table_mask * 2 + 1;
+	struct hist_entry **nt = xcalloc(nmask + 1, sizeof(*nt));
+
+	for (size_t i = 0; i <= hists->table_mask; i++) {
+		struct hist_entry *e = hists->table[i];
+
+		if (!e)
+			continue;
+		size_t j = e->hash & nmask;
+
+		while (nt[j])
+			j = (j + 1) & nmask;
+		nt[j] = e;
+	}
+	free(hists->table);
+	hists->table = nt;
+	hists->table_mask = nmask;
+}
+
+static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_entry *key)
+{
+	u64 h = key_hash(hists, key);
+	size_t i = h & hists->table_mask;
+	struct hist_entry *e;
+
+	while ((e = hists->table[i])) {
+		if (e->hash == h && key_equal(hists, e, key))
+			return e;
+		i = (i + 1) & hists->table_mask;
+	}
+	e = entry_alloc(hists);
+	*e = *key;
+	e->hash = h;
+	e->seq = (u32)hists->nr_entries;
+	e->period = e->nr_events = e->acc_period = e->acc_events = 0;
+	e->chain = 0;
+	hists->table[i] = e;
+	ALLOC_GROW(hists->entries, hists->nr_entries + 1, hists->alloc_entries);
+	hists->entries[hists->nr_entries++] = e;
+	if (++hists->table_used * 2 > hists->table_mask)
+		table_grow(hists);
+	return e;
+}
+
+static u32 node_new(struct hists *hists, const struct frame *frame)
+{
+	if (hists->nr_nodes == hists->alloc_nodes) {
+		hists->alloc_nodes *= 2;
+		hists->nodes = xreallocarray(hists->nodes, hists->alloc_nodes, sizeof(*hists->nodes));
+	}
+	struct cc_node *n = &hists->nodes[hists->nr_nodes];
+
+	memset(n, 0, sizeof(*n));
+	n->frame = frame;
+	return hists->nr_nodes++;
+}
+
+/* chain_append - add the path @cur[0..n) to @e's trie with @period. */
+static void chain_append(struct hists *hists, struct hist_entry *e, const struct frame *const *cur,
+			 u32 n, u64 period)
+{
+	u32 idx;
+
+	if (!e->chain)
+		e->chain = node_new(hists, NULL);
+	idx = e->chain;
+	hists->nodes[idx].cumul += period;
+	for (u32 i = 0; i < n; i++) {
+		const struct frame *f = cur[i];
+		u32 prev = 0, c = hists->nodes[idx].first_child;
+
+		while (c && hists->nodes[c].frame != f) {
+			prev = c;
+			c = hists->nodes[c].next_sibling;
+		}
+		if (!c) {
+			c = node_new(hists, f);
+			hists->nodes[c].next_sibling = hists->nodes[idx].first_child;
+			hists->nodes[idx].first_child = c;
+			hists->nodes[idx].nr_children++;
+		} else if (prev) {
+			/* move to front: hot paths are found first next time */
+			hists->nodes[prev].next_sibling = hists->nodes[c].next_sibling;
+			hists->nodes[c].next_sibling = hists->nodes[idx].first_child;
+			hists->nodes[idx].first_child = c;
+		}
+		idx = c;
+		hists->nodes[idx].cumul += period;
+	}
+	hists->nodes[idx].hit += period;
+	hists->nodes[idx].count++;
+}
+
+void hists_add(struct hists *hists, const struct hist_sample *hs)
+{
+	struct hist_entry key;
+	struct hist_entry *self;
+	const struct frame *stackbuf[128];
+	const struct frame **cur = stackbuf;
+	struct hist_entry *seenbuf[128];
+	struct hist_entry **seen = seenbuf;
+	u32 n = hs->nr_chain;
+
+	memset(&key, 0, sizeof(key));
+	key.thread = hs->thread;
+	key.comm = hs->thread->comm;
+	key.frame = hs->frame;
+	key.parent = hs->parent;
+	key.srcline = hs->srcline;
+	key.srcfile = hs->srcfile;
+	key.cpu = hs->cpu;
+	key.socket = hs->socket;
+
+	hists->total_period += hs->period;
+	hists->nr_samples++;
+	self = entry_findnew(hists, &key);
+	self->period += hs->period;
+	self->nr_events++;
+	if (hists->opts.children) {
+		self->acc_period += hs->period;
+		self->acc_events++;
+	}
+	if (!n || (!hists->opts.use_callchain && !hists->opts.children))
+		return;
+
+	if (n > 128) {
+		cur = xmalloc(n * sizeof(*cur));
+		seen = xmalloc((n + 1) * sizeof(*seen));
+	}
+	/* the cursor in display order */
+	if (hists->opts.cc.order == ORDER_CALLER) {
+		for (u32 i = 0; i < n; i++)
+			cur[i] = hs->chain[n - 1 - i];
+	} else {
+		memcpy(cur, hs->chain, n * sizeof(*cur));
+	}
+	if (hists->opts.use_callchain)
+		chain_append(hists, self, cur, n, hs->period);
+	if (hists->opts.children) {
+		u32 nr_seen = 0;
+
+		seen[nr_seen++] = self;
+		for (u32 k = 0; k < n; k++) {
+			struct hist_entry *e;
+			u32 j;
+
+			key.frame = cur[k];
+			e = entry_findnew(hists, &key);
+			for (j = 0; j < nr_seen && seen[j] != e; j++)
+				;
+			if (j < nr_seen)
+				continue;
+			seen[nr_seen++] = e;
+			e->acc_period += hs->period;
+			e->acc_events++;
+			if (hists->opts.use_callchain)
+				chain_append(hists, e, cur + k, n - k, hs->period);
+		}
+	}
+	if (cur != stackbuf) {
+		free(cur);
+		free(seen);
+	}
+}
+
+/* ---- output order ----------------------------------------------------- */
+
+static int cmp_str(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a)
+		return -1;
+	if (!b)
+		return 1;
+	return strcmp(a, b);
+}
+
+static int cmp_u64(u64 a, u64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static const char *frame_dso_name(const struct frame *f)
+{
+	return f->dso ? f->dso->short_name : NULL;
+}
+
+int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,
+			 const struct hist_entry *b)
+{
+	int c = 0;
+
+	for (int i = 0; i < hists->opts.nr_keys && !c; i++) {
+		switch (hists->opts.keys[i]) {
+		case SORT_COMM:
+			c = cmp_str(a->comm, b->comm);
+			break;
+		case SORT_PID:
+			c = a->thread->tid - b->thread->tid;
+			break;
+		case SORT_DSO:
+			c = cmp_str(frame_dso_name(a->frame), frame_dso_name(b->frame));
+			break;
+		case SORT_SYM:
+			if (a->frame->sym && b->frame->sym)
+				c = cmp_str(a->frame->sym->name, b->frame->sym->name);
+			else if (!a->frame->sym && !b->frame->sym)
+				c = cmp_u64(a->frame->addr, b->frame->addr);
+			else
+				c = a->frame->sym ? 1 : -1;
+			break;
+		case SORT_PARENT:
+			c = cmp_str(a->parent && a->parent->sym ? a->parent->sym->name : NULL,
+				    b->parent && b->parent->sym ? b->parent->sym->name : NULL);
+			break;
+		case SORT_CPU:
+			c = a->cpu - b->cpu;
+			break;
+		case SORT_SOCKET:
+			c = a->socket - b->socket;
+			break;
+		case SORT_SRCLINE:
+			c = cmp_str(a->srcline, b->srcline);
+			break;
+		case SORT_SRCFILE:
+			c = cmp_str(a->srcfile, b->srcfile);
+			break;
+		default:
+			break;
+		}
+	}
+	return c;
+}
+
+static const struct hists *sort_ctx;
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
+	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
+	const struct hists *hists = sort_ctx;
+	int c;
+
+	if (hists->opts.children) {
+		if (a->acc_period != b->acc_period)
+			return a->acc_period > b->acc_period ? -1 : 1;
+		if (a->period != b->period)
+			return a->period > b->period ? -1 : 1;
+		/* perf keeps ties among cumulative entries in the order they appeared */
+		if (hists->opts.keys[0] == SORT_COMM || 1) {
+			c = cmp_str(a->comm, b->comm);
+			if (c && hists->opts.nr_keys && hists->opts.keys[0] == SORT_COMM)
+				return c;
+		}
+		return a->seq < b->seq ? -1 : a->seq > b->seq;
+	}
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	c = hists_entry_cmp_keys(hists, a, b);
+	if (c)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void hists_sort(struct hists *hists)
+{
+	/* qsort is not reentrant with a context; output sorting is single-threaded */
+	sort_ctx = hists;
+	qsort(hists->entries, hists->nr_entries, sizeof(*hists->entries), entry_cmp);
+	sort_ctx = NULL;
+}
+
+static int frame_order(const struct frame *a, const struct frame *b)
+{
+	long da = a->dso ? (long)a->dso->id : -1, db = b->dso ? (long)b->dso->id : -1;
+	u64 xa, xb;
+
+	if (da != db)
+		return da < db ? -1 : 1;
+	xa = a->sym ? a->sym->start : a->addr;
+	xb = b->sym ? b->sym->start : b->addr;
+	return cmp_u64(xa, xb);
+}
+
+static const struct hists *child_ctx;
+
+static int child_cmp(const void *pa, const void *pb)
+{
+	const struct cc_node *a = &child_ctx->nodes[*(const u32 *)pa];
+	const struct cc_node *b = &child_ctx->nodes[*(const u32 *)pb];
+
+	if (a->cumul != b->cumul)
+		return a->cumul > b->cumul ? -1 : 1;
+	return frame_order(a->frame, b->frame);
+}
+
+u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, size_t *alloc)
+{
+	const struct cc_node *n = &hists->nodes[node_idx];
+	u32 nr = 0;
+
+	ALLOC_GROW(*out, n->nr_children, *alloc);
+	for (u32 c = n->first_child; c; c = hists->nodes[c].next_sibling)
+		(*out)[nr++] = c;
+	child_ctx = hists;
+	qsort(*out, nr, sizeof(**out), child_cmp);
+	child_ctx = NULL;
+	return nr;
+}

@@ -1,0 +1,159 @@
+/*
+ * Histograms: samples aggregated by sort keys (comm, pid, dso, sym, ...),
+ * with self and children (cumulative) periods and a compact callchain tree
+ * per entry. Keys compare interned pointers, never strings.
+ */
+#ifndef SONDE_SESSION_HISTS_H
+#define SONDE_SESSION_HISTS_H
+
+#include "lib/util.h"
+#include "session/machine.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum sort_key {
+	SORT_COMM,
+	SORT_PID,
+	SORT_DSO,
+	SORT_SYM,
+	SORT_PARENT,
+	SORT_CPU,
+	SORT_SOCKET,
+	SORT_SRCLINE,
+	SORT_SRCFILE,
+	SORT_NR_KEYS,
+};
+
+/* output-only columns that may appear in -F / -s lists */
+enum hist_column {
+	COL_OVERHEAD,	/* self %, or "Overhead" */
+	COL_CHILDREN,	/* children % */
+	COL_SAMPLE,	/* -n */
+	COL_PERIOD,	/* --show-total-period */
+	COL_KEY,	/* a sort key: see key field */
+};
+
+/* callchain presentation, perf's -g */
+enum chain_mode { CHAIN_NONE, CHAIN_GRAPH_ABS, CHAIN_GRAPH_REL, CHAIN_FLAT, CHAIN_FOLDED };
+enum chain_order { ORDER_CALLEE, ORDER_CALLER };
+
+struct callchain_opts {
+	enum chain_mode mode;
+	enum chain_order order;
+	bool order_set;	     /* caller/callee given explicitly */
+	double min_percent;  /* 0.5 by default */
+	u32 print_limit;     /* 0: no limit */
+	bool value_percent;  /* only percent values are supported */
+};
+
+/*
+ * struct cc_node - one node of a callchain trie: the frame at this depth
+ * and the period of the chains through it. Nodes live in the hists' pool
+ * and are addressed by index (0 is "none").
+ */
+struct cc_node {
+	const struct frame *frame;
+	u32 first_child, next_sibling;
+	u32 nr_children;
+	u32 count;	/* samples that end here */
+	u64 hit;	/* period of chains that end here */
+	u64 cumul;	/* period of chains through here (hit included) */
+};
+
+/* struct hist_entry - one row. Pointers are borrowed from the machine. */
+struct hist_entry {
+	struct thread *thread;
+	const char *comm;	    /* interned */
+	const struct frame *frame;  /* symbol/dso/address and level */
+	const struct frame *parent; /* the parent key's frame, NULL: "[other]" */
+	const char *srcline;	    /* interned, for srcline/srcfile keys */
+	const char *srcfile;	    /* interned */
+	int cpu, socket;
+	u64 period, nr_events;	    /* self */
+	u64 acc_period, acc_events; /* children (cumulative, includes self) */
+	u32 chain;		    /* root node index or 0 */
+	u32 seq;		    /* creation order */
+	u64 hash;
+	bool filtered;		    /* hidden by a filter (--percent-limit etc.) */
+};
+
+struct hists_opts {
+	enum sort_key keys[SORT_NR_KEYS]; /* the sort keys, in order */
+	int nr_keys;
+	bool children;	       /* --children: cumulative entries from callchains */
+	bool use_callchain;    /* build callchain trees */
+	struct callchain_opts cc;
+	int max_stack;	       /* frames used from each callchain (127 default) */
+};
+
+/*
+ * struct hists - all entries of one event.
+ */
+struct hists {
+	struct hists_opts opts;
+	struct hist_entry **entries; /* creation order (then sorted by hists_sort) */
+	size_t nr_entries, alloc_entries;
+	struct hist_entry **table;   /* open addressing on hash */
+	size_t table_mask, table_used;
+	struct cc_node *nodes;	     /* node pool: [0] unused */
+	u32 nr_nodes, alloc_nodes;
+	u64 total_period;	     /* sum of sample periods */
+	u64 nr_samples;
+	u64 nr_lost;
+	char *chunk;		     /* entry allocation chunk */
+	size_t chunk_left;
+	void **chunks;
+	size_t nr_chunks, alloc_chunks;
+};
+
+/* sort_key_parse - "comm" -> SORT_COMM ("symbol" and "sym" alike). Returns -1 if unknown. */
+int sort_key_parse(const char *name);
+/* sort_key_name - perf's name for a key ("comm", "dso", "sym", ...). */
+const char *sort_key_name(enum sort_key key);
+
+void hists_init(struct hists *hists, const struct hists_opts *opts);
+void hists_release(struct hists *hists);
+
+/*
+ * struct hist_sample - one sample to add: where it happened and its
+ * resolved callchain in callee order (leaf first), already cut to max_stack.
+ */
+struct hist_sample {
+	struct thread *thread;
+	const struct frame *frame; /* the sample's own frame */
+	const struct frame **chain; /* callee order; may be NULL */
+	u32 nr_chain;
+	const struct frame *parent; /* parent key match, or NULL */
+	const char *srcline, *srcfile;
+	int cpu, socket;
+	u64 period;
+};
+
+/* hists_add - account one sample (self entry, children entries, callchains). */
+void hists_add(struct hists *hists, const struct hist_sample *hs);
+
+/*
+ * hists_sort - order entries for output (perf's: children or self period
+ * descending, then the keys), mark those below @percent_limit filtered.
+ */
+void hists_sort(struct hists *hists);
+
+/* hists_entry_cmp_keys - compare two entries by the output order of the sort keys. */
+int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,
+			 const struct hist_entry *b);
+
+/* hists_node - the node at @idx (never 0). */
+static inline struct cc_node *hists_node(const struct hists *hists, u32 idx)
+{
+	return &hists->nodes[idx];
+}
+
+/*
+ * hists_sorted_children - the children of @node_idx sorted for output:
+ * cumul descending, ties by frame (dso, address) ascending. Writes up to
+ * node->nr_children indexes into *@out (grown as needed). Returns the count.
+ */
+u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, size_t *alloc);
+
+#endif

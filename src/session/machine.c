@@ -1,0 +1,652 @@
+/* The host model: threads, per-process maps, dsos, kernel maps and address resolution. */
+#define PR_PREFIX "machine"
+#include "session/machine.h"
+
+#include "lib/debug.h"
+#include "lib/xalloc.h"
+#include "symbol/kallsyms.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a u64map value for "known to be absent" where NULL cannot be stored */
+static char absent_marker;
+
+static void maps_init(struct maps *maps)
+{
+	memset(maps, 0, sizeof(*maps));
+	u64map_init(&maps->cache);
+}
+
+static void maps_release(struct maps *maps)
+{
+	free(maps->arr);
+	u64map_release(&maps->cache);
+}
+
+static struct maps *machine_new_maps(struct machine *machine)
+{
+	struct maps *maps = xmalloc(sizeof(*maps));
+
+	maps_init(maps);
+	ALLOC_GROW(machine->all_maps_sets, machine->nr_maps_sets + 1, machine->alloc_maps_sets);
+	machine->all_maps_sets[machine->nr_maps_sets++] = maps;
+	return maps;
+}
+
+static void maps_changed(struct maps *maps)
+{
+	maps->gen++;
+	if (maps->cache.nr) {
+		u64map_release(&maps->cache);
+		u64map_init(&maps->cache);
+	}
+}
+
+/* index of the first map whose end > addr */
+static size_t maps_lower(const struct maps *maps, u64 addr)
+{
+	size_t lo = 0, hi = maps->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (maps->arr[mid]->end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct map *maps_find(const struct maps *maps, u64 addr)
+{
+	size_t i = maps_lower(maps, addr);
+
+	if (i < maps->nr && maps->arr[i]->start <= addr)
+		return maps->arr[i];
+	return NULL;
+}
+
+static struct map *map_new(struct machine *machine, u64 start, u64 end, u64 pgoff,
+			   struct dso *dso, u32 prot, u32 flags)
+{
+	struct map *map = xzalloc(sizeof(*map));
+
+	map->start = start;
+	map->end = end;
+	map->pgoff = pgoff;
+	map->dso = dso;
+	map->prot = prot;
+	map->flags = flags;
+	map->next_all = machine->all_maps;
+	machine->all_maps = map;
+	return map;
+}
+
+/*
+ * maps_insert - put @map in, cutting what it overlaps: an old map partly
+ * covered keeps its uncovered head and/or tail as new maps; the old map
+ * itself is retired (stays allocated for the hist entries that point to it).
+ */
+static void maps_insert(struct machine *machine, struct maps *maps, struct map *map)
+{
+	size_t i = maps_lower(maps, map->start), j = i;
+	struct map *head = NULL, *tail = NULL;
+
+	while (j < maps->nr && maps->arr[j]->start < map->end) {
+		struct map *old = maps->arr[j];
+
+		if (old->start < map->start)
+			head = map_new(machine, old->start, map->start, old->pgoff, old->dso,
+				       old->prot, old->flags);
+		if (old->end > map->end)
+			tail = map_new(machine, map->end, old->end,
+				       old->pgoff + (map->end - old->start), old->dso, old->prot,
+				       old->flags);
+		j++;
+	}
+	/* replace arr[i..j) with head?, map, tail? */
+	size_t nr_new = 1 + (head != NULL) + (tail != NULL);
+	size_t removed = j - i;
+
+	ALLOC_GROW(maps->arr, maps->nr - removed + nr_new, maps->alloc);
+	memmove(maps->arr + i + nr_new, maps->arr + j, (maps->nr - j) * sizeof(*maps->arr));
+	maps->nr = maps->nr - removed + nr_new;
+	if (head)
+		maps->arr[i++] = head;
+	maps->arr[i++] = map;
+	if (tail)
+		maps->arr[i++] = tail;
+	maps_changed(maps);
+}
+
+static void maps_clone(struct maps *dst, const struct maps *src)
+{
+	ALLOC_GROW(dst->arr, src->nr, dst->alloc);
+	memcpy(dst->arr, src->arr, src->nr * sizeof(*src->arr));
+	dst->nr = src->nr;
+	maps_changed(dst);
+}
+
+void machine_init(struct machine *machine, struct strpool *names, const struct machine_opts *opts)
+{
+	memset(machine, 0, sizeof(*machine));
+	machine->names = names;
+	u64map_init(&machine->threads);
+	u64map_init(&machine->procs);
+	u64map_init(&machine->dso_by_name);
+	u64map_init(&machine->frames_by_key);
+	maps_init(&machine->kmaps);
+	if (opts)
+		machine->opts = *opts;
+}
+
+static int free_unresolved(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	(void)val;
+	return 0;
+}
+
+void machine_release(struct machine *machine)
+{
+	for (struct thread *t = machine->all_threads, *n; t; t = n) {
+		n = t->next_all;
+		free(t);
+	}
+	for (struct map *m = machine->all_maps, *n; m; m = n) {
+		n = m->next_all;
+		free(m);
+	}
+	for (size_t i = 0; i < machine->nr_maps_sets; i++) {
+		maps_release(machine->all_maps_sets[i]);
+		free(machine->all_maps_sets[i]);
+	}
+	free(machine->all_maps_sets);
+	maps_release(&machine->kmaps);
+	for (struct dso *d = machine->dsos, *n; d; d = n) {
+		n = d->next;
+		symsrc_free(d->ss);
+		free(d);
+	}
+	for (u32 i = 0; i < machine->nr_frames; i++)
+		free(machine->frames[i]);
+	free(machine->frames);
+	u64map_for_each(&machine->frames_by_key, free_unresolved, NULL);
+	u64map_release(&machine->frames_by_key);
+	u64map_release(&machine->threads);
+	u64map_release(&machine->procs);
+	u64map_release(&machine->dso_by_name);
+	memset(machine, 0, sizeof(*machine));
+}
+
+void machine_set_build_ids(struct machine *machine, struct build_id_entry *ids, int nr)
+{
+	machine->build_ids = ids;
+	machine->nr_build_ids = nr;
+}
+
+/* ---- threads ---------------------------------------------------------- */
+
+void thread_set_comm(struct machine *machine, struct thread *thread, const char *comm)
+{
+	thread->comm = strpool_intern(machine->names, comm);
+	thread->comm_set = true;
+}
+
+static struct maps *machine_proc_maps(struct machine *machine, int pid)
+{
+	struct maps *maps = u64map_find(&machine->procs, (u64)(u32)pid);
+
+	if (!maps) {
+		maps = machine_new_maps(machine);
+		u64map_set(&machine->procs, (u64)(u32)pid, maps);
+	}
+	return maps;
+}
+
+static struct thread *thread_new(struct machine *machine, int pid, int tid)
+{
+	struct thread *t = xzalloc(sizeof(*t));
+	char buf[32];
+
+	t->pid = pid;
+	t->tid = tid;
+	t->ppid = -1;
+	t->id = machine->nr_threads++;
+	snprintf(buf, sizeof(buf), ":%d", tid);
+	t->comm = strpool_intern(machine->names, buf);
+	t->maps = machine_proc_maps(machine, pid);
+	t->next_all = machine->all_threads;
+	machine->all_threads = t;
+	u64map_set(&machine->threads, (u64)(u32)tid, t);
+	return t;
+}
+
+struct thread *machine_find_thread(struct machine *machine, int tid)
+{
+	return u64map_find(&machine->threads, (u64)(u32)tid);
+}
+
+struct thread *machine_findnew_thread(struct machine *machine, int pid, int tid)
+{
+	struct thread *t = machine->last_thread;
+
+	if (t && t->tid == tid && (pid == -1 || t->pid == pid))
+		return t;
+	t = machine_find_thread(machine, tid);
+	if (t && pid != -1 && t->pid != pid && t->pid == -1) {
+		/* learnt the pid of a thread first seen without one */
+		t->pid = pid;
+		t->maps = machine_proc_maps(machine, pid);
+	}
+	if (!t)
+		t = thread_new(machine, pid == -1 ? tid : pid, tid);
+	machine->last_thread = t;
+	return t;
+}
+
+int machine_process_comm(struct machine *machine, const union perf_event *ev)
+{
+	const struct perf_record_comm *c = &ev->comm;
+	size_t max;
+	char buf[64];
+
+	if (ev->header.size < sizeof(*c) + 1)
+		return 0;
+	max = ev->header.size - sizeof(*c);
+	if (max >= sizeof(buf))
+		max = sizeof(buf) - 1;
+	memcpy(buf, c->comm, max);
+	buf[max] = '\0';
+	struct thread *t = machine_findnew_thread(machine, (int)c->pid, (int)c->tid);
+
+	thread_set_comm(machine, t, buf);
+	return 0;
+}
+
+int machine_process_fork(struct machine *machine, const union perf_event *ev)
+{
+	const struct perf_record_fork *f = &ev->fork;
+	struct thread *parent, *child;
+
+	if (ev->header.size < sizeof(*f))
+		return 0;
+	parent = machine_findnew_thread(machine, (int)f->ppid, (int)f->ptid);
+	child = machine_find_thread(machine, (int)f->tid);
+	if (child && f->pid != f->ppid && child->pid == (int)f->pid && child->maps->nr) {
+		/* a reused tid or a duplicate record: start the task afresh */
+		child = NULL;
+	}
+	if (child && child->pid != (int)f->pid)
+		child = NULL;
+	if (!child || child->is_dead || child->comm_set) {
+		child = thread_new(machine, (int)f->pid, (int)f->tid);
+	}
+	machine->last_thread = NULL;
+	child->ppid = (int)f->ppid;
+	child->comm = parent->comm;
+	child->comm_set = parent->comm_set;
+	if ((int)f->pid != parent->pid && child->maps != parent->maps && child->maps->nr == 0)
+		maps_clone(child->maps, parent->maps);
+	return 0;
+}
+
+int machine_process_exit(struct machine *machine, const union perf_event *ev)
+{
+	struct thread *t = machine_find_thread(machine, (int)ev->fork.tid);
+
+	if (t)
+		t->is_dead = true;
+	return 0;
+}
+
+/* ---- dsos ------------------------------------------------------------- */
+
+static const char *dso_short_name_of(struct machine *machine, const char *long_name)
+{
+	const char *slash;
+	int pid;
+
+	if (long_name[0] == '[')
+		return strpool_intern(machine->names, long_name);
+	if (dso_name_is_perf_map(long_name, &pid)) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "perf-%d.map", pid);
+		return strpool_intern(machine->names, buf);
+	}
+	slash = strrchr(long_name, '/');
+	return strpool_intern(machine->names, slash ? slash + 1 : long_name);
+}
+
+static const struct build_id_entry *find_recorded_build_id(struct machine *machine,
+							   const char *name)
+{
+	for (int i = 0; i < machine->nr_build_ids; i++) {
+		const struct build_id_entry *e = &machine->build_ids[i];
+
+		if (e->filename && !strcmp(e->filename, name))
+			return e;
+	}
+	return NULL;
+}
+
+struct dso *machine_findnew_dso(struct machine *machine, const char *long_name,
+				const u8 *build_id, int build_id_size)
+{
+	const char *name = strpool_intern(machine->names, long_name);
+	struct dso *dso = u64map_find(&machine->dso_by_name, (u64)(uintptr_t)name);
+
+	for (struct dso *d = dso; d; d = NULL) {
+		/* same path: same dso unless both build-ids are known and differ */
+		if (!build_id_size || !d->build_id_size ||
+		    (d->build_id_size == build_id_size &&
+		     !memcmp(d->build_id, build_id, (size_t)build_id_size)))
+			goto found;
+	}
+	for (struct dso *d = machine->dsos; d && dso; d = d->next) {
+		if (d->long_name == name && d->build_id_size == build_id_size &&
+		    !memcmp(d->build_id, build_id, (size_t)build_id_size)) {
+			dso = d;
+			goto found;
+		}
+	}
+	dso = xzalloc(sizeof(*dso));
+	dso->long_name = name;
+	dso->short_name = dso_short_name_of(machine, name);
+	dso->id = machine->nr_dsos++;
+	dso->is_kernel = dso_name_is_kernel(name) || !strncmp(name, "[kernel.kallsyms]", 17);
+	dso->next = machine->dsos;
+	machine->dsos = dso;
+	if (!u64map_find(&machine->dso_by_name, (u64)(uintptr_t)name))
+		u64map_set(&machine->dso_by_name, (u64)(uintptr_t)name, dso);
+	if (!build_id_size) {
+		const struct build_id_entry *e = find_recorded_build_id(machine, name);
+
+		if (e) {
+			build_id = e->build_id;
+			build_id_size = e->size ? e->size : 20;
+		}
+	}
+found:
+	if (build_id_size && !dso->build_id_size) {
+		if (build_id_size > BUILD_ID_SIZE)
+			build_id_size = BUILD_ID_SIZE;
+		memcpy(dso->build_id, build_id, (size_t)build_id_size);
+		dso->build_id_size = (u8)build_id_size;
+	}
+	return dso;
+}
+
+static int default_loader(struct machine *machine, struct dso *dso, void *arg)
+{
+	struct symsrc_args args = {
+		.opts = machine->opts.symbol_opts,
+		.build_id = dso->build_id_size ? dso->build_id : NULL,
+		.build_id_size = dso->build_id_size,
+		.is_kernel = dso->is_kernel,
+	};
+
+	(void)arg;
+	dso->ss = symsrc_new(machine->names);
+	if (dso->is_kernel) {
+		const char *n = dso->long_name;
+
+		if (!strncmp(n, "[kernel.kallsyms]", 17) || !strcmp(n, "[kernel.vmlinux]"))
+			return symsrc_load_kallsyms(dso->ss, NULL, &args);
+		if (n[0] == '[') {
+			char mod[128];
+			size_t len = strlen(n);
+
+			snprintf(mod, sizeof(mod), "%.*s", (int)(len > 2 ? len - 2 : 0), n + 1);
+			return symsrc_load_kallsyms(dso->ss, mod, &args);
+		}
+	}
+	return symsrc_load(dso->ss, dso->long_name, &args);
+}
+
+int dso_load(struct machine *machine, struct dso *dso)
+{
+	if (dso->is_loaded)
+		return dso->load_status;
+	dso->is_loaded = true;
+	if (machine->opts.no_symbols) {
+		dso->load_status = -ENOENT;
+		return dso->load_status;
+	}
+	if (machine->loader)
+		dso->load_status = machine->loader(machine, dso, machine->loader_arg);
+	else
+		dso->load_status = default_loader(machine, dso, NULL);
+	pr_debug2("loaded %s: %d\n", dso->long_name, dso->load_status);
+	return dso->load_status;
+}
+
+/* ---- maps ------------------------------------------------------------- */
+
+static bool is_kernel_mmap_name(const char *name)
+{
+	return !strncmp(name, "[kernel.kallsyms]", 17) || !strncmp(name, "[guest.kernel", 13);
+}
+
+struct map *machine_add_map(struct machine *machine, int pid, int tid, u64 start, u64 len,
+			    u64 pgoff, const char *filename, const u8 *build_id, int build_id_size,
+			    u32 prot, u32 flags)
+{
+	struct maps *maps;
+	struct dso *dso;
+	struct map *map;
+	const char *name = filename;
+
+	if (!len || start + len < start)
+		return NULL;
+	if (pid == -1) {
+		/* kernel image ("[kernel.kallsyms]_text") or a module (its path) */
+		if (is_kernel_mmap_name(filename)) {
+			name = "[kernel.kallsyms]";
+		} else if (filename[0] == '/') {
+			/* module: perf shows "[name]" from the .ko path */
+			const char *b = strrchr(filename, '/') + 1;
+			size_t n = strcspn(b, ".");
+			char mod[128];
+
+			snprintf(mod, sizeof(mod), "[%.*s]", (int)n, b);
+			for (char *p = mod; *p; p++)
+				if (*p == '-')
+					*p = '_';
+			name = mod;
+			dso = machine_findnew_dso(machine, name, build_id, build_id_size);
+			dso->is_kernel = true;
+			goto add;
+		}
+		maps = &machine->kmaps;
+		dso = machine_findnew_dso(machine, name, build_id, build_id_size);
+		dso->is_kernel = true;
+		machine->kernel_dso = dso;
+		/* perf's kernel map ends where the address space does */
+		map = map_new(machine, start, start + len, pgoff, dso, prot, flags);
+		maps_insert(machine, maps, map);
+		return map;
+	}
+	dso = machine_findnew_dso(machine, name, build_id, build_id_size);
+add:
+	if (pid == -1) {
+		maps = &machine->kmaps;
+	} else {
+		struct thread *t = machine_findnew_thread(machine, pid, tid);
+
+		maps = t->maps;
+	}
+	map = map_new(machine, start, start + len, pgoff, dso, prot, flags);
+	maps_insert(machine, maps, map);
+	return map;
+}
+
+static size_t record_name(const union perf_event *ev, const char *name, char *buf, size_t size)
+{
+	size_t off = (size_t)(name - (const char *)ev);
+	size_t max;
+
+	if (off >= ev->header.size)
+		return 0;
+	max = ev->header.size - off;
+	if (max >= size)
+		max = size - 1;
+	memcpy(buf, name, max);
+	buf[max] = '\0';
+	return strlen(buf);
+}
+
+int machine_process_mmap(struct machine *machine, const union perf_event *ev)
+{
+	const struct perf_record_mmap *m = &ev->mmap;
+	char name[4096];
+
+	if (ev->header.size < sizeof(*m) + 1)
+		return 0;
+	if (!record_name(ev, m->filename, name, sizeof(name)))
+		return 0;
+	machine_add_map(machine, (int)m->pid, (int)m->tid, m->start, m->len, m->pgoff, name, NULL, 0,
+			(ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 0 : 5 /* r-x */, 0);
+	return 0;
+}
+
+int machine_process_mmap2(struct machine *machine, const union perf_event *ev)
+{
+	const struct perf_record_mmap2 *m = &ev->mmap2;
+	char name[4096];
+	const u8 *bid = NULL;
+	int bid_size = 0;
+
+	if (ev->header.size < sizeof(*m) + 1)
+		return 0;
+	if (!record_name(ev, m->filename, name, sizeof(name)))
+		return 0;
+	if (ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		bid = m->build_id;
+		bid_size = m->build_id_size > 20 ? 20 : m->build_id_size;
+	}
+	machine_add_map(machine, (int)m->pid, (int)m->tid, m->start, m->len, m->pgoff, name, bid,
+			bid_size, m->prot, m->flags);
+	return 0;
+}
+
+/* ---- resolution ------------------------------------------------------- */
+
+static struct frame *frame_new(struct machine *machine, const struct symbol *sym, struct dso *dso,
+			       struct map *map, u64 ip, u64 addr, char level)
+{
+	struct frame *f = xmalloc(sizeof(*f));
+
+	f->sym = sym;
+	f->dso = dso;
+	f->map = map;
+	f->ip = ip;
+	f->addr = addr;
+	f->level = level;
+	f->id = machine->nr_frames;
+	ALLOC_GROW(machine->frames, machine->nr_frames + 1, machine->alloc_frames);
+	machine->frames[machine->nr_frames++] = f;
+	return f;
+}
+
+static char cpumode_level(int cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		return 'k';
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return 'g';
+	case PERF_RECORD_MISC_GUEST_USER:
+		return 'u';
+	case PERF_RECORD_MISC_HYPERVISOR:
+		return 'H';
+	default:
+		return '.';
+	}
+}
+
+/* intern the frame for a resolved (or not) address */
+static struct frame *frame_intern(struct machine *machine, struct map *map, u64 ip, char level)
+{
+	struct dso *dso = map ? map->dso : NULL;
+	const struct symbol *sym = NULL;
+	u64 addr = ip, key;
+	struct frame *f;
+
+	if (dso) {
+		dso->is_hit = true;
+		dso_load(machine, dso);
+		if (dso->ss && dso->ss->is_loaded && !dso->ss->status) {
+			addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
+			sym = symsrc_find(dso->ss, addr);
+		} else if (dso->is_kernel) {
+			addr = ip;
+		} else {
+			addr = ip - map->start + map->pgoff;
+		}
+		if (!sym && !dso->is_kernel)
+			addr = ip - map->start + map->pgoff;
+	}
+	if (sym) {
+		key = (u64)(uintptr_t)sym;
+	} else {
+		/* unresolved: one frame per (dso, address) */
+		key = hash_u64(addr ^ hash_u64(dso ? (u64)(uintptr_t)dso : (u64)(unsigned char)level))
+		      | 1; /* odd: never a symbol pointer */
+	}
+	f = u64map_find(&machine->frames_by_key, key);
+	/* a hash collision between unresolved frames is told apart by checking the fields */
+	while (f && !sym && (f->sym || f->dso != dso || f->addr != addr)) {
+		key = hash_u64(key) | 1;
+		f = u64map_find(&machine->frames_by_key, key);
+	}
+	if (!f) {
+		f = frame_new(machine, sym, dso, map, ip, addr, level);
+		u64map_set(&machine->frames_by_key, key, f);
+	}
+	return f;
+}
+
+const struct frame *machine_resolve_ip(struct machine *machine, struct thread *thread,
+				       int cpumode, u64 ip)
+{
+	struct maps *maps;
+	struct map *map;
+	struct frame *f;
+	char level = cpumode_level(cpumode);
+
+	if (level == 'k' || level == 'g' || level == 'H')
+		maps = &machine->kmaps;
+	else
+		maps = thread ? thread->maps : NULL;
+	if (!maps)
+		return frame_intern(machine, NULL, ip, level);
+	f = u64map_find(&maps->cache, ip);
+	if (f)
+		return f == (void *)&absent_marker ? NULL : f;
+	map = maps_find(maps, ip);
+	if (!map && level == '.' && kernel_addr_is_kernel(ip)) {
+		/* a user sample that landed in the kernel (perf looks there too) */
+		map = maps_find(&machine->kmaps, ip);
+		if (map)
+			level = 'k';
+	}
+	f = frame_intern(machine, map, ip, level);
+	u64map_set(&maps->cache, ip, f);
+	return f;
+}
+
+int machine_resolve(struct machine *machine, const struct perf_sample *sample,
+		    struct addr_location *loc)
+{
+	loc->thread = machine_findnew_thread(machine, (int)sample->pid, (int)sample->tid);
+	loc->cpumode = sample->cpumode;
+	loc->frame = machine_resolve_ip(machine, loc->thread, sample->cpumode, sample->ip);
+	return 0;
+}

@@ -1,0 +1,204 @@
+/*
+ * The process/address-space model of one machine (the host): threads with
+ * their comm history, per-process maps from MMAP/MMAP2 records, dsos shared
+ * between processes, the kernel maps, and address resolution for samples
+ * and callchain frames.
+ *
+ * Everything here is owned by the machine (and so by the session) until
+ * machine_release(): objects replaced by later records are retired, never
+ * freed, so pointers held by hist entries stay valid.
+ */
+#ifndef SONDE_SESSION_MACHINE_H
+#define SONDE_SESSION_MACHINE_H
+
+#include "data/event.h"
+#include "data/header.h"
+#include "lib/hashmap.h"
+#include "lib/util.h"
+#include "symbol/symtab.h"
+
+#include <stdbool.h>
+
+struct machine;
+
+/*
+ * struct dso - one binary (or "[kernel.kallsyms]", "[vdso]", a module, a JIT
+ * map). Unique per machine by long name plus build-id. Symbols are loaded
+ * on the first lookup through the machine's symbol loader.
+ */
+struct dso {
+	const char *long_name;	/* interned: the path as the MMAP record gave it */
+	const char *short_name; /* interned: what perf's "Shared Object" column shows */
+	u32 id;			/* creation order, from 0 */
+	u8 build_id[BUILD_ID_SIZE];
+	u8 build_id_size;	/* 0 when unknown */
+	bool is_kernel;		/* kernel image or module: absolute addresses, [k] */
+	bool is_loaded;		/* the loader ran (whatever it found) */
+	bool is_hit;		/* a sample or frame resolved to it */
+	int load_status;	/* the loader's result: 0 or -errno */
+	struct symsrc *ss;	/* owned, NULL until loaded (or when the loader has none) */
+	struct dso *next;	/* in machine->dsos */
+};
+
+/* struct map - [start, end) of an address space backed by @dso at file offset @pgoff. */
+struct map {
+	u64 start, end, pgoff;
+	struct dso *dso; /* borrowed from the machine */
+	u32 prot, flags;
+	struct map *next_all; /* every map ever made, for machine_release() */
+};
+
+/*
+ * struct maps - one address space (a process, or the kernel): maps sorted
+ * by start, never overlapping, plus a cache of resolved addresses that is
+ * dropped whenever the maps change.
+ */
+struct maps {
+	struct map **arr; /* sorted by start */
+	size_t nr, alloc;
+	struct u64map cache; /* ip -> struct frame * */
+	u32 gen;	     /* bumped on every change */
+};
+
+/* struct thread - one task. Threads of a process share the process's maps. */
+struct thread {
+	int pid, tid, ppid;
+	const char *comm;	 /* interned; ":<tid>" until a COMM or fork gives one */
+	bool comm_set;		 /* a COMM record (or the parent at fork) named it */
+	bool is_dead;		 /* EXIT seen */
+	u32 id;			 /* creation order */
+	struct maps *maps;	 /* borrowed from the machine (shared per process) */
+	struct thread *next_all; /* every thread ever made */
+	void *priv;		 /* for the command */
+};
+
+/*
+ * struct frame - one resolved address: what a sample's ip or a callchain
+ * entry resolves to. Frames are interned per address space: equal
+ * (dso, symbol), or (map, ip) when there is no symbol, give the same frame,
+ * so callchain trees and hist entries compare frames by pointer.
+ */
+struct frame {
+	const struct symbol *sym; /* NULL when unresolved */
+	struct dso *dso;	  /* NULL when no map covers the address */
+	struct map *map;	  /* the map the address fell in, or NULL */
+	u64 ip;			  /* the sample address (first one seen for this frame) */
+	u64 addr;		  /* map-relative address (ip when no map), for "[.] 0x..." */
+	u32 id;			  /* interning order */
+	char level;		  /* '.', 'k', 'g', 'u', 'H' */
+};
+
+/* struct addr_location - where a sample happened. */
+struct addr_location {
+	struct thread *thread;
+	const struct frame *frame; /* never NULL after machine_resolve() */
+	int cpumode;		   /* PERF_RECORD_MISC_* */
+};
+
+/* struct machine_opts - how to load symbols. */
+struct machine_opts {
+	const struct symbol_opts *symbol_opts; /* may be NULL */
+	bool no_symbols;		       /* never load symbols (tests, --raw addresses) */
+};
+
+/*
+ * dso_loader_fn - the hook that fills dso->ss: the default calls
+ * symbol/symtab.h's symsrc_load(); tests install their own.
+ * Returns 0 or -errno (kept in dso->load_status).
+ */
+typedef int dso_loader_fn(struct machine *machine, struct dso *dso, void *arg);
+
+/*
+ * struct machine - the host. Owns threads, maps, dsos and frames.
+ */
+struct machine {
+	struct strpool *names; /* borrowed: the session's pool (dso/comm/symbol names) */
+	struct u64map threads; /* tid -> struct thread * (current one per tid) */
+	struct u64map procs;   /* pid -> struct maps * */
+	struct thread *all_threads;
+	u32 nr_threads;
+	struct maps kmaps;     /* kernel image and modules */
+	struct dso *dsos;      /* list, newest first */
+	u32 nr_dsos;
+	struct u64map dso_by_name; /* (interned long_name ptr) -> dso (first one) */
+	struct map *all_maps;
+	struct maps **all_maps_sets; /* every struct maps, for release */
+	size_t nr_maps_sets, alloc_maps_sets;
+	struct frame **frames; /* by id */
+	u32 nr_frames, alloc_frames;
+	struct u64map frames_by_key; /* hash of (dso, sym) -> frame (for symbol frames) */
+	dso_loader_fn *loader;
+	void *loader_arg;
+	struct machine_opts opts;
+	struct dso *kernel_dso;	/* [kernel.kallsyms], created on demand */
+	struct build_id_entry *build_ids; /* borrowed from the header */
+	int nr_build_ids;
+	struct thread *last_thread;
+};
+
+/* machine_init - an empty host model using @names for strings. */
+void machine_init(struct machine *machine, struct strpool *names, const struct machine_opts *opts);
+/* machine_release - free every thread, map, dso, frame and symbol source. */
+void machine_release(struct machine *machine);
+
+/* machine_set_build_ids - build-ids recorded in perf.data (borrowed), used to match dsos. */
+void machine_set_build_ids(struct machine *machine, struct build_id_entry *ids, int nr);
+
+/*
+ * machine_findnew_thread - the thread @tid of process @pid, created with comm
+ * ":<tid>" when new. @pid -1 means unknown (take @tid's). Never NULL.
+ */
+struct thread *machine_findnew_thread(struct machine *machine, int pid, int tid);
+/* machine_find_thread - the current thread @tid or NULL. */
+struct thread *machine_find_thread(struct machine *machine, int tid);
+
+/* Record handlers: update the model. Return 0 (bad records are ignored, as perf does). */
+int machine_process_comm(struct machine *machine, const union perf_event *ev);
+int machine_process_fork(struct machine *machine, const union perf_event *ev);
+int machine_process_exit(struct machine *machine, const union perf_event *ev);
+int machine_process_mmap(struct machine *machine, const union perf_event *ev);
+int machine_process_mmap2(struct machine *machine, const union perf_event *ev);
+
+/*
+ * machine_add_map - map [start, start+len) of @pid (-1: the kernel) to
+ * the dso named @filename, retiring what it overlaps. The building block
+ * of the MMAP handlers; exposed for tests.
+ */
+struct map *machine_add_map(struct machine *machine, int pid, int tid, u64 start, u64 len,
+			    u64 pgoff, const char *filename, const u8 *build_id, int build_id_size,
+			    u32 prot, u32 flags);
+
+/* machine_findnew_dso - the dso for @long_name (+ build-id, may be NULL). Never NULL. */
+struct dso *machine_findnew_dso(struct machine *machine, const char *long_name,
+				const u8 *build_id, int build_id_size);
+
+/* maps_find - the map containing @addr, or NULL. */
+struct map *maps_find(const struct maps *maps, u64 addr);
+
+/*
+ * machine_resolve_ip - the frame for address @ip seen in @thread with
+ * @cpumode (PERF_RECORD_MISC_USER/KERNEL/...). Loads the dso's symbols on
+ * first use. Never NULL; the frame is owned by the machine.
+ */
+const struct frame *machine_resolve_ip(struct machine *machine, struct thread *thread,
+				       int cpumode, u64 ip);
+
+/*
+ * machine_resolve - the thread and frame of @sample. Returns 0.
+ */
+int machine_resolve(struct machine *machine, const struct perf_sample *sample,
+		    struct addr_location *loc);
+
+/* frame_is_kernel_level - true for kernel frames ('k' or 'g'). */
+static inline bool frame_is_kernel_level(const struct frame *f)
+{
+	return f->level == 'k' || f->level == 'g';
+}
+
+/* dso_load - run the loader on @dso once. Returns dso->load_status. */
+int dso_load(struct machine *machine, struct dso *dso);
+
+/* thread_set_comm - set the comm (interned). */
+void thread_set_comm(struct machine *machine, struct thread *thread, const char *comm);
+
+#endif

@@ -1,0 +1,151 @@
+/* The report pipeline: samples -> filters -> resolved frames -> hists per event. */
+#include "session/report.h"
+
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool str_in(const char **list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+static bool int_in(const int *v, int nr, int x)
+{
+	for (int i = 0; i < nr; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* report_sample - the tool callback: one sample into its event's hists */
+static int report_sample(struct tool *tool, struct session *s, const union perf_event *ev,
+			 const struct perf_sample *sample, struct evsel *evsel)
+{
+	struct report *rep = container_of(tool, struct report, tool);
+	const struct report_filter *f = &rep->filter;
+	struct hist_sample hs;
+	struct addr_location loc;
+	struct hists *hists;
+	u64 period = sample->period ? sample->period : 1;
+
+	(void)ev;
+	if (evsel->idx < 0 || evsel->idx >= rep->nr_hists)
+		return 0;
+	hists = &rep->hists[evsel->idx];
+	rep->nr_samples_all[evsel->idx]++;
+	rep->total_period_all[evsel->idx] += period;
+	if (f->cpu_mask && (sample->cpu >= (u32)f->nr_cpu_bits ||
+			    !((f->cpu_mask[sample->cpu / 64] >> (sample->cpu % 64)) & 1)))
+		return 0;
+	if ((f->time_start && sample->time < f->time_start) ||
+	    (f->time_end && sample->time > f->time_end))
+		return 0;
+	machine_resolve(&s->machine, sample, &loc);
+	if (f->comms && !str_in(f->comms, loc.thread->comm))
+		return 0;
+	if (f->nr_pids && !int_in(f->pids, f->nr_pids, loc.thread->pid))
+		return 0;
+	if (f->nr_tids && !int_in(f->tids, f->nr_tids, loc.thread->tid))
+		return 0;
+	if (f->dsos) {
+		const struct dso *d = loc.frame->dso;
+
+		if (!d || (!str_in(f->dsos, d->short_name) && !str_in(f->dsos, d->long_name)))
+			return 0;
+	}
+	if (f->symbols && (!loc.frame->sym || !str_in(f->symbols, loc.frame->sym->name)))
+		return 0;
+
+	memset(&hs, 0, sizeof(hs));
+	hs.thread = loc.thread;
+	hs.frame = loc.frame;
+	hs.period = period;
+	hs.cpu = (int)sample->cpu;
+	hs.socket = -1;
+	if (sample->callchain && (rep->hopts.use_callchain || rep->hopts.children || rep->has_parent_re)) {
+		hs.nr_chain = session_resolve_callchain(&s->machine, loc.thread, sample,
+							rep->hopts.max_stack,
+							rep->hopts.cc.order == ORDER_CALLER,
+							&rep->frames, &rep->frames_alloc);
+		hs.chain = rep->frames;
+		if (rep->hopts.cc.order == ORDER_CALLER && hs.nr_chain) {
+			/* session gives callee order always; hists reorders */
+		}
+		if (rep->has_parent_re) {
+			for (u32 i = 0; i < hs.nr_chain; i++) {
+				const struct frame *fr = hs.chain[i];
+
+				if (fr->sym && !regexec(&rep->parent_re, fr->sym->name, 0, NULL, 0)) {
+					hs.parent = fr;
+					break;
+				}
+			}
+		}
+	}
+	hists_add(hists, &hs);
+	return 0;
+}
+
+int report_init(struct report *rep, struct session *session, const struct hists_opts *hopts,
+		const struct report_filter *filter, const char *parent_pattern)
+{
+	struct evsel *evsel;
+	int n = 0;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->session = session;
+	rep->hopts = *hopts;
+	if (filter)
+		rep->filter = *filter;
+	for (int i = 0; i < hopts->nr_keys; i++) {
+		if (hopts->keys[i] == SORT_PARENT) {
+			if (regcomp(&rep->parent_re,
+				    parent_pattern ? parent_pattern : "^sys_|^do_page_fault",
+				    REG_EXTENDED | REG_NOSUB))
+				return -EINVAL;
+			rep->has_parent_re = true;
+			break;
+		}
+	}
+	evlist_for_each_entry(session->evlist, evsel)
+		n++;
+	rep->nr_hists = n;
+	rep->hists = xcalloc(n ? n : 1, sizeof(*rep->hists));
+	rep->nr_samples_all = xcalloc(n ? n : 1, sizeof(u64));
+	rep->total_period_all = xcalloc(n ? n : 1, sizeof(u64));
+	for (int i = 0; i < n; i++)
+		hists_init(&rep->hists[i], hopts);
+	rep->tool.sample = report_sample;
+	rep->tool.ordered = true;
+	return 0;
+}
+
+void report_release(struct report *rep)
+{
+	for (int i = 0; i < rep->nr_hists; i++)
+		hists_release(&rep->hists[i]);
+	free(rep->hists);
+	free(rep->nr_samples_all);
+	free(rep->total_period_all);
+	free(rep->frames);
+	if (rep->has_parent_re)
+		regfree(&rep->parent_re);
+	memset(rep, 0, sizeof(*rep));
+}
+
+int report_process(struct report *rep, struct data_error *err)
+{
+	int ret = session_process(rep->session, &rep->tool, err);
+
+	for (int i = 0; i < rep->nr_hists; i++)
+		hists_sort(&rep->hists[i]);
+	return ret;
+}

@@ -1,0 +1,53 @@
+/*
+ * The report pipeline below the ui: a session's samples resolved, filtered
+ * and accounted into one struct hists per event.
+ */
+#ifndef SONDE_SESSION_REPORT_H
+#define SONDE_SESSION_REPORT_H
+
+#include "session/hists.h"
+#include "session/session.h"
+
+#include <regex.h>
+#include <stdbool.h>
+
+/* struct report_filter - which samples count (perf's --comm/--pid/... lists). */
+struct report_filter {
+	const char **comms;   /* NULL-terminated, or NULL: any */
+	const char **dsos;    /* short or long names */
+	const char **symbols; /* symbol names */
+	int *pids, nr_pids;
+	int *tids, nr_tids;
+	u64 *cpu_mask;	      /* bit per cpu, or NULL */
+	int nr_cpu_bits;
+	u64 time_start, time_end; /* 0: open */
+};
+
+struct report {
+	struct session *session; /* borrowed */
+	struct hists_opts hopts;
+	struct report_filter filter;
+	bool has_parent_re;
+	regex_t parent_re;
+	struct hists *hists;	 /* one per evsel, by evsel->idx */
+	int nr_hists;
+	u64 *nr_samples_all;	 /* per evsel: samples before the filters */
+	u64 *total_period_all;	 /* per evsel: period before the filters */
+	const struct frame **frames; /* scratch */
+	size_t frames_alloc;
+	struct tool tool;
+};
+
+/*
+ * report_init - set up @rep for @session with @hopts (copied) and @filter
+ * (borrowed). @parent_pattern: regex for the parent key (NULL: perf's
+ * default "^sys_|^do_page_fault"). Returns 0 or -EINVAL (bad regex).
+ */
+int report_init(struct report *rep, struct session *session, const struct hists_opts *hopts,
+		const struct report_filter *filter, const char *parent_pattern);
+void report_release(struct report *rep);
+
+/* report_process - run the session into the hists. Returns 0 or -errno (@err filled). */
+int report_process(struct report *rep, struct data_error *err);
+
+#endif

@@ -1,0 +1,357 @@
+/* Session: reader + ordered events queue + machine; delivers records to a tool. */
+#define PR_PREFIX "session"
+#include "session/session.h"
+
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "lib/debug.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The ordered queue keeps copies of records in 1 MiB chunks. A chunk is
+ * freed when every record in it has been delivered.
+ */
+#define OQ_CHUNK (1u << 20)
+
+struct oq_chunk {
+	size_t used;
+	size_t live; /* records not yet delivered */
+	struct oq_chunk *next;
+	u8 data[];
+};
+
+struct oq_event {
+	u64 time;
+	u64 seq;
+	union perf_event *ev;
+	struct oq_chunk *chunk;
+};
+
+struct ordered_queue {
+	struct oq_event *evs;
+	size_t nr, alloc;
+	size_t nr_sorted;   /* evs[0..nr_sorted) are in order */
+	u64 seq;
+	u64 max_time;	    /* newest timestamp queued */
+	u64 next_flush;	    /* deliver up to this time at the next round */
+	u64 last_delivered; /* timestamp of the last record delivered */
+	struct oq_chunk *cur;
+	struct oq_chunk *full; /* chunks with live records, not current */
+};
+
+static void oq_free(struct ordered_queue *oq)
+{
+	if (!oq)
+		return;
+	free(oq->evs);
+	free(oq->cur);
+	for (struct oq_chunk *c = oq->full, *n; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	free(oq);
+}
+
+static void oq_push(struct ordered_queue *oq, const union perf_event *ev, u64 time)
+{
+	size_t size = ev->header.size;
+	struct oq_event *e;
+
+	if (!oq->cur || oq->cur->used + size > OQ_CHUNK) {
+		if (oq->cur) {
+			if (oq->cur->live) {
+				oq->cur->next = oq->full;
+				oq->full = oq->cur;
+			} else {
+				free(oq->cur);
+			}
+		}
+		oq->cur = xmalloc(sizeof(*oq->cur) + OQ_CHUNK);
+		oq->cur->used = oq->cur->live = 0;
+		oq->cur->next = NULL;
+	}
+	ALLOC_GROW(oq->evs, oq->nr + 1, oq->alloc);
+	e = &oq->evs[oq->nr++];
+	e->time = time;
+	e->seq = oq->seq++;
+	e->ev = (union perf_event *)(oq->cur->data + oq->cur->used);
+	e->chunk = oq->cur;
+	memcpy(e->ev, ev, size);
+	oq->cur->used += (size + 7) & ~(size_t)7;
+	oq->cur->live++;
+	if (time > oq->max_time)
+		oq->max_time = time;
+}
+
+static void oq_release_chunk(struct ordered_queue *oq, struct oq_chunk *chunk)
+{
+	if (--chunk->live || chunk == oq->cur)
+		return;
+	for (struct oq_chunk **pp = &oq->full; *pp; pp = &(*pp)->next) {
+		if (*pp == chunk) {
+			*pp = chunk->next;
+			free(chunk);
+			return;
+		}
+	}
+}
+
+static int oq_cmp(const void *pa, const void *pb)
+{
+	const struct oq_event *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+struct session *session_open(const char *path, const struct machine_opts *opts,
+			     struct data_error *err)
+{
+	struct session *s = xzalloc(sizeof(*s));
+	const struct perf_header *h;
+
+	s->reader = data_reader_open(path, err);
+	if (!s->reader) {
+		free(s);
+		return NULL;
+	}
+	s->evlist = data_reader_evlist(s->reader);
+	strpool_init(&s->names);
+	machine_init(&s->machine, &s->names, opts);
+	h = data_reader_header(s->reader);
+	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
+	s->oq = xzalloc(sizeof(*s->oq));
+	s->file_size = h->data_offset + h->data_size;
+	return s;
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	machine_release(&s->machine);
+	strpool_release(&s->names);
+	oq_free(s->oq);
+	data_reader_close(s->reader);
+	free(s);
+}
+
+/* deliver one record: update the model, then tell the tool */
+static int deliver(struct session *s, struct tool *tool, const union perf_event *ev)
+{
+	struct perf_sample sample;
+	struct evsel *evsel = NULL;
+	struct machine *m = &s->machine;
+	int err;
+
+	if (data_reader_parse_sample(s->reader, ev, &sample, &evsel)) {
+		if (ev->header.type == PERF_RECORD_SAMPLE) {
+			s->stats.nr_bad_samples++;
+			return 0;
+		}
+	}
+	switch (ev->header.type) {
+	case PERF_RECORD_SAMPLE:
+		if (!evsel)
+			return 0;
+		return tool->sample ? tool->sample(tool, s, ev, &sample, evsel) : 0;
+	case PERF_RECORD_MMAP:
+		machine_process_mmap(m, ev);
+		break;
+	case PERF_RECORD_MMAP2:
+		machine_process_mmap2(m, ev);
+		break;
+	case PERF_RECORD_COMM:
+		machine_process_comm(m, ev);
+		break;
+	case PERF_RECORD_FORK:
+		machine_process_fork(m, ev);
+		break;
+	case PERF_RECORD_EXIT:
+		machine_process_exit(m, ev);
+		break;
+	case PERF_RECORD_LOST:
+		s->stats.total_lost += ev->lost.lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		s->stats.total_lost_samples += ev->lost_samples.lost;
+		break;
+	default:
+		break;
+	}
+	err = tool->other ? tool->other(tool, s, ev, &sample) : 0;
+	return err;
+}
+
+static int oq_flush(struct session *s, struct tool *tool, u64 limit, bool all)
+{
+	struct ordered_queue *oq = s->oq;
+	size_t i, n;
+	int err = 0;
+
+	if (oq->nr_sorted < oq->nr)
+		qsort(oq->evs, oq->nr, sizeof(*oq->evs), oq_cmp);
+	oq->nr_sorted = oq->nr;
+	for (i = 0; i < oq->nr; i++) {
+		struct oq_event *e = &oq->evs[i];
+
+		if (!all && e->time > limit)
+			break;
+		oq->last_delivered = e->time;
+		err = deliver(s, tool, e->ev);
+		oq_release_chunk(oq, e->chunk);
+		if (err) {
+			i++;
+			break;
+		}
+	}
+	n = oq->nr - i;
+	memmove(oq->evs, oq->evs + i, n * sizeof(*oq->evs));
+	oq->nr = n;
+	oq->nr_sorted = n;
+	return err;
+}
+
+static u64 record_time(struct session *s, const union perf_event *ev)
+{
+	struct perf_sample sample;
+
+	if (data_reader_parse_sample(s->reader, ev, &sample, NULL))
+		return 0;
+	return sample.time;
+}
+
+int session_process(struct session *s, struct tool *tool, struct data_error *err)
+{
+	union perf_event *ev;
+	u64 offset, nr = 0;
+	int ret;
+
+	while ((ret = data_reader_next(s->reader, &ev, &offset, err)) > 0) {
+		u32 type = ev->header.type;
+
+		if (type < PERF_RECORD_HEADER_MAX)
+			s->stats.nr_events[type]++;
+		if (tool->progress && !(++nr & 0xffff))
+			tool->progress(tool, offset, s->file_size);
+		if (type >= PERF_RECORD_USER_TYPE_START) {
+			if (type == PERF_RECORD_FINISHED_ROUND && tool->ordered) {
+				ret = oq_flush(s, tool, s->oq->next_flush, false);
+				s->oq->next_flush = s->oq->max_time;
+				if (ret)
+					return ret;
+			}
+			if (tool->other) {
+				ret = tool->other(tool, s, ev, NULL);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		if (!tool->ordered) {
+			ret = deliver(s, tool, ev);
+			if (ret)
+				return ret;
+			continue;
+		}
+		u64 t = record_time(s, ev);
+
+		if (t < s->oq->last_delivered && t)
+			s->stats.nr_unordered++;
+		oq_push(s->oq, ev, t);
+	}
+	if (ret < 0)
+		return ret;
+	if (tool->ordered)
+		return oq_flush(s, tool, 0, true);
+	return 0;
+}
+
+u32 session_resolve_callchain(struct machine *machine, struct thread *thread,
+			      const struct perf_sample *sample, int max_stack, bool caller_order,
+			      const struct frame ***frames, size_t *alloc)
+{
+	const struct ip_callchain *cc = sample->callchain;
+	u64 n, i;
+	u32 nr = 0;
+	int cpumode = PERF_RECORD_MISC_USER;
+
+	if (!cc || !cc->nr)
+		return 0;
+	n = cc->nr;
+	if (max_stack <= 0)
+		max_stack = 127;
+	ALLOC_GROW(*frames, n, *alloc);
+	if (!caller_order) {
+		for (i = 0; i < n && (int)nr < max_stack; i++) {
+			u64 ip = cc->ips[i];
+
+			if (ip >= PERF_CONTEXT_MAX) {
+				switch (ip) {
+				case PERF_CONTEXT_HV:
+					cpumode = PERF_RECORD_MISC_HYPERVISOR;
+					break;
+				case PERF_CONTEXT_KERNEL:
+					cpumode = PERF_RECORD_MISC_KERNEL;
+					break;
+				case PERF_CONTEXT_USER:
+					cpumode = PERF_RECORD_MISC_USER;
+					break;
+				case PERF_CONTEXT_GUEST_KERNEL:
+					cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
+					break;
+				case PERF_CONTEXT_GUEST_USER:
+					cpumode = PERF_RECORD_MISC_GUEST_USER;
+					break;
+				default:
+					break;
+				}
+				continue;
+			}
+			(*frames)[nr++] = machine_resolve_ip(machine, thread, cpumode, ip);
+		}
+		return nr;
+	}
+	/*
+	 * Caller order: perf walks from the outermost frame, so --max-stack
+	 * keeps the outermost frames. Each ip's cpumode is that of the nearest
+	 * marker before it in the record.
+	 */
+	u64 start = 0;
+	u32 taken = 0;
+
+	for (i = n; i-- > 0;) {
+		if (cc->ips[i] < PERF_CONTEXT_MAX) {
+			if ((int)taken == max_stack)
+				break;
+			taken++;
+			start = i;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		u64 ip = cc->ips[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_KERNEL)
+				cpumode = PERF_RECORD_MISC_KERNEL;
+			else if (ip == PERF_CONTEXT_USER)
+				cpumode = PERF_RECORD_MISC_USER;
+			else if (ip == PERF_CONTEXT_HV)
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			else if (ip == PERF_CONTEXT_GUEST_KERNEL)
+				cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
+			else if (ip == PERF_CONTEXT_GUEST_USER)
+				cpumode = PERF_RECORD_MISC_GUEST_USER;
+			continue;
+		}
+		if (i < start)
+			continue;
+		(*frames)[nr++] = machine_resolve_ip(machine, thread, cpumode, ip);
+	}
+	return nr;
+}

@@ -1,0 +1,81 @@
+/*
+ * A session: one perf.data file turned into a model. It owns the reader,
+ * the name pool, the machine (threads, maps, dsos, frames) and the ordered
+ * events queue; records are delivered in timestamp order, flushed on
+ * FINISHED_ROUND and at the end, as perf does.
+ */
+#ifndef SONDE_SESSION_SESSION_H
+#define SONDE_SESSION_SESSION_H
+
+#include "data/event.h"
+#include "data/reader.h"
+#include "lib/hashmap.h"
+#include "session/machine.h"
+
+#include <stdbool.h>
+
+struct evsel;
+struct session;
+
+/*
+ * struct tool - what a command does with the records. Every callback may be
+ * NULL. The machine is updated before the callback for COMM/FORK/EXIT/MMAP.
+ * A non-zero return stops session_process() with that value.
+ */
+struct tool {
+	int (*sample)(struct tool *tool, struct session *session, const union perf_event *ev,
+		      const struct perf_sample *sample, struct evsel *evsel);
+	int (*other)(struct tool *tool, struct session *session, const union perf_event *ev,
+		     const struct perf_sample *sample);
+	bool ordered;	/* deliver in timestamp order (perf's default for report) */
+	/* progress: called about every 64k records with bytes done and total (0: unknown) */
+	void (*progress)(struct tool *tool, u64 done, u64 total);
+};
+
+struct session_stats {
+	u64 nr_events[PERF_RECORD_HEADER_MAX]; /* per record type */
+	u64 total_lost;			       /* LOST records, sum of lost */
+	u64 total_lost_samples;		       /* LOST_SAMPLES records, sum of lost */
+	u64 nr_unordered;		       /* records older than the last flush */
+	u64 nr_bad_samples;		       /* samples that failed to parse */
+};
+
+struct ordered_queue;
+
+struct session {
+	struct data_reader *reader; /* owned */
+	struct evlist *evlist;	    /* borrowed from the reader */
+	struct strpool names;	    /* every interned name: comms, dsos, symbols */
+	struct machine machine;
+	struct session_stats stats;
+	struct ordered_queue *oq;   /* owned */
+	u64 file_size;
+};
+
+/*
+ * session_open - open @path with the data reader and set up an empty model.
+ * Returns the session (caller frees with session_free) or NULL with @err
+ * filled (the reader's error).
+ */
+struct session *session_open(const char *path, const struct machine_opts *opts,
+			     struct data_error *err);
+void session_free(struct session *session);
+
+/*
+ * session_process - read every record, update the machine and call @tool.
+ * Returns 0, the first non-zero callback result, or -errno from the
+ * reader with @err filled.
+ */
+int session_process(struct session *session, struct tool *tool, struct data_error *err);
+
+/*
+ * session_resolve_callchain - the frames of @sample's callchain in callee
+ * order (leaf first), context markers applied, at most @max_stack frames
+ * (counted in @order's walking direction, as perf does). Writes into
+ * *@frames (grown as needed, caller frees). Returns the number of frames.
+ */
+u32 session_resolve_callchain(struct machine *machine, struct thread *thread,
+			      const struct perf_sample *sample, int max_stack, bool caller_order,
+			      const struct frame ***frames, size_t *alloc);
+
+#endif

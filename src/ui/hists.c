@@ -1,0 +1,552 @@
+/* perf report --stdio: event header, column titles, rows and callchain graphs. */
+#include "ui/hists.h"
+
+#include "lib/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NR_MAX_COLS 16
+
+struct col {
+	int type;	/* enum hist_column */
+	int key;	/* enum sort_key when type == COL_KEY */
+	int width;
+	bool left;	/* left-aligned values */
+};
+
+struct printer {
+	struct hists *hists;
+	const struct hists_print_opts *o;
+	FILE *fp;
+	struct col cols[NR_MAX_COLS];
+	int nr_cols;
+	u64 total;	/* the 100% of the percent columns */
+	u32 *kids;	/* scratch for sorted children, per depth */
+	size_t kids_alloc;
+	char buf[4096];
+};
+
+const char *frame_chain_name(const struct frame *f, char *buf, size_t size)
+{
+	if (f->sym)
+		return f->sym->name;
+	snprintf(buf, size, "%#llx", (unsigned long long)f->ip);
+	return buf;
+}
+
+const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t size)
+{
+	const struct frame *f = e->frame;
+
+	if (f->sym)
+		snprintf(buf, size, "[%c] %s", f->level, f->sym->name);
+	else
+		snprintf(buf, size, "[%c] %#018llx", f->level, (unsigned long long)f->addr);
+	return buf;
+}
+
+static const char *key_title(int key)
+{
+	switch (key) {
+	case SORT_COMM:
+		return "Command";
+	case SORT_PID:
+		return "Pid:Command";
+	case SORT_DSO:
+		return "Shared Object";
+	case SORT_SYM:
+		return "Symbol";
+	case SORT_PARENT:
+		return "Parent symbol";
+	case SORT_CPU:
+		return "CPU";
+	case SORT_SOCKET:
+		return "Socket";
+	case SORT_SRCLINE:
+		return "Source:Line";
+	case SORT_SRCFILE:
+		return "Source File";
+	default:
+		return "?";
+	}
+}
+
+/* key_text - the value of a key column, unpadded */
+static const char *key_text(const struct hist_entry *e, int key, char *buf, size_t size)
+{
+	switch (key) {
+	case SORT_COMM:
+		return e->comm;
+	case SORT_PID:
+		snprintf(buf, size, "%7d:%s", e->thread->tid, e->thread->comm);
+		return buf;
+	case SORT_DSO:
+		return e->frame->dso ? e->frame->dso->short_name : "[unknown]";
+	case SORT_SYM:
+		return hist_entry_sym_text(e, buf, size);
+	case SORT_PARENT:
+		return e->parent && e->parent->sym ? e->parent->sym->name : "[other]";
+	case SORT_CPU:
+		snprintf(buf, size, "%03d", e->cpu);
+		return buf;
+	case SORT_SOCKET:
+		snprintf(buf, size, "%03d", e->socket);
+		return buf;
+	case SORT_SRCLINE:
+		return e->srcline ? e->srcline : "??:0";
+	case SORT_SRCFILE:
+		return e->srcfile ? e->srcfile : "";
+	default:
+		return "";
+	}
+}
+
+static void add_col(struct printer *p, int type, int key, int width, bool left)
+{
+	if (p->nr_cols == NR_MAX_COLS)
+		return;
+	p->cols[p->nr_cols++] = (struct col){ .type = type, .key = key, .width = width, .left = left };
+}
+
+static bool entry_visible(const struct printer *p, const struct hist_entry *e)
+{
+	u64 v = p->hists->opts.children ? e->acc_period : e->period;
+
+	if (e->filtered)
+		return false;
+	if (p->o->percent_limit > 0 && p->total &&
+	    100.0 * (double)v / (double)p->total < p->o->percent_limit)
+		return false;
+	return true;
+}
+
+static void setup_cols(struct printer *p)
+{
+	struct hists *h = p->hists;
+
+	if (h->opts.children) {
+		add_col(p, COL_CHILDREN, 0, 8, false);
+		add_col(p, COL_OVERHEAD, 0, 8, false);
+	} else {
+		add_col(p, COL_OVERHEAD, 0, 8, false);
+	}
+	if (p->o->show_nr_samples)
+		add_col(p, COL_SAMPLE, 0, 12, false);
+	if (p->o->show_total_period)
+		add_col(p, COL_PERIOD, 0, 12, false);
+	for (int i = 0; i < h->opts.nr_keys; i++) {
+		int k = h->opts.keys[i];
+
+		add_col(p, COL_KEY, k, (int)strlen(key_title(k)), k != SORT_CPU && k != SORT_SOCKET);
+	}
+	/* widths from the entries that will be shown */
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		const struct hist_entry *e = h->entries[i];
+
+		if (e->filtered)
+			continue;
+		for (int c = 0; c < p->nr_cols; c++) {
+			struct col *col = &p->cols[c];
+			int w;
+
+			if (col->type != COL_KEY)
+				continue;
+			w = (int)strlen(key_text(e, col->key, p->buf, sizeof(p->buf)));
+			if (col->key == SORT_COMM && w > 15)
+				w = 15;
+			if (w > col->width)
+				col->width = w;
+		}
+	}
+}
+
+static const char *col_title(const struct col *c)
+{
+	switch (c->type) {
+	case COL_OVERHEAD:
+		return "Self";
+	case COL_CHILDREN:
+		return "Children";
+	case COL_SAMPLE:
+		return "Samples";
+	case COL_PERIOD:
+		return "Period";
+	default:
+		return key_title(c->key);
+	}
+}
+
+static void print_titles(struct printer *p)
+{
+	FILE *fp = p->fp;
+
+	fputs("# ", fp);
+	for (int c = 0; c < p->nr_cols; c++) {
+		const struct col *col = &p->cols[c];
+		const char *t = col_title(col);
+
+		if (col->type == COL_OVERHEAD && !p->hists->opts.children)
+			t = "Overhead";
+		if (c)
+			fputs("  ", fp);
+		if (col->type == COL_KEY && col->left)
+			fprintf(fp, "%-*s", col->width, t);
+		else
+			fprintf(fp, "%*s", col->width, t);
+	}
+	fputs("\n# ", fp);
+	for (int c = 0; c < p->nr_cols; c++) {
+		if (c)
+			fputs("  ", fp);
+		for (int i = 0; i < p->cols[c].width; i++)
+			fputc('.', fp);
+	}
+	fputs("\n#\n", fp);
+}
+
+static double pct(u64 v, u64 total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static void print_row(struct printer *p, const struct hist_entry *e)
+{
+	FILE *fp = p->fp;
+	char num[64];
+
+	fputs("  ", fp);
+	for (int c = 0; c < p->nr_cols; c++) {
+		const struct col *col = &p->cols[c];
+		bool last = c == p->nr_cols - 1;
+
+		if (c)
+			fputs("  ", fp);
+		switch (col->type) {
+		case COL_OVERHEAD:
+			snprintf(num, sizeof(num), "%.2f%%", pct(e->period, p->total));
+			fprintf(fp, "%*s", col->width, num);
+			break;
+		case COL_CHILDREN:
+			snprintf(num, sizeof(num), "%.2f%%", pct(e->acc_period, p->total));
+			fprintf(fp, "%*s", col->width, num);
+			break;
+		case COL_SAMPLE:
+			fprintf(fp, "%*llu", col->width, (unsigned long long)e->nr_events);
+			break;
+		case COL_PERIOD:
+			fprintf(fp, "%*llu", col->width, (unsigned long long)e->period);
+			break;
+		default: {
+			const char *t = key_text(e, col->key, p->buf, sizeof(p->buf));
+
+			if (col->key == SORT_SYM && last)
+				fputs(t, fp);
+			else if (col->left)
+				fprintf(fp, "%-*.*s", col->width, col->width, t);
+			else
+				fprintf(fp, "%*s", col->width, t);
+			break;
+		}
+		}
+	}
+	fputc('\n', fp);
+}
+
+/* ---- callchain graph -------------------------------------------------- */
+
+static void margin(FILE *fp, int left)
+{
+	fprintf(fp, "%*s", 12 + left, "");
+}
+
+/* the last trie node of the radix node that starts at @idx */
+static u32 radix_end(const struct hists *h, u32 idx)
+{
+	while (h->nodes[idx].nr_children == 1 && h->nodes[idx].hit == 0)
+		idx = h->nodes[idx].first_child;
+	return idx;
+}
+
+static void graph_line(FILE *fp, int depth, u64 mask, int left)
+{
+	margin(fp, left);
+	for (int i = 0; i < depth; i++)
+		fputs((mask >> i) & 1 ? "|          " : "           ", fp);
+	fputc('\n', fp);
+}
+
+static void chain_line(struct printer *p, int depth, u64 mask, bool first, u64 value, u64 total,
+		       const struct frame *f, int left)
+{
+	FILE *fp = p->fp;
+	char name[512];
+
+	margin(fp, left);
+	for (int i = 0; i < depth; i++) {
+		fputc((mask >> i) & 1 ? '|' : ' ', fp);
+		if (first && i == depth - 1)
+			fprintf(fp, "--%.2f%%--", pct(value, total));
+		else
+			fputs("          ", fp);
+	}
+	fputs(frame_chain_name(f, name, sizeof(name)), fp);
+	fputc('\n', fp);
+}
+
+struct graph_ctx {
+	u64 min_hit_abs;
+	double min_percent;
+	enum chain_mode mode;
+	u32 print_limit;
+};
+
+static u32 kept_children(struct printer *p, const struct graph_ctx *g, u32 node, u32 **out,
+			 size_t *alloc)
+{
+	const struct hists *h = p->hists;
+	u32 nr = hists_sorted_children(h, node, out, alloc), kept = 0;
+	u64 min_hit = g->min_hit_abs;
+
+	if (g->mode == CHAIN_GRAPH_REL) {
+		u64 children = h->nodes[node].cumul - h->nodes[node].hit;
+
+		min_hit = (u64)((double)children * g->min_percent / 100.0);
+	}
+	for (u32 i = 0; i < nr; i++)
+		if (h->nodes[(*out)[i]].cumul >= min_hit)
+			(*out)[kept++] = (*out)[i];
+	return kept;
+}
+
+static size_t print_graph(struct printer *p, const struct graph_ctx *g, u32 node, u64 total,
+			  int depth, u64 mask, int left)
+{
+	const struct hists *h = p->hists;
+	u32 *kids = NULL;
+	size_t alloc = 0, lines = 0;
+	u32 nr = kept_children(p, g, node, &kids, &alloc);
+	u64 remaining = total;
+
+	for (u32 i = 0; i < nr; i++) {
+		u32 c = kids[i], end;
+		u64 new_mask = mask;
+		u64 cumul = h->nodes[c].cumul;
+		bool first = true;
+
+		remaining -= cumul;
+		if (i == nr - 1 && (g->mode != CHAIN_GRAPH_REL || !remaining))
+			new_mask &= ~(1ULL << (depth - 1));
+		graph_line(p->fp, depth, mask, left);
+		for (u32 n = c;; n = h->nodes[n].first_child) {
+			chain_line(p, depth, new_mask, first, cumul, total, h->nodes[n].frame, left);
+			lines++;
+			first = false;
+			if (!(h->nodes[n].nr_children == 1 && h->nodes[n].hit == 0))
+				break;
+		}
+		end = radix_end(h, c);
+		lines += print_graph(p, g, end,
+				     g->mode == CHAIN_GRAPH_REL ? h->nodes[end].cumul - h->nodes[end].hit
+								: total,
+				     depth + 1, new_mask | (1ULL << depth), left);
+		if (g->print_limit && i + 1 == g->print_limit)
+			break;
+	}
+	if (g->mode == CHAIN_GRAPH_REL && remaining && remaining != total && nr) {
+		margin(p->fp, left);
+		for (int i = 0; i < depth; i++) {
+			fputc((mask >> i) & 1 && i < depth - 1 ? '|' : ' ', p->fp);
+			if (i == depth - 1)
+				fprintf(p->fp, "--%.2f%%-- [...]", pct(remaining, total));
+			else
+				fputs("          ", p->fp);
+		}
+		fputc('\n', p->fp);
+		lines++;
+	}
+	free(kids);
+	return lines;
+}
+
+static void print_callchain_graph(struct printer *p, const struct hist_entry *e)
+{
+	const struct hists *h = p->hists;
+	const struct callchain_opts *cc = &h->opts.cc;
+	struct graph_ctx g = {
+		.min_percent = cc->min_percent,
+		.mode = cc->mode,
+		.print_limit = cc->print_limit,
+	};
+	u64 parent_total = h->opts.children ? e->acc_period : e->period;
+	u64 total = p->total;
+	u32 *kids = NULL;
+	size_t alloc = 0, lines = 0;
+	u32 root = e->chain, nr;
+	int left = 0;
+
+	g.min_hit_abs = (u64)((double)p->hists->total_period * cc->min_percent / 100.0);
+	nr = kept_children(p, &g, root, &kids, &alloc);
+	if (nr == 1) {
+		u32 n = kids[0];
+		bool printed = false, skip = p->o->sym_first;
+		u32 count = 0;
+
+		for (;; n = h->nodes[n].first_child) {
+			char name[512];
+
+			if (skip) {
+				skip = false;
+			} else {
+				if (!printed) {
+					margin(p->fp, left);
+					fputs("|\n", p->fp);
+					margin(p->fp, left);
+					fputs("---", p->fp);
+					left += 3;
+					printed = true;
+				} else {
+					margin(p->fp, left);
+				}
+				fputs(frame_chain_name(h->nodes[n].frame, name, sizeof(name)), p->fp);
+				fputc('\n', p->fp);
+				lines++;
+				if (cc->print_limit && ++count == cc->print_limit)
+					break;
+			}
+			if (!(h->nodes[n].nr_children == 1 && h->nodes[n].hit == 0))
+				break;
+		}
+		root = radix_end(h, kids[0]);
+	}
+	if (cc->mode == CHAIN_GRAPH_REL)
+		total = parent_total;
+	lines += print_graph(p, &g, root, total, 1, 1, left);
+	if (lines)
+		fputc('\n', p->fp);
+	free(kids);
+}
+
+/* flat: every chain from the root to a node with hits, one frame per line */
+static void print_flat_rec(struct printer *p, u32 node, const struct frame **path, int depth,
+			   u64 min_hit, bool *any)
+{
+	const struct hists *h = p->hists;
+	u32 *kids = NULL;
+	size_t alloc = 0;
+	u32 nr;
+	char name[512];
+
+	if (node != 0 && h->nodes[node].frame)
+		path[depth++] = h->nodes[node].frame;
+	if (h->nodes[node].hit && h->nodes[node].hit >= min_hit && depth) {
+		fprintf(p->fp, "           %.2f%%\n", pct(h->nodes[node].hit, p->total));
+		for (int i = depth - 1; i >= 0; i--)
+			fprintf(p->fp, "                %s\n", frame_chain_name(path[i], name, sizeof(name)));
+		fputc('\n', p->fp);
+		*any = true;
+	}
+	nr = hists_sorted_children(h, node, &kids, &alloc);
+	for (u32 i = 0; i < nr && depth < 1024; i++)
+		print_flat_rec(p, kids[i], path, depth, min_hit, any);
+	free(kids);
+}
+
+static void print_folded_rec(struct printer *p, u32 node, const struct frame **path, int depth,
+			     u64 min_hit)
+{
+	const struct hists *h = p->hists;
+	u32 *kids = NULL;
+	size_t alloc = 0;
+	u32 nr;
+	char name[512];
+
+	if (h->nodes[node].frame)
+		path[depth++] = h->nodes[node].frame;
+	if (h->nodes[node].hit && h->nodes[node].hit >= min_hit && depth) {
+		fprintf(p->fp, "%.2f%% ", pct(h->nodes[node].hit, p->total));
+		for (int i = 0; i < depth; i++)
+			fprintf(p->fp, "%s%s", i ? ";" : "", frame_chain_name(path[i], name, sizeof(name)));
+		fputc('\n', p->fp);
+	}
+	nr = hists_sorted_children(h, node, &kids, &alloc);
+	for (u32 i = 0; i < nr && depth < 1024; i++)
+		print_folded_rec(p, kids[i], path, depth, min_hit);
+	free(kids);
+}
+
+static void print_callchain(struct printer *p, const struct hist_entry *e)
+{
+	const struct callchain_opts *cc = &p->hists->opts.cc;
+	u64 min_hit = (u64)((double)p->hists->total_period * cc->min_percent / 100.0);
+
+	if (!e->chain || !p->hists->opts.use_callchain)
+		return;
+	switch (cc->mode) {
+	case CHAIN_GRAPH_ABS:
+	case CHAIN_GRAPH_REL:
+		print_callchain_graph(p, e);
+		break;
+	case CHAIN_FLAT: {
+		const struct frame *path[1024];
+		bool any = false;
+
+		print_flat_rec(p, e->chain, path, 0, min_hit, &any);
+		break;
+	}
+	case CHAIN_FOLDED: {
+		const struct frame *path[1024];
+
+		print_folded_rec(p, e->chain, path, 0, min_hit);
+		fputc('\n', p->fp);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void hists_fprintf_event_header(const struct hists *hists, const struct hists_print_opts *o,
+				FILE *fp)
+{
+	u64 n = hists->nr_samples;
+	char unit = ' ';
+
+	if (n > 1000ULL * 1000 * 1000) {
+		n /= 1000ULL * 1000 * 1000;
+		unit = 'G';
+	} else if (n > 1000ULL * 1000) {
+		n /= 1000ULL * 1000;
+		unit = 'M';
+	} else if (n > 1000) {
+		n /= 1000;
+		unit = 'K';
+	}
+	fprintf(fp, "# Samples: %llu%c of event '%s'\n", (unsigned long long)n, unit,
+		o->event_name ? o->event_name : "");
+	fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)hists->total_period);
+	fputs("#\n", fp);
+}
+
+size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE *fp)
+{
+	struct printer p = { .hists = hists, .o = o, .fp = fp };
+	size_t printed = 0;
+
+	p.total = o->percent_absolute && o->total_period_all ? o->total_period_all
+							   : hists->total_period;
+	setup_cols(&p);
+	if (!o->quiet)
+		print_titles(&p);
+	for (size_t i = 0; i < hists->nr_entries; i++) {
+		const struct hist_entry *e = hists->entries[i];
+
+		if (!entry_visible(&p, e))
+			continue;
+		print_row(&p, e);
+		print_callchain(&p, e);
+		printed++;
+	}
+	free(p.kids);
+	return printed;
+}

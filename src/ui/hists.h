@@ -1,0 +1,43 @@
+/* perf report --stdio output: the header block, the table and the callchain graphs. */
+#ifndef SONDE_UI_HISTS_H
+#define SONDE_UI_HISTS_H
+
+#include "session/hists.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* struct hists_print_opts - presentation choices (perf report's options). */
+struct hists_print_opts {
+	bool show_nr_samples;	/* -n */
+	bool show_total_period; /* --show-total-period */
+	bool quiet;		/* -q: no header lines */
+	double percent_limit;	/* --percent-limit */
+	bool percent_absolute;	/* --percentage absolute */
+	bool sym_first;		/* the sort order starts with "sym" (perf skips the root frame) */
+	const char *event_name;
+	u64 total_period_all;	/* for --percentage absolute: the total before filtering */
+	u64 nr_samples_all;
+};
+
+/*
+ * hists_fprintf_event_header - "# Samples: 22K of event 'x'" and
+ * "# Event count (approx.): N" then "#".
+ */
+void hists_fprintf_event_header(const struct hists *hists, const struct hists_print_opts *o,
+				FILE *fp);
+
+/*
+ * hists_fprintf - the column titles, dot rules and every entry with its
+ * callchain, as perf report --stdio prints them. @hists must be sorted.
+ * Returns the number of entries printed.
+ */
+size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE *fp);
+
+/* hist_entry_sym_text - "[.] name" / "[k] 0x..." into @buf. Returns @buf. */
+const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t size);
+
+/* frame_chain_name - a frame as callchain lines show it ("name" or "0x7f..."). */
+const char *frame_chain_name(const struct frame *f, char *buf, size_t size);
+
+#endif

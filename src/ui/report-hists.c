@@ -1,0 +1,386 @@
+/* report --stdio, histogram path: option values -> session -> hists -> stdio text. */
+#include "ui/report-hists.h"
+
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "lib/debug.h"
+#include "lib/strvec.h"
+#include "lib/util.h"
+#include "lib/xalloc.h"
+#include "session/report.h"
+#include "ui/hists.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* sonde's own tips, one shown at the end of a report as perf shows one of its own */
+static const char *const tips[] = {
+	"To see callers instead of callees: sonde report -G",
+	"To only show entries above a threshold: sonde report --percent-limit 2",
+	"To group by process and library: sonde report --sort comm,dso",
+	"To count samples per entry: sonde report -n",
+	"To see call chains folded on one line: sonde report -g folded",
+	"To profile a command with call chains: sonde record -g -- <command>",
+};
+
+struct progress_state {
+	struct tool *inner;
+	u64 start_ns;
+	bool shown;
+};
+
+static int parse_sort(const char *s, struct hists_opts *ho)
+{
+	struct strvec v = STRVEC_INIT;
+	int ret = 0;
+
+	strvec_split(&v, s, ", ");
+	ho->nr_keys = 0;
+	for (size_t i = 0; i < v.nr; i++) {
+		int k = sort_key_parse(v.v[i]);
+
+		if (k < 0) {
+			fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", v.v[i]);
+			ret = -EINVAL;
+			break;
+		}
+		if (ho->nr_keys < SORT_NR_KEYS)
+			ho->keys[ho->nr_keys++] = (enum sort_key)k;
+	}
+	strvec_clear(&v);
+	return ret;
+}
+
+static int parse_fields(const char *s, struct hists_opts *ho, struct hists_print_opts *po)
+{
+	struct strvec v = STRVEC_INIT;
+	int ret = 0;
+
+	strvec_split(&v, s, ", ");
+	ho->nr_keys = 0;
+	for (size_t i = 0; i < v.nr; i++) {
+		const char *f = v.v[i];
+		int k;
+
+		if (!strcmp(f, "overhead") || !strcmp(f, "overhead_children"))
+			continue;
+		if (!strcmp(f, "sample")) {
+			po->show_nr_samples = true;
+			continue;
+		}
+		if (!strcmp(f, "period")) {
+			po->show_total_period = true;
+			continue;
+		}
+		k = sort_key_parse(f);
+		if (k < 0) {
+			fprintf(stderr, "Error:\nInvalid --fields key: `%s'\n", f);
+			ret = -EINVAL;
+			break;
+		}
+		if (ho->nr_keys < SORT_NR_KEYS)
+			ho->keys[ho->nr_keys++] = (enum sort_key)k;
+	}
+	strvec_clear(&v);
+	return ret;
+}
+
+/* -g: graph|flat|fractal|folded|none, caller|callee, min percent, print limit */
+static int parse_callchain(const char *s, struct callchain_opts *cc, bool *none)
+{
+	struct strvec v = STRVEC_INIT;
+	int nums = 0, ret = 0;
+
+	strvec_split(&v, s, ",");
+	for (size_t i = 0; i < v.nr; i++) {
+		const char *t = v.v[i];
+
+		if (!strcmp(t, "graph"))
+			cc->mode = CHAIN_GRAPH_ABS;
+		else if (!strcmp(t, "fractal"))
+			cc->mode = CHAIN_GRAPH_REL;
+		else if (!strcmp(t, "flat"))
+			cc->mode = CHAIN_FLAT;
+		else if (!strcmp(t, "folded"))
+			cc->mode = CHAIN_FOLDED;
+		else if (!strcmp(t, "none"))
+			*none = true;
+		else if (!strcmp(t, "caller")) {
+			cc->order = ORDER_CALLER;
+			cc->order_set = true;
+		} else if (!strcmp(t, "callee")) {
+			cc->order = ORDER_CALLEE;
+			cc->order_set = true;
+		} else if (!strcmp(t, "function") || !strcmp(t, "address") ||
+			   !strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count") ||
+			   !strcmp(t, "fp") || !strcmp(t, "dwarf") || !strcmp(t, "lbr")) {
+			/* accepted; sonde aggregates by function and shows percentages */
+		} else {
+			char *end;
+			double d = strtod(t, &end);
+
+			if (end == t || *end) {
+				ret = -EINVAL;
+				break;
+			}
+			if (nums == 0)
+				cc->min_percent = d;
+			else if (nums == 1)
+				cc->print_limit = (u32)d;
+			nums++;
+		}
+	}
+	strvec_clear(&v);
+	return ret;
+}
+
+static int *parse_int_list(const char *s, int *nr)
+{
+	struct strvec v = STRVEC_INIT;
+	int *out;
+
+	strvec_split(&v, s, ", ");
+	out = xcalloc(v.nr + 1, sizeof(*out));
+	for (size_t i = 0; i < v.nr; i++)
+		out[i] = atoi(v.v[i]);
+	*nr = (int)v.nr;
+	strvec_clear(&v);
+	return out;
+}
+
+static const char **parse_str_list(const char *s, struct strvec *keep)
+{
+	strvec_split(keep, s, ",");
+	return (const char **)keep->v;
+}
+
+static int parse_cpus(const char *s, struct report_filter *f)
+{
+	struct strvec v = STRVEC_INIT;
+
+	f->nr_cpu_bits = 4096;
+	f->cpu_mask = xcalloc(f->nr_cpu_bits / 64, sizeof(u64));
+	strvec_split(&v, s, ",");
+	for (size_t i = 0; i < v.nr; i++) {
+		char *end;
+		long a = strtol(v.v[i], &end, 10), b = a;
+
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (*end || a < 0 || b < a || b >= f->nr_cpu_bits) {
+			strvec_clear(&v);
+			return -EINVAL;
+		}
+		for (long c = a; c <= b; c++)
+			f->cpu_mask[c / 64] |= 1ULL << (c % 64);
+	}
+	strvec_clear(&v);
+	return 0;
+}
+
+static int parse_time_point(const char *s, size_t len, u64 *ns)
+{
+	char buf[64];
+	char *end;
+	double d;
+
+	if (!len) {
+		*ns = 0;
+		return 0;
+	}
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	d = strtod(buf, &end);
+	if (*end || d < 0)
+		return -EINVAL;
+	*ns = (u64)(d * 1e9 + 0.5);
+	return 0;
+}
+
+static int parse_time(const char *s, struct report_filter *f)
+{
+	const char *comma = strchr(s, ',');
+
+	if (!comma)
+		return parse_time_point(s, strlen(s), &f->time_start);
+	if (parse_time_point(s, (size_t)(comma - s), &f->time_start) ||
+	    parse_time_point(comma + 1, strlen(comma + 1), &f->time_end))
+		return -EINVAL;
+	return 0;
+}
+
+static void progress_cb(struct tool *tool, u64 done, u64 total)
+{
+	struct progress_state *ps = (struct progress_state *)((struct report *)container_of(
+							 tool, struct report, tool))->session->machine.opts.symbol_opts;
+
+	(void)ps;
+	(void)done;
+	(void)total;
+}
+
+static bool evlist_has_callchain(struct evlist *evlist)
+{
+	struct evsel *evsel;
+
+	evlist_for_each_entry(evlist, evsel)
+		if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+/* stderr progress, only for terminals and only once a load takes over a second */
+struct report_progress {
+	u64 start;
+	bool shown;
+};
+
+static struct report_progress *g_progress_unused;
+
+int report_hists_run(const struct report_hist_args *a, FILE *out)
+{
+	struct machine_opts mopts = { .symbol_opts = a->symbol_opts };
+	struct hists_opts ho;
+	struct hists_print_opts po;
+	struct report_filter filter;
+	struct strvec comms = STRVEC_INIT, dsos = STRVEC_INIT, syms = STRVEC_INIT;
+	struct data_error err;
+	struct session *s;
+	struct report rep;
+	struct evsel *evsel;
+	bool has_cc, cc_none = false;
+	int ret;
+
+	(void)progress_cb;
+	(void)g_progress_unused;
+	memset(&ho, 0, sizeof(ho));
+	memset(&po, 0, sizeof(po));
+	memset(&filter, 0, sizeof(filter));
+	memset(&err, 0, sizeof(err));
+
+	ho.keys[0] = SORT_COMM;
+	ho.keys[1] = SORT_DSO;
+	ho.keys[2] = SORT_SYM;
+	ho.nr_keys = 3;
+	ho.cc.mode = CHAIN_GRAPH_ABS;
+	ho.cc.min_percent = 0.5;
+	ho.max_stack = a->max_stack > 0 ? a->max_stack : 127;
+	po.show_nr_samples = a->show_nr_samples;
+	po.show_total_period = a->show_total_period;
+	po.quiet = a->quiet;
+	po.percent_absolute = a->percentage && !strcmp(a->percentage, "absolute");
+	if (a->percentage && strcmp(a->percentage, "absolute") && strcmp(a->percentage, "relative")) {
+		fprintf(stderr, "Invalid percentage: %s\n", a->percentage);
+		return 129;
+	}
+	if (a->percent_limit)
+		po.percent_limit = strtod(a->percent_limit, NULL);
+	if (a->sort && parse_sort(a->sort, &ho))
+		return 129;
+	if (a->fields && parse_fields(a->fields, &ho, &po))
+		return 129;
+	po.sym_first = !a->fields && a->sort && strstarts(a->sort, "sym");
+	if (a->callchain && parse_callchain(a->callchain, &ho.cc, &cc_none)) {
+		fprintf(stderr, "Invalid callchain mode: %s\n", a->callchain);
+		return 129;
+	}
+	if (a->comms)
+		filter.comms = parse_str_list(a->comms, &comms);
+	if (a->dsos)
+		filter.dsos = parse_str_list(a->dsos, &dsos);
+	if (a->symbols)
+		filter.symbols = parse_str_list(a->symbols, &syms);
+	if (a->pids)
+		filter.pids = parse_int_list(a->pids, &filter.nr_pids);
+	if (a->tids)
+		filter.tids = parse_int_list(a->tids, &filter.nr_tids);
+	if (a->cpus && parse_cpus(a->cpus, &filter)) {
+		fprintf(stderr, "Invalid --cpu argument: %s\n", a->cpus);
+		ret = 129;
+		goto out_filter;
+	}
+	if (a->time && parse_time(a->time, &filter)) {
+		fprintf(stderr, "Invalid time string\n");
+		ret = 129;
+		goto out_filter;
+	}
+
+	s = session_open(a->input ? a->input : "perf.data", &mopts, &err);
+	if (!s) {
+		if (err.errnum == ENOENT || err.errnum == EACCES || err.errnum == EPERM)
+			fprintf(stderr, "failed to open %s: %s\n", a->input ? a->input : "perf.data",
+				strerror(err.errnum));
+		else
+			fprintf(stderr, "%s: %s\n", a->input ? a->input : "perf.data", err.msg);
+		ret = 255;
+		goto out_filter;
+	}
+	has_cc = evlist_has_callchain(s->evlist);
+	if (a->callchain && !cc_none && !has_cc) {
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or "
+				"branch data.\nDid you call 'perf record' without -g or -b?\n");
+		session_free(s);
+		ret = 255;
+		goto out_filter;
+	}
+	ho.use_callchain = has_cc && !cc_none;
+	ho.children = a->children < 0 ? has_cc : (a->children && has_cc);
+	if (!ho.cc.order_set)
+		ho.cc.order = ho.children ? ORDER_CALLER : ORDER_CALLEE;
+	if (a->inverted)
+		ho.cc.order = ORDER_CALLER;
+
+	ret = report_init(&rep, s, &ho, &filter, a->parent);
+	if (ret) {
+		fprintf(stderr, "Invalid regex: %s\n", a->parent);
+		session_free(s);
+		ret = 129;
+		goto out_filter;
+	}
+	ret = report_process(&rep, &err);
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n", a->input ? a->input : "perf.data", err.msg);
+		ret = 255;
+		goto out;
+	}
+	if (!a->quiet) {
+		if (!a->show_header)
+			fputs("# To display the perf.data header info, please use "
+			      "--header/--header-only options.\n#\n",
+			      out);
+		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
+			(unsigned long long)s->stats.total_lost_samples);
+	}
+	evlist_for_each_entry(s->evlist, evsel) {
+		struct hists *h = &rep.hists[evsel->idx];
+
+		if (!h->nr_samples)
+			continue;
+		po.event_name = evsel->name;
+		po.total_period_all = rep.total_period_all[evsel->idx];
+		po.nr_samples_all = rep.nr_samples_all[evsel->idx];
+		if (!a->quiet)
+			hists_fprintf_event_header(h, &po, out);
+		hists_fprintf(h, &po, out);
+		fputs("\n\n", out);
+	}
+	if (!a->quiet)
+		fprintf(out, "#\n# (Tip: %s)\n#\n", tips[(unsigned)time(NULL) % ARRAY_SIZE(tips)]);
+	ret = 0;
+out:
+	report_release(&rep);
+	session_free(s);
+out_filter:
+	strvec_clear(&comms);
+	strvec_clear(&dsos);
+	strvec_clear(&syms);
+	free(filter.pids);
+	free(filter.tids);
+	free(filter.cpu_mask);
+	return ret;
+}

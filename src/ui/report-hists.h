@@ -1,0 +1,46 @@
+/*
+ * The histogram path of `report --stdio`: option values in, the whole
+ * stdio report out. cmd/report.c parses the command line and calls
+ * report_hists_run(); everything else lives in session/ and ui/.
+ */
+#ifndef SONDE_UI_REPORT_HISTS_H
+#define SONDE_UI_REPORT_HISTS_H
+
+#include "symbol/symtab.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* struct report_hist_args - perf report's options as given (strings borrowed). */
+struct report_hist_args {
+	const char *input;	   /* -i, default "perf.data" */
+	const char *sort;	   /* -s/--sort, NULL: perf's default */
+	const char *fields;	   /* -F/--fields */
+	const char *callchain;	   /* -g/--call-graph argument, NULL: default */
+	bool no_callchain;	   /* -g none / --no-call-graph? */
+	int children;		   /* -1 default (on when callchains exist), 0, 1 */
+	bool inverted;		   /* -G */
+	const char *percent_limit; /* --percent-limit */
+	const char *percentage;	   /* --percentage relative|absolute */
+	bool show_nr_samples;	   /* -n */
+	bool show_total_period;	   /* --show-total-period */
+	bool quiet;		   /* -q */
+	bool show_header;	   /* --header: the header was printed already by the caller */
+	bool group;		   /* --group */
+	bool threads;		   /* -T */
+	const char *comms, *pids, *tids, *dsos, *symbols, *cpus, *time;
+	const char *parent;	   /* -p regex */
+	int max_stack;		   /* --max-stack, 0: default 127 */
+	const struct symbol_opts *symbol_opts;
+	/* progress line on stderr when the load takes more than a second (terminal only) */
+	bool show_progress;
+};
+
+/*
+ * report_hists_run - load @a->input and print the report to @out.
+ * Returns 0, or perf's exit status after printing the error on stderr
+ * (255 fatal, 129 for a bad option value).
+ */
+int report_hists_run(const struct report_hist_args *a, FILE *out);
+
+#endif
