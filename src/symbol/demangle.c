@@ -122,7 +122,8 @@ static char *rust_legacy_demangle(const char *m)
 	if (*p != 'E' || nr < 2 || !is_rust_hash(comps[nr - 1], lens[nr - 1]))
 		return NULL;
 	end = p + 1;
-	/* rustc may append ".llvm.NNN" and similar suffixes: perf shows them unchanged */
+	/* rustc may append ".llvm.NNN" and similar suffixes: perf's form drops them */
+	(void)end;
 	for (i = 0; i + 1 < nr; i++) {
 		if (i)
 			strbuf_addstr(&out, "::");
@@ -131,8 +132,6 @@ static char *rust_legacy_demangle(const char *m)
 			return NULL;
 		}
 	}
-	if (*end)
-		strbuf_addstr(&out, end);
 	return strbuf_detach(&out, NULL);
 }
 
@@ -228,7 +227,16 @@ static char *cxx_strip_params(char *s)
 				i = (ssize_t)os;
 				continue;
 			}
-			depth--;
+			if (--depth == 0 && i > 0) {
+				/* "operator>><T>" / "operator<< <T>": skip the operator itself */
+				size_t at = s[i - 1] == ' ' && i > 1 ? (size_t)i - 2 : (size_t)i - 1;
+
+				os = operator_start(s, at);
+				if (os != (size_t)-1) {
+					i = (ssize_t)os;
+					continue;
+				}
+			}
 		} else if (c == ' ' && depth == 0) {
 			/* "operator<< <T>": the space belongs to the operator */
 			if (i > 0 && operator_start(s, (size_t)i - 1) != (size_t)-1) {
@@ -251,7 +259,12 @@ static char *cxx_demangle(const char *m, int flags)
 
 	if (!d || status)
 		return NULL;
-	if (!(flags & DEMANGLE_PARAMS))
+	/*
+	 * Special names (vtables, typeinfo, thunks, guard variables,
+	 * transaction clones: _ZT*, _ZG*) keep their full text in perf's
+	 * default form too.
+	 */
+	if (!(flags & DEMANGLE_PARAMS) && strncmp(m, "_ZT", 3) && strncmp(m, "_ZG", 3))
 		cxx_strip_params(d);
 	return d;
 }

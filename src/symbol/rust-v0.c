@@ -591,7 +591,6 @@ char *rust_demangle_v0(const char *mangled, bool verbose)
 		strbuf_release(&sb);
 		return NULL;
 	}
-	if (dot)
-		strbuf_addstr(&sb, dot);
+	/* suffixes after '.' (".llvm.NNN", ".0") are dropped, as perf prints them */
 	return strbuf_detach(&sb, NULL);
 }
