@@ -1,0 +1,840 @@
+/*
+ * The -e grammar: comma lists, {groups}:mods, name{groups}, and each event
+ * form (symbolic, cache, raw, pmu/terms/, alias, tracepoint globs, mem:
+ * breakpoints), with perf's modifier rules and display names.
+ */
+#include "core/evlist.h"
+#include "core/parse-events-internal.h"
+#include "core/parse-events-names.h"
+#include "core/pmu.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
+#include "lib/xalloc.h"
+#include "trace/tracefs.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODIFIER_CHARS "ukhpPGHSDIWeb"
+/* HW_BREAKPOINT_R is 1; spelled here to avoid pulling linux/hw_breakpoint.h */
+enum { HW_BREAKPOINT_R_BIT = 1 };
+
+void parse_events_error_init(struct parse_events_error *err)
+{
+	memset(err, 0, sizeof(*err));
+}
+
+void parse_events_error_release(struct parse_events_error *err)
+{
+	free(err->event);
+	free(err->str);
+	free(err->help);
+	free(err->first_str);
+	free(err->first_help);
+	parse_events_error_init(err);
+}
+
+void pe_error(struct pe_ctx *ctx, int idx, char *help, const char *fmt, ...)
+{
+	struct parse_events_error *err = ctx->err;
+	va_list ap;
+	char *str;
+
+	va_start(ap, fmt);
+	str = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (err->nr_errors == 1) {
+		/* keep the first one for the "Initial error:" block */
+		err->first_idx = err->idx;
+		err->first_str = err->str;
+		err->first_help = err->help;
+	} else {
+		free(err->str);
+		free(err->help);
+	}
+	err->idx = idx + ctx->idx_base;
+	err->str = str;
+	err->help = help;
+	err->nr_errors++;
+}
+
+/* struct pe_list - evsels being built for one group or one top-level item */
+struct pe_list {
+	struct evsel **v;
+	int nr;
+	int alloc;
+};
+
+static void pe_list_add(struct pe_list *l, struct evsel *evsel)
+{
+	if (l->nr == l->alloc) {
+		l->alloc = l->alloc ? l->alloc * 2 : 8;
+		l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
+	}
+	l->v[l->nr++] = evsel;
+}
+
+static void pe_list_free(struct pe_list *l)
+{
+	for (int i = 0; i < l->nr; i++)
+		evsel_free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->nr = l->alloc = 0;
+}
+
+/* one event's text split into its parts (offsets into ctx->str) */
+struct pe_event {
+	int start, end;		/* the whole event text */
+	int base_end;		/* end of the part before '/' (or of the whole when no slash) */
+	bool has_terms;
+	int terms_start, terms_end; /* between the slashes */
+	int mods_start, mods_end;   /* modifier characters (after ':' or after the closing '/') */
+	bool has_mods;
+};
+
+static bool is_stop(int c, bool in_group)
+{
+	return c == ',' || c == '{' || c == '}' || c == '/' || c == '\0' || (in_group && c == '}');
+}
+
+static struct evsel *new_evsel(u32 type, u64 config)
+{
+	struct perf_event_attr attr = { 0 };
+
+	attr.type = type;
+	attr.config = config;
+	attr.size = sizeof(attr);
+	return evsel_new(&attr);
+}
+
+/*
+ * Modifier rules (checked against perf 6.1's attrs): the first of u/k/h
+ * excludes all three levels and each letter re-includes its level; u and p
+ * also exclude the guest unless G/H were given; the first G/H excludes
+ * host and guest and each re-includes its side.
+ */
+static void apply_modifiers(struct evsel *evsel, const char *mods, size_t len)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	int eu = attr->exclude_user, ek = attr->exclude_kernel, eh = attr->exclude_hv;
+	int eH = attr->exclude_host, eG = attr->exclude_guest, eI = attr->exclude_idle;
+	int exclude = eu | ek | eh;
+	bool gh = evsel->terms.exclude_gh;
+	int precise = attr->precise_ip;
+
+	for (size_t i = 0; i < len; i++) {
+		switch (mods[i]) {
+		case 'u':
+		case 'k':
+		case 'h':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			if (mods[i] == 'u') {
+				if (!gh)
+					eG = 1;
+				eu = 0;
+			} else if (mods[i] == 'k') {
+				ek = 0;
+			} else {
+				eh = 0;
+			}
+			break;
+		case 'G':
+		case 'H':
+			if (!gh) {
+				gh = true;
+				eG = eH = 1;
+			}
+			if (mods[i] == 'G')
+				eG = 0;
+			else
+				eH = 0;
+			break;
+		case 'I':
+			eI = 1;
+			break;
+		case 'p':
+			precise++;
+			if (!gh)
+				eG = 1;
+			break;
+		case 'P':
+			evsel->precise_max = true;
+			break;
+		case 'S':
+			evsel->sample_read = true;
+			break;
+		case 'D':
+			attr->pinned = 1;
+			break;
+		case 'e':
+			attr->exclusive = 1;
+			break;
+		case 'W':
+			evsel->is_weak_group = true;
+			break;
+		case 'b':
+			evsel->terms.bpf_counter = true;
+			break;
+		}
+	}
+	attr->exclude_user = eu;
+	attr->exclude_kernel = ek;
+	attr->exclude_hv = eh;
+	attr->exclude_host = eH;
+	attr->exclude_guest = eG;
+	attr->exclude_idle = eI;
+	attr->precise_ip = precise;
+	evsel->terms.exclude_gh = gh;
+	evsel->exclude_guest_default = false;
+}
+
+/* perf's check: known letters, no letter twice except p (at most 3), at most 15 letters */
+static int check_modifiers(struct pe_ctx *ctx, int start, int end)
+{
+	const char *s = ctx->str + start;
+	int len = end - start, np = 0;
+
+	for (int i = 0; i < len; i++) {
+		if (!strchr(MODIFIER_CHARS, s[i]) || !s[i]) {
+			pe_error(ctx, start - 1 >= 0 ? start - 1 : 0, NULL, "parser error");
+			return -EINVAL;
+		}
+	}
+	for (int i = 0; i < len; i++) {
+		if (s[i] == 'p')
+			np++;
+		else if (memchr(s + i + 1, s[i], len - i - 1))
+			goto bad;
+	}
+	if (np > 3 || len > 15)
+		goto bad;
+	return 0;
+bad:
+	pe_error(ctx, start, NULL, "Bad modifier");
+	return -EINVAL;
+}
+
+static bool all_modifier_chars(const char *s, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(MODIFIER_CHARS, s[i]) || !s[i])
+			return false;
+	return true;
+}
+
+static bool is_raw_name(const char *s, size_t len, u64 *config)
+{
+	u64 v = 0;
+
+	if (len < 2 || s[0] != 'r' || len > 17)
+		return false;
+	for (size_t i = 1; i < len; i++) {
+		int c = s[i], d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return false;
+		v = v * 16 + d;
+	}
+	*config = v;
+	return true;
+}
+
+/* a name the lexer would take as a fixed event (not a tracepoint subsystem) */
+static bool is_fixed_event_name(const char *s, size_t len)
+{
+	u32 type;
+	u64 config;
+
+	return event_symbol_find(s, len, &type, &config) || tool_event_find(s, len) ||
+	       hw_cache_parse(s, len, &config) != 0 || is_raw_name(s, len, &config);
+}
+
+/* whether "sys:ev" (ev being all modifier letters, like "sched:upp") names a tracepoint */
+static bool is_real_tracepoint(const char *sys, size_t slen, const char *ev, const char *ev_end)
+{
+	char *a = xstrndup(sys, slen), *b = xstrndup(ev, ev_end - ev);
+	bool ok = !is_fixed_event_name(sys, slen) && tracefs_event_id(a, b) >= 0;
+
+	free(a);
+	free(b);
+	return ok;
+}
+
+static char *tracepoint_help(const char *sys, const char *name, int err)
+{
+	const char *dir = tracefs_events_dir();
+
+	if (!tracefs_root())
+		return xstrdup("Error:\tUnable to find debugfs/tracefs\n"
+			       "Hint:\tWas your kernel compiled with debugfs/tracefs support?\n"
+			       "Hint:\tIs the debugfs/tracefs filesystem mounted?\n"
+			       "Hint:\tTry 'sudo mount -t debugfs nodev /sys/kernel/debug'");
+	if (err == -EACCES)
+		return xasprintf("Error:\tNo permissions to read %s/%s/%s\n"
+				 "Hint:\tTry 'sudo mount -o remount,mode=755 %s'\n",
+				 dir, sys, name, tracefs_root());
+	return xasprintf("Error:\tFile %s/%s/%s not found.\n"
+			 "Hint:\tPerhaps this kernel misses some CONFIG_ setting to enable this feature?.\n",
+			 dir, sys, name);
+}
+
+static struct evsel *new_tracepoint(const char *sys, const char *name, int id)
+{
+	struct evsel *evsel = new_evsel(PERF_TYPE_TRACEPOINT, (u64)id);
+
+	evsel->attr.sample_period = 1;
+	evsel->attr.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+				  PERF_SAMPLE_PERIOD;
+	evsel->tp_id = id;
+	evsel->name = xasprintf("%s:%s", sys, name);
+	return evsel;
+}
+
+/* sys:name with globs on either side: one evsel per match, in tracefs order like perf */
+static int add_tracepoints(struct pe_ctx *ctx, const char *sys, const char *name, int idx,
+			   struct pe_list *out)
+{
+	struct strvec systems = STRVEC_INIT;
+	int found = 0, last_err = -ENOENT;
+
+	if (!tracefs_is_glob(sys) && !tracefs_is_glob(name)) {
+		int id = tracefs_event_id(sys, name);
+
+		if (id < 0) {
+			pe_error(ctx, idx, tracepoint_help(sys, name, id), "unknown tracepoint");
+			return id == -EACCES ? -EACCES : -ENOENT;
+		}
+		pe_list_add(out, new_tracepoint(sys, name, id));
+		return 0;
+	}
+	if (tracefs_is_glob(sys))
+		tracefs_list_systems(&systems, false);
+	else
+		strvec_push(&systems, sys);
+	for (size_t i = 0; i < systems.nr; i++) {
+		struct strvec events = STRVEC_INIT;
+
+		if (fnmatch(sys, systems.v[i], 0))
+			continue;
+		if (tracefs_list_events(systems.v[i], &events, false)) {
+			strvec_clear(&events);
+			continue;
+		}
+		for (size_t j = 0; j < events.nr; j++) {
+			int id;
+
+			if (fnmatch(name, events.v[j], 0))
+				continue;
+			id = tracefs_event_id(systems.v[i], events.v[j]);
+			if (id < 0) {
+				last_err = id;
+				continue;
+			}
+			pe_list_add(out, new_tracepoint(systems.v[i], events.v[j], id));
+			found++;
+		}
+		strvec_clear(&events);
+	}
+	strvec_clear(&systems);
+	if (!found) {
+		pe_error(ctx, idx, tracepoint_help(sys, name, last_err), "unknown tracepoint");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* a bare name that is an events/ alias of one or more PMUs ("tsc" -> msr/tsc/) */
+static int add_pmu_alias_everywhere(struct pe_ctx *ctx, const char *name, struct pe_list *out)
+{
+	struct strvec pmus = STRVEC_INIT;
+	int found = 0, ret = 0;
+
+	pmu_list(&pmus);
+	for (size_t i = 0; i < pmus.nr && !ret; i++) {
+		struct pmu *pmu = pmu_load(pmus.v[i]);
+		struct pe_terms terms = { 0 };
+		struct evsel *evsel;
+
+		if (!pmu || !pmu_alias_find(pmu, name)) {
+			pmu_free(pmu);
+			continue;
+		}
+		terms.nr = terms.alloc = 1;
+		terms.v = xzalloc(sizeof(*terms.v));
+		terms.v[0].name = xstrdup(name);
+		evsel = new_evsel(pmu->type, 0);
+		evsel->pmu_name = xstrdup(pmu->name);
+		ret = pe_terms_apply(ctx, evsel, &terms, pmu, false);
+		pe_terms_release(&terms);
+		if (ret)
+			evsel_free(evsel);
+		else
+			pe_list_add(out, evsel), found++;
+		pmu_free(pmu);
+	}
+	strvec_clear(&pmus);
+	return ret ? ret : found;
+}
+
+static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out)
+{
+	const char *s = ctx->str;
+	int p = ev->start + 4, q;
+	u64 addr, len = 0;
+	bool has_len = false;
+	int bp_type = 0;
+	struct evsel *evsel;
+
+	for (q = p; !is_stop(s[q], true) && s[q] != ':'; q++)
+		;
+	if (!pe_parse_number(s + p, q - p, &addr)) {
+		pe_error(ctx, ev->start, NULL, "parser error");
+		return -EINVAL;
+	}
+	p = q;
+	if (s[p] == '/') {
+		for (q = p + 1; !is_stop(s[q], true) && s[q] != ':'; q++)
+			;
+		if (!pe_parse_number(s + p + 1, q - p - 1, &len)) {
+			pe_error(ctx, p + 1, NULL, "parser error");
+			return -EINVAL;
+		}
+		has_len = true;
+		p = q;
+	}
+	if (s[p] == ':') {
+		for (q = p + 1; s[q] == 'r' || s[q] == 'w' || s[q] == 'x'; q++)
+			;
+		if (q > p + 1 && q - p - 1 <= 3 && (s[q] == ':' || is_stop(s[q], true))) {
+			for (int i = p + 1; i < q; i++) {
+				int bit = s[i] == 'r' ? HW_BREAKPOINT_R_BIT : s[i] == 'w' ? 2 : 4;
+
+				if (bp_type & bit) {
+					pe_error(ctx, p + 1, NULL, "parser error");
+					return -EINVAL;
+				}
+				bp_type |= bit;
+			}
+			p = q;
+		}
+	}
+	ev->has_mods = false;
+	if (s[p] == ':') {
+		for (q = p + 1; !is_stop(s[q], true); q++)
+			;
+		ev->has_mods = true;
+		ev->mods_start = p + 1;
+		ev->mods_end = q;
+		p = q;
+	}
+	if (!is_stop(s[p], true) || s[p] == '/' || s[p] == '{') {
+		pe_error(ctx, p, NULL, "parser error");
+		return -EINVAL;
+	}
+	ev->end = p;
+	if (!bp_type)
+		bp_type = 3; /* HW_BREAKPOINT_R | HW_BREAKPOINT_W */
+	evsel = new_evsel(PERF_TYPE_BREAKPOINT, 0);
+	evsel->attr.bp_addr = addr;
+	evsel->attr.bp_type = bp_type;
+	evsel->attr.bp_len = has_len ? len : (bp_type == 4 ? sizeof(long) : 4);
+	evsel->attr.sample_period = 1;
+	pe_list_add(out, evsel);
+	return 0;
+}
+
+/*
+ * split_event - find where the event starting at @start ends and its parts.
+ * The display name follows perf's lexer: the whole "x/terms/mods" text
+ * when there are two slashes, else the text up to the first '/'.
+ */
+static int split_event(struct pe_ctx *ctx, int start, bool in_group, struct pe_event *ev)
+{
+	const char *s = ctx->str;
+	int p = start;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->start = start;
+	while (!is_stop(s[p], in_group))
+		p++;
+	ev->base_end = p;
+	if (s[p] == '/') {
+		int q = p + 1;
+		bool quoted = false;
+
+		while (s[q] && (quoted || s[q] != '/')) {
+			if (s[q] == '\'')
+				quoted = !quoted;
+			q++;
+		}
+		if (s[q] != '/') {
+			pe_error(ctx, p, NULL, "parser error");
+			return -EINVAL;
+		}
+		ev->has_terms = true;
+		ev->terms_start = p + 1;
+		ev->terms_end = q;
+		p = q + 1;
+		ev->mods_start = p;
+		while (!is_stop(s[p], in_group))
+			p++;
+		ev->mods_end = p;
+		ev->has_mods = p > ev->mods_start;
+	}
+	ev->end = p;
+	return 0;
+}
+
+static char *event_text(struct pe_ctx *ctx, const struct pe_event *ev)
+{
+	return xstrndup(ctx->str + ev->start, (ev->has_terms ? ev->end : ev->base_end) - ev->start);
+}
+
+/* the base name (before '/' or the modifiers) into a pmu, symbolic, cache, raw or tracepoint */
+static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
+		    struct pe_terms *terms, bool has_terms, struct pe_list *out, bool *named)
+{
+	u32 type;
+	u64 config;
+	enum tool_event tool;
+	const char *colon = memchr(base, ':', blen);
+	struct evsel *evsel = NULL;
+	char *name;
+	int ret;
+
+	*named = false;
+	if (colon) {
+		char *sys = xstrndup(base, colon - base);
+		char *ev = xstrndup(colon + 1, blen - (colon - base) - 1);
+		int first = out->nr;
+
+		if (!*sys || !*ev || is_fixed_event_name(base, colon - base) || strchr(ev, ':')) {
+			pe_error(ctx, idx + (int)(colon - base), NULL, "parser error");
+			free(sys);
+			free(ev);
+			return -EINVAL;
+		}
+		ret = add_tracepoints(ctx, sys, ev, idx, out);
+		free(sys);
+		free(ev);
+		if (ret)
+			return ret;
+		*named = true;
+		for (int i = first; i < out->nr && has_terms; i++)
+			if ((ret = pe_terms_apply(ctx, out->v[i], terms, NULL, true)))
+				return ret;
+		return 0;
+	}
+	if (event_symbol_find(base, blen, &type, &config)) {
+		evsel = new_evsel(type, config);
+	} else if ((tool = tool_event_find(base, blen))) {
+		evsel = new_evsel(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+		evsel->is_tool_event = true;
+	} else if ((ret = hw_cache_parse(base, blen, &config))) {
+		if (ret < 0)
+			return -EINVAL; /* perf records no located error: only "Run 'perf list'" */
+		evsel = new_evsel(PERF_TYPE_HW_CACHE, config);
+		/* perf names cache events by their text without modifiers */
+		evsel->name = xstrndup(base, blen);
+		*named = true;
+	} else if (is_raw_name(base, blen, &config)) {
+		evsel = new_evsel(PERF_TYPE_RAW, config);
+	}
+	if (evsel) {
+		if (has_terms && (ret = pe_terms_apply(ctx, evsel, terms, NULL, false))) {
+			evsel_free(evsel);
+			return ret;
+		}
+		pe_list_add(out, evsel);
+		return 0;
+	}
+	name = xstrndup(base, blen);
+	if (has_terms) {
+		struct pmu *pmu = pmu_load(name);
+
+		if (!pmu) {
+			pe_error(ctx, idx, NULL, "Cannot find PMU `%s'. Missing kernel support?", name);
+			free(name);
+			return -ENOENT;
+		}
+		evsel = new_evsel(pmu->type, 0);
+		evsel->pmu_name = xstrdup(pmu->name);
+		ret = pe_terms_apply(ctx, evsel, terms, pmu, false);
+		pmu_free(pmu);
+		free(name);
+		if (ret) {
+			evsel_free(evsel);
+			return ret;
+		}
+		pe_list_add(out, evsel);
+		return 0;
+	}
+	ret = add_pmu_alias_everywhere(ctx, name, out);
+	free(name);
+	if (ret > 0)
+		return 0;
+	if (ret == 0)
+		pe_error(ctx, idx, NULL, "parser error");
+	return ret ? ret : -EINVAL;
+}
+
+/* one event (not a group) starting at *@pos; appends its evsels to @out */
+static int parse_event(struct pe_ctx *ctx, int *pos, bool in_group, struct pe_list *out)
+{
+	const char *s = ctx->str;
+	struct pe_event ev;
+	struct pe_terms terms = { 0 };
+	int first = out->nr, ret, base_end;
+	bool named = false;
+	char *text;
+
+	if (is_stop(s[*pos], in_group)) {
+		pe_error(ctx, *pos, NULL, "parser error");
+		return -EINVAL;
+	}
+	if (!strncmp(s + *pos, "mem:", 4)) {
+		memset(&ev, 0, sizeof(ev));
+		ev.start = *pos;
+		ret = parse_bp(ctx, &ev, out);
+		if (ret)
+			return ret;
+		for (base_end = ev.start; !is_stop(s[base_end], in_group); base_end++)
+			;
+		ev.base_end = base_end;
+		goto finish;
+	}
+	ret = split_event(ctx, *pos, in_group, &ev);
+	if (ret)
+		return ret;
+	base_end = ev.base_end;
+	if (!ev.has_terms) {
+		/* "name:mods" or "sys:event[:mods]": a trailing run of modifier letters */
+		const char *last = NULL;
+
+		for (const char *c = s + ev.start; c < s + ev.base_end; c++)
+			if (*c == ':')
+				last = c;
+		if (last && all_modifier_chars(last + 1, s + ev.base_end - last - 1)) {
+			const char *first_colon = memchr(s + ev.start, ':', last - (s + ev.start) + 1);
+
+			/* "sched:upp" stays a tracepoint; "cs:u" and "sys:ev:u" carry modifiers */
+			if (first_colon != last || !is_real_tracepoint(s + ev.start, last - s - ev.start,
+								       last + 1, s + ev.base_end)) {
+				base_end = last - s;
+				ev.has_mods = true;
+				ev.mods_start = last - s + 1;
+				ev.mods_end = ev.base_end;
+			}
+		}
+	} else {
+		ret = pe_terms_parse(ctx, s + ev.terms_start, ev.terms_end - ev.terms_start,
+				     ev.terms_start, &terms);
+		if (ret)
+			return ret;
+	}
+	if (ev.has_mods && (ret = check_modifiers(ctx, ev.mods_start, ev.mods_end))) {
+		pe_terms_release(&terms);
+		return ret;
+	}
+	ret = add_base(ctx, s + ev.start, base_end - ev.start, ev.start, &terms, ev.has_terms, out,
+		       &named);
+	pe_terms_release(&terms);
+	if (ret)
+		return ret;
+finish:
+	text = event_text(ctx, &ev);
+	for (int i = first; i < out->nr; i++) {
+		struct evsel *evsel = out->v[i];
+
+		if (ev.has_mods)
+			apply_modifiers(evsel, s + ev.mods_start, ev.mods_end - ev.mods_start);
+		else {
+			evsel->attr.exclude_guest = 1;
+			evsel->exclude_guest_default = true;
+		}
+		if (!evsel->name && !named)
+			evsel->name = xstrdup(text);
+	}
+	free(text);
+	*pos = ev.end;
+	return 0;
+}
+
+static void set_group(struct pe_list *l, int first, const char *name)
+{
+	struct evsel *leader = l->v[first];
+
+	for (int i = first; i < l->nr; i++) {
+		l->v[i]->leader = leader;
+		if (i > first) {
+			/* perf's final attrs: only the leader is pinned/exclusive */
+			l->v[i]->attr.pinned = 0;
+			l->v[i]->attr.exclusive = 0;
+		}
+	}
+	leader->nr_members = l->nr - first;
+	if (name && *name)
+		leader->group_name = xstrdup(name);
+}
+
+/* "[name]{ev,ev,...}[:mods]" at *@pos (on the '{' or its name) */
+static int parse_group(struct pe_ctx *ctx, int *pos, int brace, struct pe_list *out, int *nr_groups)
+{
+	const char *s = ctx->str;
+	int p = brace + 1, first = out->nr, ret;
+	char *name = xstrndup(s + *pos, brace - *pos);
+
+	for (;;) {
+		ret = parse_event(ctx, &p, true, out);
+		if (ret)
+			goto out;
+		if (s[p] == ',') {
+			p++;
+			continue;
+		}
+		if (s[p] == '}')
+			break;
+		pe_error(ctx, p, NULL, "parser error");
+		ret = -EINVAL;
+		goto out;
+	}
+	p++;
+	if (s[p] == ':') {
+		int m = p + 1;
+
+		while (!is_stop(s[m], false))
+			m++;
+		ret = check_modifiers(ctx, p + 1, m);
+		if (ret)
+			goto out;
+		for (int i = first; i < out->nr; i++)
+			apply_modifiers(out->v[i], s + p + 1, m - p - 1);
+		p = m;
+	}
+	if (s[p] && s[p] != ',') {
+		pe_error(ctx, p, NULL, "parser error");
+		ret = -EINVAL;
+		goto out;
+	}
+	set_group(out, first, name);
+	(*nr_groups)++;
+	*pos = p;
+out:
+	free(name);
+	return ret;
+}
+
+int parse_events_flags(struct evlist *evlist, const char *str, struct parse_events_error *err,
+		       unsigned int flags)
+{
+	struct parse_events_error local = PARSE_EVENTS_ERROR_INIT;
+	struct pe_ctx ctx = { .str = str, .flags = flags, .err = err ? err : &local };
+	struct pe_list list = { 0 };
+	int pos = 0, ret = 0, nr_groups = 0;
+
+	if (!*str) {
+		/* perf points one past the empty string */
+		pe_error(&ctx, 1, NULL, "parser error");
+		ret = -EINVAL;
+		goto out;
+	}
+	for (;;) {
+		int q = pos;
+
+		while (!is_stop(str[q], false))
+			q++;
+		if (str[q] == '{')
+			ret = parse_group(&ctx, &pos, q, &list, &nr_groups);
+		else
+			ret = parse_event(&ctx, &pos, false, &list);
+		if (ret)
+			break;
+		if (!str[pos])
+			break;
+		if (str[pos] != ',' ) {
+			pe_error(&ctx, pos, NULL, "parser error");
+			ret = -EINVAL;
+			break;
+		}
+		pos++;
+		if (!str[pos]) {
+			/* perf's parser blames a trailing comma on the start of the string */
+			pe_error(&ctx, 0, NULL, "parser error");
+			ret = -EINVAL;
+			break;
+		}
+	}
+out:
+	if (ret) {
+		if (ret > 0)
+			ret = -EINVAL;
+		pe_list_free(&list);
+		free(ctx.err->event);
+		ctx.err->event = xstrdup(str);
+		parse_events_error_release(&local);
+		return ret;
+	}
+	for (int i = 0; i < list.nr; i++)
+		evlist_add(evlist, list.v[i]);
+	evlist->nr_groups += nr_groups;
+	free(list.v);
+	parse_events_error_release(&local);
+	return 0;
+}
+
+int parse_events(struct evlist *evlist, const char *str, struct parse_events_error *err)
+{
+	return parse_events_flags(evlist, str, err, 0);
+}
+
+void parse_events_error_format(const struct parse_events_error *err, int width,
+			       struct strbuf *out)
+{
+	const char *event = err->event ? err->event : "";
+
+	if (!err->nr_errors)
+		return;
+	for (int pass = 0; pass < (err->nr_errors > 1 ? 2 : 1); pass++) {
+		int idx = pass ? err->first_idx : err->idx;
+		const char *str = pass ? err->first_str : err->str;
+		const char *help = pass ? err->first_help : err->help;
+		/* perf: cut the front so the caret sits at most 13 columns in, ".." marks cuts */
+		int max_len = width - 2 - (int)strlen("event syntax error: ");
+		int len = (int)strlen(event), cut = 0;
+		struct strbuf buf = STRBUF_INIT;
+
+		if (pass)
+			strbuf_addstr(out, "\nInitial error:\n");
+		if (max_len < 4)
+			max_len = 4;
+		if (idx > 13)
+			cut = idx - 13;
+		if (cut > len)
+			cut = len;
+		strbuf_add(&buf, event + cut, len - cut > max_len ? max_len : len - cut);
+		if (cut && buf.len >= 2)
+			buf.buf[0] = buf.buf[1] = '.';
+		if (len - cut > max_len) {
+			buf.buf[max_len - 1] = buf.buf[max_len - 2] = '.';
+		}
+		strbuf_addf(out, "event syntax error: '%s'\n", buf.buf);
+		strbuf_addf(out, "%*s\\___ %s\n", (int)strlen("event syntax error: ") + idx - cut + 1,
+			    "", str ? str : "");
+		if (help)
+			strbuf_addf(out, "\n%s\n", help);
+		strbuf_release(&buf);
+	}
+}

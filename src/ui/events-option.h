@@ -1,0 +1,38 @@
+/* The -e/--event and --filter option callbacks shared by stat, record, top and trace. */
+#ifndef SONDE_UI_EVENTS_OPTION_H
+#define SONDE_UI_EVENTS_OPTION_H
+
+#include "core/parse-events.h"
+
+struct option;
+struct evlist;
+
+/*
+ * parse_events_option - OPT_CALLBACK for -e: opt->value is a
+ * "struct evlist **" (the evlist is created on first use; repeated -e
+ * append). On a bad string prints perf's error text and the
+ * "Run 'perf list'..." line to stderr and returns -1, so parse-options
+ * prints the usage of -e and exits 129, as perf does.
+ * parse_events_option_stat is the same with perf stat's restricted terms.
+ */
+int parse_events_option(const struct option *opt, const char *str, int unset);
+int parse_events_option_stat(const struct option *opt, const char *str, int unset);
+
+/*
+ * parse_filter_option - OPT_CALLBACK for --filter (opt->value as for -e):
+ * attaches the filter to every event of the last -e (ANDed with a filter
+ * already there), with perf's errors when there is none or an event is not
+ * a tracepoint nor a PMU with address filters.
+ */
+int parse_filter_option(const struct option *opt, const char *str, int unset);
+
+/*
+ * parse_events_print_error - print @err for @str as the -e callback does
+ * (error text, then "Run '<prog> list' for a list of valid events").
+ */
+void parse_events_print_error(const struct parse_events_error *err);
+
+/* term_width - perf's terminal width: $COLUMNS/$LINES, else stdout's size, else 80. */
+int term_width(void);
+
+#endif
