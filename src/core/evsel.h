@@ -19,6 +19,41 @@ struct perf_counts_values {
 };
 
 /*
+ * struct evsel_terms - "pmu/term=.../" settings that are not attr bits, or
+ * that the command must not override with its defaults. Filled by
+ * parse_events(); all zero when none were given. Fixed-size so that evsel
+ * needs no extra frees.
+ */
+struct evsel_terms {
+	bool has_period;	/* attr.sample_period came from "period=" */
+	bool has_freq;		/* attr.sample_freq (+freq) came from "freq=" */
+	bool has_time;		/* "time=": time is the value */
+	bool time;
+	bool has_inherit;	/* "inherit"/"no-inherit": inherit is the value */
+	bool inherit;
+	bool has_overwrite;	/* "overwrite"/"no-overwrite" */
+	bool overwrite;
+	bool has_stack_size;
+	bool has_max_stack;
+	bool percore;
+	bool has_aux_output;
+	bool aux_output;
+	bool has_aux_sample_size;
+	bool per_pkg;		/* PMU alias .per-pkg */
+	bool snapshot;		/* PMU alias .snapshot */
+	bool exclude_gh;	/* a ":G" or ":H" modifier was applied (perf's exclude_GH) */
+	bool bpf_counter;	/* ":b": count with BPF (accepted, not implemented) */
+	u32 aux_sample_size;
+	u32 stack_size;
+	int max_stack;
+	double scale;		/* PMU alias .scale; 0 when none (means 1) */
+	char unit[32];		/* PMU alias .unit; "" when none */
+	char callgraph[64];	/* "call-graph=fp|dwarf[,size]|lbr|no"; "" when not given */
+	char drv_cfg[64];	/* "driver-config=" */
+	char metric_id[64];	/* "metric-id=" */
+};
+
+/*
  * struct evsel - one event. Created by parse_events() (core/parse-events.c)
  * or rebuilt from a perf.data attr section (no fds then). Owned by its
  * evlist; freed by evlist_free().
@@ -41,6 +76,8 @@ struct evsel {
 	bool precise_max;	 /* ":P": use the highest precise_ip the kernel accepts */
 	bool sample_read;	 /* ":S" */
 	bool auto_merge;
+	struct evsel_terms terms; /* from "pmu/.../" terms, see struct evsel_terms */
+	bool cmdline_group_boundary; /* last event of one -e option: --filter applies back to it */
 
 	/* live side: filled by evlist_open() */
 	struct cpu_map *cpus;	    /* borrowed from the evlist */
