@@ -1,0 +1,603 @@
+/* perf script's main loop: reader -> time order -> machine -> filters -> printer. */
+#define PR_PREFIX "script"
+#include "ui/script-run.h"
+
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "data/reader.h"
+#include "lib/debug.h"
+#include "lib/hashmap.h"
+#include "lib/strvec.h"
+#include "lib/xalloc.h"
+#include "session/machine.h"
+#include "session/session.h"
+#include "trace/tep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void script_opts_init(struct script_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	script_config_init(&o->cfg);
+}
+
+/* ---- --time ---- */
+
+static int parse_timestamp(const char *s, size_t len, u64 *out)
+{
+	u64 secs = 0, frac = 0;
+	size_t i = 0;
+	int digits = 0;
+
+	if (!len)
+		return -EINVAL;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		secs = secs * 10 + (u64)(s[i] - '0');
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (digits < 9) {
+				frac = frac * 10 + (u64)(s[i] - '0');
+				digits++;
+			}
+		}
+	}
+	if (i != len)
+		return -EINVAL;
+	while (digits++ < 9)
+		frac *= 10;
+	*out = secs * NSEC_PER_SEC + frac;
+	return 0;
+}
+
+int script_parse_time(const char *str, u64 *start, u64 *end)
+{
+	const char *comma;
+
+	*start = 0;
+	*end = 0;
+	if (!str || !*str)
+		return 0;
+	comma = strchr(str, ',');
+	if (!comma)
+		return -EINVAL;
+	if (comma > str && parse_timestamp(str, comma - str, start))
+		return -EINVAL;
+	if (comma[1] && parse_timestamp(comma + 1, strlen(comma + 1), end))
+		return -EINVAL;
+	if (*end && *start > *end)
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- resolved-frame cache: (address space, ip) -> script_frame ---- */
+
+struct frame_cache {
+	const struct maps *maps;
+	u32 gen;
+	struct u64map ips; /* ip -> struct script_frame * */
+};
+
+struct run {
+	struct tool tool; /* first: callbacks find the run from it */
+	struct script_opts *o;
+	struct session *session;
+	struct data_reader *reader; /* borrowed from the session */
+	struct evlist *evlist;
+	struct machine *machine;
+	struct script_printer printer;
+	struct tep_handle *tep;
+	bool tep_tried;
+	struct u64map caches; /* maps pointer -> struct frame_cache * */
+	struct frame_cache *last_cache;
+	struct script_frame *chunk;
+	size_t chunk_left;
+	void **chunk_list;
+	size_t nr_chunks, alloc_chunks;
+	struct script_frame *frames; /* callchain scratch */
+	size_t alloc_frames;
+	/* filters */
+	struct strvec comms, syms, dsos;
+	struct u64map pids, tids;
+	bool has_pids, has_tids;
+	u64 cpu_mask[16]; /* cpus 0..1023 */
+	bool has_cpus;
+	u64 time_start, time_end;
+	int err;
+};
+
+static struct script_frame *frame_alloc(struct run *r)
+{
+	if (!r->chunk_left) {
+		r->chunk = xcalloc(4096, sizeof(*r->chunk));
+		r->chunk_left = 4096;
+		ALLOC_GROW(r->chunk_list, r->nr_chunks + 1, r->alloc_chunks);
+		r->chunk_list[r->nr_chunks++] = r->chunk;
+	}
+	r->chunk_left--;
+	return r->chunk++;
+}
+
+static int cache_free_one(uint64_t key, void *val, void *arg)
+{
+	struct frame_cache *fc = val;
+
+	(void)key;
+	(void)arg;
+	u64map_release(&fc->ips);
+	free(fc);
+	return 0;
+}
+
+static struct frame_cache *cache_for(struct run *r, const struct maps *maps)
+{
+	struct frame_cache *fc = r->last_cache;
+
+	if (!fc || fc->maps != maps) {
+		fc = u64map_find(&r->caches, (uint64_t)(uintptr_t)maps);
+		if (!fc) {
+			fc = xzalloc(sizeof(*fc));
+			fc->maps = maps;
+			fc->gen = maps ? maps->gen : 0;
+			u64map_init(&fc->ips);
+			u64map_set(&r->caches, (uint64_t)(uintptr_t)maps, fc);
+		}
+		r->last_cache = fc;
+	}
+	if (maps && fc->gen != maps->gen) {
+		/* the address space changed: cached answers may be stale */
+		u64map_release(&fc->ips);
+		u64map_init(&fc->ips);
+		fc->gen = maps->gen;
+	}
+	return fc;
+}
+
+static bool is_kernel_mode(int cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
+}
+
+/*
+ * resolve - the printable frame for @ip in @thread's (or the kernel's)
+ * address space. @in_chain: callchain entries print the map-relative
+ * address, as perf 6.1 does; the sample line prints the raw ip.
+ */
+static const struct script_frame *resolve(struct run *r, struct thread *thread, int cpumode,
+					  u64 ip)
+{
+	const struct maps *maps = is_kernel_mode(cpumode) ? &r->machine->kmaps : thread->maps;
+	struct frame_cache *fc = cache_for(r, maps);
+	struct script_frame *sf = u64map_find(&fc->ips, ip);
+	const struct frame *fr;
+	struct map *map;
+
+	if (sf)
+		return sf;
+	sf = frame_alloc(r);
+	fr = machine_resolve_ip(r->machine, thread, cpumode, ip);
+	map = maps ? maps_find(maps, ip) : NULL;
+	if (!map && fr)
+		map = fr->map;
+	sf->ip = ip;
+	if (map && map->dso && !map->dso->is_kernel)
+		sf->ip = ip - map->start + map->pgoff;
+	if (fr && fr->dso) {
+		struct dso *dso = fr->dso;
+
+		sf->dso = dso->long_name;
+		if (fr->sym) {
+			u64 addr = ip;
+
+			sf->sym = fr->sym->name;
+			if (!dso->is_kernel && dso->ss && map)
+				addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
+			sf->symoff = addr - fr->sym->start;
+		}
+	} else if (map && map->dso) {
+		sf->dso = map->dso->long_name;
+	}
+	u64map_set(&fc->ips, ip, sf);
+	return sf;
+}
+
+/* ---- filters ---- */
+
+static void parse_int_list(const char *s, struct u64map *m)
+{
+	struct strvec sv = STRVEC_INIT;
+
+	strvec_split(&sv, s, ", ");
+	for (size_t i = 0; i < sv.nr; i++) {
+		s64 v;
+		if (!parse_s64(sv.v[i], &v))
+			u64map_set(m, (u64)v, (void *)1);
+	}
+	strvec_clear(&sv);
+}
+
+static int parse_cpu_list(const char *s, u64 *mask)
+{
+	struct strvec sv = STRVEC_INIT;
+	int err = 0;
+
+	strvec_split(&sv, s, ",");
+	for (size_t i = 0; i < sv.nr && !err; i++) {
+		char *dash = strchr(sv.v[i], '-');
+		u64 a, b;
+
+		if (dash) {
+			*dash = 0;
+			err = parse_u64(sv.v[i], &a) || parse_u64(dash + 1, &b) ? -EINVAL : 0;
+		} else {
+			err = parse_u64(sv.v[i], &a) ? -EINVAL : 0;
+			b = a;
+		}
+		if (!err && (a > b || b >= 1024))
+			err = -EINVAL;
+		for (u64 c = a; !err && c <= b; c++)
+			mask[c / 64] |= 1ULL << (c % 64);
+	}
+	strvec_clear(&sv);
+	return err;
+}
+
+static bool in_strlist(const struct strvec *sv, const char *s)
+{
+	if (!s)
+		return false;
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
+static bool dso_in_list(const struct strvec *sv, const char *long_name)
+{
+	const char *base;
+
+	if (!long_name)
+		return false;
+	base = strrchr(long_name, '/');
+	base = base ? base + 1 : long_name;
+	return in_strlist(sv, long_name) || in_strlist(sv, base);
+}
+
+/* ---- tracepoints ---- */
+
+static struct tep_event *tp_format(struct run *r, struct evsel *evsel)
+{
+	const struct perf_header *h;
+
+	if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
+		return NULL;
+	if (!r->tep && !r->tep_tried) {
+		h = data_reader_header(r->reader);
+		if (h->tracing_data) {
+			r->tep_tried = true;
+			if (trace_tep_from_data(h->tracing_data, h->tracing_data_size, &r->tep))
+				pr_warning("Warning: the tracing data in %s is corrupt: tracepoint "
+					   "payloads are not shown\n",
+					   data_reader_path(r->reader));
+		}
+	}
+	return trace_tep_find_event(r->tep, (int)evsel->attr.config);
+}
+
+/* ---- per-record handling ---- */
+
+static struct run *run_of(struct tool *tool)
+{
+	return (struct run *)((char *)tool - offsetof(struct run, tool));
+}
+
+static bool cpu_filtered(struct run *r, const struct perf_sample *sample)
+{
+	return r->has_cpus && (sample->cpu >= 1024 ||
+			       !(r->cpu_mask[sample->cpu / 64] & (1ULL << (sample->cpu % 64))));
+}
+
+static int process_sample(struct tool *tool, struct session *session, const union perf_event *ev,
+			  const struct perf_sample *sample, struct evsel *evsel)
+{
+	struct run *r = run_of(tool);
+	struct script_opts *o = r->o;
+	struct script_sample s;
+	struct thread *thread;
+	const struct script_frame *ipf = NULL;
+	u64 fields;
+
+	if ((r->time_start && sample->time < r->time_start) ||
+	    (r->time_end && sample->time > r->time_end))
+		return 0;
+	if (cpu_filtered(r, sample))
+		return 0;
+	thread = machine_findnew_thread(r->machine, (int)sample->pid, (int)sample->tid);
+	if (o->comm_list && !in_strlist(&r->comms, thread->comm))
+		return 0;
+	if (r->has_pids && !u64map_find(&r->pids, (u64)(s64)thread->pid))
+		return 0;
+	if (r->has_tids && !u64map_find(&r->tids, (u64)(s64)thread->tid))
+		return 0;
+
+	memset(&s, 0, sizeof(s));
+	s.sample = sample;
+	s.evsel = evsel;
+	s.comm = thread->comm;
+	fields = script_fields_of(&o->cfg, evsel);
+	if ((fields & (SFB(IP) | SFB(SYM) | SFB(DSO))) || o->sym_list || o->dso_list) {
+		ipf = resolve(r, thread, sample->cpumode, sample->ip);
+		s.ip = *ipf;
+		s.ip.ip = sample->ip;
+	}
+	if (o->sym_list && !in_strlist(&r->syms, ipf->sym))
+		return 0;
+	if (o->dso_list && !dso_in_list(&r->dsos, ipf->dso))
+		return 0;
+	if ((fields & SFB(ADDR)) && (evsel->attr.sample_type & PERF_SAMPLE_ADDR))
+		s.addr = *resolve(r, thread, sample->cpumode, sample->addr);
+	if (script_wants_callchain(&o->cfg, evsel) && sample->callchain) {
+		const struct ip_callchain *cc = sample->callchain;
+		int cpumode = PERF_RECORD_MISC_USER, n = 0;
+
+		if (r->alloc_frames < cc->nr) {
+			r->alloc_frames = cc->nr;
+			r->frames = xreallocarray(r->frames, cc->nr, sizeof(*r->frames));
+		}
+		for (u64 i = 0; i < cc->nr; i++) {
+			u64 ip = cc->ips[i];
+
+			if (ip >= (u64)PERF_CONTEXT_MAX) {
+				switch (ip) {
+				case PERF_CONTEXT_HV:
+					cpumode = PERF_RECORD_MISC_HYPERVISOR;
+					break;
+				case PERF_CONTEXT_KERNEL:
+					cpumode = PERF_RECORD_MISC_KERNEL;
+					break;
+				case PERF_CONTEXT_USER:
+					cpumode = PERF_RECORD_MISC_USER;
+					break;
+				case PERF_CONTEXT_GUEST_KERNEL:
+					cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
+					break;
+				case PERF_CONTEXT_GUEST_USER:
+					cpumode = PERF_RECORD_MISC_GUEST_USER;
+					break;
+				default:
+					break;
+				}
+				continue;
+			}
+			r->frames[n++] = *resolve(r, thread, cpumode, ip);
+		}
+		s.frames = r->frames;
+		s.nr_frames = n;
+		s.has_callchain = true;
+	}
+	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
+		s.tp = tp_format(r, evsel);
+	script_print_sample(&r->printer, &s);
+	return r->printer.write_error ? -EPIPE : 0;
+}
+
+/* a side-band record line; @thread is whose comm is shown */
+static void print_side(struct run *r, const union perf_event *ev, const struct perf_sample *sample,
+		       struct thread *thread)
+{
+	struct perf_sample none;
+	struct evsel *evsel = NULL;
+
+	if (sample && data_reader_id_hdr_size(r->reader) > 0)
+		evsel = data_reader_evsel_for_id(r->reader, sample->id);
+	if (!evsel)
+		evsel = evlist_first(r->evlist);
+	if (!sample || data_reader_id_hdr_size(r->reader) <= 0) {
+		/* no sample_id trailer: perf shows cpu 0, time 0 and the record's own ids */
+		memset(&none, 0, sizeof(none));
+		if (thread) {
+			none.pid = (u32)thread->pid;
+			none.tid = (u32)thread->tid;
+		}
+		sample = &none;
+	}
+	if (cpu_filtered(r, sample))
+		return;
+	script_print_record(&r->printer, evsel, thread ? thread->comm : NULL, ev, sample);
+}
+
+static int process_other(struct tool *tool, struct session *session, const union perf_event *ev,
+			 const struct perf_sample *sample)
+{
+	struct run *r = run_of(tool);
+	struct script_opts *o = r->o;
+	struct machine *m = r->machine;
+	bool show = false;
+	int pid = -1, tid = -1;
+
+	switch (ev->header.type) {
+	case PERF_RECORD_COMM:
+		show = o->show_task_events;
+		pid = (int)ev->comm.pid;
+		tid = (int)ev->comm.tid;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		show = o->show_task_events;
+		pid = (int)ev->fork.pid;
+		tid = (int)ev->fork.tid;
+		break;
+	case PERF_RECORD_MMAP:
+		show = o->show_mmap_events;
+		pid = (int)ev->mmap.pid;
+		tid = (int)ev->mmap.tid;
+		break;
+	case PERF_RECORD_MMAP2:
+		show = o->show_mmap_events;
+		pid = (int)ev->mmap2.pid;
+		tid = (int)ev->mmap2.tid;
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		show = o->show_switch_events;
+		break;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		show = o->show_lost_events;
+		break;
+	default:
+		break;
+	}
+	if (!show)
+		return 0;
+	if (tid == -1 && sample && data_reader_id_hdr_size(r->reader) > 0) {
+		pid = (int)sample->pid;
+		tid = (int)sample->tid;
+	}
+	print_side(r, ev, sample, tid == -1 && pid == -1 ? NULL : machine_findnew_thread(m, pid, tid));
+	return r->printer.write_error ? -EPIPE : 0;
+}
+
+/* ---- setup and main loop ---- */
+
+static const char *default_input(void)
+{
+	struct stat st;
+
+	if (!fstat(0, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	return "perf.data";
+}
+
+static int setup_filters(struct run *r)
+{
+	struct script_opts *o = r->o;
+
+	if (o->comm_list)
+		strvec_split(&r->comms, o->comm_list, ",");
+	if (o->sym_list)
+		strvec_split(&r->syms, o->sym_list, ",");
+	if (o->dso_list)
+		strvec_split(&r->dsos, o->dso_list, ",");
+	if (o->pid_list) {
+		parse_int_list(o->pid_list, &r->pids);
+		r->has_pids = true;
+	}
+	if (o->tid_list) {
+		parse_int_list(o->tid_list, &r->tids);
+		r->has_tids = true;
+	}
+	if (o->cpu_list) {
+		struct evsel *evsel;
+		bool has_cpu = false;
+
+		evlist_for_each_entry(r->evlist, evsel)
+			if (evsel->attr.sample_type & PERF_SAMPLE_CPU)
+				has_cpu = true;
+		if (!has_cpu) {
+			pr_err("File does not contain CPU events. Remove -C option to proceed.\n");
+			return -1;
+		}
+		if (parse_cpu_list(o->cpu_list, r->cpu_mask)) {
+			pr_err("Invalid cpu_list\n");
+			return -1;
+		}
+		r->has_cpus = true;
+	}
+	if (o->time_str && script_parse_time(o->time_str, &r->time_start, &r->time_end)) {
+		pr_err("Invalid time string\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void run_release(struct run *r)
+{
+	size_t i;
+
+	u64map_for_each(&r->caches, cache_free_one, NULL);
+	u64map_release(&r->caches);
+	for (i = 0; i < r->nr_chunks; i++)
+		free(r->chunk_list[i]);
+	free(r->chunk_list);
+	free(r->frames);
+	strvec_clear(&r->comms);
+	strvec_clear(&r->syms);
+	strvec_clear(&r->dsos);
+	u64map_release(&r->pids);
+	u64map_release(&r->tids);
+	trace_tep_free(r->tep);
+	session_free(r->session);
+}
+
+int script_run(struct script_opts *o)
+{
+	struct strbuf msg = STRBUF_INIT;
+	struct machine_opts mopts = { 0 };
+	struct symbol_opts sopts = { 0 };
+	struct data_error derr = { 0 };
+	struct evsel *evsel;
+	struct run r;
+	bool has_traces = false;
+	int ret = 0, err;
+
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	if (!o->input)
+		o->input = default_input();
+	sopts.no_demangle = o->no_demangle;
+	sopts.demangle_kernel = o->demangle_kernel;
+	sopts.symfs = o->symfs;
+	sopts.kallsyms = o->kallsyms;
+	mopts.symbol_opts = &sopts;
+	r.session = session_open(o->input, &mopts, &derr);
+	if (!r.session) {
+		if (derr.errnum == ENOENT)
+			pr_err("failed to open %s: No such file or directory\n", o->input);
+		else
+			pr_err("%s\n", derr.msg);
+		return 255;
+	}
+	r.reader = r.session->reader;
+	r.evlist = r.session->evlist;
+	r.machine = &r.session->machine;
+	/* perf registers the idle task as "swapper" before reading any record */
+	thread_set_comm(r.machine, machine_findnew_thread(r.machine, 0, 0), "swapper");
+	evlist_for_each_entry(r.evlist, evsel)
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
+			has_traces = true;
+	u64map_init(&r.caches);
+	u64map_init(&r.pids);
+	u64map_init(&r.tids);
+	if (script_check_fields(&o->cfg, r.evlist, has_traces, &msg)) {
+		fputs(msg.buf, stderr);
+		strbuf_release(&msg);
+		run_release(&r);
+		return 255;
+	}
+	strbuf_release(&msg);
+	if (setup_filters(&r)) {
+		run_release(&r);
+		return 255;
+	}
+	script_printer_init(&r.printer, &o->cfg, r.evlist, 1);
+	r.tool.sample = process_sample;
+	r.tool.other = process_other;
+	r.tool.ordered = true;
+	err = session_process(r.session, &r.tool, &derr);
+	if (err < 0 && err != -EPIPE) {
+		script_printer_flush(&r.printer);
+		pr_err("%s\n", derr.msg);
+		ret = 255;
+	}
+	script_printer_release(&r.printer);
+	run_release(&r);
+	return ret;
+}

@@ -1,0 +1,814 @@
+/* perf script field selection, validation and the buffered sample printer. */
+#include "ui/script.h"
+
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "lib/xalloc.h"
+#include "trace/tep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const field_names[SF_MAX] = {
+	[SF_COMM] = "comm", [SF_TID] = "tid", [SF_PID] = "pid", [SF_TIME] = "time",
+	[SF_CPU] = "cpu", [SF_EVNAME] = "event", [SF_TRACE] = "trace", [SF_IP] = "ip",
+	[SF_SYM] = "sym", [SF_DSO] = "dso", [SF_ADDR] = "addr", [SF_SYMOFF] = "symoff",
+	[SF_SRCLINE] = "srcline", [SF_PERIOD] = "period", [SF_IREGS] = "iregs",
+	[SF_UREGS] = "uregs", [SF_BRSTACK] = "brstack", [SF_BRSTACKSYM] = "brstacksym",
+	[SF_DATA_SRC] = "data_src", [SF_WEIGHT] = "weight", [SF_BPF_OUTPUT] = "bpf-output",
+	[SF_BRSTACKINSN] = "brstackinsn", [SF_BRSTACKINSNLEN] = "brstackinsnlen",
+	[SF_BRSTACKOFF] = "brstackoff", [SF_CALLINDENT] = "callindent", [SF_INSN] = "insn",
+	[SF_INSNLEN] = "insnlen", [SF_SYNTH] = "synth", [SF_PHYS_ADDR] = "phys_addr",
+	[SF_METRIC] = "metric", [SF_MISC] = "misc", [SF_SRCCODE] = "srccode", [SF_IPC] = "ipc",
+	[SF_TOD] = "tod", [SF_DATA_PAGE_SIZE] = "data_page_size",
+	[SF_CODE_PAGE_SIZE] = "code_page_size", [SF_INS_LAT] = "ins_lat",
+};
+
+const char *script_field_name(int field)
+{
+	return field >= 0 && field < SF_MAX ? field_names[field] : "unknown";
+}
+
+const char *script_otype_name(int otype)
+{
+	switch (otype) {
+	case SOT_HW:
+		return "hardware";
+	case SOT_SW:
+		return "software";
+	case SOT_TRACE:
+		return "tracepoint";
+	case SOT_HWCACHE:
+		return "hardware-cache";
+	default:
+		/* perf 6.1 names the other kinds "unknown" in its messages */
+		return "unknown";
+	}
+}
+
+/* perf's synthesized-event attr type (PERF_TYPE_SYNTH) */
+#define ATTR_TYPE_SYNTH 3000000000U
+
+int script_otype_of(u32 attr_type)
+{
+	if (attr_type == ATTR_TYPE_SYNTH)
+		return SOT_SYNTH;
+	if (attr_type < PERF_TYPE_MAX)
+		return (int)attr_type;
+	return SOT_OTHER;
+}
+
+#define SYMBOLISED (SFB(IP) | SFB(SYM) | SFB(SYMOFF) | SFB(DSO))
+#define HEAD_FIELDS (SFB(COMM) | SFB(TID) | SFB(CPU) | SFB(TIME) | SFB(EVNAME))
+
+void script_config_init(struct script_config *cfg)
+{
+	int i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 0; i < SOT_MAX; i++) {
+		cfg->out[i].fields = HEAD_FIELDS | SYMBOLISED | SFB(PERIOD);
+		cfg->out[i].invalid = SFB(TRACE) | SFB(BPF_OUTPUT);
+	}
+	cfg->out[SOT_SW].fields |= SFB(BPF_OUTPUT);
+	cfg->out[SOT_SW].invalid = SFB(TRACE);
+	cfg->out[SOT_TRACE].fields = HEAD_FIELDS | SFB(TRACE);
+	cfg->out[SOT_TRACE].invalid = 0;
+	cfg->out[SOT_RAW].fields |= SFB(ADDR) | SFB(DATA_SRC) | SFB(WEIGHT) | SFB(PHYS_ADDR) |
+				    SFB(DATA_PAGE_SIZE) | SFB(CODE_PAGE_SIZE) | SFB(INS_LAT);
+	cfg->out[SOT_SYNTH].fields = HEAD_FIELDS | SYMBOLISED | SFB(SYNTH);
+	cfg->use_callchain = true;
+	cfg->max_stack = 127;
+}
+
+static bool any_user_set(const struct script_config *cfg)
+{
+	for (int j = 0; j < SOT_MAX; j++)
+		if (cfg->out[j].user_set)
+			return true;
+	return false;
+}
+
+int script_parse_fields(struct script_config *cfg, const char *arg, struct strbuf *msg)
+{
+	enum { CH_DEFAULT, CH_SET, CH_ADD, CH_REMOVE } change = CH_DEFAULT;
+	char *str = xstrdup(arg), *tok, *save = NULL, *list;
+	int type = -1, rc = 0, i, j;
+
+	list = strchr(str, ':');
+	if (list) {
+		static const char *const tnames[] = { "hw", "sw", "trace", "raw", "break", "synth" };
+		static const int ttypes[] = { SOT_HW, SOT_SW, SOT_TRACE, SOT_RAW, SOT_BREAK, SOT_SYNTH };
+
+		*list++ = 0;
+		for (i = 0; i < (int)ARRAY_SIZE(tnames); i++)
+			if (!strcmp(str, tnames[i]))
+				type = ttypes[i];
+		if (type < 0) {
+			strbuf_addstr(msg, "Invalid event type in field string.\n");
+			rc = -1;
+			goto out;
+		}
+		if (cfg->out[type].user_set)
+			strbuf_addf(msg, "Overriding previous field request for %s events.\n",
+				    script_otype_name(type));
+		/* +field/-field edit the defaults instead of replacing them */
+		if (!strchr(list, '+') && !strchr(list, '-')) {
+			cfg->out[type].fields = 0;
+			cfg->out[type].user_set = true;
+			cfg->out[type].wildcard_set = false;
+		}
+	} else {
+		list = str;
+		if (!*str) {
+			strbuf_addstr(msg, "Cannot set fields to 'none' for all event types.\n");
+			rc = -1;
+			goto out;
+		}
+		if (!strchr(str, '+') && !strchr(str, '-')) {
+			if (any_user_set(cfg))
+				strbuf_addstr(msg, "Overriding previous field request for all events.\n");
+			for (j = 0; j < SOT_MAX; j++) {
+				cfg->out[j].fields = 0;
+				cfg->out[j].user_set = true;
+				cfg->out[j].wildcard_set = true;
+			}
+		}
+	}
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*tok == '+' || *tok == '-') {
+			if (change == CH_SET)
+				goto badmix;
+			change = *tok == '+' ? CH_ADD : CH_REMOVE;
+			tok++;
+		} else {
+			if (change != CH_SET && change != CH_DEFAULT)
+				goto badmix;
+			change = CH_SET;
+		}
+		for (i = 0; i < SF_MAX; i++)
+			if (!strcmp(tok, field_names[i]))
+				break;
+		if (i == SF_MAX && !strcmp(tok, "flags")) {
+			cfg->print_flags = change != CH_REMOVE;
+			continue;
+		}
+		if (i == SF_MAX) {
+			strbuf_addstr(msg, "Invalid field requested.\n");
+			rc = -1;
+			goto out;
+		}
+		if (type < 0) {
+			for (j = 0; j < SOT_MAX; j++) {
+				struct script_output *o = &cfg->out[j];
+
+				if (o->invalid & (1ULL << i)) {
+					strbuf_addf(msg, "'%s' not valid for %s events. Ignoring.\n",
+						    field_names[i], script_otype_name(j));
+					continue;
+				}
+				if (change == CH_REMOVE) {
+					o->fields &= ~(1ULL << i);
+					o->user_set_fields &= ~(1ULL << i);
+				} else {
+					o->fields |= 1ULL << i;
+					o->user_set_fields |= 1ULL << i;
+				}
+				o->user_set = true;
+				o->wildcard_set = true;
+			}
+		} else {
+			struct script_output *o = &cfg->out[type];
+
+			if (o->invalid & (1ULL << i)) {
+				strbuf_addf(msg, "'%s' not valid for %s events.\n", field_names[i],
+					    script_otype_name(type));
+				rc = -1;
+				goto out;
+			}
+			if (change == CH_REMOVE)
+				o->fields &= ~(1ULL << i);
+			else
+				o->fields |= 1ULL << i;
+			o->user_set = true;
+			o->wildcard_set = true;
+		}
+	}
+	goto out;
+badmix:
+	strbuf_addstr(msg, "Cannot mix +-field with overridden fields\n");
+	rc = -1;
+out:
+	free(str);
+	return rc;
+}
+
+/*
+ * check_stype - the evsel lacks @stype: a default field is dropped quietly,
+ * a field the user asked for is an error.
+ */
+static int check_stype(struct script_output *o, struct evsel *evsel, u64 stype, const char *what,
+		       u64 fieldbits, const char *fname, struct strbuf *msg)
+{
+	if (evsel->attr.sample_type & stype)
+		return 0;
+	if (o->user_set_fields & fieldbits) {
+		strbuf_addf(msg,
+			    "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
+			    evsel->name ? evsel->name : "unknown", what, fname);
+		return -1;
+	}
+	o->fields &= ~fieldbits;
+	return 0;
+}
+
+static int check_attr(struct script_output *o, struct evsel *evsel, struct strbuf *msg)
+{
+	u64 st = evsel->attr.sample_type;
+	u64 f;
+
+	if ((o->fields & SFB(TRACE)) && evsel->attr.type != PERF_TYPE_TRACEPOINT &&
+	    !(o->user_set_fields & SFB(TRACE)))
+		o->fields &= ~SFB(TRACE);
+	if ((o->fields & SFB(IP)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_IP, "IP", SFB(IP), "ip", msg))
+		return -1;
+	if ((o->fields & SFB(ADDR)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_ADDR, "ADDR", SFB(ADDR), "addr", msg))
+		return -1;
+	if ((o->fields & SFB(DATA_SRC)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_DATA_SRC, "DATA_SRC", SFB(DATA_SRC), "data_src", msg))
+		return -1;
+	if ((o->fields & SFB(WEIGHT)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
+			SFB(WEIGHT), "weight", msg))
+		return -1;
+	f = o->fields;
+	if ((f & SFB(SYM)) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+		strbuf_addstr(msg, "Display of symbols requested but neither sample IP nor sample address\n"
+				   "available. Hence, no addresses to convert to symbols.\n");
+		return -1;
+	}
+	if ((f & SFB(SYMOFF)) && !(f & SFB(SYM))) {
+		strbuf_addstr(msg, "Display of offsets requested but symbol is not selected.\n");
+		return -1;
+	}
+	if ((f & SFB(DSO)) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+		strbuf_addstr(msg, "Display of DSO requested but no address to convert.\n");
+		return -1;
+	}
+	if ((f & SFB(SRCLINE)) && !(f & SFB(IP))) {
+		strbuf_addstr(msg, "Display of source line number requested but sample IP is not\n"
+				   "selected. Hence, no address to lookup the source line number.\n");
+		return -1;
+	}
+	if ((f & (SFB(PID) | SFB(TID))) &&
+	    check_stype(o, evsel, PERF_SAMPLE_TID, "TID", SFB(TID) | SFB(PID),
+			(o->user_set_fields & SFB(TID)) ? "tid" : "pid", msg))
+		return -1;
+	if ((o->fields & SFB(TIME)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_TIME, "TIME", SFB(TIME), "time", msg))
+		return -1;
+	if ((o->fields & SFB(CPU)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_CPU, "CPU", SFB(CPU), "cpu", msg))
+		return -1;
+	if ((o->fields & SFB(IREGS)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_REGS_INTR, "IREGS", SFB(IREGS), "iregs", msg))
+		return -1;
+	if ((o->fields & SFB(UREGS)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_REGS_USER, "UREGS", SFB(UREGS), "uregs", msg))
+		return -1;
+	if ((o->fields & SFB(PHYS_ADDR)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", SFB(PHYS_ADDR), "phys_addr",
+			msg))
+		return -1;
+	if ((o->fields & SFB(DATA_PAGE_SIZE)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE", SFB(DATA_PAGE_SIZE),
+			"data_page_size", msg))
+		return -1;
+	if ((o->fields & SFB(CODE_PAGE_SIZE)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
+			SFB(CODE_PAGE_SIZE), "code_page_size", msg))
+		return -1;
+	if ((o->fields & SFB(INS_LAT)) &&
+	    check_stype(o, evsel, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", SFB(INS_LAT),
+			"ins_lat", msg))
+		return -1;
+	return 0;
+}
+
+int script_check_fields(struct script_config *cfg, struct evlist *evlist, bool has_traces,
+			struct strbuf *msg)
+{
+	struct evsel *evsel;
+	int j;
+
+	for (j = 0; j < SOT_MAX; j++) {
+		struct evsel *first = NULL;
+
+		evlist_for_each_entry(evlist, evsel) {
+			if (script_otype_of(evsel->attr.type) == j) {
+				first = evsel;
+				break;
+			}
+		}
+		if (!first && cfg->out[j].user_set && !cfg->out[j].wildcard_set && j != SOT_SYNTH) {
+			strbuf_addf(msg, "%s events do not exist. Remove corresponding -F option to proceed.\n",
+				    script_otype_name(j));
+			return -1;
+		}
+		if (!first || !cfg->out[j].fields)
+			continue;
+		if ((cfg->out[j].fields & SFB(TRACE)) && !has_traces) {
+			strbuf_addstr(msg, "No trace sample to read. Did you call 'perf record -R'?\n");
+			return -1;
+		}
+		if (check_attr(&cfg->out[j], first, msg))
+			return -1;
+	}
+	/* tracepoints recorded with -g show their callchain unless -F says otherwise */
+	if (cfg->use_callchain && !cfg->out[SOT_TRACE].user_set) {
+		evlist_for_each_entry(evlist, evsel) {
+			if (evsel->attr.type == PERF_TYPE_TRACEPOINT &&
+			    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+				cfg->out[SOT_TRACE].fields |= SYMBOLISED;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+u64 script_fields_of(const struct script_config *cfg, const struct evsel *evsel)
+{
+	return cfg->out[script_otype_of(evsel->attr.type)].fields;
+}
+
+bool script_wants_callchain(const struct script_config *cfg, const struct evsel *evsel)
+{
+	return cfg->use_callchain && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	       (script_fields_of(cfg, evsel) & SFB(IP));
+}
+
+/* ---- buffered output ---- */
+
+#define FLUSH_AT (256 * 1024)
+
+void script_printer_init(struct script_printer *p, const struct script_config *cfg,
+			 struct evlist *evlist, int fd)
+{
+	struct evsel *evsel;
+
+	memset(p, 0, sizeof(*p));
+	strbuf_init(&p->buf, FLUSH_AT + 8192);
+	p->fd = fd;
+	p->cfg = cfg;
+	if (evlist) {
+		evlist_for_each_entry(evlist, evsel) {
+			int n = evsel->name ? (int)strlen(evsel->name) : 9;
+			if (n > p->name_width)
+				p->name_width = n;
+		}
+	}
+}
+
+int script_printer_flush(struct script_printer *p)
+{
+	int err = 0;
+
+	if (p->buf.len && !p->write_error) {
+		err = write_full(p->fd, p->buf.buf, p->buf.len);
+		if (err)
+			p->write_error = true;
+	}
+	strbuf_reset(&p->buf);
+	return err;
+}
+
+void script_printer_release(struct script_printer *p)
+{
+	script_printer_flush(p);
+	strbuf_release(&p->buf);
+}
+
+static inline char *room(struct strbuf *sb, size_t n)
+{
+	if (sb->alloc - sb->len <= n)
+		strbuf_grow(sb, n);
+	return sb->buf + sb->len;
+}
+
+static inline void done(struct strbuf *sb, char *end)
+{
+	sb->len = end - sb->buf;
+	*end = 0;
+}
+
+static inline void put_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, s);
+}
+
+static inline void put_ch(struct strbuf *sb, char c)
+{
+	char *q = room(sb, 1);
+	*q++ = c;
+	done(sb, q);
+}
+
+/* %*s: right-aligned in @w columns */
+static void put_str_right(struct strbuf *sb, const char *s, int w)
+{
+	size_t n = strlen(s);
+	char *q = room(sb, n + (w > 0 ? (size_t)w : 0));
+
+	while ((int)n < w--)
+		*q++ = ' ';
+	memcpy(q, s, n);
+	done(sb, q + n);
+}
+
+/* %*lu with @w >= 0, or %-*lu with @w < 0 */
+static void put_udec(struct strbuf *sb, u64 v, int w)
+{
+	char tmp[24];
+	int n = 0, pad;
+	char *q;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	pad = (w < 0 ? -w : w) - n;
+	q = room(sb, 24 + (pad > 0 ? pad : 0));
+	if (w > 0)
+		while (pad-- > 0)
+			*q++ = ' ';
+	while (n)
+		*q++ = tmp[--n];
+	if (w < 0)
+		while (pad-- > 0)
+			*q++ = ' ';
+	done(sb, q);
+}
+
+static void put_sdec(struct strbuf *sb, s64 v, int w)
+{
+	if (v < 0) {
+		char tmp[32];
+		snprintf(tmp, sizeof(tmp), "%*" PRId64, w, v);
+		put_str(sb, tmp);
+		return;
+	}
+	put_udec(sb, (u64)v, w);
+}
+
+/* %0*lu */
+static void put_udec0(struct strbuf *sb, u64 v, int w)
+{
+	char *q = room(sb, w + 24);
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (w-- > n)
+		*q++ = '0';
+	while (n)
+		*q++ = tmp[--n];
+	done(sb, q);
+}
+
+/* %*lx */
+static void put_hex(struct strbuf *sb, u64 v, int w)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+	char *q = room(sb, 16 + w);
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	while (w-- > n)
+		*q++ = ' ';
+	while (n)
+		*q++ = tmp[--n];
+	done(sb, q);
+}
+
+void script_format_time(struct strbuf *sb, u64 t, bool nanosecs)
+{
+	if (nanosecs) {
+		put_udec(sb, t / NSEC_PER_SEC, 5);
+		put_ch(sb, '.');
+		put_udec0(sb, t % NSEC_PER_SEC, 9);
+	} else {
+		u64 us = t / NSEC_PER_USEC;
+		put_udec(sb, us / 1000000, 0);
+		put_ch(sb, '.');
+		put_udec0(sb, us % 1000000, 6);
+	}
+}
+
+static u64 shown_time(struct script_printer *p, u64 t)
+{
+	if (p->cfg->reltime) {
+		if (!p->initial_time)
+			p->initial_time = t;
+		return t - p->initial_time;
+	}
+	if (p->cfg->deltatime) {
+		u64 d = p->previous_time ? t - p->previous_time : 0;
+		p->previous_time = t;
+		return d;
+	}
+	return t;
+}
+
+/* the leading columns shared by samples and side-band records */
+static void print_start(struct script_printer *p, u64 f, bool callchain_layout, const char *comm,
+			const struct perf_sample *sample)
+{
+	struct strbuf *sb = &p->buf;
+
+	if (f & SFB(COMM)) {
+		const char *c = comm ? comm : ":-1";
+		if (callchain_layout) {
+			put_str(sb, c);
+			put_ch(sb, ' ');
+		} else {
+			put_str_right(sb, c, 16);
+			put_ch(sb, ' ');
+		}
+	}
+	if ((f & SFB(PID)) && (f & SFB(TID))) {
+		put_sdec(sb, (s32)sample->pid, 5);
+		put_ch(sb, '/');
+		put_sdec(sb, (s32)sample->tid, -5);
+		put_ch(sb, ' ');
+	} else if (f & SFB(PID)) {
+		put_sdec(sb, (s32)sample->pid, 5);
+		put_ch(sb, ' ');
+	} else if (f & SFB(TID)) {
+		put_sdec(sb, (s32)sample->tid, 5);
+		put_ch(sb, ' ');
+	}
+	if (f & SFB(CPU)) {
+		put_ch(sb, '[');
+		put_udec0(sb, sample->cpu, 3);
+		put_str(sb, "] ");
+	}
+	if (f & SFB(TIME)) {
+		u64 t = shown_time(p, sample->time);
+
+		if (p->cfg->nanosecs) {
+			script_format_time(sb, t, true);
+		} else {
+			/* "secs.usecs" right-aligned in 12 columns */
+			u64 us = t / NSEC_PER_USEC;
+			u64 secs = us / 1000000;
+			int digits = 1;
+
+			for (u64 v = secs; v >= 10; v /= 10)
+				digits++;
+			put_udec(sb, secs, 12 - 7 > digits ? 12 - 7 : digits);
+			put_ch(sb, '.');
+			put_udec0(sb, us % 1000000, 6);
+		}
+		put_str(sb, ": ");
+	}
+}
+
+static void print_sym_dso(struct strbuf *sb, u64 f, const struct script_frame *fr)
+{
+	if (f & SFB(SYM)) {
+		put_ch(sb, ' ');
+		if (fr->sym) {
+			put_str(sb, fr->sym);
+			if (f & SFB(SYMOFF)) {
+				put_str(sb, "+0x");
+				put_hex(sb, fr->symoff, 0);
+			}
+		} else {
+			put_str(sb, "[unknown]");
+		}
+	}
+	if (f & SFB(DSO)) {
+		put_str(sb, " (");
+		put_str(sb, fr->dso ? fr->dso : "[unknown]");
+		put_ch(sb, ')');
+	}
+	if ((f & SFB(SRCLINE)) && fr->srcline) {
+		put_str(sb, "\n  ");
+		put_str(sb, fr->srcline);
+	}
+}
+
+static bool addr_correlates_sym(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE &&
+	       (attr->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		attr->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		attr->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+static void print_regs(struct strbuf *sb, const struct regs_dump *regs)
+{
+	static const char *const x86_regs[] = {
+		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	};
+	int i, k = 0;
+
+	if (!regs->regs) {
+		put_ch(sb, ' ');
+		return;
+	}
+	put_str(sb, " ABI:");
+	put_udec(sb, regs->abi, 0);
+	put_str(sb, " ");
+	for (i = 0; i < 64; i++) {
+		if (!(regs->mask & (1ULL << i)))
+			continue;
+		if (i < (int)ARRAY_SIZE(x86_regs))
+			put_str(sb, x86_regs[i]);
+		else
+			put_str(sb, "unknown");
+		put_str(sb, ":0x");
+		put_hex(sb, regs->regs[k++], 0);
+		put_ch(sb, ' ');
+	}
+}
+
+void script_print_sample(struct script_printer *p, const struct script_sample *s)
+{
+	const struct perf_sample *sample = s->sample;
+	struct evsel *evsel = s->evsel;
+	struct strbuf *sb = &p->buf;
+	u64 f = script_fields_of(p->cfg, evsel);
+	bool chain = s->has_callchain && (f & SFB(IP));
+
+	if (!f)
+		return;
+	print_start(p, f, chain, s->comm, sample);
+	if (f & SFB(PERIOD)) {
+		/* without PERIOD in the sample, perf shows the attr's fixed period */
+		put_udec(sb, (evsel->attr.sample_type & PERF_SAMPLE_PERIOD) ? sample->period :
+			     evsel->attr.sample_period, 10);
+		put_ch(sb, ' ');
+	}
+	if (f & SFB(EVNAME)) {
+		put_str_right(sb, evsel->name ? evsel->name : "[unknown]", p->name_width);
+		put_str(sb, ": ");
+	}
+	if (p->cfg->print_flags) {
+		char *q = room(sb, 24);
+		memset(q, ' ', 24);
+		done(sb, q + 24);
+	}
+	if ((f & SFB(TRACE)) && sample->raw_data && s->tp)
+		trace_tep_format(s->tp, sample->raw_data, sample->raw_size, (int)sample->cpu,
+				 sample->time, sb);
+	if (f & SFB(ADDR)) {
+		put_hex(sb, sample->addr, 16);
+		if (addr_correlates_sym(&evsel->attr))
+			print_sym_dso(sb, f & (SFB(SYM) | SFB(SYMOFF) | SFB(DSO)), &s->addr);
+	}
+	if (f & SFB(DATA_SRC)) {
+		put_hex(sb, sample->data_src, 16);
+	}
+	if (f & SFB(WEIGHT))
+		put_udec(sb, sample->weight, 16);
+	if (f & SFB(IP)) {
+		if (chain) {
+			int i, n = s->nr_frames;
+
+			if (p->cfg->max_stack >= 0 && n > p->cfg->max_stack)
+				n = p->cfg->max_stack;
+			put_ch(sb, '\n');
+			for (i = 0; i < n; i++) {
+				const struct script_frame *fr = &s->frames[i];
+
+				put_ch(sb, '\t');
+				put_hex(sb, fr->ip, 16);
+				print_sym_dso(sb, f, fr);
+				put_ch(sb, '\n');
+			}
+		} else {
+			put_ch(sb, ' ');
+			put_hex(sb, sample->ip, 16);
+			print_sym_dso(sb, f, &s->ip);
+		}
+	}
+	if (f & SFB(IREGS))
+		print_regs(sb, &sample->intr_regs);
+	if (f & SFB(UREGS))
+		print_regs(sb, &sample->user_regs);
+	if (f & SFB(PHYS_ADDR)) {
+		put_ch(sb, ' ');
+		put_hex(sb, sample->phys_addr, 16);
+	}
+	put_ch(sb, '\n');
+	if (sb->len >= FLUSH_AT)
+		script_printer_flush(p);
+}
+
+static const char *mmap_prot_str(u32 prot, u32 flags, char *buf)
+{
+	buf[0] = (prot & 1) ? 'r' : '-';
+	buf[1] = (prot & 2) ? 'w' : '-';
+	buf[2] = (prot & 4) ? 'x' : '-';
+	buf[3] = (flags & 0x01) ? 's' : 'p'; /* MAP_SHARED */
+	buf[4] = 0;
+	return buf;
+}
+
+void script_print_record(struct script_printer *p, struct evsel *evsel, const char *comm,
+			 const union perf_event *ev, const struct perf_sample *sample)
+{
+	struct strbuf *sb = &p->buf;
+	struct perf_sample none;
+	u64 f = evsel ? script_fields_of(p->cfg, evsel) : (SFB(COMM) | SFB(TID) | SFB(TIME));
+	bool chain = evsel && script_wants_callchain(p->cfg, evsel);
+	char prot[8];
+
+	if (!sample) {
+		memset(&none, 0, sizeof(none));
+		sample = &none;
+	}
+	print_start(p, f, chain, comm, sample);
+	switch (ev->header.type) {
+	case PERF_RECORD_COMM:
+		strbuf_addf(sb, "PERF_RECORD_COMM%s: %s:%u/%u\n",
+			    (ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
+			    ev->comm.comm, ev->comm.pid, ev->comm.tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		strbuf_addf(sb, "PERF_RECORD_%s(%u:%u):(%u:%u)\n",
+			    ev->header.type == PERF_RECORD_FORK ? "FORK" : "EXIT", ev->fork.pid,
+			    ev->fork.tid, ev->fork.ppid, ev->fork.ptid);
+		break;
+	case PERF_RECORD_MMAP:
+		strbuf_addf(sb, "PERF_RECORD_MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+			    (int)ev->mmap.pid, (int)ev->mmap.tid, ev->mmap.start, ev->mmap.len,
+			    ev->mmap.pgoff, (ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
+			    ev->mmap.filename);
+		break;
+	case PERF_RECORD_MMAP2:
+		if (ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			strbuf_addf(sb, "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+					" <",
+				    (int)ev->mmap2.pid, (int)ev->mmap2.tid, ev->mmap2.start,
+				    ev->mmap2.len, ev->mmap2.pgoff);
+			for (int i = 0; i < ev->mmap2.build_id_size && i < 20; i++)
+				strbuf_addf(sb, "%02x", ev->mmap2.build_id[i]);
+			strbuf_addf(sb, ">]: %s %s\n", mmap_prot_str(ev->mmap2.prot, ev->mmap2.flags, prot),
+				    ev->mmap2.filename);
+		} else {
+			strbuf_addf(sb, "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+					" %02x:%02x %" PRIu64 " %" PRIu64 "]: %s %s\n",
+				    (int)ev->mmap2.pid, (int)ev->mmap2.tid, ev->mmap2.start,
+				    ev->mmap2.len, ev->mmap2.pgoff, ev->mmap2.maj, ev->mmap2.min,
+				    ev->mmap2.ino, ev->mmap2.ino_generation,
+				    mmap_prot_str(ev->mmap2.prot, ev->mmap2.flags, prot), ev->mmap2.filename);
+		}
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		bool out = ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
+
+		if (ev->header.type == PERF_RECORD_SWITCH) {
+			strbuf_addf(sb, "PERF_RECORD_SWITCH %s\n", out ? "OUT" : "IN ");
+		} else {
+			strbuf_addf(sb, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid:%5d/%-5d\n",
+				    out ? "OUT" : "IN ",
+				    out ? ((ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
+						   "preempt" : "       ") : "       ",
+				    (int)ev->context_switch.next_prev_pid,
+				    (int)ev->context_switch.next_prev_tid);
+		}
+		break;
+	}
+	case PERF_RECORD_LOST:
+		strbuf_addf(sb, "PERF_RECORD_LOST lost %" PRIu64 "\n", ev->lost.lost);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		strbuf_addf(sb, "PERF_RECORD_LOST_SAMPLES lost %" PRIu64 "\n", ev->lost_samples.lost);
+		break;
+	default:
+		strbuf_addf(sb, "PERF_RECORD_%s\n", perf_event_name(ev->header.type));
+		break;
+	}
+	if (sb->len >= FLUSH_AT)
+		script_printer_flush(p);
+}
