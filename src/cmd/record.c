@@ -1,12 +1,391 @@
-/* sonde record: not implemented yet (placeholder until its issue lands). */
+/* sonde record: sample a command, processes, threads or cpus into perf.data. */
 #include "builtin.h"
+#include "cmd/record.h"
+#include "core/cpumap.h"
+#include "core/evlist-open.h"
+#include "core/mmap.h"
+#include "core/parse-events.h"
+#include "core/record-config.h"
+#include "core/threadmap.h"
+#include "data/synthesize.h"
+#include "data/writer.h"
+#include "lib/debug.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "session/recorder.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const record_usage[] = {
+	"perf record [<options>] [<command>]",
+	"perf record [<options>] -- <command> [<options>]",
+	NULL,
+};
+
+/* ---- option callbacks ---- */
+
+static int opt_event(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
+	int ret;
+
+	(void)unset;
+	ret = parse_events(rec->evlist, arg, &err);
+	if (ret) {
+		struct strbuf sb = STRBUF_INIT;
+
+		parse_events_error_format(&err, 80, &sb);
+		fputs(sb.buf, stderr);
+		fprintf(stderr, "Run '%s list' for a list of valid events\n", prog_name);
+		strbuf_release(&sb);
+		parse_events_error_release(&err);
+		return -1;
+	}
+	parse_events_error_release(&err);
+	return 0;
+}
+
+static int opt_filter(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	struct evsel *last = evlist_last(rec->evlist);
+
+	(void)unset;
+	if (!last || last->attr.type != PERF_TYPE_TRACEPOINT) {
+		fprintf(stderr, "--filter option should follow a -e tracepoint or HW tracer option\n");
+		return -1;
+	}
+	free(last->filter);
+	last->filter = xstrdup(arg);
+	return 0;
+}
+
+static int opt_freq(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	u64 v;
+
+	(void)unset;
+	if (!strcasecmp(arg, "max")) {
+		rec->freq_max = true;
+		rec->opts.freq = record_max_sample_rate();
+		rec->opts.user_freq = true;
+		return 0;
+	}
+	if (parse_u64(arg, &v))
+		return -1;
+	rec->opts.freq = v;
+	rec->opts.user_freq = true;
+	return 0;
+}
+
+static int opt_count(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	u64 v;
+
+	(void)unset;
+	if (parse_u64(arg, &v))
+		return -1;
+	rec->opts.default_interval = v;
+	rec->opts.user_interval = true;
+	return 0;
+}
+
+static int opt_g(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	(void)arg;
+	rec->opts.callchain = unset ? CALLCHAIN_NONE : CALLCHAIN_FP;
+	return 0;
+}
+
+static int opt_call_graph(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	if (unset) {
+		rec->opts.callchain = CALLCHAIN_NONE;
+		return 0;
+	}
+	if (record_parse_callchain(&rec->opts, arg)) {
+		fprintf(stderr, "callchain: Unknown --call-graph option value: %s\n", arg);
+		return -1;
+	}
+	/* perf records data addresses with dwarf unwinding (for the stack maps) */
+	if (rec->opts.callchain == CALLCHAIN_DWARF)
+		rec->opts.sample_address = true;
+	return 0;
+}
+
+static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	char buf[64];
+	const char *comma = strchr(arg, ',');
+	size_t pages;
+
+	(void)unset;
+	snprintf(buf, sizeof(buf), "%.*s", comma ? (int)(comma - arg) : (int)strlen(arg), arg);
+	if (*buf && perf_mmap_pages_parse(buf, &pages)) {
+		fprintf(stderr, "Invalid argument for --mmap_pages/-m\n");
+		return -1;
+	}
+	if (*buf) {
+		rec->mmap_pages = pages;
+		rec->opts.mmap_pages_set = true;
+	}
+	return 0;
+}
+
+static int opt_clockid(const struct option *opt, const char *arg, int unset)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "mono_raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	struct record *rec = opt->value;
+	const char *name = arg;
+	u64 v;
+
+	if (unset) {
+		rec->opts.use_clockid = false;
+		return 0;
+	}
+	if (!strncasecmp(name, "CLOCK_", 6))
+		name += 6;
+	rec->opts.use_clockid = true;
+	if (!parse_u64(name, &v)) {
+		rec->opts.clockid = (int)v;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(name, clocks[i].name)) {
+			rec->opts.clockid = clocks[i].id;
+			return 0;
+		}
+	fprintf(stderr, "unknown clockid %s, check man page\n", arg);
+	return -1;
+}
+
+static int opt_compression(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	u64 v = 1;
+
+	if (unset) {
+		rec->comp_level = 0;
+		return 0;
+	}
+	if (arg && (parse_u64(arg, &v) || v > 22 || !v))
+		return -1;
+	rec->comp_level = (int)v;
+	return 0;
+}
+
+static int opt_switch_output(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	char *end;
+	unsigned long long v;
+
+	if (unset)
+		return 0;
+	rec->switch_output = true;
+	if (!arg || !strcmp(arg, "signal")) {
+		rec->switch_signal = true;
+		return 0;
+	}
+	v = strtoull(arg, &end, 10);
+	if (end == arg)
+		return -1;
+	switch (*end) {
+	case 'B': rec->switch_size = v; break;
+	case 'K': rec->switch_size = v << 10; break;
+	case 'M': rec->switch_size = v << 20; break;
+	case 'G': rec->switch_size = v << 30; break;
+	case 's': rec->switch_time = v; break;
+	case 'm': rec->switch_time = v * 60; break;
+	case 'h': rec->switch_time = v * 3600; break;
+	case 'd': rec->switch_time = v * 86400; break;
+	default: return -1;
+	}
+	if (end[1])
+		return -1;
+	return 0;
+}
+
+static int opt_aio(const struct option *opt, const char *arg, int unset)
+{
+	(void)opt;
+	(void)arg;
+	(void)unset;
+	/* asynchronous writes bring nothing over the buffered writer: accepted, ignored */
+	return 0;
+}
+
+static int opt_ignored_str(const struct option *opt, const char *arg, int unset)
+{
+	(void)opt;
+	(void)arg;
+	(void)unset;
+	return 0;
+}
+
+static int opt_branch_any(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	(void)arg;
+	rec->opts.branch_stack = unset ? 0 : PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+#define REC_CALLBACK(s, l, a, h, f) OPT_CALLBACK(s, l, rec, a, h, f)
+
+static const char call_graph_help[] =
+	"setup and enables call-graph (stack chain/backtrace):\n\n"
+	"\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n"
+	"\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n"
+	"\t\t\t\t\t\tdefault: 8192 (bytes)\n\n"
+	"\t\t\t\tDefault: fp";
+static const char control_help[] =
+	"Listen on ctl-fd descriptor for command to control measurement ('enable': enable events, 'disable': disable events,\n"
+	"\t\t\t  'snapshot': AUX area tracing snapshot).\n"
+	"\t\t\t  Optionally send control command completion ('ack\\n') to ack-fd descriptor.\n"
+	"\t\t\t  Alternatively, ctl-fifo / ack-fifo will be opened and used as ctl-fd / ack-fd.";
+
+static struct option *record_options(struct record *rec)
+{
+	struct record_opts *o = &rec->opts;
+	struct option opts[] = {
+		REC_CALLBACK('e', "event", "event", "event selector. use 'perf list' to list available events", opt_event),
+		REC_CALLBACK(0, "filter", "filter", "event filter", opt_filter),
+		OPT_CALLBACK_NOOPT(0, "exclude-perf", rec, NULL, "don't record events from perf itself", opt_ignored_str),
+		OPT_STRING('p', "pid", &o->target.pid, "pid", "record events on existing process id"),
+		OPT_STRING('t', "tid", &o->target.tid, "tid", "record events on existing thread id"),
+		OPT_INTEGER('r', "realtime", &rec->realtime_prio, "collect data with this RT SCHED_FIFO priority"),
+		OPT_BOOLEAN(0, "no-buffering", &o->no_buffering, "collect data without buffering"),
+		OPT_BOOLEAN('R', "raw-samples", &o->raw_samples, "collect raw sample records from all opened counters"),
+		OPT_BOOLEAN('a', "all-cpus", &o->target.system_wide, "system-wide collection from all CPUs"),
+		OPT_STRING('C', "cpu", &o->target.cpu_list, "cpu", "list of cpus to monitor"),
+		REC_CALLBACK('c', "count", "n", "event period to sample", opt_count),
+		OPT_STRING('o', "output", &rec->output, "file", "output file name"),
+		OPT_BOOLEAN('i', "no-inherit", &o->no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOLEAN(0, "tail-synthesize", &rec->tail_synthesize, "synthesize non-sample events at the end of output"),
+		OPT_BOOLEAN(0, "overwrite", &o->overwrite, "use overwrite mode"),
+		OPT_BOOLEAN(0, "no-bpf-event", &o->no_bpf_event, "do not record bpf events"),
+		OPT_BOOLEAN(0, "strict-freq", &rec->strict_freq, "Fail if the specified frequency can't be used"),
+		REC_CALLBACK('F', "freq", "freq or 'max'", "profile at this frequency", opt_freq),
+		REC_CALLBACK('m', "mmap-pages", "pages[,pages]", "number of mmap data pages and AUX area tracing mmap pages", opt_mmap_pages),
+		OPT_CALLBACK(0, "mmap-flush", rec, "number", "Minimal number of bytes that is extracted from mmap data pages (default: 1)", opt_ignored_str),
+		OPT_BOOLEAN(0, "group", &o->group, "put the counters into a counter group"),
+		OPT_CALLBACK_NOOPT('g', NULL, rec, NULL, "enables call-graph recording", opt_g),
+		REC_CALLBACK(0, "call-graph", "record_mode[,record_size]", call_graph_help, opt_call_graph),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose (show counter open errors, etc)"),
+		OPT_BOOLEAN('q', "quiet", &rec->quiet, "don't print any warnings or messages"),
+		OPT_BOOLEAN('s', "stat", &o->inherit_stat, "per thread counts"),
+		OPT_BOOLEAN('d', "data", &o->sample_address, "Record the sample addresses"),
+		OPT_BOOLEAN(0, "phys-data", &o->sample_phys_addr, "Record the sample physical addresses"),
+		OPT_BOOLEAN(0, "data-page-size", &rec->data_page_size, "Record the sampled data address data page size"),
+		OPT_BOOLEAN(0, "code-page-size", &rec->code_page_size, "Record the sampled code address (ip) page size"),
+		OPT_BOOLEAN(0, "sample-cpu", &o->sample_cpu, "Record the sample cpu"),
+		OPT_BOOLEAN(0, "sample-identifier", &o->sample_identifier, "Record the sample identifier"),
+		OPT_BOOLEAN('T', "timestamp", &rec->timestamp_opt, "Record the sample timestamps"),
+		OPT_BOOLEAN('P', "period", &rec->period_opt, "Record the sample period"),
+		OPT_BOOLEAN('n', "no-samples", &o->no_samples, "don't sample"),
+		OPT_BOOLEAN('N', "no-buildid-cache", &rec->no_buildid_cache, "do not update the buildid cache"),
+		OPT_BOOLEAN('B', "no-buildid", &rec->no_buildid, "do not collect buildids in perf.data"),
+		OPT_STRING('G', "cgroup", &rec->cgroup, "name", "monitor event in cgroup name only"),
+		OPT_CALLBACK('D', "delay", rec, "ms", "ms to wait before starting measurement after program start (-1: start with events disabled), or ranges of time to enable events e.g. '-D 10-20,30-40'", opt_ignored_str),
+		OPT_BOOLEAN(0, "kcore", &rec->kcore, "copy /proc/kcore"),
+		OPT_STRING('u', "uid", &o->target.uid_str, "user", "user to profile"),
+		OPT_CALLBACK_NOOPT('b', "branch-any", rec, NULL, "sample any taken branches", opt_branch_any),
+		OPT_CALLBACK('j', "branch-filter", rec, "branch filter mask", "branch stack filter modes", opt_ignored_str),
+		OPT_BOOLEAN('W', "weight", &o->sample_weight, "sample by weight (on special events only)"),
+		OPT_BOOLEAN(0, "transaction", &rec->transaction, "sample transaction flags (special events only)"),
+		OPT_BOOLEAN(0, "per-thread", &o->target.per_thread, "use per-thread mmaps"),
+		OPT_CALLBACK_OPTARG('I', "intr-regs", rec, NULL, "any register", "sample selected machine registers on interrupt, use '-I?' to list register names", opt_ignored_str),
+		OPT_CALLBACK_OPTARG(0, "user-regs", rec, NULL, "any register", "sample selected machine registers in user space, use '--user-regs=?' to list register names", opt_ignored_str),
+		OPT_BOOLEAN(0, "running-time", &o->running_time, "Record running/enabled time of read (:S) events"),
+		REC_CALLBACK('k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", opt_clockid),
+		OPT_CALLBACK_OPTARG('S', "snapshot", rec, NULL, "opts", "AUX area tracing Snapshot Mode", opt_ignored_str),
+		OPT_CALLBACK_OPTARG(0, "aux-sample", rec, NULL, "opts", "sample AUX area", opt_ignored_str),
+		OPT_INTEGER(0, "proc-map-timeout", &rec->proc_map_timeout, "per thread proc mmap processing timeout in ms"),
+		OPT_BOOLEAN(0, "namespaces", &o->record_namespaces, "Record namespaces events"),
+		OPT_BOOLEAN(0, "all-cgroups", &o->record_cgroup, "Record cgroup events"),
+		OPT_BOOLEAN(0, "switch-events", &o->record_switch_events, "Record context switch events"),
+		OPT_BOOLEAN(0, "all-kernel", &o->all_kernel, "Configure all used events to run in kernel space."),
+		OPT_BOOLEAN(0, "all-user", &o->all_user, "Configure all used events to run in user space."),
+		OPT_BOOLEAN(0, "kernel-callchains", &o->kernel_callchains, "collect kernel callchains"),
+		OPT_BOOLEAN(0, "user-callchains", &o->user_callchains, "collect user callchains"),
+		OPT_STRING(0, "clang-path", &rec->clang_path, "clang path", "clang binary to use for compiling BPF scriptlets"),
+		OPT_STRING(0, "clang-opt", &rec->clang_opt, "clang options", "options passed to clang when compiling BPF scriptlets"),
+		OPT_STRING(0, "vmlinux", &rec->vmlinux, "file", "vmlinux pathname"),
+		OPT_BOOLEAN(0, "buildid-all", &rec->buildid_all, "Record build-id of all DSOs regardless of hits"),
+		OPT_BOOLEAN(0, "buildid-mmap", &rec->buildid_mmap, "Record build-id in map events"),
+		OPT_BOOLEAN(0, "timestamp-filename", &rec->timestamp_filename, "append timestamp to output filename"),
+		OPT_BOOLEAN(0, "timestamp-boundary", &rec->timestamp_boundary, "Record timestamp boundary (time of first/last samples)"),
+		OPT_CALLBACK_OPTARG(0, "switch-output", rec, NULL, "signal or size[BKMG] or time[smhd]", "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold", opt_switch_output),
+		OPT_CALLBACK(0, "switch-output-event", rec, "switch output event", "switch output event selector. use 'perf list' to list available events", opt_ignored_str),
+		OPT_INTEGER(0, "switch-max-files", &rec->switch_max_files, "Limit number of switch output generated files"),
+		OPT_BOOLEAN(0, "dry-run", &rec->dry_run, "Parse options then exit"),
+		OPT_CALLBACK_OPTARG(0, "aio", rec, NULL, "n", "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)", opt_aio),
+		OPT_CALLBACK(0, "affinity", rec, "node|cpu", "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer", opt_ignored_str),
+		OPT_CALLBACK_OPTARG('z', "compression-level", rec, NULL, "n", "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)", opt_compression),
+		OPT_CALLBACK(0, "max-size", rec, "size", "Limit the maximum size of the output file", opt_ignored_str),
+		OPT_INTEGER(0, "num-thread-synthesize", &rec->nr_threads_synthesize, "number of threads to run for event synthesis"),
+		OPT_CALLBACK(0, "control", rec, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]", control_help, opt_ignored_str),
+		OPT_CALLBACK(0, "synth", rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all", opt_ignored_str),
+		OPT_CALLBACK_OPTARG(0, "debuginfod", rec, NULL, "debuginfod urls", "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls", opt_ignored_str),
+		OPT_CALLBACK_OPTARG(0, "threads", rec, NULL, "spec", "write collected trace data into several data files using parallel threads", opt_ignored_str),
+		OPT_BOOLEAN(0, "off-cpu", &rec->off_cpu, "Enable off-cpu analysis\n\t\t\t  (not built-in because no BUILD_BPF_SKEL=1)"),
+		OPT_END(),
+	};
+
+	return xmemdup(opts, sizeof(opts));
+}
+
+/* ---- the recording ---- */
 
 int cmd_record(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'record' is not implemented yet\n");
-	return 1;
+	struct record *rec = xzalloc(sizeof(*rec));
+	struct option *options;
+	int ret;
+
+	record_opts_init(&rec->opts);
+	rec->evlist = evlist_new();
+	/* parse_options reorders argv: keep the command line as given for CMDLINE */
+	rec->orig_argc = argc;
+	rec->orig_argv = xmemdup(argv, (argc + 1) * sizeof(*argv));
+	options = record_options(rec);
+	argc = parse_options(argc, argv, options, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	rec->argc = argc;
+	rec->argv = argv;
+	if (rec->quiet)
+		quiet = 1;
+	ret = record_run(rec, options, record_usage);
+	free(options);
+	free(rec->orig_argv);
+	evlist_free(rec->evlist);
+	free(rec);
+	return ret;
 }

@@ -1,0 +1,680 @@
+/* sonde record: validation, opening, the ring loop, output switching and perf's messages. */
+#include "cmd/record.h"
+#include "core/cpumap.h"
+#include "core/evlist-open.h"
+#include "core/threadmap.h"
+#include "data/synthesize.h"
+#include "data/tracing-data.h"
+#include "data/writer.h"
+#include "lib/debug.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
+#include "lib/xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t got_sigchld;
+static volatile sig_atomic_t got_sigusr2;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		got_sigchld = 1;
+	else if (sig == SIGUSR2)
+		got_sigusr2 = 1;
+	else
+		done_signal = sig;
+}
+
+static void install_signals(sigset_t *orig)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	/* no SA_RESTART: the signals must interrupt the wait */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	/* blocked except inside ppoll(), so that none is lost between check and wait */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &block, orig);
+}
+
+/* ---- target and options ---- */
+
+static int check_freq(struct record *rec)
+{
+	u64 max = record_max_sample_rate();
+	struct record_opts *o = &rec->opts;
+
+	if (rec->freq_max) {
+		if (!rec->quiet)
+			fprintf(stderr, "info: Using a maximum frequency rate of %llu Hz\n",
+				(unsigned long long)max);
+		return 0;
+	}
+	if (!o->user_freq || o->freq <= max)
+		return 0;
+	if (rec->strict_freq) {
+		fprintf(stderr,
+			"error: Maximum frequency rate (%llu Hz) exceeded.\n"
+			"       Please use -F freq option with a lower value or consider\n"
+			"       tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+			(unsigned long long)max);
+		return -EINVAL;
+	}
+	if (!rec->quiet)
+		fprintf(stderr,
+			"warning: Maximum frequency rate (%llu Hz) exceeded, throttling from %llu Hz to %llu Hz.\n"
+			"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+			"         The kernel will lower it when perf's interrupts take too long.\n"
+			"         Use --strict-freq to disable this throttling, refusing to record.\n",
+			(unsigned long long)max, (unsigned long long)o->freq, (unsigned long long)max);
+	o->freq = max;
+	return 0;
+}
+
+/* -u USER: the threads of that user's processes, as a "-t" list; NULL when unknown */
+static char *uid_tid_list(const char *user, int *err)
+{
+	struct passwd *pw = getpwnam(user);
+	struct strbuf sb = STRBUF_INIT;
+	struct dirent *d;
+	DIR *proc;
+	uid_t uid;
+	char *end;
+
+	*err = 0;
+	if (pw) {
+		uid = pw->pw_uid;
+	} else {
+		uid = (uid_t)strtoul(user, &end, 10);
+		if (*end || end == user) {
+			*err = -EINVAL;
+			return NULL;
+		}
+	}
+	proc = opendir("/proc");
+	if (!proc) {
+		*err = -errno;
+		return NULL;
+	}
+	while ((d = readdir(proc))) {
+		char path[300];
+		struct stat st;
+		DIR *task;
+		struct dirent *t;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", d->d_name);
+		if (stat(path, &st) || st.st_uid != uid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", d->d_name);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((t = readdir(task)))
+			if (t->d_name[0] >= '0' && t->d_name[0] <= '9')
+				strbuf_addf(&sb, "%s%s", sb.len ? "," : "", t->d_name);
+		closedir(task);
+	}
+	closedir(proc);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		*err = -ESRCH;
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static int create_maps(struct record *rec, char **tid_list)
+{
+	struct target *t = &rec->opts.target;
+	struct target copy = *t;
+	struct evlist *evlist = rec->evlist;
+	int err;
+
+	if (t->uid_str) {
+		*tid_list = uid_tid_list(t->uid_str, &err);
+		if (!*tid_list)
+			return err;
+		copy.tid = *tid_list;
+	}
+	err = evlist_create_maps(evlist, &copy);
+	if (err)
+		return err;
+	/*
+	 * Unlike stat, record samples task targets through per-cpu rings with
+	 * inheritance, unless --per-thread asks for one ring per thread.
+	 */
+	if (!t->system_wide && !t->cpu_list && !t->per_thread) {
+		cpu_map_free(evlist->cpus);
+		evlist->cpus = cpu_map_online();
+	}
+	return 0;
+}
+
+/* ---- output ---- */
+
+static bool stdout_is_fifo(void)
+{
+	struct stat st;
+
+	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+}
+
+static void add_attrs(struct record *rec)
+{
+	struct evlist *evlist = rec->evlist;
+	struct evsel *evsel;
+	int nr = evlist->cpus->nr * evlist->threads->nr;
+
+	evlist_for_each_entry(evlist, evsel) {
+		u64 *ids = xcalloc(nr ? nr : 1, sizeof(u64));
+		u32 n = 0;
+
+		for (int i = 0; i < nr; i++)
+			if (evsel->fd && evsel->fd[i] >= 0)
+				ids[n++] = evsel->ids[i];
+		data_writer_add_attr(rec->w, &evsel->attr, ids, n, evsel->name);
+		free(ids);
+		if (evsel_is_group_leader(evsel) && evsel->nr_members > 1)
+			data_writer_add_group(rec->w, evsel->group_name, evsel->idx,
+					      evsel->nr_members);
+	}
+}
+
+static int add_tracing_data(struct record *rec)
+{
+	struct evsel *evsel;
+	struct strbuf blob = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+	int err;
+
+	evlist_for_each_entry(rec->evlist, evsel) {
+		if (evsel->attr.type != PERF_TYPE_TRACEPOINT || !evsel->name)
+			continue;
+		/* "sys:event", without any modifier after a second colon */
+		const char *c = strchr(evsel->name, ':');
+		const char *c2 = c ? strchr(c + 1, ':') : NULL;
+
+		if (c2)
+			strvec_pushf(&names, "%.*s", (int)(c2 - evsel->name), evsel->name);
+		else
+			strvec_push(&names, evsel->name);
+	}
+	if (!names.nr)
+		return 0;
+	err = tracing_data_build(&blob, (const char *const *)names.v, (int)names.nr);
+	if (!err)
+		data_writer_set_tracing_data(rec->w, blob.buf, blob.len);
+	strbuf_release(&blob);
+	strvec_clear(&names);
+	return err;
+}
+
+static int open_writer(struct record *rec, const char *path)
+{
+	struct data_writer_opts wo = { 0 };
+	int err = 0;
+
+	wo.comp_level = rec->comp_level;
+	wo.comp_mmap_len = (u32)((rec->mmap_pages + 1) * page_size);
+	rec->w = data_writer_open(path, &wo, &err);
+	if (!rec->w)
+		return err;
+	add_attrs(rec);
+	{
+		/* CMDLINE is "<path of the binary> record <args>": argv[0] gets replaced by the writer */
+		const char **argv = xcalloc(rec->orig_argc + 2, sizeof(*argv));
+
+		argv[0] = prog_name;
+		memcpy(argv + 1, rec->orig_argv, rec->orig_argc * sizeof(*argv));
+		data_writer_set_live_features(rec->w, rec->orig_argc + 1, argv, NULL);
+		free(argv);
+	}
+	if (rec->opts.use_clockid) {
+		struct timespec res, now, wall;
+
+		clock_getres(rec->opts.clockid, &res);
+		data_writer_set_clockid(rec->w, res.tv_sec * NSEC_PER_SEC + res.tv_nsec);
+		clock_gettime(CLOCK_REALTIME, &wall);
+		clock_gettime(rec->opts.clockid, &now);
+		data_writer_set_clock_data(rec->w, rec->opts.clockid,
+					   wall.tv_sec * NSEC_PER_SEC + wall.tv_nsec,
+					   now.tv_sec * NSEC_PER_SEC + now.tv_nsec);
+	}
+	err = add_tracing_data(rec);
+	if (err)
+		pr_debug("tracing data: %s\n", strerror(-err));
+	return data_writer_start(rec->w);
+}
+
+/* the records a report needs before the samples, in perf's order */
+static int synthesize(struct record *rec, bool tail)
+{
+	struct evlist *evlist = rec->evlist;
+	struct target *t = &rec->opts.target;
+	struct synth s;
+	int err;
+
+	synth_init(&s, recorder_write_synth, &rec->recorder, record_id_hdr_size(evlist), NULL);
+	s.mmap_data = rec->opts.sample_address;
+	if (!tail) {
+		err = synth_id_index(&s, evlist, evlist->cpus, evlist->threads);
+		if (err)
+			goto out;
+	}
+	err = synth_kernel_mmap(&s);
+	if (err == -ENOENT)
+		err = 0; /* kallsyms hidden: perf goes on without a kernel map */
+	if (!err)
+		err = synth_modules(&s);
+	if (err)
+		goto out;
+	if (!tail) {
+		if (rec->rings.nr)
+			synth_time_conv(&s, rec->rings.rings[0].base);
+		if ((err = synth_thread_map(&s, evlist->threads)) ||
+		    (err = synth_cpu_map(&s, evlist->cpus)))
+			goto out;
+	}
+	if (evlist->workload.pid > 0) {
+		pid_t tgid;
+
+		/* the corked child: its COMM now, the exec's COMM and maps come from the kernel */
+		err = synth_comm(&s, evlist->workload.pid, &tgid);
+		if (err == -ESRCH)
+			err = 0;
+	} else if (t->system_wide || t->cpu_list) {
+		err = synth_all_tasks(&s, true);
+	} else {
+		err = synth_thread_map_tasks(&s, evlist->threads->pids, evlist->threads->nr, true);
+	}
+	if (!err && !tail)
+		err = synth_header_only(&s, PERF_RECORD_FINISHED_INIT);
+out:
+	synth_release(&s);
+	return err;
+}
+
+static void format_timestamp(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	/* perf's switch-output suffix: YYYYmmddHHMMSS + centiseconds */
+	snprintf(buf, len, "%04d%02d%02d%02d%02d%02d%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 10000000) % 100);
+}
+
+static u64 file_size(struct record *rec)
+{
+	struct stat st;
+
+	if (rec->is_pipe || stat(rec->path, &st))
+		return 0;
+	return st.st_size;
+}
+
+/* write the build-ids and times, close the file; returns 0 or -errno */
+static int finish_output(struct record *rec)
+{
+	struct recorder *r = &rec->recorder;
+
+	if (!rec->is_pipe) {
+		if (!rec->no_buildid)
+			recorder_add_build_ids(r);
+		if (r->nr_samples)
+			data_writer_set_sample_time(rec->w, r->first_time, r->last_time);
+	}
+	return data_writer_finish(rec->w);
+}
+
+static void print_captured(struct record *rec, const char *path, u64 size)
+{
+	struct recorder *r = &rec->recorder;
+	double mb = size / 1024.0 / 1024.0;
+
+	if (rec->quiet)
+		return;
+	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s", mb, path);
+	if (rec->comp_level && data_writer_bytes(rec->w)) {
+		double orig = data_writer_uncompressed_bytes(rec->w);
+		double comp = data_writer_bytes(rec->w);
+
+		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
+			orig / 1024.0 / 1024.0, comp > 0 ? orig / comp : 0.0);
+	} else if (!rec->is_pipe && !rec->no_buildid && r->nr_samples) {
+		/* perf counts samples while reading the file back for build-ids */
+		fprintf(stderr, " (%llu samples)", (unsigned long long)r->nr_samples);
+	}
+	fprintf(stderr, " ]\n");
+}
+
+/* --switch-output: close this file as <path>.<timestamp> and start a new one */
+static int switch_output(struct record *rec, bool at_exit)
+{
+	char ts[80], *newname;
+	int err;
+
+	err = finish_output(rec);
+	format_timestamp(ts, sizeof(ts));
+	newname = xasprintf("%s.%s", rec->path, ts);
+	if (!err && rename(rec->path, newname))
+		err = -errno;
+	if (!rec->quiet) {
+		fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
+			(unsigned long long)rec->nr_wakeups);
+		fprintf(stderr, "[ perf record: Dump %s ]\n", newname);
+	}
+	free(newname);
+	data_writer_free(rec->w);
+	rec->w = NULL;
+	rec->nr_switches++;
+	rec->nr_wakeups = 0;
+	if (err || at_exit)
+		return err;
+	recorder_release(&rec->recorder);
+	err = open_writer(rec, rec->path);
+	if (err)
+		return err;
+	recorder_init(&rec->recorder, rec->w, &rec->rings, rec->evlist, !rec->no_buildid);
+	rec->recorder.buildid_all = rec->buildid_all;
+	return synthesize(rec, false);
+}
+
+/* ---- the loop ---- */
+
+static int record_loop(struct record *rec, const sigset_t *waitmask)
+{
+	struct pollfd *pfd = xcalloc(rec->rings.nr + 1, sizeof(*pfd));
+	bool done = false, draining = false, disabled = false;
+	struct target *t = &rec->opts.target;
+	u64 switch_at = 0;
+	int err = 0;
+
+	for (int i = 0; i < rec->rings.nr; i++) {
+		pfd[i].fd = rec->rings.rings[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	if (rec->switch_time)
+		switch_at = monotonic_ns() + rec->switch_time * NSEC_PER_SEC;
+	for (;;) {
+		int nr_read = 0;
+		u64 before = data_writer_bytes(rec->w);
+
+		err = recorder_read_rings(&rec->recorder, &nr_read);
+		if (err)
+			break;
+		if (nr_read) {
+			static const struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, 8 };
+
+			err = data_writer_write(rec->w, &round, sizeof(round));
+			if (err)
+				break;
+		}
+		if (rec->switch_output && !rec->is_pipe &&
+		    ((rec->switch_signal && got_sigusr2) ||
+		     (rec->switch_size && data_writer_bytes(rec->w) >= rec->switch_size) ||
+		     (switch_at && monotonic_ns() >= switch_at))) {
+			got_sigusr2 = 0;
+			if (switch_at)
+				switch_at = monotonic_ns() + rec->switch_time * NSEC_PER_SEC;
+			err = switch_output(rec, false);
+			if (err)
+				break;
+		}
+		if (got_sigchld || done_signal)
+			done = true;
+		if (done && !disabled && (t->pid || t->tid || t->uid_str || t->system_wide ||
+					  t->cpu_list || done_signal)) {
+			evlist_disable(rec->evlist);
+			disabled = true;
+		}
+		if (!nr_read || before == data_writer_bytes(rec->w)) {
+			struct timespec tmo, *tp = NULL;
+			int n, alive = 0;
+
+			if (done || draining)
+				break;
+			if (switch_at) {
+				u64 now = monotonic_ns(), left = switch_at > now ? switch_at - now : 0;
+
+				tmo.tv_sec = left / NSEC_PER_SEC;
+				tmo.tv_nsec = left % NSEC_PER_SEC;
+				tp = &tmo;
+			}
+			n = ppoll(pfd, rec->rings.nr, tp, waitmask);
+			rec->nr_wakeups++;
+			if (n < 0 && errno != EINTR) {
+				err = -errno;
+				break;
+			}
+			/* every event gone (the tasks exited): read what is left, then stop */
+			for (int i = 0; i < rec->rings.nr; i++) {
+				if (pfd[i].revents & (POLLHUP | POLLERR))
+					pfd[i].fd = -1;
+				alive += pfd[i].fd >= 0;
+			}
+			if (rec->rings.nr && !alive)
+				draining = true;
+		}
+	}
+	free(pfd);
+	return err;
+}
+
+/* ---- errors ---- */
+
+static int open_error(struct record *rec, struct evsel *evsel, int err)
+{
+	char buf[1024];
+
+	evlist_strerror_open(evsel, &rec->opts.target, -err, buf, sizeof(buf));
+	fprintf(stderr, "Error:\n%s\n", buf);
+	return 255;
+}
+
+static int workload_status(struct record *rec)
+{
+	int status = 0;
+
+	if (rec->evlist->workload.pid <= 0)
+		return 0;
+	if (done_signal && waitpid(rec->evlist->workload.pid, &status, WNOHANG) == 0)
+		kill(rec->evlist->workload.pid, SIGTERM);
+	if (evlist_wait_workload(rec->evlist, &status, 0) < 0)
+		return 0;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
+}
+
+int record_run(struct record *rec, const struct option *options, const char *const usage[])
+{
+	struct record_opts *o = &rec->opts;
+	struct target *t = &o->target;
+	bool has_workload = rec->argc > 0, has_cpu;
+	struct evsel *failed = NULL;
+	char *tid_list = NULL, msg[256];
+	sigset_t orig;
+	int err, status = 0;
+
+	(void)options;
+	(void)usage;
+	if (!has_workload && !t->pid && !t->tid && !t->uid_str && !t->cpu_list)
+		t->system_wide = true;
+	if (has_workload && (t->pid || t->tid || t->uid_str))
+		return 255; /* perf refuses a command together with a task target, silently */
+	t->has_workload = has_workload;
+	if (check_freq(rec))
+		return 255;
+	if (rec->timestamp_opt)
+		o->sample_time_set = true;
+	if (rec->period_opt) {
+		o->period_set = true;
+		o->period = true;
+	}
+	if (!rec->mmap_pages)
+		rec->mmap_pages = perf_mmap_default_pages();
+	if (!rec->output && stdout_is_fifo())
+		rec->output = "-";
+	rec->path = rec->output ? rec->output : "perf.data";
+	rec->is_pipe = !strcmp(rec->path, "-");
+	o->pipe_output = rec->is_pipe;
+	if (!rec->evlist->nr_entries)
+		record_add_default_event(rec->evlist);
+	if (rec->dry_run)
+		return 0;
+
+	err = create_maps(rec, &tid_list);
+	if (err) {
+		fprintf(stderr, "Couldn't create thread/CPU maps: %s\n",
+			err == -ESRCH ? "No such process" : strerror(-err));
+		free(tid_list);
+		return 255;
+	}
+	has_cpu = t->system_wide || t->cpu_list;
+	install_signals(&orig);
+	if (has_workload) {
+		err = evlist_prepare_workload(rec->evlist, rec->argv);
+		if (err) {
+			fprintf(stderr, "Couldn't run the workload!\n");
+			goto out;
+		}
+		rec->evlist->threads->pids[0] = rec->evlist->workload.pid;
+	}
+	record_config_evlist(rec->evlist, o, has_cpu, cpu_map_is_dummy(rec->evlist->cpus));
+	err = record_open_evlist(rec->evlist, rec->evlist->cpus, rec->evlist->threads, &failed,
+				 msg, sizeof(msg));
+	if (verbose && *msg)
+		fputs(msg, stderr);
+	if (err) {
+		status = open_error(rec, failed, err);
+		goto out;
+	}
+	{
+		struct evsel *evsel;
+
+		evlist_for_each_entry(rec->evlist, evsel) {
+			int nr = rec->evlist->cpus->nr * rec->evlist->threads->nr;
+
+			if (!evsel->filter)
+				continue;
+			for (int i = 0; i < nr; i++)
+				if (evsel->fd[i] >= 0 &&
+				    ioctl(evsel->fd[i], PERF_EVENT_IOC_SET_FILTER, evsel->filter) < 0) {
+					fprintf(stderr,
+						"failed to set filter \"%s\" on event %s with %d (%s)\n",
+						evsel->filter, evsel->name, errno, strerror(errno));
+					status = 255;
+					goto out;
+				}
+		}
+	}
+	err = perf_mmap_set_open(&rec->rings, rec->evlist, rec->evlist->cpus->nr,
+				 rec->evlist->cpus->map, rec->evlist->threads->nr,
+				 rec->evlist->threads->pids, rec->mmap_pages, o->overwrite);
+	if (err) {
+		if (err == -EPERM || err == -ENOMEM)
+			fprintf(stderr,
+				"Permission error mapping pages.\n"
+				"Consider increasing /proc/sys/kernel/perf_event_mlock_kb,\n"
+				"or try again with a smaller value of -m/--mmap_pages.\n"
+				"(current value: %zu,0)\n", rec->mmap_pages);
+		else
+			fprintf(stderr, "failed to mmap with %d (%s)\n", -err, strerror(-err));
+		status = 255;
+		goto out;
+	}
+	err = open_writer(rec, rec->path);
+	if (err) {
+		fprintf(stderr, "failed to open %s : %s\nPerf session creation failed.\n",
+			rec->path, strerror(-err));
+		status = 255;
+		goto out;
+	}
+	recorder_init(&rec->recorder, rec->w, &rec->rings, rec->evlist, !rec->no_buildid);
+	rec->recorder.buildid_all = rec->buildid_all;
+	if (!rec->tail_synthesize && (err = synthesize(rec, false)))
+		goto write_error;
+
+	if (has_workload) {
+		err = evlist_start_workload(rec->evlist);
+		if (err) {
+			struct evsel *first = evlist_first(rec->evlist);
+
+			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
+				first->name ? first->name : "", rec->argv[0], strerror(-err));
+			status = 255;
+			data_writer_free(rec->w);
+			rec->w = NULL;
+			goto out;
+		}
+	}
+	/* cpu/task targets start at once; a workload's events start at its exec */
+	if (!has_workload)
+		evlist_enable(rec->evlist);
+	err = record_loop(rec, &orig);
+	if (err)
+		goto write_error;
+	status = workload_status(rec);
+	if (rec->tail_synthesize && (err = synthesize(rec, true)))
+		goto write_error;
+	if (!rec->quiet)
+		fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
+			(unsigned long long)rec->nr_wakeups);
+	if (rec->switch_output && !rec->is_pipe) {
+		err = switch_output(rec, true);
+		if (err)
+			goto write_error;
+	} else {
+		err = finish_output(rec);
+		if (err)
+			goto write_error;
+		print_captured(rec, rec->path, file_size(rec));
+		data_writer_free(rec->w);
+		rec->w = NULL;
+	}
+	goto out;
+
+write_error:
+	fprintf(stderr, "failed to write perf data, error: %s\n", strerror(-err));
+	status = 255;
+out:
+	if (rec->w)
+		data_writer_free(rec->w);
+	rec->w = NULL;
+	recorder_release(&rec->recorder);
+	perf_mmap_set_release(&rec->rings);
+	free(tid_list);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	return status;
+}

@@ -1,0 +1,52 @@
+/* sonde record: the state of one recording, shared by record.c (options) and record-run.c. */
+#ifndef SONDE_CMD_RECORD_H
+#define SONDE_CMD_RECORD_H
+
+#include "core/evlist.h"
+#include "core/mmap.h"
+#include "core/record-config.h"
+#include "lib/util.h"
+#include "session/recorder.h"
+
+#include <stdbool.h>
+
+struct option;
+struct data_writer;
+
+struct record {
+	struct record_opts opts;
+	struct evlist *evlist;
+	const char *output;	/* -o, NULL: perf.data (or pipe when stdout is a FIFO) */
+	const char *path;	/* the output actually used */
+	bool is_pipe;
+	int argc;		/* workload argv after the options */
+	const char **argv;
+	int orig_argc;		/* the whole command line, for the CMDLINE feature */
+	const char **orig_argv;
+	/* options */
+	bool quiet;
+	bool freq_max;
+	bool strict_freq;
+	bool timestamp_opt, period_opt;
+	bool no_buildid, no_buildid_cache, buildid_all, buildid_mmap;
+	bool tail_synthesize;
+	bool data_page_size, code_page_size, transaction, kcore, off_cpu, dry_run;
+	bool timestamp_filename, timestamp_boundary;
+	int realtime_prio, proc_map_timeout, switch_max_files, nr_threads_synthesize;
+	const char *cgroup, *clang_path, *clang_opt, *vmlinux;
+	int comp_level;
+	size_t mmap_pages;
+	bool switch_output, switch_signal;
+	u64 switch_size, switch_time;
+	/* live */
+	struct data_writer *w;
+	struct perf_mmap_set rings;
+	struct recorder recorder;
+	u64 nr_wakeups;
+	int nr_switches;
+};
+
+/* record_run - validate, open, record and write; returns the exit status. */
+int record_run(struct record *rec, const struct option *options, const char *const usage[]);
+
+#endif

@@ -1,0 +1,388 @@
+/* Sampling attrs as perf 6.1's record sets them, the tracking dummy, and opening for sampling. */
+#define PR_PREFIX "record"
+#include "core/record-config.h"
+#include "core/cpumap.h"
+#include "core/evlist-open.h"
+#include "core/evsel.h"
+#include "core/sys.h"
+#include "core/threadmap.h"
+#include "lib/debug.h"
+#include "lib/util.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+void record_opts_init(struct record_opts *opts)
+{
+	long long v = 127;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->freq = 4000;
+	opts->default_interval = 0;
+	opts->sample_time = true;
+	opts->dwarf_size = CALLCHAIN_DWARF_DEFAULT_SIZE;
+	read_sysfs_int("/proc/sys/kernel/perf_event_max_stack", &v);
+	opts->max_stack = (u16)v;
+}
+
+u64 record_max_sample_rate(void)
+{
+	long long v = 100000;
+
+	read_sysfs_int("/proc/sys/kernel/perf_event_max_sample_rate", &v);
+	return (u64)v;
+}
+
+int record_parse_callchain(struct record_opts *opts, const char *arg)
+{
+	char mode[16];
+	const char *comma = strchr(arg, ',');
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+
+	if (n >= sizeof(mode))
+		return -EINVAL;
+	memcpy(mode, arg, n);
+	mode[n] = 0;
+	if (!strcmp(mode, "fp")) {
+		if (comma)
+			return -EINVAL;
+		opts->callchain = CALLCHAIN_FP;
+	} else if (!strcmp(mode, "dwarf")) {
+		opts->callchain = CALLCHAIN_DWARF;
+		opts->dwarf_size = CALLCHAIN_DWARF_DEFAULT_SIZE;
+		if (comma) {
+			u64 size;
+
+			if (parse_u64(comma + 1, &size) || !size)
+				return -EINVAL;
+			/* the kernel wants a multiple of 8 below 64 KiB */
+			size = PERF_ALIGN(size, 8);
+			if (size > 0xffff - 0xff)
+				return -EINVAL;
+			opts->dwarf_size = (u32)size;
+		}
+	} else if (!strcmp(mode, "lbr")) {
+		if (comma)
+			return -EINVAL;
+		opts->callchain = CALLCHAIN_LBR;
+	} else if (!strcmp(mode, "no")) {
+		opts->callchain = CALLCHAIN_NONE;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void record_add_default_event(struct evlist *evlist)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.exclude_guest = 1,
+	};
+	struct evsel *evsel = evsel_new(&attr);
+
+	/* "cycles:P": the highest precise level the kernel takes */
+	evsel->precise_max = true;
+	evsel->exclude_guest_default = true;
+	evsel->name = xstrdup("cycles:P");
+	evsel->pmu_name = xstrdup("cpu");
+	evlist_add(evlist, evsel);
+}
+
+static bool is_dummy(const struct evsel *evsel)
+{
+	return evsel->attr.type == PERF_TYPE_SOFTWARE && evsel->attr.config == PERF_COUNT_SW_DUMMY;
+}
+
+static void set_bit(struct evsel *evsel, u64 bit)
+{
+	evsel->attr.sample_type |= bit;
+}
+
+static void config_callchain(struct evsel *evsel, const struct record_opts *opts)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	set_bit(evsel, PERF_SAMPLE_CALLCHAIN);
+	attr->sample_max_stack = opts->max_stack;
+	if (opts->callchain == CALLCHAIN_LBR) {
+		attr->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					   PERF_SAMPLE_BRANCH_NO_CYCLES |
+					   PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX;
+		set_bit(evsel, PERF_SAMPLE_BRANCH_STACK);
+	} else if (opts->callchain == CALLCHAIN_DWARF) {
+		set_bit(evsel, PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+		attr->sample_regs_user |= PERF_REGS_MASK_X86_64;
+		attr->sample_stack_user = opts->dwarf_size;
+		attr->exclude_callchain_user = 1;
+	}
+	if (opts->kernel_callchains && !opts->user_callchains)
+		attr->exclude_callchain_user = 1;
+	if (opts->user_callchains && !opts->kernel_callchains)
+		attr->exclude_callchain_kernel = 1;
+}
+
+static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool track,
+			 bool has_cpu, bool per_thread)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	bool is_tp = attr->type == PERF_TYPE_TRACEPOINT;
+
+	attr->size = sizeof(*attr);
+	attr->sample_id_all = 1;
+	attr->inherit = !opts->no_inherit;
+	attr->write_backward = opts->overwrite;
+	set_bit(evsel, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+	/* record reads every event's id and lost count */
+	attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (evsel->sample_read) {
+		set_bit(evsel, PERF_SAMPLE_READ);
+		attr->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+
+	/*
+	 * The -F/-c default is weak: an event that carries its own period
+	 * (tracepoints, breakpoints, "period=" terms) keeps it unless -F/-c
+	 * was given explicitly.
+	 */
+	if (!is_dummy(evsel) &&
+	    (!attr->sample_period || opts->user_freq || opts->user_interval)) {
+		if (opts->freq && !opts->user_interval) {
+			attr->freq = 1;
+			attr->sample_freq = opts->freq;
+		} else {
+			attr->freq = 0;
+			attr->sample_period = opts->default_interval;
+		}
+	}
+	if (attr->freq)
+		set_bit(evsel, PERF_SAMPLE_PERIOD);
+	if (opts->no_samples)
+		attr->sample_freq = 0;
+	if (opts->inherit_stat) {
+		attr->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		attr->inherit_stat = 1;
+	}
+	if (opts->sample_address) {
+		set_bit(evsel, PERF_SAMPLE_ADDR);
+		attr->mmap_data = track;
+	}
+	if (opts->callchain != CALLCHAIN_NONE && !is_dummy(evsel))
+		config_callchain(evsel, opts);
+	if (has_cpu || opts->sample_cpu)
+		set_bit(evsel, PERF_SAMPLE_CPU);
+	/* without inheritance nor cpu-wide rings, time is only sampled when asked for */
+	if (opts->sample_time && (!opts->no_inherit || has_cpu || !per_thread || opts->sample_time_set))
+		set_bit(evsel, PERF_SAMPLE_TIME);
+	if (opts->no_inherit && per_thread && !opts->sample_time_set && !has_cpu)
+		attr->sample_type &= ~(u64)PERF_SAMPLE_TIME;
+	if ((opts->raw_samples || is_tp) && !is_dummy(evsel))
+		set_bit(evsel, PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU);
+	if (opts->sample_address)
+		set_bit(evsel, PERF_SAMPLE_DATA_SRC);
+	if (opts->sample_phys_addr)
+		set_bit(evsel, PERF_SAMPLE_PHYS_ADDR);
+	if (opts->no_buffering) {
+		attr->watermark = 0;
+		attr->wakeup_events = 1;
+	}
+	if (opts->branch_stack && !is_dummy(evsel)) {
+		set_bit(evsel, PERF_SAMPLE_BRANCH_STACK);
+		attr->branch_sample_type = opts->branch_stack;
+	}
+	if (opts->sample_weight)
+		set_bit(evsel, PERF_SAMPLE_WEIGHT_STRUCT);
+	attr->task = track;
+	attr->mmap = track;
+	attr->mmap2 = track;
+	attr->comm = track;
+	/* perf asks for ksymbol/bpf_event records on the tracking event */
+	attr->ksymbol = track;
+	attr->bpf_event = track && !opts->no_bpf_event;
+	if (opts->record_namespaces)
+		attr->namespaces = track;
+	if (opts->record_cgroup)
+		attr->cgroup = track;
+	if (opts->record_switch_events)
+		attr->context_switch = track;
+	if (opts->running_time)
+		attr->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* leaders start disabled; members follow their leader */
+	if (evsel_is_group_leader(evsel))
+		attr->disabled = 1;
+	if (!has_cpu && !opts->target.pid && !opts->target.tid && !opts->target.uid_str &&
+	    evsel_is_group_leader(evsel))
+		attr->enable_on_exec = 1;
+	if (opts->use_clockid) {
+		attr->use_clockid = 1;
+		attr->clockid = opts->clockid;
+	}
+	if (evsel->precise_max)
+		attr->precise_ip = 3;
+	if (opts->all_user) {
+		attr->exclude_kernel = 1;
+		attr->exclude_user = 0;
+	}
+	if (opts->all_kernel) {
+		attr->exclude_kernel = 0;
+		attr->exclude_user = 1;
+	}
+	if (opts->period_set) {
+		if (opts->period)
+			set_bit(evsel, PERF_SAMPLE_PERIOD);
+		else
+			attr->sample_type &= ~(u64)PERF_SAMPLE_PERIOD;
+	}
+	if (is_dummy(evsel))
+		attr->sample_type &= ~(u64)PERF_SAMPLE_BRANCH_STACK;
+}
+
+/* "dummy:HG" tracking event perf adds for cpu-wide targets */
+static struct evsel *add_tracking_dummy(struct evlist *evlist)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_period = 1,
+	};
+	struct evsel *evsel = evsel_new(&attr);
+
+	evsel->name = xstrdup("dummy:HG");
+	evsel->pmu_name = xstrdup("software");
+	evlist_add(evlist, evsel);
+	return evsel;
+}
+
+void record_config_evlist(struct evlist *evlist, struct record_opts *opts, bool has_cpu,
+			  bool per_thread)
+{
+	struct evsel *evsel, *first, *tracking;
+	bool sample_id = opts->pipe_output, use_identifier = opts->sample_identifier;
+
+	if (per_thread)
+		opts->no_inherit = true;
+	tracking = evlist_first(evlist);
+	if (has_cpu && !is_dummy(evlist_last(evlist)))
+		tracking = add_tracking_dummy(evlist);
+	evlist_for_each_entry(evlist, evsel) {
+		bool track = evsel == tracking;
+
+		config_evsel(evsel, opts, track, has_cpu, per_thread);
+		if (track)
+			evsel->attr.comm_exec = 1;
+		if (evsel == tracking && is_dummy(evsel) && has_cpu) {
+			/* enabled at once: it tracks maps during synthesis */
+			evsel->attr.disabled = 0;
+			evsel->attr.enable_on_exec = 0;
+		}
+	}
+	first = evlist_first(evlist);
+	if (evlist->nr_entries > 1) {
+		evlist_for_each_entry(evlist, evsel)
+			if (evsel->attr.sample_type != first->attr.sample_type)
+				use_identifier = true;
+		sample_id = true;
+	}
+	if (sample_id || use_identifier) {
+		evlist_for_each_entry(evlist, evsel) {
+			if (use_identifier) {
+				evsel->attr.sample_type &= ~(u64)PERF_SAMPLE_ID;
+				evsel->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+			} else {
+				evsel->attr.sample_type |= PERF_SAMPLE_ID;
+			}
+			evsel->attr.read_format |= PERF_FORMAT_ID;
+		}
+	}
+}
+
+size_t record_id_hdr_size(struct evlist *evlist)
+{
+	struct evsel *first = evlist_first(evlist);
+	u64 st;
+	size_t n = 0;
+
+	if (!first)
+		return 0;
+	st = first->attr.sample_type;
+	n += st & PERF_SAMPLE_TID ? 8 : 0;
+	n += st & PERF_SAMPLE_TIME ? 8 : 0;
+	n += st & PERF_SAMPLE_ID ? 8 : 0;
+	n += st & PERF_SAMPLE_STREAM_ID ? 8 : 0;
+	n += st & PERF_SAMPLE_CPU ? 8 : 0;
+	n += st & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
+	return n;
+}
+
+/* ---- opening ---- */
+
+/* perf's name for the cpu-clock fallback keeps the modifiers of the failed event */
+static void fallback_to_cpu_clock(struct evsel *evsel)
+{
+	char buf[64];
+	const char *colon = evsel->name ? strchr(evsel->name, ':') : NULL;
+	struct perf_event_attr *attr = &evsel->attr;
+	int len = 0;
+
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_CPU_CLOCK;
+	/* modifier letters as perf shows them for the final attr */
+	len = snprintf(buf, sizeof(buf), "cpu-clock:");
+	if (colon && strchr(colon, 'u') && attr->exclude_kernel)
+		len += snprintf(buf + len, sizeof(buf) - len, "u");
+	if (colon && strchr(colon, 'k') && attr->exclude_user)
+		len += snprintf(buf + len, sizeof(buf) - len, "k");
+	for (unsigned i = 0; i < attr->precise_ip && len < (int)sizeof(buf) - 2; i++)
+		buf[len++] = 'p';
+	buf[len] = 0;
+	if (attr->exclude_guest && !attr->exclude_host)
+		snprintf(buf + len, sizeof(buf) - len, "H");
+	if (buf[strlen(buf) - 1] == ':')
+		buf[strlen(buf) - 1] = 0;
+	free(evsel->name);
+	evsel->name = xstrdup(buf);
+}
+
+int record_open_evlist(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads,
+		       struct evsel **failed, char *msg, size_t msg_len)
+{
+	struct evsel *evsel;
+
+	if (msg_len)
+		msg[0] = 0;
+	evlist_for_each_entry(evlist, evsel) {
+		int err;
+
+		if (evsel->is_tool_event)
+			continue;
+retry:
+		err = evsel_open(evsel, cpus, threads);
+		if (!err)
+			continue;
+		/* no hardware counters here: perf samples cpu-clock instead */
+		if ((err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL) &&
+		    evsel->attr.type == PERF_TYPE_HARDWARE &&
+		    evsel->attr.config == PERF_COUNT_HW_CPU_CYCLES) {
+			if (msg_len)
+				snprintf(msg, msg_len,
+					 "The cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
+			fallback_to_cpu_clock(evsel);
+			goto retry;
+		}
+		/* a precise level the PMU cannot do: try a lower one, as perf does */
+		if ((err == -EINVAL || err == -EOPNOTSUPP) && evsel->attr.precise_ip &&
+		    evsel->precise_max) {
+			evsel->attr.precise_ip--;
+			goto retry;
+		}
+		*failed = evsel;
+		return err;
+	}
+	return 0;
+}
