@@ -134,10 +134,10 @@ int cmd_script(int argc, const char **argv)
 			    "Use with -S to list traced records within address range"),
 		{ .type = OPTION_CALLBACK, .long_name = "call-ret-trace", .argh = "=...",
 		  .help = "Decode calls and returns from itrace", .callback = ignore_cb,
-		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP | PARSE_OPT_NOARG },
+		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP },
 		{ .type = OPTION_CALLBACK, .long_name = "call-trace", .argh = "=...",
 		  .help = "Decode calls from itrace", .callback = ignore_cb,
-		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP | PARSE_OPT_NOARG },
+		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP },
 		OPT_BOOLEAN(0, "deltatime", &o.cfg.deltatime,
 			    "Show time stamps relative to previous event"),
 		OPT_BOOLEAN(0, "demangle", &dummy_b, "Enable symbol demangling"),
@@ -211,7 +211,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "time", &o.time_str, "str", "Time span of interest (start,stop)"),
 		{ .type = OPTION_CALLBACK, .long_name = "xed", .argh = "=...",
 		  .help = "Run xed disassembler on output", .callback = ignore_cb,
-		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP | PARSE_OPT_NOARG },
+		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP },
 		OPT_END(),
 	};
 

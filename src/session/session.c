@@ -130,6 +130,22 @@ struct session *session_open(const char *path, const struct machine_opts *opts,
 	return s;
 }
 
+struct session *session_from_reader(struct data_reader *reader, const struct machine_opts *opts)
+{
+	struct session *s = xzalloc(sizeof(*s));
+	const struct perf_header *h;
+
+	s->reader = reader;
+	s->evlist = data_reader_evlist(s->reader);
+	strpool_init(&s->names);
+	machine_init(&s->machine, &s->names, opts);
+	h = data_reader_header(s->reader);
+	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
+	s->oq = xzalloc(sizeof(*s->oq));
+	s->file_size = h->data_offset + h->data_size;
+	return s;
+}
+
 void session_free(struct session *s)
 {
 	if (!s)

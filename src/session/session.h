@@ -62,6 +62,13 @@ struct session *session_open(const char *path, const struct machine_opts *opts,
 void session_free(struct session *session);
 
 /*
+ * session_from_reader - a session on an already open @reader (e.g. from
+ * ui/header.h's data_open_for_read, after --header printing); the session
+ * takes ownership of the reader. Never NULL.
+ */
+struct session *session_from_reader(struct data_reader *reader, const struct machine_opts *opts);
+
+/*
  * session_process - read every record, update the machine and call @tool.
  * Returns 0, the first non-zero callback result, or -errno from the
  * reader with @err filled.

@@ -12,6 +12,7 @@
 #include "session/machine.h"
 #include "session/session.h"
 #include "trace/tep.h"
+#include "ui/header.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -388,29 +389,70 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 	return r->printer.write_error ? -EPIPE : 0;
 }
 
-/* a side-band record line; @thread is whose comm is shown */
-static void print_side(struct run *r, const union perf_event *ev, const struct perf_sample *sample,
-		       struct thread *thread)
+/*
+ * parse_trailer - the sample_id trailer of a side-band record read backwards
+ * from its end, as perf does: perf's synthesized records can be shorter than
+ * body + trailer, and perf then reads whatever overlaps. Layout from the
+ * first event (perf requires every event to share it).
+ */
+static void parse_trailer(struct run *r, const union perf_event *ev, struct perf_sample *out)
 {
-	struct perf_sample none;
-	struct evsel *evsel = NULL;
+	struct evsel *first = evlist_first(r->evlist);
+	u64 st = first ? first->attr.sample_type : 0;
+	const u64 *end = (const u64 *)((const char *)ev + ev->header.size);
+	const u64 *p = end - 1;
+	const u64 *min = (const u64 *)((const char *)ev + sizeof(ev->header));
 
-	if (sample && data_reader_id_hdr_size(r->reader) > 0)
-		evsel = data_reader_evsel_for_id(r->reader, sample->id);
-	if (!evsel)
-		evsel = evlist_first(r->evlist);
-	if (!sample || data_reader_id_hdr_size(r->reader) <= 0) {
-		/* no sample_id trailer: perf shows cpu 0, time 0 and the record's own ids */
-		memset(&none, 0, sizeof(none));
-		if (thread) {
-			none.pid = (u32)thread->pid;
-			none.tid = (u32)thread->tid;
-		}
-		sample = &none;
+	memset(out, 0, sizeof(*out));
+#define TAKE(v)                                                                                    \
+	do {                                                                                       \
+		if (p < min)                                                                       \
+			return;                                                                    \
+		(v) = *p--;                                                                        \
+	} while (0)
+	u64 v;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		TAKE(out->id);
+	if (st & PERF_SAMPLE_CPU) {
+		TAKE(v);
+		out->cpu = (u32)v;
 	}
-	if (cpu_filtered(r, sample))
+	if (st & PERF_SAMPLE_STREAM_ID)
+		TAKE(out->stream_id);
+	if (st & PERF_SAMPLE_ID)
+		TAKE(out->id);
+	if (st & PERF_SAMPLE_TIME)
+		TAKE(out->time);
+	if (st & PERF_SAMPLE_TID) {
+		TAKE(v);
+		out->pid = (u32)v;
+		out->tid = (u32)(v >> 32);
+	}
+#undef TAKE
+}
+
+/* a side-band record line; @thread is whose comm is shown */
+static void print_side(struct run *r, const union perf_event *ev, struct thread *thread)
+{
+	struct perf_sample sample;
+	struct evsel *evsel = NULL;
+	struct evsel *first = evlist_first(r->evlist);
+
+	memset(&sample, 0, sizeof(sample));
+	if (first && first->attr.sample_id_all) {
+		parse_trailer(r, ev, &sample);
+		if (sample.id)
+			evsel = data_reader_evsel_for_id(r->reader, sample.id);
+	} else if (thread) {
+		/* no trailer: perf shows cpu 0, time 0 and the record's own ids */
+		sample.pid = (u32)thread->pid;
+		sample.tid = (u32)thread->tid;
+	}
+	if (!evsel)
+		evsel = first;
+	if (cpu_filtered(r, &sample))
 		return;
-	script_print_record(&r->printer, evsel, thread ? thread->comm : NULL, ev, sample);
+	script_print_record(&r->printer, evsel, thread ? thread->comm : NULL, ev, &sample);
 }
 
 static int process_other(struct tool *tool, struct session *session, const union perf_event *ev,
@@ -457,24 +499,18 @@ static int process_other(struct tool *tool, struct session *session, const union
 	}
 	if (!show)
 		return 0;
-	if (tid == -1 && sample && data_reader_id_hdr_size(r->reader) > 0) {
-		pid = (int)sample->pid;
-		tid = (int)sample->tid;
+	if (tid == -1) {
+		struct perf_sample ts;
+
+		parse_trailer(r, ev, &ts);
+		pid = (int)ts.pid;
+		tid = (int)ts.tid;
 	}
-	print_side(r, ev, sample, tid == -1 && pid == -1 ? NULL : machine_findnew_thread(m, pid, tid));
+	print_side(r, ev, machine_findnew_thread(m, pid, tid));
 	return r->printer.write_error ? -EPIPE : 0;
 }
 
 /* ---- setup and main loop ---- */
-
-static const char *default_input(void)
-{
-	struct stat st;
-
-	if (!fstat(0, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	return "perf.data";
-}
 
 static int setup_filters(struct run *r)
 {
@@ -543,6 +579,7 @@ int script_run(struct script_opts *o)
 	struct machine_opts mopts = { 0 };
 	struct symbol_opts sopts = { 0 };
 	struct data_error derr = { 0 };
+	struct data_reader *reader;
 	struct evsel *evsel;
 	struct run r;
 	bool has_traces = false;
@@ -550,21 +587,24 @@ int script_run(struct script_opts *o)
 
 	memset(&r, 0, sizeof(r));
 	r.o = o;
-	if (!o->input)
-		o->input = default_input();
 	sopts.no_demangle = o->no_demangle;
 	sopts.demangle_kernel = o->demangle_kernel;
 	sopts.symfs = o->symfs;
 	sopts.kallsyms = o->kallsyms;
 	mopts.symbol_opts = &sopts;
-	r.session = session_open(o->input, &mopts, &derr);
-	if (!r.session) {
-		if (derr.errnum == ENOENT)
-			pr_err("failed to open %s: No such file or directory\n", o->input);
-		else
-			pr_err("%s\n", derr.msg);
+	reader = data_open_for_read(o->input, o->force);
+	if (!reader)
 		return 255;
+	if (o->header || o->header_only) {
+		fflush(stdout);
+		header_fprintf(stdout, reader, o->show_info);
+		fflush(stdout);
+		if (o->header_only) {
+			data_reader_close(reader);
+			return 0;
+		}
 	}
+	r.session = session_from_reader(reader, &mopts);
 	r.reader = r.session->reader;
 	r.evlist = r.session->evlist;
 	r.machine = &r.session->machine;

@@ -193,6 +193,7 @@ TEST(script_parse_fields_messages)
 	strbuf_reset(&msg);
 	EXPECT_EQ(script_parse_fields(&cfg, "comm,+cpu", &msg), -1);
 	EXPECT_STREQ(msg.buf, "Cannot mix +-field with overridden fields\n");
+	script_config_init(&cfg);
 	strbuf_reset(&msg);
 	EXPECT_EQ(script_parse_fields(&cfg, "hw:comm,trace", &msg), -1);
 	EXPECT_STREQ(msg.buf, "'trace' not valid for hardware events.\n");
@@ -238,6 +239,9 @@ TEST(script_check_fields_errors)
 	script_config_init(&cfg);
 	strbuf_reset(&msg);
 	EXPECT_EQ(script_parse_fields(&cfg, "trace:comm", &msg), 0);
+	EXPECT_EQ(script_check_fields(&cfg, evlist, false, &msg), 0);
+	script_config_init(&cfg);
+	EXPECT_EQ(script_parse_fields(&cfg, "trace:", &msg), 0);
 	EXPECT_EQ(script_check_fields(&cfg, evlist, false, &msg), -1);
 	EXPECT_STREQ(msg.buf, "tracepoint events do not exist. Remove corresponding -F option "
 			      "to proceed.\n");
