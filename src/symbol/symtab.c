@@ -97,6 +97,34 @@ static bool prefer_first(const struct symbol *a, const struct symbol *b)
 	return true;
 }
 
+/*
+ * Zero-sized symbols extend to the next symbol. In kallsyms, the last kernel
+ * symbol before the modules (and the last symbol of each module) is not
+ * stretched over the gap: perf gives it the rest of its page instead, so
+ * module space is not the kernel's.
+ */
+static void fixup_ends(struct symbol *syms, size_t n, bool is_kallsyms)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++) {
+		struct symbol *s = &syms[i];
+		const struct symbol *next = &syms[i + 1];
+
+		if (s->end != s->start)
+			continue;
+		s->flags |= SYMBOL_SIZE_FIXED;
+		if (is_kallsyms && (!strchr(s->name, '[')) != (!strchr(next->name, '[')))
+			s->end = PERF_ALIGN(s->start + 4096, 4096ULL);
+		else
+			s->end = next->start;
+	}
+	if (n && syms[n - 1].end == syms[n - 1].start) {
+		syms[n - 1].flags |= SYMBOL_SIZE_FIXED;
+		syms[n - 1].end = PERF_ALIGN(syms[n - 1].start, 4096ULL) + 4096;
+	}
+}
+
 void symtab_finish(struct symtab *st, bool is_kallsyms)
 {
 	struct sort_ent *ents;
@@ -116,9 +144,20 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 	}
 	qsort(ents, n, sizeof(*ents), cmp_sort_ent);
 	sorted = xmalloc(n * sizeof(*sorted));
+	for (i = 0; i < n; i++)
+		sorted[i] = st->syms[ents[i].idx];
+	free(ents);
+	free(st->syms);
+	/*
+	 * perf fixes the ends before it drops aliases: of several zero-sized
+	 * names at one address only the last one reaches the next symbol, so
+	 * it wins as "the one with a size" (__x64_sys_getppid over
+	 * __ia32_sys_getppid in kallsyms).
+	 */
+	fixup_ends(sorted, n, is_kallsyms);
 	out = 0;
 	for (i = 0; i < n; i++) {
-		const struct symbol *s = &st->syms[ents[i].idx];
+		const struct symbol *s = &sorted[i];
 
 		if (!st->allow_aliases && out && sorted[out - 1].start == s->start) {
 			if (!prefer_first(&sorted[out - 1], s))
@@ -127,40 +166,11 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 		}
 		sorted[out++] = *s;
 	}
-	free(ents);
-	free(st->syms);
 	st->syms = sorted;
 	st->nr_syms = out;
 	st->alloc_syms = n;
-
-	/*
-	 * Zero-sized symbols extend to the next symbol. In kallsyms, the
-	 * last kernel symbol before the modules (and the last symbol of
-	 * each module) is not stretched over the gap: perf gives it the
-	 * rest of its page instead, so module space is not the kernel's.
-	 */
-	for (i = 0; i + 1 < out; i++) {
-		struct symbol *s = &st->syms[i];
-		const struct symbol *next = &st->syms[i + 1];
-
-		if (s->end != s->start)
-			continue;
-		s->flags |= SYMBOL_SIZE_FIXED;
-		if (is_kallsyms && (!strchr(s->name, '[')) != (!strchr(next->name, '[')))
-			s->end = PERF_ALIGN(s->start + 4096, 4096ULL);
-		else
-			s->end = next->start;
-		if (s->end <= s->start) /* aliases kept with allow_aliases */
-			s->end = s->start + 1;
-	}
-	if (out && st->syms[out - 1].end == st->syms[out - 1].start) {
-		struct symbol *s = &st->syms[out - 1];
-
-		s->flags |= SYMBOL_SIZE_FIXED;
-		s->end = PERF_ALIGN(s->start, 4096ULL) + 4096;
-	}
 	free(st->max_end);
-	st->max_end = xmalloc(out * sizeof(*st->max_end));
+	st->max_end = xmalloc((out ? out : 1) * sizeof(*st->max_end));
 	for (i = 0; i < out; i++) {
 		u64 e = st->syms[i].end;
 

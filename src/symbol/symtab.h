@@ -74,12 +74,14 @@ struct symbol *symtab_add(struct symtab *st, u64 start, u64 size, int binding, i
 			  const char *name);
 
 /*
- * symtab_finish - sort by address, resolve aliases (several names at one
- * address: keep perf's choice: a sized symbol over a zero-sized one, then
- * non-weak over weak, global over local, fewer leading underscores, longer
- * name, then the first added), and give zero-sized symbols an end: the next
- * symbol's start, or the end of the page after the last one. @is_kallsyms
- * applies perf's kallsyms rule (no extension from kernel into module space).
+ * symtab_finish - sort by address, give zero-sized symbols an end (the next
+ * symbol's start, or the end of the page after the last one), then resolve
+ * aliases (several names at one address) the way perf does: a sized symbol
+ * over a zero-sized one, then non-weak over weak, global over local, fewer
+ * leading underscores, longer name, then the first added. Ends are fixed
+ * before aliases are dropped, as in perf, so of several zero-sized aliases
+ * the last one wins. @is_kallsyms applies perf's kallsyms rule (no
+ * extension from kernel into module space).
  */
 void symtab_finish(struct symtab *st, bool is_kallsyms);
 
