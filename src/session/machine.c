@@ -289,8 +289,11 @@ int machine_process_fork(struct machine *machine, const union perf_event *ev)
 	}
 	machine->last_thread = NULL;
 	child->ppid = (int)f->ppid;
-	child->comm = parent->comm;
-	child->comm_set = parent->comm_set;
+	/* perf copies the parent's comm only when a COMM named the parent */
+	if (parent->comm_set) {
+		child->comm = parent->comm;
+		child->comm_set = true;
+	}
 	if ((int)f->pid != parent->pid && child->maps != parent->maps && child->maps->nr == 0)
 		maps_clone(child->maps, parent->maps);
 	return 0;

@@ -373,7 +373,10 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 					cpumode = PERF_RECORD_MISC_GUEST_USER;
 					break;
 				default:
-					break;
+					/* an invalid context: perf drops the whole chain */
+					n = 0;
+					i = cc->nr;
+					continue;
 				}
 				continue;
 			}

@@ -786,17 +786,16 @@ void script_print_record(struct script_printer *p, struct evsel *evsel, const ch
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE: {
 		bool out = ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
+		const char *in_out = !out ? "IN         " :
+				     (ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
+				     "OUT preempt" : "OUT        ";
 
-		if (ev->header.type == PERF_RECORD_SWITCH) {
-			strbuf_addf(sb, "PERF_RECORD_SWITCH %s\n", out ? "OUT" : "IN ");
-		} else {
-			strbuf_addf(sb, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid:%5d/%-5d\n",
-				    out ? "OUT" : "IN ",
-				    out ? ((ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
-						   "preempt" : "       ") : "       ",
-				    (int)ev->context_switch.next_prev_pid,
+		if (ev->header.type == PERF_RECORD_SWITCH)
+			strbuf_addf(sb, "PERF_RECORD_SWITCH %s\n", in_out);
+		else
+			strbuf_addf(sb, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid:%5d/%-5d\n", in_out,
+				    out ? "next" : "prev", (int)ev->context_switch.next_prev_pid,
 				    (int)ev->context_switch.next_prev_tid);
-		}
 		break;
 	}
 	case PERF_RECORD_LOST:
