@@ -114,7 +114,9 @@ static void fixup_ends(struct symbol *syms, size_t n, bool is_kallsyms)
 		if (s->end != s->start)
 			continue;
 		s->flags |= SYMBOL_SIZE_FIXED;
-		if (is_kallsyms && (!strchr(s->name, '[')) != (!strchr(next->name, '[')))
+		/* module symbols carry their "[module]" only in a combined table */
+		if (is_kallsyms && (s->flags & SYMBOL_KERNEL) && (!strchr(s->name, '[')) !=
+								   (!strchr(next->name, '[')))
 			s->end = PERF_ALIGN(s->start + 4096, 4096ULL);
 		else
 			s->end = next->start;
@@ -137,17 +139,24 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 		st->is_finished = true;
 		return;
 	}
-	ents = xmalloc(n * sizeof(*ents));
-	for (i = 0; i < n; i++) {
-		ents[i].start = st->syms[i].start;
-		ents[i].idx = i;
+	for (i = 1; i < n && st->syms[i - 1].start <= st->syms[i].start; i++)
+		;
+	if (i == n) {
+		/* already in order (kallsyms mostly is): no sort, same stable order */
+		sorted = st->syms;
+	} else {
+		ents = xmalloc(n * sizeof(*ents));
+		for (i = 0; i < n; i++) {
+			ents[i].start = st->syms[i].start;
+			ents[i].idx = i;
+		}
+		qsort(ents, n, sizeof(*ents), cmp_sort_ent);
+		sorted = xmalloc(n * sizeof(*sorted));
+		for (i = 0; i < n; i++)
+			sorted[i] = st->syms[ents[i].idx];
+		free(ents);
+		free(st->syms);
 	}
-	qsort(ents, n, sizeof(*ents), cmp_sort_ent);
-	sorted = xmalloc(n * sizeof(*sorted));
-	for (i = 0; i < n; i++)
-		sorted[i] = st->syms[ents[i].idx];
-	free(ents);
-	free(st->syms);
 	/*
 	 * perf fixes the ends before it drops aliases: of several zero-sized
 	 * names at one address only the last one reaches the next symbol, so
