@@ -181,7 +181,7 @@ static void table_grow(struct hists *hists)
 	hists->table_mask = nmask;
 }
 
-static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_entry *key)
+static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_entry *key, u32 pos)
 {
 	u64 h = key_hash(hists, key);
 	size_t i = h & hists->table_mask;
@@ -195,7 +195,8 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	e = entry_alloc(hists);
 	*e = *key;
 	e->hash = h;
-	e->seq = (u32)hists->nr_entries;
+	e->seq = (u32)hists->nr_samples;
+	e->pos = pos;
 	e->period = e->nr_events = e->acc_period = e->acc_events = 0;
 	e->chain = 0;
 	hists->table[i] = e;
@@ -274,10 +275,11 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.srcfile = hs->srcfile;
 	key.cpu = hs->cpu;
 	key.socket = hs->socket;
+	key.level = hs->frame->level;
 
 	hists->total_period += hs->period;
 	hists->nr_samples++;
-	self = entry_findnew(hists, &key);
+	self = entry_findnew(hists, &key, 0);
 	self->period += hs->period;
 	self->nr_events++;
 	if (hists->opts.children) {
@@ -309,7 +311,8 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			u32 j;
 
 			key.frame = cur[k];
-			e = entry_findnew(hists, &key);
+			key.level = cur[k]->map ? cur[k]->level : hs->frame->level;
+			e = entry_findnew(hists, &key, k + 1);
 			for (j = 0; j < nr_seen && seen[j] != e; j++)
 				;
 			if (j < nr_seen)
@@ -407,24 +410,31 @@ static int entry_cmp(const void *pa, const void *pb)
 	int c;
 
 	if (hists->opts.children) {
+		/*
+		 * perf orders cumulative entries by the children then the self
+		 * period, then by comm, then in the order the entries were made.
+		 */
 		if (a->acc_period != b->acc_period)
 			return a->acc_period > b->acc_period ? -1 : 1;
 		if (a->period != b->period)
 			return a->period > b->period ? -1 : 1;
-		/* perf keeps ties among cumulative entries in the order they appeared */
-		if (hists->opts.keys[0] == SORT_COMM || 1) {
+		if (hists->opts.nr_keys && hists->opts.keys[0] == SORT_COMM) {
 			c = cmp_str(a->comm, b->comm);
-			if (c && hists->opts.nr_keys && hists->opts.keys[0] == SORT_COMM)
+			if (c)
 				return c;
 		}
-		return a->seq < b->seq ? -1 : a->seq > b->seq;
+		if (a->seq != b->seq)
+			return a->seq < b->seq ? -1 : 1;
+		return a->pos < b->pos ? -1 : a->pos > b->pos;
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	c = hists_entry_cmp_keys(hists, a, b);
 	if (c)
 		return c;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
 void hists_sort(struct hists *hists)
@@ -440,11 +450,12 @@ static int frame_order(const struct frame *a, const struct frame *b)
 	long da = a->dso ? (long)a->dso->id : -1, db = b->dso ? (long)b->dso->id : -1;
 	u64 xa, xb;
 
+	/* perf's callchain children tree keeps equal siblings highest address first */
 	if (da != db)
-		return da < db ? -1 : 1;
+		return da > db ? -1 : 1;
 	xa = a->sym ? a->sym->start : a->addr;
 	xb = b->sym ? b->sym->start : b->addr;
-	return cmp_u64(xa, xb);
+	return cmp_u64(xb, xa);
 }
 
 static const struct hists *child_ctx;

@@ -73,9 +73,12 @@ struct hist_entry {
 	u64 period, nr_events;	    /* self */
 	u64 acc_period, acc_events; /* children (cumulative, includes self) */
 	u32 chain;		    /* root node index or 0 */
-	u32 seq;		    /* creation order */
+	u32 seq;		    /* the sample that made it (hists->nr_samples then) */
+	u32 pos;		    /* its place in that sample: 0 self, then chain order */
 	u64 hash;
 	bool filtered;		    /* hidden by a filter (--percent-limit etc.) */
+	char level;		    /* '.', 'k', ...: the frame's, or the sample's for a
+				       cumulative frame outside any map (as perf shows it) */
 };
 
 struct hists_opts {
@@ -151,7 +154,7 @@ static inline struct cc_node *hists_node(const struct hists *hists, u32 idx)
 
 /*
  * hists_sorted_children - the children of @node_idx sorted for output:
- * cumul descending, ties by frame (dso, address) ascending. Writes up to
+ * cumul descending, ties by frame (dso, address) descending. Writes up to
  * node->nr_children indexes into *@out (grown as needed). Returns the count.
  */
 u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, size_t *alloc);

@@ -40,14 +40,15 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	if (evsel->idx < 0 || evsel->idx >= rep->nr_hists)
 		return 0;
 	hists = &rep->hists[evsel->idx];
-	rep->nr_samples_all[evsel->idx]++;
-	rep->total_period_all[evsel->idx] += period;
 	if (f->cpu_mask && (sample->cpu >= (u32)f->nr_cpu_bits ||
 			    !((f->cpu_mask[sample->cpu / 64] >> (sample->cpu % 64)) & 1)))
 		return 0;
 	if ((f->time_start && sample->time < f->time_start) ||
 	    (f->time_end && sample->time > f->time_end))
 		return 0;
+	/* cpu and time filters drop samples; the others hide them (perf's --percentage) */
+	rep->nr_samples_all[evsel->idx]++;
+	rep->total_period_all[evsel->idx] += period;
 	machine_resolve(&s->machine, sample, &loc);
 	if (f->comms && !str_in(f->comms, loc.thread->comm))
 		return 0;

@@ -39,10 +39,11 @@ const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t si
 {
 	const struct frame *f = e->frame;
 
+	/* perf's "%#.16llx": no 0x for a zero address */
 	if (f->sym)
-		snprintf(buf, size, "[%c] %s", f->level, f->sym->name);
+		snprintf(buf, size, "[%c] %s", e->level, f->sym->name);
 	else
-		snprintf(buf, size, "[%c] %#018llx", f->level, (unsigned long long)f->addr);
+		snprintf(buf, size, "[%c] %#.16llx", e->level, (unsigned long long)f->addr);
 	return buf;
 }
 
@@ -138,6 +139,8 @@ static void setup_cols(struct printer *p)
 	for (int i = 0; i < h->opts.nr_keys; i++) {
 		int k = h->opts.keys[i];
 
+		if (((p->o->elide_keys >> k) & 1) && h->opts.nr_keys > 1)
+			continue;
 		add_col(p, COL_KEY, k, (int)strlen(key_title(k)), k != SORT_CPU && k != SORT_SOCKET);
 	}
 	/* widths from the entries that will be shown */
@@ -387,7 +390,8 @@ static void print_callchain_graph(struct printer *p, const struct hist_entry *e)
 
 	g.min_hit_abs = (u64)((double)p->hists->total_period * cc->min_percent / 100.0);
 	nr = kept_children(p, &g, root, &kids, &alloc);
-	if (nr == 1) {
+	/* one root path covering the whole entry is drawn as "---" without a percentage */
+	if (nr == 1 && h->nodes[kids[0]].cumul == parent_total) {
 		u32 n = kids[0];
 		bool printed = false, skip = p->o->sym_first;
 		u32 count = 0;
@@ -509,7 +513,9 @@ static void print_callchain(struct printer *p, const struct hist_entry *e)
 void hists_fprintf_event_header(const struct hists *hists, const struct hists_print_opts *o,
 				FILE *fp)
 {
-	u64 n = hists->nr_samples;
+	u64 n = o->percent_absolute && o->nr_samples_all ? o->nr_samples_all : hists->nr_samples;
+	u64 count = o->percent_absolute && o->total_period_all ? o->total_period_all
+							     : hists->total_period;
 	char unit = ' ';
 
 	if (n > 1000ULL * 1000 * 1000) {
@@ -524,7 +530,7 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
 	}
 	fprintf(fp, "# Samples: %llu%c of event '%s'\n", (unsigned long long)n, unit,
 		o->event_name ? o->event_name : "");
-	fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)hists->total_period);
+	fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)count);
 	fputs("#\n", fp);
 }
 

@@ -13,11 +13,13 @@ struct hists_print_opts {
 	bool show_total_period; /* --show-total-period */
 	bool quiet;		/* -q: no header lines */
 	double percent_limit;	/* --percent-limit */
-	bool percent_absolute;	/* --percentage absolute */
+	bool percent_absolute;	/* --percentage absolute (perf's default): filtered-out
+				   samples still count in the 100% and the header */
 	bool sym_first;		/* the sort order starts with "sym" (perf skips the root frame) */
 	const char *event_name;
 	u64 total_period_all;	/* for --percentage absolute: the total before filtering */
 	u64 nr_samples_all;
+	unsigned int elide_keys; /* bit per enum sort_key: columns not shown (a filter fixes them) */
 };
 
 /*

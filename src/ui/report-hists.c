@@ -26,11 +26,6 @@ static const char *const tips[] = {
 	"To profile a command with call chains: sonde record -g -- <command>",
 };
 
-struct progress_state {
-	struct tool *inner;
-	u64 start_ns;
-	bool shown;
-};
 
 static int parse_sort(const char *s, struct hists_opts *ho)
 {
@@ -214,15 +209,6 @@ static int parse_time(const char *s, struct report_filter *f)
 	return 0;
 }
 
-static void progress_cb(struct tool *tool, u64 done, u64 total)
-{
-	struct progress_state *ps = (struct progress_state *)((struct report *)container_of(
-							 tool, struct report, tool))->session->machine.opts.symbol_opts;
-
-	(void)ps;
-	(void)done;
-	(void)total;
-}
 
 static bool evlist_has_callchain(struct evlist *evlist)
 {
@@ -234,13 +220,6 @@ static bool evlist_has_callchain(struct evlist *evlist)
 	return false;
 }
 
-/* stderr progress, only for terminals and only once a load takes over a second */
-struct report_progress {
-	u64 start;
-	bool shown;
-};
-
-static struct report_progress *g_progress_unused;
 
 int report_hists_run(const struct report_hist_args *a, FILE *out)
 {
@@ -256,8 +235,6 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	bool has_cc, cc_none = false;
 	int ret;
 
-	(void)progress_cb;
-	(void)g_progress_unused;
 	memset(&ho, 0, sizeof(ho));
 	memset(&po, 0, sizeof(po));
 	memset(&filter, 0, sizeof(filter));
@@ -273,7 +250,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	po.show_nr_samples = a->show_nr_samples;
 	po.show_total_period = a->show_total_period;
 	po.quiet = a->quiet;
-	po.percent_absolute = a->percentage && !strcmp(a->percentage, "absolute");
+	po.percent_absolute = !a->percentage || !strcmp(a->percentage, "absolute");
 	if (a->percentage && strcmp(a->percentage, "absolute") && strcmp(a->percentage, "relative")) {
 		fprintf(stderr, "Invalid percentage: %s\n", a->percentage);
 		return 129;
@@ -289,10 +266,19 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		fprintf(stderr, "Invalid callchain mode: %s\n", a->callchain);
 		return 129;
 	}
-	if (a->comms)
+	/* perf hides callchain branches below --percent-limit too */
+	if (po.percent_limit > ho.cc.min_percent)
+		ho.cc.min_percent = po.percent_limit;
+	if (a->comms) {
 		filter.comms = parse_str_list(a->comms, &comms);
-	if (a->dsos)
+		if (comms.nr == 1)
+			po.elide_keys |= 1u << SORT_COMM;
+	}
+	if (a->dsos) {
 		filter.dsos = parse_str_list(a->dsos, &dsos);
+		if (dsos.nr == 1)
+			po.elide_keys |= 1u << SORT_DSO;
+	}
 	if (a->symbols)
 		filter.symbols = parse_str_list(a->symbols, &syms);
 	if (a->pids)
@@ -353,6 +339,10 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 			fputs("# To display the perf.data header info, please use "
 			      "--header/--header-only options.\n#\n",
 			      out);
+		if (comms.nr == 1)
+			fprintf(out, "# comm: %s\n", comms.v[0]);
+		if (dsos.nr == 1)
+			fprintf(out, "# dso: %s\n", dsos.v[0]);
 		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)s->stats.total_lost_samples);
 	}
