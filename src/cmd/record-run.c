@@ -301,15 +301,15 @@ static int synthesize(struct record *rec, bool tail)
 		    (err = synth_cpu_map(&s, evlist->cpus)))
 			goto out;
 	}
-	if (evlist->workload.pid > 0) {
+	if (t->system_wide || t->cpu_list) {
+		err = synth_all_tasks(&s, true);
+	} else if (evlist->workload.pid > 0) {
 		pid_t tgid;
 
 		/* the corked child: its COMM now, the exec's COMM and maps come from the kernel */
 		err = synth_comm(&s, evlist->workload.pid, &tgid);
 		if (err == -ESRCH)
 			err = 0;
-	} else if (t->system_wide || t->cpu_list) {
-		err = synth_all_tasks(&s, true);
 	} else {
 		err = synth_thread_map_tasks(&s, evlist->threads->pids, evlist->threads->nr, true);
 	}
@@ -495,7 +495,12 @@ static int open_error(struct record *rec, struct evsel *evsel, int err)
 {
 	char buf[1024];
 
-	evlist_strerror_open(evsel, &rec->opts.target, -err, buf, sizeof(buf));
+	if (err == -EOPNOTSUPP && (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK))
+		snprintf(buf, sizeof(buf),
+			 "%s: PMU Hardware or event type doesn't support branch stack sampling.",
+			 evsel->name ? evsel->name : "");
+	else
+		evlist_strerror_open(evsel, &rec->opts.target, -err, buf, sizeof(buf));
 	fprintf(stderr, "Error:\n%s\n", buf);
 	return 255;
 }
@@ -569,7 +574,9 @@ int record_run(struct record *rec, const struct option *options, const char *con
 			fprintf(stderr, "Couldn't run the workload!\n");
 			goto out;
 		}
-		rec->evlist->threads->pids[0] = rec->evlist->workload.pid;
+		/* a lone workload is the task to follow; with -a/-C it only sets the duration */
+		if (!has_cpu)
+			rec->evlist->threads->pids[0] = rec->evlist->workload.pid;
 	}
 	record_config_evlist(rec->evlist, o, has_cpu, cpu_map_is_dummy(rec->evlist->cpus));
 	err = record_open_evlist(rec->evlist, rec->evlist->cpus, rec->evlist->threads, &failed,
@@ -639,8 +646,8 @@ int record_run(struct record *rec, const struct option *options, const char *con
 			goto out;
 		}
 	}
-	/* cpu/task targets start at once; a workload's events start at its exec */
-	if (!has_workload)
+	/* cpu/task targets start now; a lone workload's events start at its exec */
+	if (has_cpu || t->pid || t->tid || t->uid_str)
 		evlist_enable(rec->evlist);
 	err = record_loop(rec, &orig);
 	if (err)

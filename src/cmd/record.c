@@ -14,6 +14,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "session/recorder.h"
+#include "ui/events-option.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,43 +36,6 @@ static const char *const record_usage[] = {
 };
 
 /* ---- option callbacks ---- */
-
-static int opt_event(const struct option *opt, const char *arg, int unset)
-{
-	struct record *rec = opt->value;
-	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
-	int ret;
-
-	(void)unset;
-	ret = parse_events(rec->evlist, arg, &err);
-	if (ret) {
-		struct strbuf sb = STRBUF_INIT;
-
-		parse_events_error_format(&err, 80, &sb);
-		fputs(sb.buf, stderr);
-		fprintf(stderr, "Run '%s list' for a list of valid events\n", prog_name);
-		strbuf_release(&sb);
-		parse_events_error_release(&err);
-		return -1;
-	}
-	parse_events_error_release(&err);
-	return 0;
-}
-
-static int opt_filter(const struct option *opt, const char *arg, int unset)
-{
-	struct record *rec = opt->value;
-	struct evsel *last = evlist_last(rec->evlist);
-
-	(void)unset;
-	if (!last || last->attr.type != PERF_TYPE_TRACEPOINT) {
-		fprintf(stderr, "--filter option should follow a -e tracepoint or HW tracer option\n");
-		return -1;
-	}
-	free(last->filter);
-	last->filter = xstrdup(arg);
-	return 0;
-}
 
 static int opt_freq(const struct option *opt, const char *arg, int unset)
 {
@@ -276,8 +240,8 @@ static struct option *record_options(struct record *rec)
 {
 	struct record_opts *o = &rec->opts;
 	struct option opts[] = {
-		REC_CALLBACK('e', "event", "event", "event selector. use 'perf list' to list available events", opt_event),
-		REC_CALLBACK(0, "filter", "filter", "event filter", opt_filter),
+		OPT_CALLBACK('e', "event", &rec->evlist, "event", "event selector. use 'perf list' to list available events", parse_events_option),
+		OPT_CALLBACK(0, "filter", &rec->evlist, "filter", "event filter", parse_filter_option),
 		OPT_CALLBACK_NOOPT(0, "exclude-perf", rec, NULL, "don't record events from perf itself", opt_ignored_str),
 		OPT_STRING('p', "pid", &o->target.pid, "pid", "record events on existing process id"),
 		OPT_STRING('t', "tid", &o->target.tid, "tid", "record events on existing thread id"),

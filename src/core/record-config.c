@@ -265,7 +265,8 @@ void record_config_evlist(struct evlist *evlist, struct record_opts *opts, bool 
 	struct evsel *evsel, *first, *tracking;
 	bool sample_id = opts->pipe_output, use_identifier = opts->sample_identifier;
 
-	if (per_thread)
+	/* per-thread rings, or threads named with -t: nothing to inherit into */
+	if (per_thread || opts->target.tid)
 		opts->no_inherit = true;
 	tracking = evlist_first(evlist);
 	if (has_cpu && !is_dummy(evlist_last(evlist)))
