@@ -1,12 +1,362 @@
-/* sonde report: not implemented yet (placeholder until its issue lands). */
+/*
+ * sonde report: perf report's option table; header, raw dump and stats modes
+ * here, the histogram path in report_histograms() (see ui/ and session/).
+ */
 #include "builtin.h"
+#include "data/reader.h"
+#include "lib/debug.h"
+#include "lib/parse-options.h"
+#include "ui/dump.h"
+#include "ui/header.h"
+#include "ui/report-hists.h"
+#include "ui/stats.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct report_opts {
+	bool branch_stack;
+	const char *comms;
+	const char *cpu;
+	const char *dsos;
+	bool dump_raw_trace;
+	const char *fields;
+	bool force;
+	const char *call_graph;
+	bool inverted;
+	const char *input;
+	bool show_info;
+	const char *vmlinux;
+	const char *disassembler_style;
+	bool modules;
+	bool show_nr_samples;
+	const char *parent;
+	bool quiet;
+	const char *sort;
+	const char *symbols;
+	const char *field_separator;
+	bool threads;
+	bool hide_unresolved;
+	const char *column_widths;
+	bool exclude_other;
+	bool asm_raw;
+	bool branch_history;
+	bool children;
+	bool demangle;
+	bool demangle_kernel;
+	bool disable_order;
+	bool full_source_path;
+	bool group;
+	const char *group_sort_idx;
+	bool header;
+	bool header_only;
+	bool hierarchy;
+	const char *ignore_callees;
+	bool ignore_vmlinux;
+	bool inline_;
+	const char *itrace;
+	const char *kallsyms;
+	const char *max_stack;
+	bool mem_mode;
+	bool mmaps;
+	bool ns;
+	const char *objdump;
+	const char *percent_limit;
+	const char *percent_type;
+	const char *percentage;
+	const char *pid;
+	const char *prefix;
+	const char *prefix_strip;
+	const char *pretty;
+	bool raw_trace;
+	const char *samples;
+	bool show_cpu_utilization;
+	bool show_on_off_events;
+	bool show_ref_call_graph;
+	bool show_total_period;
+	bool skip_empty;
+	const char *socket_filter;
+	bool source;
+	bool stats;
+	bool stdio;
+	const char *stdio_color;
+	bool stitch_lbr;
+	const char *switch_off;
+	const char *switch_on;
+	const char *symbol_filter;
+	const char *symfs;
+	bool tasks;
+	const char *tid;
+	const char *time;
+	const char *time_quantum;
+	bool total_cycles;
+	bool tui;
+};
+
+static const char *const report_usage[] = {
+	"perf report [<options>]",
+	NULL,
+};
+
+/*
+ * report_histograms - the normal report: histograms of the samples
+ * (session/ builds them, ui/report-hists.c prints them). Returns the exit status.
+ */
+static int report_histograms(struct report_opts *o, struct data_reader *reader)
+{
+	struct symbol_opts sopts = {
+		.symfs = o->symfs,
+		.kallsyms = o->kallsyms,
+	};
+	struct report_hist_args a = {
+		.input = o->input ? o->input : "perf.data",
+		.sort = o->sort,
+		.fields = o->fields,
+		.callchain = o->call_graph,
+		.children = o->children ? -1 : 0,
+		.inverted = o->inverted,
+		.percent_limit = o->percent_limit,
+		.percentage = o->percentage,
+		.show_nr_samples = o->show_nr_samples,
+		.show_total_period = o->show_total_period,
+		.quiet = o->quiet,
+		.show_header = true, /* the banner or the header was printed by cmd_report */
+		.group = o->group,
+		.threads = o->threads,
+		.comms = o->comms,
+		.pids = o->pid,
+		.tids = o->tid,
+		.dsos = o->dsos,
+		.symbols = o->symbols,
+		.cpus = o->cpu,
+		.time = o->time,
+		.parent = o->parent,
+		.max_stack = o->max_stack ? atoi(o->max_stack) : 0,
+		.symbol_opts = &sopts,
+		.show_progress = true,
+	};
+
+	(void)reader;
+	fflush(stdout);
+	return report_hists_run(&a, stdout);
+}
 
 int cmd_report(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'report' is not implemented yet\n");
-	return 1;
+	struct report_opts opts = { .children = true }; /* --no-children turns it off */
+	struct report_opts *o = &opts;
+	const struct option options[] = {
+		OPT_BOOLEAN('b', "branch-stack", &o->branch_stack, "use branch records for per branch histogram filling"),
+		OPT_STRING('c', "comms", &o->comms, "comm[,comm...]",
+			   "only consider symbols in these comms"),
+		OPT_STRING('C', "cpu", &o->cpu, "cpu",
+			   "list of cpus to profile"),
+		OPT_STRING('d', "dsos", &o->dsos, "dso[,dso...]",
+			   "only consider symbols in these dsos"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &o->dump_raw_trace, "dump raw trace in ASCII"),
+		OPT_STRING('F', "fields", &o->fields, "key[,keys...]",
+			   "output field(s): overhead period sample  overhead overhead_sys\n"
+			   "\t\t\t  overhead_us overhead_guest_sys overhead_guest_us overhead_children\n"
+			   "\t\t\t  sample period pid comm dso symbol parent cpu socket\n"
+			   "\t\t\t  srcline srcfile local_weight weight transaction trace\n"
+			   "\t\t\t  symbol_size dso_size cgroup cgroup_id ipc_null time\n"
+			   "\t\t\t  code_page_size local_ins_lat ins_lat local_p_stage_cyc\n"
+			   "\t\t\t  p_stage_cyc addr dso_from dso_to symbol_from symbol_to\n"
+			   "\t\t\t  mispredict abort in_tx cycles srcline_from srcline_to\n"
+			   "\t\t\t  ipc_lbr addr_from addr_to symbol_daddr dso_daddr locked\n"
+			   "\t\t\t  tlb mem snoop dcacheline symbol_iaddr phys_daddr data_page_size\n"
+			   "\t\t\t  blocked"),
+		OPT_BOOLEAN('f', "force", &o->force, "don't complain, do it"),
+		OPT_STRING('g', "call-graph", &o->call_graph, "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+			   "Display call graph (stack chain/backtrace):\n"
+			   "\n"
+			   "\t\t\t\tprint_type:\tcall graph printing style (graph|flat|fractal|folded|none)\n"
+			   "\t\t\t\tthreshold:\tminimum call graph inclusion threshold (<percent>)\n"
+			   "\t\t\t\tprint_limit:\tmaximum number of call graph entry (<number>)\n"
+			   "\t\t\t\torder:\t\tcall graph order (caller|callee)\n"
+			   "\t\t\t\tsort_key:\tcall graph sort key (function|address)\n"
+			   "\t\t\t\tbranch:\t\tinclude last branch info to call graph (branch)\n"
+			   "\t\t\t\tvalue:\t\tcall graph value (percent|period|count)\n"
+			   "\n"
+			   "\t\t\t\tDefault: graph,0.5,caller,function,percent"),
+		OPT_BOOLEAN('G', "inverted", &o->inverted, "alias for inverted call graph"),
+		OPT_STRING('i', "input", &o->input, "file",
+			   "input file name"),
+		OPT_BOOLEAN('I', "show-info", &o->show_info, "Display extended information about perf.data file"),
+		OPT_STRING('k', "vmlinux", &o->vmlinux, "file",
+			   "vmlinux pathname"),
+		OPT_STRING('M', "disassembler-style", &o->disassembler_style, "disassembler style",
+			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		OPT_BOOLEAN('m', "modules", &o->modules, "load module symbols - WARNING: use only with -k and LIVE kernel"),
+		OPT_BOOLEAN('n', "show-nr-samples", &o->show_nr_samples, "Show a column with the number of samples"),
+		OPT_STRING('p', "parent", &o->parent, "regex",
+			   "regex filter to identify parent, see: '--sort parent'"),
+		OPT_BOOLEAN('q', "quiet", &o->quiet, "Do not show any warnings or messages"),
+		OPT_STRING('s', "sort", &o->sort, "key[,key2...]",
+			   "sort by key(s): overhead overhead_sys overhead_us overhead_guest_sys\n"
+			   "\t\t\t  overhead_guest_us overhead_children sample period\n"
+			   "\t\t\t  pid comm dso symbol parent cpu socket srcline srcfile\n"
+			   "\t\t\t  local_weight weight transaction trace symbol_size\n"
+			   "\t\t\t  dso_size cgroup cgroup_id ipc_null time code_page_size\n"
+			   "\t\t\t  local_ins_lat ins_lat local_p_stage_cyc p_stage_cyc\n"
+			   "\t\t\t  addr dso_from dso_to symbol_from symbol_to mispredict\n"
+			   "\t\t\t  abort in_tx cycles srcline_from srcline_to ipc_lbr\n"
+			   "\t\t\t  addr_from addr_to symbol_daddr dso_daddr locked tlb\n"
+			   "\t\t\t  mem snoop dcacheline symbol_iaddr phys_daddr data_page_size\n"
+			   "\t\t\t  blocked"),
+		OPT_STRING('S', "symbols", &o->symbols, "symbol[,symbol...]",
+			   "only consider these symbols"),
+		OPT_STRING('t', "field-separator", &o->field_separator, "separator",
+			   "separator for columns, no spaces will be added between columns '.' is reserved."),
+		OPT_BOOLEAN('T', "threads", &o->threads, "Show per-thread event counters"),
+		OPT_BOOLEAN('U', "hide-unresolved", &o->hide_unresolved, "Only display entries resolved to a symbol"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
+		OPT_STRING('w', "column-widths", &o->column_widths, "width[,width...]",
+			   "don't try to adjust column width, use these fixed values"),
+		OPT_BOOLEAN('x', "exclude-other", &o->exclude_other, "Only display entries with parent-match"),
+		OPT_BOOLEAN(0, "asm-raw", &o->asm_raw, "Display raw encoding of assembly instructions (default)"),
+		OPT_BOOLEAN(0, "branch-history", &o->branch_history, "add last branch records to call history"),
+		OPT_BOOLEAN(0, "children", &o->children, "Accumulate callchains of children and show total overhead as well. Enabled by default, use --no-children to disable."),
+		OPT_BOOLEAN(0, "demangle", &o->demangle, "Disable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &o->demangle_kernel, "Enable kernel symbol demangling"),
+		OPT_BOOLEAN(0, "disable-order", &o->disable_order, "Disable raw trace ordering"),
+		OPT_BOOLEAN(0, "full-source-path", &o->full_source_path, "Show full source file name path for source lines"),
+		OPT_BOOLEAN(0, "group", &o->group, "Show event group information together"),
+		OPT_STRING(0, "group-sort-idx", &o->group_sort_idx, "n",
+			   "Sort the output by the event at the index n in group. If n is invalid, sort by the first event. WARNING: should be used on grouped events."),
+		OPT_BOOLEAN(0, "header", &o->header, "Show data header."),
+		OPT_BOOLEAN(0, "header-only", &o->header_only, "Show only data header."),
+		OPT_BOOLEAN(0, "hierarchy", &o->hierarchy, "Show entries in a hierarchy"),
+		OPT_STRING(0, "ignore-callees", &o->ignore_callees, "regex",
+			   "ignore callees of these functions in call graphs"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &o->ignore_vmlinux, "don't load vmlinux even if found"),
+		OPT_BOOLEAN(0, "inline", &o->inline_, "Show inline function"),
+		OPT_STRING_OPTARG(0, "itrace", &o->itrace, "opts",
+				  "Instruction Tracing options\n"
+			   "\t\t\t\ti[period]:    \t\tsynthesize instructions events\n"
+			   "\t\t\t\tb:\t    \t\tsynthesize branches events (branch misses for Arm SPE)\n"
+			   "\t\t\t\tc:\t    \t\tsynthesize branches events (calls only)\n"
+			   "\t\t\t\tr:\t    \t\tsynthesize branches events (returns only)\n"
+			   "\t\t\t\tx:\t    \t\tsynthesize transactions events\n"
+			   "\t\t\t\tw:\t    \t\tsynthesize ptwrite events\n"
+			   "\t\t\t\tp:\t    \t\tsynthesize power events\n"
+			   "\t\t\t\to:\t\t\tsynthesize other events recorded due to the use\n"
+			   "\t\t\t\t\t\t\tof aux-output (refer to perf record)\n"
+			   "\t\t\t\tI:\t\t\tsynthesize interrupt or similar (asynchronous) events\n"
+			   "\t\t\t\t\t\t\t(e.g. Intel PT Event Trace)\n"
+			   "\t\t\t\te[flags]:\t\tsynthesize error events\n"
+			   "\t\t\t\t\t\t\teach flag must be preceded by + or -\n"
+			   "\t\t\t\t\t\t\terror flags are: o (overflow)\n"
+			   "\t\t\t\t\t\t\t\t\t l (data lost)\n"
+			   "\t\t\t\td[flags]:\t\tcreate a debug log\n"
+			   "\t\t\t\t\t\t\teach flag must be preceded by + or -\n"
+			   "\t\t\t\t\t\t\tlog flags are: a (all perf events)\n"
+			   "\t\t\t\t\t\t\t               o (output to stdout)\n"
+			   "\t\t\t\tf:\t    \t\tsynthesize first level cache events\n"
+			   "\t\t\t\tm:\t    \t\tsynthesize last level cache events\n"
+			   "\t\t\t\tt:\t    \t\tsynthesize TLB events\n"
+			   "\t\t\t\ta:\t    \t\tsynthesize remote access events\n"
+			   "\t\t\t\tg[len]:     \t\tsynthesize a call chain (use with i or x)\n"
+			   "\t\t\t\tG[len]:\t\t\tsynthesize a call chain on existing event records\n"
+			   "\t\t\t\tl[len]:     \t\tsynthesize last branch entries (use with i or x)\n"
+			   "\t\t\t\tL[len]:\t\t\tsynthesize last branch entries on existing event records\n"
+			   "\t\t\t\tsNUMBER:    \t\tskip initial number of events\n"
+			   "\t\t\t\tq:\t\t\tquicker (less detailed) decoding\n"
+			   "\t\t\t\tA:\t\t\tapproximate IPC\n"
+			   "\t\t\t\tZ:\t\t\tprefer to ignore timestamps (so-called \"timeless\" decoding)\n"
+			   "\t\t\t\tPERIOD[ns|us|ms|i|t]:   specify period to sample stream\n"
+			   "\t\t\t\tconcatenate multiple options. Default is ibxwpe or cewp", ""),
+		OPT_STRING(0, "kallsyms", &o->kallsyms, "file",
+			   "kallsyms pathname"),
+		OPT_STRING(0, "max-stack", &o->max_stack, "n",
+			   "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
+		OPT_BOOLEAN(0, "mem-mode", &o->mem_mode, "mem access profile"),
+		OPT_BOOLEAN(0, "mmaps", &o->mmaps, "Display recorded tasks memory maps"),
+		OPT_BOOLEAN(0, "ns", &o->ns, "Show times in nanosecs"),
+		OPT_STRING(0, "objdump", &o->objdump, "path",
+			   "objdump binary to use for disassembly and annotations"),
+		OPT_STRING(0, "percent-limit", &o->percent_limit, "percent",
+			   "Don't show entries under that percent"),
+		OPT_STRING(0, "percent-type", &o->percent_type, "local-period",
+			   "Set percent type local/global-period/hits"),
+		OPT_STRING(0, "percentage", &o->percentage, "relative|absolute",
+			   "how to display percentage of filtered entries"),
+		OPT_STRING(0, "pid", &o->pid, "pid[,pid...]",
+			   "only consider symbols in these pids"),
+		OPT_STRING(0, "prefix", &o->prefix, "prefix",
+			   "Add prefix to source file path names in programs (with --prefix-strip)"),
+		OPT_STRING(0, "prefix-strip", &o->prefix_strip, "N",
+			   "Strip first N entries of source file path name in programs (with --prefix)"),
+		OPT_STRING(0, "pretty", &o->pretty, "key",
+			   "pretty printing style key: normal raw"),
+		OPT_BOOLEAN(0, "raw-trace", &o->raw_trace, "Show raw trace event output (do not use print fmt or plugins)"),
+		OPT_STRING(0, "samples", &o->samples, "n",
+			   "Number of samples to save per histogram entry for individual browsing"),
+		OPT_BOOLEAN(0, "show-cpu-utilization", &o->show_cpu_utilization, "Show sample percentage for different cpu modes"),
+		OPT_BOOLEAN(0, "show-on-off-events", &o->show_on_off_events, "Show the on/off switch events, used with --switch-on and --switch-off"),
+		OPT_BOOLEAN(0, "show-ref-call-graph", &o->show_ref_call_graph, "Show callgraph from reference event"),
+		OPT_BOOLEAN(0, "show-total-period", &o->show_total_period, "Show a column with the sum of periods"),
+		OPT_BOOLEAN(0, "skip-empty", &o->skip_empty, "Do not display empty (or dummy) events in the output"),
+		OPT_STRING(0, "socket-filter", &o->socket_filter, "n",
+			   "only show processor socket that match with this filter"),
+		OPT_BOOLEAN(0, "source", &o->source, "Interleave source code with assembly code (default)"),
+		OPT_BOOLEAN(0, "stats", &o->stats, "Display event stats"),
+		OPT_BOOLEAN(0, "stdio", &o->stdio, "Use the stdio interface"),
+		OPT_STRING(0, "stdio-color", &o->stdio_color, "mode",
+			   "'always' (default), 'never' or 'auto' only applicable to --stdio mode"),
+		OPT_BOOLEAN(0, "stitch-lbr", &o->stitch_lbr, "Enable LBR callgraph stitching approach"),
+		OPT_STRING(0, "switch-off", &o->switch_off, "event",
+			   "Stop considering events after the ocurrence of this event"),
+		OPT_STRING(0, "switch-on", &o->switch_on, "event",
+			   "Consider events after the ocurrence of this event"),
+		OPT_STRING(0, "symbol-filter", &o->symbol_filter, "filter",
+			   "only show symbols that (partially) match with this filter"),
+		OPT_STRING(0, "symfs", &o->symfs, "directory",
+			   "Look for files with symbols relative to this directory"),
+		OPT_BOOLEAN(0, "tasks", &o->tasks, "Display recorded tasks"),
+		OPT_STRING(0, "tid", &o->tid, "tid[,tid...]",
+			   "only consider symbols in these tids"),
+		OPT_STRING(0, "time", &o->time, "str",
+			   "Time span of interest (start,stop)"),
+		OPT_STRING(0, "time-quantum", &o->time_quantum, "time (ms|us|ns|s)",
+			   "Set time quantum for time sort key (default 100ms)"),
+		OPT_BOOLEAN(0, "total-cycles", &o->total_cycles, "Sort all blocks by 'Sampled Cycles%'"),
+		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface"),
+		OPT_END(),
+	};
+	struct data_reader *reader;
+	int ret = 0;
+
+	argc = parse_options(argc, argv, options, report_usage, 0);
+	if (argc)
+		usage_with_options(report_usage, options);
+	if (o->quiet)
+		quiet = 1;
+
+	reader = data_open_for_read(o->input, o->force);
+	if (!reader)
+		return 255;
+
+	if (o->header || o->header_only) {
+		header_fprintf(stdout, reader, o->show_info);
+		if (o->header_only)
+			goto out;
+	} else if (!o->quiet && !o->stats && !o->tasks) {
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+		      stdout);
+	}
+	if (o->dump_raw_trace) {
+		ret = dump_raw_trace(stdout, reader, !o->disable_order) ? 255 : 0;
+		goto out;
+	}
+	if (o->stats) {
+		ret = report_stats(stdout, reader) ? 255 : 0;
+		goto out;
+	}
+	ret = report_histograms(o, reader);
+out:
+	fflush(stdout);
+	data_reader_close(reader);
+	return ret;
 }

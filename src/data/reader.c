@@ -246,7 +246,8 @@ static void finish_evlist(struct data_reader *r)
 		struct evsel *l = r->evsels[leader];
 
 		l->nr_members = nr;
-		if (h->group_desc[g].name && h->group_desc[g].name[0] && !l->group_name)
+		if (h->group_desc[g].name && h->group_desc[g].name[0] &&
+		    strcmp(h->group_desc[g].name, "{anon_group}") && !l->group_name)
 			l->group_name = xstrdup(h->group_desc[g].name);
 		for (u32 m = 1; m < nr; m++)
 			r->evsels[leader + m]->leader = l;
@@ -786,7 +787,10 @@ struct evsel *data_reader_evsel_for_id(struct data_reader *r, u64 id)
 {
 	struct evsel *evsel;
 
-	if (r->nr_evsels == 1)
+	if (r->nr_evsels == 0)
+		return NULL;
+	/* synthesized records carry id 0: they belong to the first event (as in perf) */
+	if (r->nr_evsels == 1 || id == 0)
 		return r->evsels[0];
 	evsel = u64map_find(&r->id_map, id);
 	if (evsel)

@@ -442,8 +442,8 @@ static int start_pipe(struct data_writer *w)
 		/* header (12 bytes: size field covers the padded data that follows) then the data */
 		struct {
 			struct perf_event_header h;
-			u32 size;
-		} __attribute__((packed)) td;
+			u32 size, pad; /* perf 6.1 writes a 16-byte record */
+		} td;
 		size_t len = w->feat[HEADER_TRACING_DATA].len, al = PERF_ALIGN(len, 8);
 		static const u8 zero[8];
 
@@ -451,6 +451,7 @@ static int start_pipe(struct data_writer *w)
 		td.h.misc = 0;
 		td.h.size = sizeof(td);
 		td.size = al;
+		td.pad = 0;
 		if (w->opts.swap) {
 			td.h.type = __builtin_bswap32(td.h.type);
 			td.h.size = __builtin_bswap16(td.h.size);

@@ -1,0 +1,620 @@
+/* perf report -D: raw hex dumps and decoded records, ordered like perf 6.1, with the stats table. */
+#include "ui/dump.h"
+#include "ui/header.h"
+#include "ui/stats.h"
+#include "core/evlist.h"
+#include "lib/hashmap.h"
+#include "lib/xalloc.h"
+#include "session/machine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+void dump_hex(FILE *fp, const void *p, size_t len)
+{
+	const u8 *b = p;
+
+	fprintf(fp, ".\n. ... raw event: size %zu bytes\n", len);
+	for (size_t off = 0; off < len; off += 16) {
+		size_t n = MIN((size_t)16, len - off);
+
+		fprintf(fp, ".  %04zx: ", off);
+		for (size_t i = 0; i < 16; i++) {
+			if (i < n)
+				fprintf(fp, " %02x", b[off + i]);
+			else
+				fputs("   ", fp);
+		}
+		fputs("  ", fp);
+		for (size_t i = 0; i < 16; i++) {
+			if (i < n)
+				fputc(isprint(b[off + i]) ? b[off + i] : '.', fp);
+			else
+				fputc(' ', fp);
+		}
+		fputc('\n', fp);
+	}
+	fputc('\n', fp);
+}
+
+/* a queued kernel record (perf's ordered_events) */
+struct qev {
+	u64 time, offset;
+	union perf_event *ev; /* owned copy */
+};
+
+struct dumper {
+	FILE *fp;
+	struct data_reader *r;
+	const char *name; /* "perf.data" or "pipe" for the "@" part */
+	bool pipe;
+	u64 sample_type;  /* combined over the events seen so far */
+	bool id_all;
+	int nr_attrs_seen;
+	struct record_stats st;
+	struct strpool names;
+	struct machine machine;
+	/* ordered queue */
+	bool ordered;
+	struct qev *q;
+	size_t nr_q, alloc_q;
+	u64 max_time, next_flush;
+};
+
+static void update_evlist_info(struct dumper *d)
+{
+	const struct perf_header *h = data_reader_header(d->r);
+	int n = d->pipe ? d->nr_attrs_seen : h->nr_attrs;
+
+	d->sample_type = 0;
+	for (int i = 0; i < n && i < h->nr_attrs; i++)
+		d->sample_type |= h->attrs[i].attr.sample_type;
+	d->id_all = n > 0 && h->attrs[0].attr.sample_id_all;
+}
+
+static void print_tstamp(struct dumper *d, const union perf_event *ev, const struct perf_sample *s)
+{
+	if (ev->header.type != PERF_RECORD_SAMPLE && !d->id_all) {
+		fputs("-1 -1 ", d->fp);
+		return;
+	}
+	if (d->sample_type & PERF_SAMPLE_CPU)
+		fprintf(d->fp, "%u ", s->cpu);
+	if (d->sample_type & PERF_SAMPLE_TIME)
+		fprintf(d->fp, "%" PRIu64 " ", s->time);
+}
+
+static void dump_head(struct dumper *d, const union perf_event *ev, u64 off,
+		      const struct perf_sample *s)
+{
+	fprintf(d->fp, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off, d->name, ev->header.size,
+		ev->header.type);
+	dump_hex(d->fp, ev, ev->header.size);
+	if (s)
+		print_tstamp(d, ev, s);
+	fprintf(d->fp, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, ev->header.size,
+		perf_event_name(ev->header.type));
+}
+
+static const char *const x86_regs[] = {
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS", "DS", "ES",
+	"FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+};
+
+static void print_regs(FILE *fp, const char *what, const struct regs_dump *regs)
+{
+	static const char *const abi[] = { "none", "32-bit", "64-bit" };
+	u64 mask = regs->mask;
+	int k = 0;
+
+	fprintf(fp, "... %s regs: mask 0x%" PRIx64 " ABI %s\n", what, mask,
+		regs->abi < 3 ? abi[regs->abi] : "unknown");
+	if (!regs->regs)
+		return;
+	for (int bit = 0; bit < 64; bit++) {
+		if (!(mask & (1ULL << bit)))
+			continue;
+		fprintf(fp, ".... %-5s 0x%016" PRIx64 "\n",
+			bit < (int)ARRAY_SIZE(x86_regs) ? x86_regs[bit] : "unknown", regs->regs[k++]);
+	}
+}
+
+static void dump_sample(struct dumper *d, const union perf_event *ev, struct evsel *evsel,
+			const struct perf_sample *s)
+{
+	FILE *fp = d->fp;
+	u64 t = evsel->attr.sample_type;
+
+	fprintf(fp, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
+		ev->header.misc, (int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
+	if ((t & PERF_SAMPLE_CALLCHAIN) && s->callchain) {
+		fprintf(fp, "... FP chain: nr:%" PRIu64 "\n", s->callchain->nr);
+		for (u64 i = 0; i < s->callchain->nr; i++)
+			fprintf(fp, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain->ips[i]);
+	}
+	if ((t & PERF_SAMPLE_BRANCH_STACK) && s->branch_stack) {
+		const struct branch_entry *e =
+			s->no_hw_idx ? (const struct branch_entry *)&s->branch_stack->hw_idx :
+				       s->branch_stack->entries;
+
+		fprintf(fp, "... branch stack: nr:%" PRIu64 "\n", s->branch_stack->nr);
+		for (u64 i = 0; i < s->branch_stack->nr; i++) {
+			u64 f = e[i].flags;
+
+			fprintf(fp, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64
+				    " %hu cycles %s%s%s%s %x\n",
+				i, e[i].from, e[i].to, (unsigned short)((f >> 4) & 0xffff),
+				(f & 1) ? "P" : " ", (f & 2) ? "M" : " ", (f & 4) ? "X" : " ",
+				(f & 8) ? "A" : " ", (unsigned)(f >> 20) & 0xf);
+		}
+	}
+	if (t & PERF_SAMPLE_REGS_USER)
+		print_regs(fp, "user", &s->user_regs);
+	if (t & PERF_SAMPLE_REGS_INTR)
+		print_regs(fp, "intr", &s->intr_regs);
+	if (t & PERF_SAMPLE_STACK_USER)
+		fprintf(fp, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->user_stack.size,
+			s->user_stack.data ?
+				(unsigned)((const char *)s->user_stack.data - (const char *)ev) :
+				0);
+	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		if (t & PERF_SAMPLE_WEIGHT_STRUCT)
+			fprintf(fp, "... weight: %" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 "\n",
+				s->weight & 0xffffffff, (s->weight >> 32) & 0xffff,
+				(s->weight >> 48) & 0xffff);
+		else
+			fprintf(fp, "... weight: %" PRIu64 "\n", s->weight);
+	}
+	if (t & PERF_SAMPLE_DATA_SRC)
+		fprintf(fp, " . data_src: 0x%" PRIx64 "\n", s->data_src);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		fprintf(fp, " .. phys_addr: 0x%" PRIx64 "\n", s->phys_addr);
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
+		fprintf(fp, " .. data page size: %" PRIu64 "\n", s->data_page_size);
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
+		fprintf(fp, " .. code page size: %" PRIu64 "\n", s->code_page_size);
+	if (t & PERF_SAMPLE_TRANSACTION)
+		fprintf(fp, "... transaction: %" PRIx64 "\n", s->transaction);
+	if (t & PERF_SAMPLE_READ) {
+		u64 rf = evsel->attr.read_format;
+
+		fprintf(fp, "... sample_read:\n");
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			fprintf(fp, "...... time enabled %016" PRIx64 "\n", s->read.time_enabled);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			fprintf(fp, "...... time running %016" PRIx64 "\n", s->read.time_running);
+		if (rf & PERF_FORMAT_GROUP) {
+			const u8 *v = (const u8 *)s->read.values;
+			int vsz = perf_sample_read_value_size(rf);
+
+			fprintf(fp, ".... group nr %" PRIu64 "\n", s->read.nr);
+			for (u64 i = 0; i < s->read.nr; i++, v += vsz) {
+				u64 w[3] = { 0 };
+
+				memcpy(w, v, vsz);
+				fprintf(fp, "..... id %016" PRIx64 ", value %016" PRIx64,
+					(rf & PERF_FORMAT_ID) ? w[1] : 0, w[0]);
+				if (rf & PERF_FORMAT_LOST)
+					fprintf(fp, ", lost %" PRIu64, w[(rf & PERF_FORMAT_ID) ? 2 : 1]);
+				fputc('\n', fp);
+			}
+		} else {
+			fprintf(fp, "..... id %016" PRIx64 ", value %016" PRIx64, s->read.one.id,
+				s->read.one.value);
+			if (rf & PERF_FORMAT_LOST)
+				fprintf(fp, ", lost %" PRIu64, s->read.one.lost);
+			fputc('\n', fp);
+		}
+	}
+}
+
+/* " ... thread: comm:tid" and " ...... dso: name", as perf's machine__resolve */
+static void dump_resolve(struct dumper *d, const struct perf_sample *s)
+{
+	struct thread *t = machine_findnew_thread(&d->machine, (int)s->pid, (int)s->tid);
+	const struct maps *maps;
+	struct map *map = NULL;
+
+	fprintf(d->fp, " ... thread: %s:%d\n", t->comm, t->tid);
+	switch (s->cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		maps = &d->machine.kmaps;
+		break;
+	case PERF_RECORD_MISC_USER:
+	case PERF_RECORD_MISC_GUEST_USER:
+		maps = t->maps;
+		break;
+	default:
+		maps = NULL;
+		break;
+	}
+	if (maps)
+		map = maps_find(maps, s->ip);
+	fprintf(d->fp, " ...... dso: %s\n",
+		map && map->dso ? map->dso->long_name :
+		s->cpumode == PERF_RECORD_MISC_HYPERVISOR ? "[hypervisor]" : "<not found>");
+}
+
+static void print_mmap2_prot(FILE *fp, const struct perf_record_mmap2 *m)
+{
+	fprintf(fp, "%c%c%c%c", (m->prot & PROT_READ) ? 'r' : '-', (m->prot & PROT_WRITE) ? 'w' : '-',
+		(m->prot & PROT_EXEC) ? 'x' : '-', (m->flags & MAP_SHARED) ? 's' : 'p');
+}
+
+/* a string field of a record, bounded by the record end */
+static const char *rec_str(const union perf_event *ev, const char *s, char *buf, size_t len)
+{
+	size_t max = (const char *)ev + ev->header.size - s;
+
+	if ((const char *)ev + ev->header.size <= s)
+		return "";
+	snprintf(buf, len, "%.*s", (int)MIN(max, len - 1), s);
+	return buf;
+}
+
+/* the decoded part after "PERF_RECORD_X" for a kernel record; also updates the machine */
+static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off)
+{
+	struct perf_sample s;
+	struct evsel *evsel = NULL;
+	FILE *fp = d->fp;
+	char buf[4096];
+	int bad = data_reader_parse_sample(d->r, ev, &s, &evsel);
+
+	dump_head(d, ev, off, &s);
+	switch (ev->header.type) {
+	case PERF_RECORD_SAMPLE:
+		if (bad || !evsel) {
+			fputc('\n', fp);
+			break;
+		}
+		dump_sample(d, ev, evsel, &s);
+		dump_resolve(d, &s);
+		break;
+	case PERF_RECORD_MMAP:
+		fprintf(fp, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+			(int)ev->mmap.pid, (int)ev->mmap.tid, ev->mmap.start, ev->mmap.len,
+			ev->mmap.pgoff, (ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
+			rec_str(ev, ev->mmap.filename, buf, sizeof(buf)));
+		machine_process_mmap(&d->machine, ev);
+		break;
+	case PERF_RECORD_MMAP2: {
+		const struct perf_record_mmap2 *m = &ev->mmap2;
+
+		if (ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			char id[41];
+
+			for (int i = 0; i < MIN((int)m->build_id_size, 20); i++)
+				sprintf(id + i * 2, "%02x", m->build_id[i]);
+			id[MIN((int)m->build_id_size, 20) * 2] = 0;
+			fprintf(fp, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " <%s>]: ",
+				(int)m->pid, (int)m->tid, m->start, m->len, m->pgoff, id);
+		} else {
+			fprintf(fp, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+				    " %02x:%02x %" PRIu64 " %" PRIu64 "]: ",
+				(int)m->pid, (int)m->tid, m->start, m->len, m->pgoff, m->maj, m->min,
+				m->ino, m->ino_generation);
+		}
+		print_mmap2_prot(fp, m);
+		fprintf(fp, " %s\n", rec_str(ev, m->filename, buf, sizeof(buf)));
+		machine_process_mmap2(&d->machine, ev);
+		break;
+	}
+	case PERF_RECORD_COMM:
+		fprintf(fp, "%s: %s:%d/%d\n", (ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
+			rec_str(ev, ev->comm.comm, buf, sizeof(buf)), (int)ev->comm.pid,
+			(int)ev->comm.tid);
+		machine_process_comm(&d->machine, ev);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		fprintf(fp, "(%d:%d):(%d:%d)\n", (int)ev->fork.pid, (int)ev->fork.tid,
+			(int)ev->fork.ppid, (int)ev->fork.ptid);
+		if (ev->header.type == PERF_RECORD_FORK)
+			machine_process_fork(&d->machine, ev);
+		else
+			machine_process_exit(&d->machine, ev);
+		break;
+	case PERF_RECORD_LOST:
+		fprintf(fp, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", ev->lost.id, ev->lost.lost);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		fprintf(fp, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", s.id,
+			ev->lost_samples.lost);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		fprintf(fp, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", ev->ksymbol.addr,
+			ev->ksymbol.len, ev->ksymbol.ksym_type, ev->ksymbol.flags,
+			rec_str(ev, ev->ksymbol.name, buf, sizeof(buf)));
+		break;
+	case PERF_RECORD_BPF_EVENT: {
+		u16 type, flags;
+		u32 id;
+
+		memcpy(&type, (const u8 *)ev + 8, 2);
+		memcpy(&flags, (const u8 *)ev + 10, 2);
+		memcpy(&id, (const u8 *)ev + 12, 4);
+		fprintf(fp, " type %u, flags %u, id %u\n", type, flags, id);
+		break;
+	}
+	default:
+		fprintf(fp, ": unhandled!\n");
+		break;
+	}
+}
+
+static void print_cpu_list(FILE *fp, const int *cpus, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		int j = i;
+
+		while (j + 1 < nr && cpus[j + 1] == cpus[j] + 1 && cpus[i] >= 0)
+			j++;
+		if (j > i)
+			fprintf(fp, "%s%d-%d", i ? "," : "", cpus[i], cpus[j]);
+		else
+			fprintf(fp, "%s%d", i ? "," : "", cpus[i]);
+		i = j;
+	}
+}
+
+static void dump_cpu_map(FILE *fp, const union perf_event *ev)
+{
+	const u8 *p = (const u8 *)ev + 8, *end = (const u8 *)ev + ev->header.size;
+	int cpus[4096], nr = 0;
+	u16 type;
+
+	if (end - p < 2)
+		goto out;
+	memcpy(&type, p, 2);
+	if (type == 0 && end - p >= 4) {
+		u16 n;
+
+		memcpy(&n, p + 2, 2);
+		for (int i = 0; i < n && 4 + (i + 1) * 2 <= end - p && nr < 4096; i++) {
+			u16 c;
+
+			memcpy(&c, p + 4 + i * 2, 2);
+			cpus[nr++] = c == 0xffff ? -1 : c;
+		}
+	} else if (type == 1 && end - p >= 8) {
+		u16 n, lsz;
+		const u8 *m;
+
+		memcpy(&n, p + 2, 2);
+		memcpy(&lsz, p + 4, 2);
+		m = p + (lsz == 8 ? 8 : 6);
+		for (int w = 0; w < n; w++) {
+			u64 word = 0;
+
+			if (m + (w + 1) * lsz > end || (lsz != 4 && lsz != 8))
+				break;
+			memcpy(&word, m + w * lsz, lsz);
+			for (int b = 0; b < lsz * 8; b++)
+				if ((word >> b & 1) && nr < 4096)
+					cpus[nr++] = w * lsz * 8 + b;
+		}
+	} else if (type == 2 && end - p >= 8) {
+		u8 any;
+		u16 start, stop;
+
+		any = p[2];
+		memcpy(&start, p + 4, 2);
+		memcpy(&stop, p + 6, 2);
+		if (any)
+			cpus[nr++] = -1;
+		for (int c = start; c <= stop && nr < 4096; c++)
+			cpus[nr++] = c;
+	}
+out:
+	fprintf(fp, ": ");
+	print_cpu_list(fp, cpus, nr);
+	fputc('\n', fp);
+}
+
+/* perf-tool records: dumped when read */
+static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
+{
+	struct perf_sample s;
+	FILE *fp = d->fp;
+
+	memset(&s, 0, sizeof(s));
+	dump_head(d, ev, off, &s);
+	switch (ev->header.type) {
+	case PERF_RECORD_HEADER_ATTR:
+		d->nr_attrs_seen++;
+		update_evlist_info(d);
+		break;
+	case PERF_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_COMPRESSED:
+		break;
+	case PERF_RECORD_EVENT_UPDATE: {
+		u64 utype, id;
+		const char *pl = (const char *)ev + 24;
+		char buf[256];
+
+		if (ev->header.size < 24)
+			break;
+		memcpy(&utype, (const u8 *)ev + 8, 8);
+		memcpy(&id, (const u8 *)ev + 16, 8);
+		fprintf(fp, "\n... id:    %" PRIu64 "\n", id);
+		switch (utype) {
+		case 0:
+			fprintf(fp, "... unit:  %s\n", rec_str(ev, pl, buf, sizeof(buf)));
+			break;
+		case 1: {
+			double sc = 0;
+
+			if (ev->header.size >= 32)
+				memcpy(&sc, pl, 8);
+			fprintf(fp, "... scale: %f\n", sc);
+			break;
+		}
+		case 2:
+			fprintf(fp, "... name:  %s\n", rec_str(ev, pl, buf, sizeof(buf)));
+			break;
+		case 3: {
+			/* a cpu_map payload: print it through the CPU_MAP decoder */
+			fprintf(fp, "... ");
+			break;
+		}
+		default:
+			fprintf(fp, "... unknown type\n");
+			break;
+		}
+		break;
+	}
+	case PERF_RECORD_FINISHED_ROUND:
+		fputc('\n', fp);
+		break;
+	case PERF_RECORD_ID_INDEX: {
+		u64 nr = ev->id_index.nr;
+
+		if (nr > (ev->header.size - 16) / sizeof(struct perf_record_id_index_entry))
+			nr = (ev->header.size - 16) / sizeof(struct perf_record_id_index_entry);
+		fprintf(fp, " nr: %" PRIu64 "\n", ev->id_index.nr);
+		for (u64 i = 0; i < nr; i++) {
+			const struct perf_record_id_index_entry *e = &ev->id_index.entries[i];
+
+			fprintf(fp, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64
+				    "  tid: %" PRId64 "\n",
+				e->id, e->idx, (s64)e->cpu, (s64)e->tid);
+		}
+		break;
+	}
+	case PERF_RECORD_THREAD_MAP: {
+		u64 nr;
+
+		memcpy(&nr, (const u8 *)ev + 8, 8);
+		if (nr > (ev->header.size - 16u) / 24)
+			nr = (ev->header.size - 16u) / 24;
+		fprintf(fp, " nr: %" PRIu64 " thread%s: ", nr, nr > 1 ? "s" : "");
+		for (u64 i = 0; i < nr; i++) {
+			u64 pid;
+
+			memcpy(&pid, (const u8 *)ev + 16 + i * 24, 8);
+			fprintf(fp, "%s%d", i ? ", " : "", (int)pid);
+		}
+		fprintf(fp, "\n: unhandled!\n");
+		break;
+	}
+	case PERF_RECORD_CPU_MAP:
+		dump_cpu_map(fp, ev);
+		fprintf(fp, ": unhandled!\n");
+		break;
+	default:
+		fprintf(fp, ": unhandled!\n");
+		break;
+	}
+}
+
+static void flush_queue(struct dumper *d, u64 limit, bool all)
+{
+	size_t n = 0;
+
+	while (n < d->nr_q && (all || d->q[n].time <= limit)) {
+		deliver_kernel(d, d->q[n].ev, d->q[n].offset);
+		free(d->q[n].ev);
+		n++;
+	}
+	memmove(d->q, d->q + n, (d->nr_q - n) * sizeof(*d->q));
+	d->nr_q -= n;
+}
+
+static void queue_event(struct dumper *d, const union perf_event *ev, u64 off, u64 time)
+{
+	size_t pos;
+
+	ALLOC_GROW(d->q, d->nr_q + 1, d->alloc_q);
+	/* after every record with the same or an earlier time: stable, like perf */
+	pos = d->nr_q;
+	while (pos > 0 && d->q[pos - 1].time > time)
+		pos--;
+	memmove(d->q + pos + 1, d->q + pos, (d->nr_q - pos) * sizeof(*d->q));
+	d->q[pos].time = time;
+	d->q[pos].offset = off;
+	d->q[pos].ev = xmemdup(ev, ev->header.size);
+	d->nr_q++;
+	if (time > d->max_time)
+		d->max_time = time;
+}
+
+int dump_raw_trace(FILE *fp, struct data_reader *r, bool ordered)
+{
+	struct dumper d = { .fp = fp, .r = r, .ordered = ordered };
+	struct machine_opts mopts = { .no_symbols = true };
+	struct data_error err = { 0 };
+	const char *path = data_reader_path(r);
+	const char *slash = strrchr(path, '/');
+	union perf_event *ev;
+	u64 off;
+	int ret;
+
+	d.pipe = data_reader_is_pipe(r);
+	d.name = d.pipe ? "pipe" : path;
+	(void)slash;
+	update_evlist_info(&d);
+	record_stats_init(&d.st, r);
+	strpool_init(&d.names);
+	machine_init(&d.machine, &d.names, &mopts);
+	/* perf registers the idle task before reading: pid 0 is "swapper" */
+	thread_set_comm(&d.machine, machine_findnew_thread(&d.machine, 0, 0), "swapper");
+
+	while ((ret = data_reader_next(r, &ev, &off, &err)) > 0) {
+		u32 type = ev->header.type;
+		struct evsel *evsel = NULL;
+		u64 shown = off, comp_off;
+
+		if (data_reader_in_compressed(r, &comp_off))
+			shown = comp_off; /* perf shows the COMPRESSED record's offset */
+		if (d.pipe && !data_reader_in_compressed(r, NULL))
+			shown = off - 16; /* pipe offsets count from the end of the 16-byte header */
+		if (type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST_SAMPLES)
+			evsel = data_reader_evsel_for_event(r, ev);
+		record_stats_add(&d.st, ev, evsel ? evsel->idx : -1);
+		if (type == PERF_RECORD_COMPRESSED)
+			continue; /* perf does not dump the container, only what is inside */
+		if (type >= PERF_RECORD_USER_TYPE_START) {
+			deliver_user(&d, ev, shown);
+			if (type == PERF_RECORD_FINISHED_ROUND && d.ordered) {
+				flush_queue(&d, d.next_flush, false);
+				d.next_flush = d.max_time;
+			}
+			continue;
+		}
+		if (d.ordered) {
+			struct perf_sample s;
+			u64 time = ~0ULL;
+
+			if ((type == PERF_RECORD_SAMPLE || d.id_all) &&
+			    !data_reader_parse_sample(r, ev, &s, NULL) &&
+			    (d.sample_type & PERF_SAMPLE_TIME))
+				time = s.time;
+			if (time && time != ~0ULL) {
+				queue_event(&d, ev, shown, time);
+				continue;
+			}
+		}
+		deliver_kernel(&d, ev, shown);
+	}
+	if (ret == 0) {
+		flush_queue(&d, 0, true);
+		stats_fprintf(fp, &d.st, r);
+	} else {
+		flush_queue(&d, 0, true);
+		fflush(fp);
+		data_error_print(path, &err);
+	}
+	free(d.q);
+	record_stats_release(&d.st);
+	machine_release(&d.machine);
+	strpool_release(&d.names);
+	return ret < 0 ? -EINVAL : 0;
+}

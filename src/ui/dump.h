@@ -1,0 +1,23 @@
+/* perf report -D / --dump-raw-trace: every record, hex-dumped and decoded, in perf 6.1's layout. */
+#ifndef SONDE_UI_DUMP_H
+#define SONDE_UI_DUMP_H
+
+#include "data/reader.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * dump_raw_trace - print every record of @reader as perf report -D does:
+ * perf-tool records when read, kernel records when delivered by the
+ * timestamp-ordered queue (@ordered; flushed on FINISHED_ROUND and at the
+ * end), samples with their callchain/branch/regs/read details and the
+ * thread/dso lines, then the "Aggregated stats" table.
+ * Returns 0, or -EINVAL after printing the data error to stderr.
+ */
+int dump_raw_trace(FILE *fp, struct data_reader *reader, bool ordered);
+
+/* dump_hex - perf's ". ... raw event: size N bytes" block for @len bytes at @p. */
+void dump_hex(FILE *fp, const void *p, size_t len);
+
+#endif

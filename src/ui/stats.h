@@ -1,0 +1,36 @@
+/* The "Aggregated stats" tables of perf report --stats and -D. */
+#ifndef SONDE_UI_STATS_H
+#define SONDE_UI_STATS_H
+
+#include "data/event.h"
+#include "data/reader.h"
+
+#include <stdio.h>
+
+/* struct record_stats - counts per record type ([0] is the total) and per event. */
+struct record_stats {
+	u64 nr_events[PERF_RECORD_HEADER_MAX];
+	u64 *nr_samples;      /* per evsel idx (owned), SAMPLE records */
+	u64 *nr_lost_samples; /* per evsel idx (owned), lost samples from LOST_SAMPLES */
+	int nr_evsels;
+};
+
+/* record_stats_init / _release - sized for @reader's events. */
+void record_stats_init(struct record_stats *st, struct data_reader *reader);
+void record_stats_release(struct record_stats *st);
+/*
+ * record_stats_add - count one record. @evsel_idx is the record's event (-1
+ * unknown); a COMPRESSED record is counted, and so is each record inside it.
+ */
+void record_stats_add(struct record_stats *st, const union perf_event *ev, int evsel_idx);
+
+/* stats_fprintf - "\nAggregated stats:" then perf's table, then "<event> stats:" per event with samples. */
+void stats_fprintf(FILE *fp, const struct record_stats *st, struct data_reader *reader);
+
+/*
+ * report_stats - read the whole file and print the stats table (report --stats).
+ * Returns 0, or -EINVAL after printing the data error.
+ */
+int report_stats(FILE *fp, struct data_reader *reader);
+
+#endif
