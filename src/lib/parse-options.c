@@ -173,7 +173,7 @@ void usage_for_option(const char *const usagestr[], const struct option *options
 			break;
 		}
 	}
-	fputc('\n', stderr);
+	/* perf ends with the option's help line: no blank line after it */
 	exit(129);
 }
 

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Mask what depends on the running kernel rather than on the fixture:
+# kernel symbol names (KASLR, kernel updates) become KSYM.
+exec sed -E 's/ [^ ]+ \(\[kernel\.kallsyms\]\)/ KSYM ([kernel.kallsyms])/'
