@@ -16,6 +16,7 @@ struct pe_ctx {
 	unsigned int flags;		/* PARSE_EVENTS_* */
 	struct parse_events_error *err;
 	int idx_base;			/* offset added to error positions (alias term strings: 0 at the event) */
+	int last_tok;			/* start of the last token of the last event parsed */
 };
 
 /* struct pe_term - one "name[=value]" inside slashes. */

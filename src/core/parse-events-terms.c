@@ -411,10 +411,16 @@ static int apply_one(struct pe_ctx *ctx, struct evsel *evsel, const struct pe_te
 {
 	int type = term_type_find(t->name);
 
+	if (type >= 0 && !term_valid(ctx->flags, type)) {
+		/* perf stat knows the term but refuses it, pointing before the string */
+		pe_error(ctx, -1 - ctx->idx_base, NULL, "'%s' is not usable in 'perf stat'",
+			 t->name);
+		return -EINVAL;
+	}
 	if (tracepoint) {
 		if (type == TERM_CALLGRAPH || type == TERM_STACKSIZE)
 			return apply_builtin(ctx, evsel, t, type);
-		pe_error(ctx, t->name_idx, xstrdup("valid terms: call-graph,stack-size"),
+		pe_error(ctx, t->name_idx, xstrdup("valid terms: call-graph,stack-size\n"),
 			 "unknown term");
 		return -EINVAL;
 	}

@@ -409,7 +409,7 @@ static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out
 		for (q = p + 1; !is_stop(s[q], true) && s[q] != ':'; q++)
 			;
 		if (!pe_parse_number(s + p + 1, q - p - 1, &len)) {
-			pe_error(ctx, p + 1, NULL, "parser error");
+			pe_error(ctx, p, NULL, "parser error");
 			return -EINVAL;
 		}
 		has_len = true;
@@ -418,6 +418,10 @@ static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out
 	if (s[p] == ':') {
 		for (q = p + 1; s[q] == 'r' || s[q] == 'w' || s[q] == 'x'; q++)
 			;
+		if (q - p - 1 > 3) {
+			pe_error(ctx, p + 1, NULL, "parser error");
+			return -EINVAL;
+		}
 		if (q > p + 1 && q - p - 1 <= 3 && (s[q] == ':' || is_stop(s[q], true))) {
 			for (int i = p + 1; i < q; i++) {
 				int bit = s[i] == 'r' ? HW_BREAKPOINT_R_BIT : s[i] == 'w' ? 2 : 4;
@@ -435,7 +439,7 @@ static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out
 	if (s[p] == ':') {
 		for (q = p + 1; !is_stop(s[q], true); q++)
 			;
-		ev->has_mods = true;
+		ev->has_mods = q > p + 1; /* "mem:0x1000:" has no modifier */
 		ev->mods_start = p + 1;
 		ev->mods_end = q;
 		p = q;
@@ -481,7 +485,7 @@ static int split_event(struct pe_ctx *ctx, int start, bool in_group, struct pe_e
 			q++;
 		}
 		if (s[q] != '/') {
-			pe_error(ctx, p, NULL, "parser error");
+			pe_error(ctx, start, NULL, "parser error");
 			return -EINVAL;
 		}
 		ev->has_terms = true;
@@ -503,6 +507,47 @@ static char *event_text(struct pe_ctx *ctx, const struct pe_event *ev)
 	return xstrndup(ctx->str + ev->start, (ev->has_terms ? ev->end : ev->base_end) - ev->start);
 }
 
+/*
+ * Where perf's parser reports an unknown name: its lexer splits "foo-bar"
+ * into foo, '-', bar and bison blames the token before the one it choked
+ * on; at the end of the string that is the next-to-last token, before a
+ * ',' or '}' the last one. A symbolic name followed by '-' ("cpu-clock-x")
+ * fails on that '-', and "--" on its second '-'.
+ */
+static int unknown_name_idx(struct pe_ctx *ctx, const char *base, size_t blen, int idx)
+{
+	size_t first_end = 0, i;
+	int tok_start = 0, ndash = 0, last_dash = -1;
+	u32 type;
+	u64 config;
+
+	(void)ctx;
+	/* a cache type ("L1-dcache") is one token for perf's lexer */
+	for (int t = 0; t < PERF_COUNT_HW_CACHE_MAX; t++)
+		for (int j = 0; j < HW_CACHE_MAX_NAMES && hw_cache_names[t][j]; j++) {
+			size_t l = strlen(hw_cache_names[t][j]);
+
+			if (l < blen && l > first_end && base[l] == '-' &&
+			    !memcmp(base, hw_cache_names[t][j], l))
+				first_end = l;
+		}
+	for (i = first_end; i < blen; i++) {
+		if (base[i] != '-')
+			continue;
+		if (i && event_symbol_find(base, i, &type, &config))
+			return idx;
+		if (++ndash == 2)
+			return idx + (last_dash == (int)i - 1 ? last_dash : tok_start);
+		last_dash = (int)i;
+		tok_start = (int)i + 1;
+	}
+	if (!ndash || last_dash == 0)
+		return idx;
+	if (!base[blen] || base[blen] == ':')
+		return idx + (last_dash == (int)blen - 1 ? 0 : last_dash);
+	return idx + tok_start;
+}
+
 /* the base name (before '/' or the modifiers) into a pmu, symbolic, cache, raw or tracepoint */
 static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 		    struct pe_terms *terms, bool has_terms, struct pe_list *out, bool *named)
@@ -522,7 +567,17 @@ static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 		int first = out->nr;
 
 		if (!*sys || !*ev || is_fixed_event_name(base, colon - base) || strchr(ev, ':')) {
-			pe_error(ctx, idx + (int)(colon - base), NULL, "parser error");
+			const char *c2 = strchr(ev, ':');
+			int at = idx + (int)(colon - base);
+
+			/* where bison gives up, as perf reports it */
+			if (!*ev)
+				at = idx;
+			else if (is_fixed_event_name(base, colon - base))
+				at += all_modifier_chars(ev, c2 ? (size_t)(c2 - ev) : strlen(ev)) ? 1 : 0;
+			else if (c2)
+				at += 1 + (int)(c2 - ev);
+			pe_error(ctx, at, NULL, "parser error");
 			free(sys);
 			free(ev);
 			return -EINVAL;
@@ -587,8 +642,32 @@ static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 	if (ret > 0)
 		return 0;
 	if (ret == 0)
-		pe_error(ctx, idx, NULL, "parser error");
+		pe_error(ctx, unknown_name_idx(ctx, base, blen, idx), NULL, "parser error");
 	return ret ? ret : -EINVAL;
+}
+
+/*
+ * The start of the last token of an event as perf's lexer cuts it: the
+ * modifiers, the closing '/', the part after the last ':' or '-' of a
+ * name (symbolic names are one token).
+ */
+static int last_token_start(struct pe_ctx *ctx, const struct pe_event *ev, int base_end)
+{
+	const char *s = ctx->str;
+	u32 type;
+	u64 config;
+
+	if (ev->has_mods)
+		return ev->mods_start;
+	if (ev->has_terms)
+		return ev->terms_end;
+	if (event_symbol_find(s + ev->start, base_end - ev->start, &type, &config) ||
+	    tool_event_find(s + ev->start, base_end - ev->start))
+		return ev->start;
+	for (int i = base_end - 1; i > ev->start; i--)
+		if (s[i] == ':' || s[i] == '-' || s[i] == '/')
+			return i + 1;
+	return ev->start;
 }
 
 /* one event (not a group) starting at *@pos; appends its evsels to @out */
@@ -602,13 +681,24 @@ static int parse_event(struct pe_ctx *ctx, int *pos, bool in_group, struct pe_li
 	char *text;
 
 	if (is_stop(s[*pos], in_group)) {
-		pe_error(ctx, *pos, NULL, "parser error");
+		/*
+		 * bison blames the token before: the previous ',' (1 at the very
+		 * start); a nested '{' is blamed on itself (perf's lexer matched
+		 * it as the start of a group)
+		 */
+		int at = *pos > 0 && s[*pos - 1] == ',' ? *pos - 1 : 1;
+
+		if (s[*pos] == '{' && in_group)
+			at = *pos;
+		pe_error(ctx, at, NULL, "parser error");
 		return -EINVAL;
 	}
 	if (!strncmp(s + *pos, "mem:", 4)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.start = *pos;
 		ret = parse_bp(ctx, &ev, out);
+		if (!ret && ev.has_mods)
+			ret = check_modifiers(ctx, ev.mods_start, ev.mods_end);
 		if (ret)
 			return ret;
 		for (base_end = ev.start; !is_stop(s[base_end], in_group); base_end++)
@@ -639,6 +729,10 @@ static int parse_event(struct pe_ctx *ctx, int *pos, bool in_group, struct pe_li
 				ev.mods_end = ev.base_end;
 			}
 		}
+		/* perf takes "cs:" as "cs" with no modifier */
+		if (!ev.has_mods && base_end - 1 > ev.start && s[base_end - 1] == ':' &&
+		    is_fixed_event_name(s + ev.start, base_end - 1 - ev.start))
+			base_end--;
 	} else {
 		ret = pe_terms_parse(ctx, s + ev.terms_start, ev.terms_end - ev.terms_start,
 				     ev.terms_start, &terms);
@@ -669,6 +763,7 @@ finish:
 			evsel->name = xstrdup(text);
 	}
 	free(text);
+	ctx->last_tok = last_token_start(ctx, &ev, base_end);
 	*pos = ev.end;
 	return 0;
 }
@@ -696,6 +791,14 @@ static int parse_group(struct pe_ctx *ctx, int *pos, int brace, struct pe_list *
 	const char *s = ctx->str;
 	int p = brace + 1, first = out->nr, ret;
 	char *name = xstrndup(s + *pos, brace - *pos);
+	char *colon = strchr(name, ':');
+
+	if (colon) {
+		/* "cycles:{k,u}": perf's parser stops at the ':' */
+		pe_error(ctx, *pos + (int)(colon - name), NULL, "parser error");
+		free(name);
+		return -EINVAL;
+	}
 
 	for (;;) {
 		ret = parse_event(ctx, &p, true, out);
@@ -711,10 +814,12 @@ static int parse_group(struct pe_ctx *ctx, int *pos, int brace, struct pe_list *
 		ret = -EINVAL;
 		goto out;
 	}
+	ctx->last_tok = p;
 	p++;
 	if (s[p] == ':') {
 		int m = p + 1;
 
+		ctx->last_tok = p + 1;
 		while (!is_stop(s[m], false))
 			m++;
 		ret = check_modifiers(ctx, p + 1, m);
@@ -725,7 +830,7 @@ static int parse_group(struct pe_ctx *ctx, int *pos, int brace, struct pe_list *
 		p = m;
 	}
 	if (s[p] && s[p] != ',') {
-		pe_error(ctx, p, NULL, "parser error");
+		pe_error(ctx, ctx->last_tok, NULL, "parser error");
 		ret = -EINVAL;
 		goto out;
 	}
@@ -765,14 +870,14 @@ int parse_events_flags(struct evlist *evlist, const char *str, struct parse_even
 		if (!str[pos])
 			break;
 		if (str[pos] != ',' ) {
-			pe_error(&ctx, pos, NULL, "parser error");
+			pe_error(&ctx, ctx.last_tok, NULL, "parser error");
 			ret = -EINVAL;
 			break;
 		}
 		pos++;
 		if (!str[pos]) {
-			/* perf's parser blames a trailing comma on the start of the string */
-			pe_error(&ctx, 0, NULL, "parser error");
+			/* at the end, bison blames the last token before the comma */
+			pe_error(&ctx, ctx.last_tok, NULL, "parser error");
 			ret = -EINVAL;
 			break;
 		}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# The -e parser against perf 6.1: for every string of tests/fixtures/events/
+# valid.txt the attrs (type, config*, bp_*, exclude_*, precise_ip, pinned,
+# exclusive, group leaders) and event names sonde makes equal the ones perf
+# stat opens (its -vv dump also shows events that fail to open, like the
+# hardware ones here); for errors.txt the exit status and the error text.
+. "$(dirname "$0")/lib.sh"
+
+EV=$SONDE_ROOT/tests/fixtures/events
+unset COLUMNS LINES
+
+# perf_attrs SPEC: perf's attr lines and names, in sonde's --parse-events layout
+perf_attrs() {
+	"$PERF" stat -vv -e "$1" true 2>&1 </dev/null | awk -f "$EV/perf-vv-attrs.awk"
+}
+perf_names() {
+	"$PERF" stat -x';' -e "$1" true 2>&1 </dev/null | awk -F';' 'NF >= 3 { print "name: " $3 }'
+}
+
+compare_valid() {
+	local spec fails=0 n=0
+	while IFS= read -r spec; do
+		case "$spec" in ''|'#'*) continue ;; esac
+		n=$((n + 1))
+		perf_attrs "$spec" >perf.attr
+		"$SONDE" list --parse-events "$spec" >sonde.out 2>&1 || { echo "sonde rejected: $spec"; cat sonde.out; fails=$((fails + 1)); continue; }
+		grep '^attr:' sonde.out >sonde.attr
+		if ! diff -u perf.attr sonde.attr >d.out; then
+			echo "attr mismatch for: $spec"; cat d.out; fails=$((fails + 1)); continue
+		fi
+		# names: only when perf stat could run the whole list
+		if perf_names "$spec" >perf.names && [ -s perf.names ] &&
+			[ "$(wc -l <perf.names)" = "$(wc -l <perf.attr)" ]; then
+			grep '^name:' sonde.out >sonde.names
+			if ! diff -u perf.names sonde.names >d.out; then
+				echo "name mismatch for: $spec"; cat d.out; fails=$((fails + 1))
+			fi
+		fi
+	done <"$EV/valid.txt"
+	echo "$n valid strings, $fails mismatches"
+	[ $fails = 0 ]
+}
+
+compare_errors() {
+	local spec fails=0 n=0 prc src
+	while IFS= read -r spec; do
+		case "$spec" in '#'*) continue ;; esac
+		n=$((n + 1))
+		prc=0; "$PERF" stat -e "$spec" true >/dev/null 2>perf.err </dev/null || prc=$?
+		src=0; "$SONDE" list --parse-events "$spec" >/dev/null 2>sonde.err || src=$?
+		sed -n "0,/^Run 'perf list'/p" perf.err >perf.txt
+		sed "s/^Run 'sonde list'/Run 'perf list'/" sonde.err >sonde.txt
+		if [ "$prc" != "$src" ] || ! diff -u perf.txt sonde.txt >d.out; then
+			echo "error mismatch for: '$spec' (perf exit $prc, sonde exit $src)"
+			cat d.out; fails=$((fails + 1))
+		fi
+	done <"$EV/errors.txt"
+	echo "$n error strings, $fails mismatches"
+	[ $fails = 0 ]
+}
+
+test_expect_success 'corpus has at least 150 strings' '
+	n=$(grep -cv -e "^#" -e "^\$" "$EV/valid.txt" "$EV/errors.txt" | awk -F: "{ s += \$2 } END { print s }") &&
+	test "$n" -ge 150
+'
+
+test_expect_success PERF,TRACEFS,ROOT 'valid strings: same attrs and names as perf' 'compare_valid'
+
+test_expect_success PERF,TRACEFS,ROOT 'bad strings: same exit status and error text as perf' 'compare_errors'
+
+test_done
