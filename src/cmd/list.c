@@ -314,7 +314,8 @@ int cmd_list(int argc, const char **argv)
 	const struct option options[] = {
 		OPT_BOOLEAN('d', "desc", &o.desc, "Print extra event descriptions. --no-desc to not print."),
 		OPT_BOOLEAN('v', "long-desc", &o.long_desc, "Print longer event descriptions."),
-		OPT_BOOLEAN(0, "raw-dump", &o.raw_dump, "Dump raw events"),
+		{ .type = OPTION_BOOLEAN, .long_name = "raw-dump", .value = &o.raw_dump,
+		  .help = "Dump raw events", .flags = PARSE_OPT_HIDDEN },
 		OPT_STRING(0, "cputype", &cputype, "hybrid cpu type",
 			   "Print events applying cpu with this type for hybrid platform (e.g. core or atom)"),
 		OPT_BOOLEAN(0, "debug", &debug, "Enable debugging output"),

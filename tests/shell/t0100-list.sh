@@ -1,0 +1,42 @@
+#!/bin/bash
+# sonde list against perf list on this machine, byte for byte: every class,
+# glob and option form (hardware and cache events appear only where the
+# machine can open them, for both).
+. "$(dirname "$0")/lib.sh"
+
+# list_same ARGS...: same stdout, stderr and exit status as perf list ARGS
+list_same() {
+	local prc=0 src=0
+	"$PERF" list "$@" >perf.out 2>perf.err || prc=$?
+	"$SONDE" list "$@" >sonde.out 2>sonde.err || src=$?
+	sed -i 's/\bsonde\b/perf/g' sonde.err
+	test "$prc" = "$src" || { echo "exit: perf $prc, sonde $src"; return 1; }
+	test_cmp perf.out sonde.out && test_cmp perf.err sonde.err
+}
+
+test_expect_success PERF,TRACEFS 'list (everything)' 'list_same'
+for arg in hw sw cache pmu tracepoint sdt metric metricgroup 'sched:*' \
+	'syscalls:sys_exit_a*' 'sched:sched_sw*' block cs tsc 'msr*' 'msr/*' \
+	sched_switch nosuch Tool hardware software hwcache; do
+	test_expect_success PERF,TRACEFS "list $arg" "list_same '$arg'"
+done
+test_expect_success PERF,TRACEFS 'list with several arguments' 'list_same hw cache sw "sched:sched_wakeup*"'
+test_expect_success PERF,TRACEFS 'list --raw-dump' 'list_same --raw-dump'
+test_expect_success PERF,TRACEFS 'list --raw-dump sw and pmu' 'list_same --raw-dump sw pmu'
+test_expect_success PERF,TRACEFS 'list -d and --details' 'list_same -d sw && list_same --details pmu'
+test_expect_success PERF 'list -h: usage, exit 129' 'list_same -h'
+test_expect_success PERF 'list --bogus: usage error, exit 129' 'list_same --bogus'
+
+test_expect_success TRACEFS 'list format: two spaces, name padded to 50, kind' '
+	"$SONDE" list sw >out &&
+	test_grep "^  context-switches OR cs                             \[Software event\]$" out &&
+	test_grep "^  duration_time                                      \[Tool event\]$" out &&
+	"$SONDE" list "sched:sched_switch" >out &&
+	test_grep "^  sched:sched_switch                                 \[Tracepoint event\]$" out
+'
+
+test_expect_success 'list sw needs no perf and no tracefs' '
+	"$SONDE" list sw >out && test "$(wc -l <out)" -ge 15
+'
+
+test_done
