@@ -1,12 +1,190 @@
-/* sonde buildid-list: not implemented yet (placeholder until its issue lands). */
+/* sonde buildid-list: build-ids recorded in perf.data (-H: only DSOs with samples), or of the running kernel (-k, -m). */
 #include "builtin.h"
+#include "core/evlist.h"
+#include "data/reader.h"
+#include "lib/debug.h"
+#include "lib/hashmap.h"
+#include "lib/parse-options.h"
+#include "session/machine.h"
+#include "symbol/elf.h"
+#include "ui/header.h"
 
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct buildid_opts {
+	bool force, with_hits, kernel, kernel_maps;
+	const char *input;
+};
+
+static const char *const buildid_list_usage[] = {
+	"perf buildid-list [<options>]",
+	NULL,
+};
+
+static int print_kernel(bool maps)
+{
+	u8 bid[BUILD_ID_SIZE];
+	char hex[2 * BUILD_ID_SIZE + 1];
+	int n = buildid_read_kernel(bid, sizeof(bid));
+
+	if (n < 0) {
+		if (!maps)
+			fprintf(stderr, "Couldn't read a build-id in /sys/kernel/notes\n");
+		return maps ? 0 : 255;
+	}
+	buildid_to_hex(bid, n, hex);
+	if (!maps) {
+		printf("%s\n", hex);
+		return 0;
+	}
+	{
+		/* the kernel map spans _text.._etext, as perf builds it from kallsyms */
+		FILE *f = fopen("/proc/kallsyms", "r");
+		unsigned long long a, start = 0, end = 0;
+		char type, name[256];
+
+		while (f && fscanf(f, "%llx %c %255s%*[^\n]", &a, &type, name) == 3) {
+			if (!strcmp(name, "_text"))
+				start = a;
+			else if (!strcmp(name, "_etext"))
+				end = a;
+		}
+		if (f)
+			fclose(f);
+		printf("%s %16llx %16llx [kernel.kallsyms]\n", hex, start, end);
+	}
+	return 0;
+}
+
+/* mark the dsos sample ips land in (perf marks only the sample address, not callchains) */
+static int mark_hits(struct data_reader *r, struct machine *m)
+{
+	struct data_error err = { 0 };
+	union perf_event *ev;
+	u64 off;
+	int ret;
+
+	while ((ret = data_reader_next(r, &ev, &off, &err)) > 0) {
+		switch (ev->header.type) {
+		case PERF_RECORD_MMAP:
+			machine_process_mmap(m, ev);
+			break;
+		case PERF_RECORD_MMAP2:
+			machine_process_mmap2(m, ev);
+			break;
+		case PERF_RECORD_COMM:
+			machine_process_comm(m, ev);
+			break;
+		case PERF_RECORD_FORK:
+			machine_process_fork(m, ev);
+			break;
+		case PERF_RECORD_SAMPLE: {
+			struct perf_sample s;
+			struct thread *t;
+			const struct maps *maps = NULL;
+			struct map *map;
+
+			if (data_reader_parse_sample(r, ev, &s, NULL))
+				break;
+			t = machine_findnew_thread(m, (int)s.pid, (int)s.tid);
+			if (s.cpumode == PERF_RECORD_MISC_KERNEL ||
+			    s.cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+				maps = &m->kmaps;
+			else if (s.cpumode == PERF_RECORD_MISC_USER ||
+				 s.cpumode == PERF_RECORD_MISC_GUEST_USER)
+				maps = t->maps;
+			map = maps ? maps_find(maps, s.ip) : NULL;
+			if (map && map->dso)
+				map->dso->is_hit = true;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	if (ret < 0) {
+		data_error_print(data_reader_path(r), &err);
+		return -1;
+	}
+	return 0;
+}
+
+static bool entry_hit(struct machine *m, const struct build_id_entry *e)
+{
+	for (struct dso *d = m->dsos; d; d = d->next)
+		if (d->is_hit && !strcmp(d->long_name, e->filename))
+			return true;
+	return false;
+}
 
 int cmd_buildid_list(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'buildid-list' is not implemented yet\n");
-	return 1;
+	struct buildid_opts o = { 0 };
+	const struct option options[] = {
+		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
+		OPT_BOOLEAN('H', "with-hits", &o.with_hits, "Show only DSOs with hits"),
+		OPT_STRING('i', "input", &o.input, "file", "input file name"),
+		OPT_BOOLEAN('k', "kernel", &o.kernel, "Show current kernel build id"),
+		OPT_BOOLEAN('m', "kernel-maps", &o.kernel_maps,
+			    "Show build id of current kernel + modules"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END(),
+	};
+	const struct perf_header *h;
+	struct data_reader *r;
+	struct strpool names;
+	struct machine m;
+	struct machine_opts mopts = { .no_symbols = true };
+	int ret = 0;
+
+	argc = parse_options(argc, argv, options, buildid_list_usage, 0);
+	if (argc)
+		usage_with_options(buildid_list_usage, options);
+	if (o.kernel)
+		return print_kernel(false);
+	if (o.kernel_maps)
+		return print_kernel(true);
+
+	r = data_open_for_read(o.input, o.force);
+	if (!r)
+		return 255;
+	h = data_reader_header(r);
+	strpool_init(&names);
+	machine_init(&m, &names, &mopts);
+	/* without a BUILD_ID feature perf walks the samples and lists the DSOs they hit */
+	if (!perf_header_has_feat(h, HEADER_BUILD_ID)) {
+		if (mark_hits(r, &m) < 0) {
+			ret = 255;
+		} else {
+			struct dso **v = calloc(m.nr_dsos + 1, sizeof(*v));
+
+			for (struct dso *d = m.dsos; d; d = d->next)
+				if (d->id < m.nr_dsos)
+					v[d->id] = d;
+			for (u32 i = 0; i < m.nr_dsos; i++)
+				if (v[i] && v[i]->is_hit)
+					printf("%-40s %s\n", "", v[i]->long_name);
+			free(v);
+		}
+		goto out;
+	}
+	if (o.with_hits && mark_hits(r, &m) < 0)
+		ret = 255;
+	for (int i = 0; !ret && i < h->nr_build_ids; i++) {
+		const struct build_id_entry *e = &h->build_ids[i];
+		char hex[2 * BUILD_ID_SIZE + 1];
+
+		if (o.with_hits && !entry_hit(&m, e))
+			continue;
+		buildid_to_hex(e->build_id, e->size, hex);
+		printf("%s %s\n", hex, e->filename);
+	}
+out:
+	machine_release(&m);
+	strpool_release(&names);
+	data_reader_close(r);
+	return ret;
 }

@@ -1,12 +1,134 @@
-/* sonde evlist: not implemented yet (placeholder until its issue lands). */
+/* sonde evlist: list the events of a perf.data file (names, -F, -v attrs, --group, --trace-fields). */
 #include "builtin.h"
+#include "core/evlist.h"
+#include "data/reader.h"
+#include "lib/debug.h"
+#include "lib/parse-options.h"
+#include "trace/tep.h"
+#include "ui/header.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <traceevent/event-parse.h>
+
+struct evlist_opts {
+	bool force, freq, group, verbose, trace_fields;
+	const char *input;
+};
+
+static const char *const evlist_usage[] = {
+	"perf evlist [<options>]",
+	NULL,
+};
+
+/* ":" before the first item, "," before the others (perf's layout) */
+static void comma_printf(bool *first, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void comma_printf(bool *first, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputc(*first ? ':' : ',', stdout);
+	*first = false;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static int attr_item(FILE *fp, const char *name, const char *val, void *arg)
+{
+	(void)fp;
+	comma_printf(arg, " %s: %s", name, val);
+	return 0;
+}
+
+static void print_trace_fields(struct tep_handle *tep, struct evsel *evsel, bool *first)
+{
+	struct tep_event *event;
+	struct tep_format_field *field;
+
+	if (evsel->attr.type != PERF_TYPE_TRACEPOINT) {
+		comma_printf(first, " (not a tracepoint)");
+		return;
+	}
+	event = tep ? trace_tep_find_event(tep, (int)evsel->attr.config) : NULL;
+	field = event ? event->format.fields : NULL;
+	if (!field) {
+		comma_printf(first, " (no trace field)");
+		return;
+	}
+	comma_printf(first, " trace_fields: %s", field->name);
+	for (field = field->next; field; field = field->next)
+		comma_printf(first, "%s", field->name);
+}
 
 int cmd_evlist(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'evlist' is not implemented yet\n");
-	return 1;
+	struct evlist_opts o = { 0 };
+	const struct option options[] = {
+		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
+		OPT_BOOLEAN('F', "freq", &o.freq, "Show the sample frequency"),
+		OPT_BOOLEAN('g', "group", &o.group, "Show event group information"),
+		OPT_STRING('i', "input", &o.input, "file", "Input file name"),
+		OPT_BOOLEAN('v', "verbose", &o.verbose, "Show all event attr details"),
+		OPT_BOOLEAN(0, "trace-fields", &o.trace_fields, "Show tracepoint fields"),
+		OPT_END(),
+	};
+	struct data_reader *r;
+	struct evlist *evlist;
+	struct evsel *evsel;
+	struct tep_handle *tep = NULL;
+	bool has_tp = false;
+
+	argc = parse_options(argc, argv, options, evlist_usage, 0);
+	if (argc)
+		usage_with_options(evlist_usage, options);
+	r = data_open_for_read(o.input, o.force);
+	if (!r)
+		return 255;
+	evlist = data_reader_evlist(r);
+	if (o.trace_fields) {
+		const struct perf_header *h = data_reader_header(r);
+
+		if (h->tracing_data)
+			trace_tep_from_data(h->tracing_data, h->tracing_data_size, &tep);
+	}
+	evlist_for_each_entry(evlist, evsel) {
+		bool first = true;
+
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
+			has_tp = true;
+		if (o.group) {
+			struct evsel *m;
+
+			if (!evsel_is_group_leader(evsel))
+				continue;
+			if (evsel->nr_members > 1)
+				printf("%s{", evsel->group_name ? evsel->group_name : "");
+			printf("%s", evsel->name);
+			evlist_for_each_entry(evlist, m)
+				if (m != evsel && m->leader == evsel)
+					printf(",%s", m->name);
+			if (evsel->nr_members > 1)
+				printf("}");
+			putchar('\n');
+			continue;
+		}
+		printf("%s", evsel->name);
+		if (o.verbose || verbose) {
+			perf_attr_fprintf(stdout, &evsel->attr, attr_item, &first);
+		} else if (o.freq) {
+			comma_printf(&first, " %s=%" PRIu64, evsel->attr.freq ? "sample_freq" : "sample_period",
+				     (u64)evsel->attr.sample_period);
+		}
+		if (o.trace_fields)
+			print_trace_fields(tep, evsel, &first);
+		putchar('\n');
+	}
+	if (has_tp && !o.trace_fields)
+		printf("# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint events\n");
+	trace_tep_free(tep);
+	data_reader_close(r);
+	return 0;
 }
