@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
@@ -648,4 +649,47 @@ TEST(debuglink_crc32_known_value)
 	/* the standard CRC-32 check value */
 	EXPECT_UEQ(gnu_debuglink_crc32(0, "123456789", 9), 0xcbf43926);
 	EXPECT_UEQ(gnu_debuglink_crc32(gnu_debuglink_crc32(0, "1234", 4), "56789", 5), 0xcbf43926);
+}
+
+TEST(elf_other_mount_namespace_via_proc_root)
+{
+	struct strpool pool = STRPOOL_INIT;
+	struct symsrc_args args = { 0 };
+	struct symsrc *ss;
+	char buf[64];
+	FILE *f;
+	int pid = 0, i;
+
+	need_tools();
+	if (getuid() != 0 || system("unshare --version >/dev/null 2>&1"))
+		test_skip("needs root and unshare(1) to make a mount namespace");
+	ASSERT_TRUE(sh("echo 'int __attribute__((noinline)) in_host(void){return 1;} int main(void){return in_host();}' > h.c && "
+		       "echo 'int __attribute__((noinline)) in_container(void){return 2;} int main(void){return in_container();}' > c.c && "
+		       "cc -O1 -o hostbin h.c && cc -O1 -o ctrbin c.c") == 0);
+	/* a "container": its own mount namespace where hostbin is another file */
+	if (sh("(unshare -m --propagation private sh -c 'mount --bind ctrbin hostbin && echo $$ > ns.pid && exec sleep 20' &)"))
+		test_skip("unshare -m failed here");
+	for (i = 0; i < 100 && access(tmp_path("ns.pid"), R_OK); i++)
+		usleep(50 * 1000);
+	f = fopen(tmp_path("ns.pid"), "r");
+	if (f && fgets(buf, sizeof(buf), f))
+		pid = atoi(buf);
+	if (f)
+		fclose(f);
+	if (pid <= 0)
+		test_skip("the mount namespace did not come up");
+	args.pid = pid;
+	ss = symsrc_new(&pool);
+	EXPECT_EQ(symsrc_load(ss, tmp_path("hostbin"), &args), 0);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "in_container") != NULL);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "in_host") == NULL);
+	symsrc_free(ss);
+	/* the same path for a host process: the host's file */
+	args.pid = getpid();
+	ss = symsrc_new(&pool);
+	EXPECT_EQ(symsrc_load(ss, tmp_path("hostbin"), &args), 0);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "in_host") != NULL);
+	symsrc_free(ss);
+	kill(pid, SIGTERM);
+	strpool_release(&pool);
 }
