@@ -56,22 +56,23 @@ void evsel_set_name_from_attr(struct evsel *evsel)
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
-		if (attr->config < PERF_COUNT_HW_MAX && event_symbols_hw[attr->config].name)
+		/* perf's attr names: the short aliases for cycles and branches */
+		if (attr->config == PERF_COUNT_HW_CPU_CYCLES)
+			strbuf_addstr(&sb, "cycles");
+		else if (attr->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
+			strbuf_addstr(&sb, "branches");
+		else if (attr->config < PERF_COUNT_HW_MAX)
 			strbuf_addstr(&sb, event_symbols_hw[attr->config].name);
 		else
-			strbuf_addf(&sb, "unknown-hardware:%llu", (unsigned long long)attr->config);
-		/* perf names the default event "cycles", not "cpu-cycles" */
-		if (attr->config == PERF_COUNT_HW_CPU_CYCLES) {
-			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "cycles");
-		}
+			strbuf_addstr(&sb, "unknown-hardware");
 		add_modifiers(attr, &sb);
 		break;
 	case PERF_TYPE_SOFTWARE:
-		if (attr->config < EVENT_SYMBOLS_SW_MAX && event_symbols_sw[attr->config].name)
+		/* perf 6.1's table stops at "dummy": later events are "unknown-software" */
+		if (attr->config <= PERF_COUNT_SW_DUMMY)
 			strbuf_addstr(&sb, event_symbols_sw[attr->config].name);
 		else
-			strbuf_addf(&sb, "unknown-software:%llu", (unsigned long long)attr->config);
+			strbuf_addstr(&sb, "unknown-software");
 		add_modifiers(attr, &sb);
 		break;
 	case PERF_TYPE_HW_CACHE:
@@ -98,7 +99,7 @@ void evsel_set_name_from_attr(struct evsel *evsel)
 			strbuf_addstr(&sb, tp);
 			free(tp);
 		} else {
-			strbuf_addf(&sb, "unknown tracepoint:%llu", (unsigned long long)attr->config);
+			strbuf_addstr(&sb, "unknown tracepoint");
 		}
 		break;
 	default:

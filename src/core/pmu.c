@@ -34,9 +34,17 @@ int pmu_list_at(const char *root, struct strvec *names)
 	return 0;
 }
 
+/* SONDE_PMU_DIR in the environment points the lookups at a fake tree (tests) */
+static const char *pmu_root(void)
+{
+	const char *env = getenv("SONDE_PMU_DIR");
+
+	return env && *env ? env : PMU_SYSFS_DIR;
+}
+
 int pmu_list(struct strvec *names)
 {
-	return pmu_list_at(PMU_SYSFS_DIR, names);
+	return pmu_list_at(pmu_root(), names);
 }
 
 int pmu_format_parse(const char *spec, int *word, u64 *mask)
@@ -302,7 +310,7 @@ struct pmu *pmu_load_at(const char *root, const char *name)
 
 struct pmu *pmu_load(const char *name)
 {
-	return pmu_load_at(PMU_SYSFS_DIR, name);
+	return pmu_load_at(pmu_root(), name);
 }
 
 void pmu_free(struct pmu *pmu)

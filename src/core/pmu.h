@@ -47,7 +47,7 @@ struct pmu {
  * new pmu (caller frees with pmu_free) or NULL with errno set.
  */
 struct pmu *pmu_load_at(const char *root, const char *name);
-/* pmu_load - pmu_load_at(PMU_SYSFS_DIR, @name). */
+/* pmu_load - pmu_load_at(PMU_SYSFS_DIR, @name); $SONDE_PMU_DIR replaces the root (tests). */
 struct pmu *pmu_load(const char *name);
 /* pmu_free - free a pmu; NULL is fine. */
 void pmu_free(struct pmu *pmu);
