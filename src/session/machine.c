@@ -126,7 +126,8 @@ static void maps_insert(struct machine *machine, struct maps *maps, struct map *
 static void maps_clone(struct maps *dst, const struct maps *src)
 {
 	ALLOC_GROW(dst->arr, src->nr, dst->alloc);
-	memcpy(dst->arr, src->arr, src->nr * sizeof(*src->arr));
+	if (src->nr) /* memcpy(NULL, NULL, 0) is UB (UBSan, fuzzer) */
+		memcpy(dst->arr, src->arr, src->nr * sizeof(*src->arr));
 	dst->nr = src->nr;
 	maps_changed(dst);
 }
@@ -142,14 +143,6 @@ void machine_init(struct machine *machine, struct strpool *names, const struct m
 	maps_init(&machine->kmaps);
 	if (opts)
 		machine->opts = *opts;
-}
-
-static int free_unresolved(uint64_t key, void *val, void *arg)
-{
-	(void)key;
-	(void)arg;
-	(void)val;
-	return 0;
 }
 
 void machine_release(struct machine *machine)
@@ -176,7 +169,6 @@ void machine_release(struct machine *machine)
 	for (u32 i = 0; i < machine->nr_frames; i++)
 		free(machine->frames[i]);
 	free(machine->frames);
-	u64map_for_each(&machine->frames_by_key, free_unresolved, NULL);
 	u64map_release(&machine->frames_by_key);
 	u64map_release(&machine->threads);
 	u64map_release(&machine->procs);
@@ -471,8 +463,19 @@ struct map *machine_add_map(struct machine *machine, int pid, int tid, u64 start
 		dso = machine_findnew_dso(machine, name, build_id, build_id_size);
 		dso->is_kernel = true;
 		machine->kernel_dso = dso;
-		/* perf's kernel map ends where the address space does */
-		map = map_new(machine, start, start + len, pgoff, dso, prot, flags);
+		/*
+		 * perf's kernel map ends where the address space does (or at the
+		 * next module already mapped): .init.text and friends lie past
+		 * the _text..._etext length the MMAP record gives.
+		 */
+		u64 end = UINT64_MAX;
+		for (size_t k = 0; k < machine->kmaps.nr; k++) {
+			struct map *o = machine->kmaps.arr[k];
+
+			if (o->start > start && o->start < end)
+				end = o->start;
+		}
+		map = map_new(machine, start, end, pgoff, dso, prot, flags);
 		maps_insert(machine, maps, map);
 		return map;
 	}
@@ -599,13 +602,13 @@ static struct frame *frame_intern(struct machine *machine, struct map *map, u64 
 	if (sym) {
 		key = (u64)(uintptr_t)sym;
 	} else {
-		/* unresolved: one frame per (dso, address) */
-		key = hash_u64(addr ^ hash_u64(dso ? (u64)(uintptr_t)dso : (u64)(unsigned char)level))
+		/* unresolved: one frame per (dso, sample address), as perf's callchains match them */
+		key = hash_u64(ip ^ hash_u64(dso ? (u64)(uintptr_t)dso : (u64)(unsigned char)level))
 		      | 1; /* odd: never a symbol pointer */
 	}
 	f = u64map_find(&machine->frames_by_key, key);
 	/* a hash collision between unresolved frames is told apart by checking the fields */
-	while (f && !sym && (f->sym || f->dso != dso || f->addr != addr)) {
+	while (f && !sym && (f->sym || f->dso != dso || f->ip != ip)) {
 		key = hash_u64(key) | 1;
 		f = u64map_find(&machine->frames_by_key, key);
 	}

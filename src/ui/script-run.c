@@ -168,8 +168,9 @@ static bool is_kernel_mode(int cpumode)
 
 /*
  * resolve - the printable frame for @ip in @thread's (or the kernel's)
- * address space. @in_chain: callchain entries print the map-relative
- * address, as perf 6.1 does; the sample line prints the raw ip.
+ * address space, cached per (address space, ip). The frame's ip is what
+ * perf 6.1 prints for callchain entries: the map-relative address for
+ * user DSOs; the sample line prints the raw ip itself.
  */
 static const struct script_frame *resolve(struct run *r, struct thread *thread, int cpumode,
 					  u64 ip)
@@ -183,27 +184,24 @@ static const struct script_frame *resolve(struct run *r, struct thread *thread, 
 	if (sf)
 		return sf;
 	sf = frame_alloc(r);
-	fr = machine_resolve_ip(r->machine, thread, cpumode, ip);
-	map = maps ? maps_find(maps, ip) : NULL;
-	if (!map && fr)
-		map = fr->map;
 	sf->ip = ip;
-	if (map && map->dso && !map->dso->is_kernel)
-		sf->ip = ip - map->start + map->pgoff;
-	if (fr && fr->dso) {
-		struct dso *dso = fr->dso;
+	map = maps ? maps_find(maps, ip) : NULL;
+	/* perf looks only in the address space of the cpumode: no fallback */
+	if (map && map->dso) {
+		struct dso *dso = map->dso;
 
+		if (!dso->is_kernel)
+			sf->ip = ip - map->start + map->pgoff;
 		sf->dso = dso->long_name;
-		if (fr->sym) {
+		fr = machine_resolve_ip(r->machine, thread, cpumode, ip);
+		if (fr && fr->sym && fr->dso == dso) {
 			u64 addr = ip;
 
 			sf->sym = fr->sym->name;
-			if (!dso->is_kernel && dso->ss && map)
+			if (!dso->is_kernel && dso->ss)
 				addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
 			sf->symoff = addr - fr->sym->start;
 		}
-	} else if (map && map->dso) {
-		sf->dso = map->dso->long_name;
 	}
 	u64map_set(&fc->ips, ip, sf);
 	return sf;

@@ -793,7 +793,7 @@ void script_print_record(struct script_printer *p, struct evsel *evsel, const ch
 		if (ev->header.type == PERF_RECORD_SWITCH)
 			strbuf_addf(sb, "PERF_RECORD_SWITCH %s\n", in_out);
 		else
-			strbuf_addf(sb, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid:%5d/%-5d\n", in_out,
+			strbuf_addf(sb, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid: %5d/%-5d\n", in_out,
 				    out ? "next" : "prev", (int)ev->context_switch.next_prev_pid,
 				    (int)ev->context_switch.next_prev_tid);
 		break;

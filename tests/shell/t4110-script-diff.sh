@@ -1,0 +1,88 @@
+#!/bin/bash
+# perf script vs sonde script, byte for byte, on files perf 6.1 records during the test:
+# callchains, system-wide, tracepoints (sched_switch, syscalls) with and without -g,
+# context switches, and the option combinations users script against.
+. "$(dirname "$0")/lib.sh"
+
+burn=$SONDE_WORKLOADS/cpuburn
+ln -s "$SONDE" perf
+
+# both PERF and ./perf (sonde) print the same thing for this file and these args
+same() {
+	local f=$1
+	shift
+	rc1=0 rc2=0
+	"$PERF" script -i "$f" "$@" >expect 2>expect.err </dev/null || rc1=$?
+	./perf script -i "$f" "$@" >actual 2>actual.err </dev/null || rc2=$?
+	test "$rc1" = "$rc2" || { echo "exit status: perf $rc1, sonde $rc2 for $*"; cat actual.err; return 1; }
+	test_cmp expect actual
+	test_cmp expect.err actual.err
+}
+
+record() { # record FILE ARGS...
+	local f=$1
+	shift
+	"$PERF" record -q -o "$f" "$@" >/dev/null 2>&1
+}
+
+test_expect_success PERF,ROOT 'record: -g user workload' '
+	record "$TRASH/g.data" -g -F 2000 -- "$burn" 200 &&
+	test -s "$TRASH/g.data"
+'
+
+for args in "" "-G" "--ns" "--reltime" "--deltatime" "--max-stack 1" "--max-stack 3" \
+	"-F comm,tid,time,ip,sym,dso" "-F ip,sym,symoff,dso" "-F comm,pid,tid,period,event" \
+	"-F +pid" "-F -time,-period" "--show-task-events --show-mmap-events" "--comm cpuburn" \
+	"-S leaf" "--dsos cpuburn"; do
+	test_expect_success PERF,ROOT "-g user workload: ${args:-default}" "
+		test -s \"$TRASH/g.data\" && same \"$TRASH/g.data\" $args
+	"
+done
+
+test_expect_success PERF,ROOT 'system-wide -a -g with kernel frames' '
+	record "$TRASH/a.data" -a -g -F 999 -- sleep 0.3 &&
+	same "$TRASH/a.data" &&
+	same "$TRASH/a.data" --cpu 0 --show-task-events &&
+	same "$TRASH/a.data" -F comm,tid,cpu,time,event,ip,sym --ns
+'
+
+test_expect_success PERF,ROOT,TRACEFS 'tracepoints: sched_switch and syscalls payloads' '
+	record "$TRASH/tp.data" -a -e sched:sched_switch -e syscalls:sys_enter_openat \
+		-e syscalls:sys_exit_openat -e sched:sched_process_exec -- sh -c "cat /dev/null; sleep 0.05" &&
+	same "$TRASH/tp.data" &&
+	same "$TRASH/tp.data" -F comm,tid,event,trace &&
+	same "$TRASH/tp.data" -F trace:comm,tid,cpu,trace --show-task-events &&
+	same "$TRASH/tp.data" --tid 0
+'
+
+test_expect_success PERF,ROOT,TRACEFS 'tracepoints with callchains' '
+	record "$TRASH/tpg.data" -g -e sched:sched_switch -e syscalls:sys_enter_openat \
+		-- sh -c "cat /dev/null; sleep 0.02" &&
+	same "$TRASH/tpg.data" &&
+	same "$TRASH/tpg.data" -G &&
+	same "$TRASH/tpg.data" -F trace:comm,tid,event,trace
+'
+
+test_expect_success PERF,ROOT 'context switch records, system-wide' '
+	record "$TRASH/sw.data" -a --switch-events -e cpu-clock -c 1000000 -- sleep 0.1 &&
+	same "$TRASH/sw.data" --show-switch-events &&
+	same "$TRASH/sw.data" --show-switch-events --show-task-events -F comm,tid,cpu,time,event
+'
+
+test_expect_success PERF,ROOT 'several software events, fixed periods' '
+	record "$TRASH/m.data" -e cpu-clock -c 500000 -e task-clock -c 700000 -e page-faults -c 1 \
+		-- "$burn" 100 &&
+	same "$TRASH/m.data" &&
+	same "$TRASH/m.data" -F sw:comm,tid,event,period
+'
+
+test_expect_success PERF,ROOT 'pipe mode: perf record -o - | script' '
+	"$PERF" record -q -g -o - -- "$burn" 100 2>/dev/null >p.data &&
+	"$PERF" script -i - <p.data >expect &&
+	./perf script -i - <p.data >actual &&
+	test_cmp expect actual &&
+	cat p.data | ./perf script >actual2 &&
+	test_cmp expect actual2
+'
+
+test_done
