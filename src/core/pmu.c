@@ -2,6 +2,7 @@
 #include "core/pmu.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
+#include "lib/util.h"
 #include "lib/xalloc.h"
 
 #include <dirent.h>
@@ -343,4 +344,28 @@ const struct pmu_alias *pmu_alias_find(const struct pmu *pmu, const char *name)
 		if (!strcmp(pmu->aliases[i].name, name))
 			return &pmu->aliases[i];
 	return NULL;
+}
+
+int pmu_nr_addr_filters(u32 type)
+{
+	struct strvec names = STRVEC_INIT;
+	const char *root = pmu_root();
+	int nr = 0;
+
+	pmu_list_at(root, &names);
+	for (size_t i = 0; i < names.nr; i++) {
+		struct strbuf path = STRBUF_INIT;
+		long long v;
+
+		strbuf_addf(&path, "%s/%s/type", root, names.v[i]);
+		if (!read_sysfs_int(path.buf, &v) && v == type) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s/nr_addr_filters", root, names.v[i]);
+			if (!read_sysfs_int(path.buf, &v))
+				nr = (int)v;
+		}
+		strbuf_release(&path);
+	}
+	strvec_clear(&names);
+	return nr;
 }

@@ -60,6 +60,9 @@ int pmu_list(struct strvec *names);
 const struct pmu_format *pmu_format_find(const struct pmu *pmu, const char *name);
 const struct pmu_alias *pmu_alias_find(const struct pmu *pmu, const char *name);
 
+/* pmu_nr_addr_filters - nr_addr_filters of the PMU of type @type; 0 when none. */
+int pmu_nr_addr_filters(u32 type);
+
 /*
  * pmu_format_parse - parse a format spec "config1:0-7,32-35" into *@word and
  * *@mask. Returns 0 or -EINVAL.

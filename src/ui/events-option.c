@@ -4,7 +4,6 @@
 #include "core/pmu.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
-#include "lib/strvec.h"
 #include "lib/xalloc.h"
 
 #include <stdio.h>
@@ -67,30 +66,6 @@ int parse_events_option(const struct option *opt, const char *str, int unset)
 int parse_events_option_stat(const struct option *opt, const char *str, int unset)
 {
 	return events_option(opt, str, unset, PARSE_EVENTS_STAT_TERMS);
-}
-
-/* nr_addr_filters of the PMU whose type is @type (0 when none) */
-static int pmu_nr_addr_filters(u32 type)
-{
-	struct strvec names = STRVEC_INIT;
-	int nr = 0;
-
-	pmu_list(&names);
-	for (size_t i = 0; i < names.nr; i++) {
-		struct strbuf path = STRBUF_INIT;
-		long long v;
-
-		strbuf_addf(&path, "%s/%s/type", PMU_SYSFS_DIR, names.v[i]);
-		if (!read_sysfs_int(path.buf, &v) && v == type) {
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/%s/nr_addr_filters", PMU_SYSFS_DIR, names.v[i]);
-			if (!read_sysfs_int(path.buf, &v))
-				nr = (int)v;
-		}
-		strbuf_release(&path);
-	}
-	strvec_clear(&names);
-	return nr;
 }
 
 static void append_filter(struct evsel *evsel, const char *str)
