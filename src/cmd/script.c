@@ -146,7 +146,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "dlarg", &dummy_s, "argument", "filter argument"),
 		OPT_CALLBACK(0, "dlfilter", NULL, "file", "filter .so file name", unsupported_cb),
 		OPT_STRING(0, "dsos", &o.dso_list, "dso[,dso...]", "only consider symbols in these DSOs"),
-		OPT_BOOLEAN(0, "dump-unsorted-raw-trace", &o.dump_raw,
+		OPT_BOOLEAN(0, "dump-unsorted-raw-trace", &o.dump_unsorted,
 			    "dump unsorted raw trace in ASCII"),
 		OPT_BOOLEAN(0, "full-source-path", &o.cfg.full_source_path,
 			    "Show full source file name path for source lines"),
@@ -220,6 +220,8 @@ int cmd_script(int argc, const char **argv)
 		fprintf(stderr, "Error: scripting (%s) is not supported by %s\n", argv[0], prog_name);
 		return 255;
 	}
+	if (o.dump_unsorted)
+		o.dump_raw = true;
 	if (verbose_flag)
 		verbose++;
 	o.cfg.nanosecs = ns;

@@ -102,7 +102,8 @@ int perf_sample_parse(const struct perf_event_attr *attr, const union perf_event
 	s->pid = s->tid = s->cpu = (u32)-1;
 	s->misc = ev->header.misc;
 	s->cpumode = ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	s->period = 1;
+	/* without PERIOD in the sample, perf takes the attr's period (fixed -c periods) */
+	s->period = attr->sample_period;
 	if (ev->header.size < sizeof(ev->header) || (ev->header.size & 7))
 		return ev->header.type == PERF_RECORD_SAMPLE ? -EINVAL : 0;
 	if (ev->header.type != PERF_RECORD_SAMPLE)

@@ -58,6 +58,7 @@ struct dumper {
 	struct record_stats st;
 	struct strpool names;
 	struct machine machine;
+	const struct dump_hooks *hooks; /* NULL for perf report -D */
 	/* ordered queue */
 	bool ordered;
 	struct qev *q;
@@ -73,7 +74,7 @@ static void update_evlist_info(struct dumper *d)
 	d->sample_type = 0;
 	for (int i = 0; i < n && i < h->nr_attrs; i++)
 		d->sample_type |= h->attrs[i].attr.sample_type;
-	d->id_all = n > 0 && h->attrs[0].attr.sample_id_all;
+	d->id_all = n > 0 && h->nr_attrs > 0 && h->attrs[0].attr.sample_id_all;
 }
 
 static void print_tstamp(struct dumper *d, const union perf_event *ev, const struct perf_sample *s)
@@ -502,16 +503,27 @@ static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
 			memcpy(&pid, (const u8 *)ev + 16 + i * 24, 8);
 			fprintf(fp, "%s%d", i ? ", " : "", (int)pid);
 		}
-		fprintf(fp, "\n: unhandled!\n");
+		fprintf(fp, (d->hooks && d->hooks->handles_maps) ? "\n" : "\n: unhandled!\n");
 		break;
 	}
 	case PERF_RECORD_CPU_MAP:
 		dump_cpu_map(fp, ev);
-		fprintf(fp, ": unhandled!\n");
+		if (!d->hooks || !d->hooks->handles_maps)
+			fprintf(fp, ": unhandled!\n");
 		break;
 	default:
 		fprintf(fp, ": unhandled!\n");
 		break;
+	}
+}
+
+/* deliver_kernel plus the command's hook (perf script's line after each record) */
+static void deliver_kernel_hooked(struct dumper *d, const union perf_event *ev, u64 off)
+{
+	deliver_kernel(d, ev, off);
+	if (d->hooks && d->hooks->after_record) {
+		fflush(d->fp);
+		d->hooks->after_record(d->hooks->arg, ev);
 	}
 }
 
@@ -520,10 +532,12 @@ static void flush_queue(struct dumper *d, u64 limit, bool all)
 	size_t n = 0;
 
 	while (n < d->nr_q && (all || d->q[n].time <= limit)) {
-		deliver_kernel(d, d->q[n].ev, d->q[n].offset);
+		deliver_kernel_hooked(d, d->q[n].ev, d->q[n].offset);
 		free(d->q[n].ev);
 		n++;
 	}
+	if (!n)
+		return;
 	memmove(d->q, d->q + n, (d->nr_q - n) * sizeof(*d->q));
 	d->nr_q -= n;
 }
@@ -548,7 +562,13 @@ static void queue_event(struct dumper *d, const union perf_event *ev, u64 off, u
 
 int dump_raw_trace(FILE *fp, struct data_reader *r, bool ordered)
 {
-	struct dumper d = { .fp = fp, .r = r, .ordered = ordered };
+	return dump_raw_trace_hooks(fp, r, ordered, NULL);
+}
+
+int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
+			 const struct dump_hooks *hooks)
+{
+	struct dumper d = { .fp = fp, .r = r, .ordered = ordered, .hooks = hooks };
 	struct machine_opts mopts = { .no_symbols = true };
 	struct data_error err = { 0 };
 	const char *path = data_reader_path(r);
@@ -602,11 +622,12 @@ int dump_raw_trace(FILE *fp, struct data_reader *r, bool ordered)
 				continue;
 			}
 		}
-		deliver_kernel(&d, ev, shown);
+		deliver_kernel_hooked(&d, ev, shown);
 	}
 	if (ret == 0) {
 		flush_queue(&d, 0, true);
-		stats_fprintf(fp, &d.st, r);
+		if (!hooks || !hooks->no_stats)
+			stats_fprintf(fp, &d.st, r);
 	} else {
 		flush_queue(&d, 0, true);
 		fflush(fp);

@@ -17,6 +17,23 @@
  */
 int dump_raw_trace(FILE *fp, struct data_reader *reader, bool ordered);
 
+/*
+ * struct dump_hooks - what perf script -D adds to the raw dump: its own
+ * line after each kernel record (the sample's script line), THREAD_MAP and
+ * CPU_MAP handled (no ": unhandled!"), no "Aggregated stats" table.
+ */
+struct dump_hooks {
+	/* called after each kernel record's dump lines, in delivery order; flush @fp first */
+	void (*after_record)(void *arg, const union perf_event *ev);
+	void *arg;
+	bool no_stats;
+	bool handles_maps;
+};
+
+/* dump_raw_trace_hooks - dump_raw_trace() with @hooks (may be NULL). */
+int dump_raw_trace_hooks(FILE *fp, struct data_reader *reader, bool ordered,
+			 const struct dump_hooks *hooks);
+
 /* dump_hex - perf's ". ... raw event: size N bytes" block for @len bytes at @p. */
 void dump_hex(FILE *fp, const void *p, size_t len);
 

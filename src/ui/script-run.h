@@ -32,6 +32,7 @@ struct script_opts {
 	bool show_cgroup_events;
 	bool show_bpf_events;
 	bool dump_raw;		  /* -D */
+	bool dump_unsorted;	  /* --dump-unsorted-raw-trace (with dump_raw) */
 	bool header;		  /* --header */
 	bool header_only;	  /* --header-only */
 	bool force;		  /* -f */
