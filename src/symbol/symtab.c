@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void symtab_init(struct symtab *st, struct strpool *pool)
 {
@@ -273,4 +274,29 @@ bool dso_name_is_special(const char *name)
 		if (!strncmp(name, special[i], strlen(special[i])))
 			return true;
 	return false;
+}
+
+const char *mmap_dso_name(const char *filename, int pid, u32 prot, u32 flags, char *buf,
+			  size_t size)
+{
+	bool anon = !strcmp(filename, "//anon") || !strncmp(filename, "/dev/zero", 9) ||
+		    !strncmp(filename, "/anon_hugepage", 14) || (flags & MAP_HUGETLB);
+	bool no_dso = !strncmp(filename, "[stack", 6) || !strncmp(filename, "/SYSV", 5) ||
+		      !strcmp(filename, "[heap]");
+
+	if ((anon || no_dso) && (prot & PROT_EXEC) && pid > 0) {
+		snprintf(buf, size, "/tmp/perf-%d.map", pid);
+		return buf;
+	}
+	return filename;
+}
+
+const char *perf_map_short_name(const char *name, char *buf, size_t size)
+{
+	int pid;
+
+	if (!dso_name_is_perf_map(name, &pid))
+		return NULL;
+	snprintf(buf, size, "[JIT] tid %d", pid);
+	return buf;
 }

@@ -232,9 +232,25 @@ int perf_map_parse(struct symtab *st, const char *buf, size_t len);
 
 /*
  * dso_name_is_perf_map - true for "/tmp/perf-1234.map" (sets *pid when
- * not NULL). perf shows such a DSO as "perf-1234.map".
+ * not NULL). perf report shows such a DSO as "[JIT] tid 1234".
  */
 bool dso_name_is_perf_map(const char *name, int *pid);
+/*
+ * mmap_dso_name - the DSO perf makes of a mapping: executable anonymous
+ * memory ("//anon", "/dev/zero", "/anon_hugepage", MAP_HUGETLB in @flags,
+ * "[stack...", "/SYSV...", "[heap]") of process @pid is its JIT map
+ * "/tmp/perf-PID.map"; anything else keeps @filename. @prot uses PROT_*
+ * (an MMAP record without prot: pass PROT_EXEC unless it is a data mmap).
+ * Returns @filename or @buf.
+ */
+const char *mmap_dso_name(const char *filename, int pid, u32 prot, u32 flags, char *buf,
+			  size_t size);
+/*
+ * perf_map_short_name - perf report's short name for a perf-PID.map DSO:
+ * "[JIT] tid PID" (the long name, shown by perf script and with -v, stays
+ * "/tmp/perf-PID.map"). Returns @buf, or NULL when @name is not a perf map.
+ */
+const char *perf_map_short_name(const char *name, char *buf, size_t size);
 /* dso_name_is_kernel - "[kernel.kallsyms]", "[guest.kernel.kallsyms...]", or a "[module]" (not [vdso] etc). */
 bool dso_name_is_kernel(const char *name);
 /* dso_name_is_special - names that are not files: "[vdso]", "[vsyscall]", "[heap]", "//anon", ... */

@@ -7,6 +7,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <sys/mman.h>
 
 TEST(symtab_find_sorted_and_sizes)
 {
@@ -288,6 +289,16 @@ TEST(dso_name_helpers)
 	EXPECT_TRUE(dso_name_is_special("[vdso]"));
 	EXPECT_TRUE(dso_name_is_special("//anon"));
 	EXPECT_TRUE(!dso_name_is_special("/usr/bin/ls"));
+	EXPECT_STREQ(mmap_dso_name("//anon", 42, PROT_READ | PROT_EXEC, 0, buf, sizeof(buf)),
+		     "/tmp/perf-42.map");
+	EXPECT_STREQ(mmap_dso_name("[heap]", 42, PROT_READ | PROT_EXEC, 0, buf, sizeof(buf)),
+		     "/tmp/perf-42.map");
+	EXPECT_STREQ(mmap_dso_name("//anon", 42, PROT_READ | PROT_WRITE, 0, buf, sizeof(buf)),
+		     "//anon");
+	EXPECT_STREQ(mmap_dso_name("/usr/bin/ls", 42, PROT_EXEC, 0, buf, sizeof(buf)),
+		     "/usr/bin/ls");
+	EXPECT_STREQ(perf_map_short_name("/tmp/perf-42.map", buf, sizeof(buf)), "[JIT] tid 42");
+	EXPECT_TRUE(perf_map_short_name("/usr/bin/ls", buf, sizeof(buf)) == NULL);
 	EXPECT_STREQ(symbol_format_unknown(buf, sizeof(buf), 0x401136, false), "[unknown]");
 	EXPECT_STREQ(symbol_format_unknown(buf, sizeof(buf), 0x401136, true),
 		     "0x0000000000401136");
