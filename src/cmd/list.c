@@ -15,6 +15,7 @@
 #include "lib/xalloc.h"
 #include "trace/tracefs.h"
 #include "ui/events-option.h"
+#include "ui/list.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -187,6 +188,16 @@ static void print_tracepoints(const struct list_opts *o, const char *sys_glob,
 	strvec_clear(&systems);
 }
 
+static void print_sdt(const struct list_opts *o, const char *sys_glob, const char *ev_glob)
+{
+	struct strvec names = STRVEC_INIT;
+
+	list_sdt_events(sys_glob, ev_glob, o->raw_dump, &names);
+	for (size_t i = 0; i < names.nr; i++)
+		print_entry(o, names.v[i], NULL, "SDT event");
+	strvec_clear(&names);
+}
+
 static void print_descriptors(const struct list_opts *o)
 {
 	if (o->raw_dump)
@@ -220,7 +231,7 @@ static void print_all(const struct list_opts *o)
 	print_pmus(o, NULL);
 	print_descriptors(o);
 	print_tracepoints(o, NULL, NULL);
-	/* SDT events come from the build-id cache; none are listed without it */
+	print_sdt(o, NULL, NULL);
 	print_metrics(o, false, true);
 }
 
@@ -240,7 +251,7 @@ static void print_arg(const struct list_opts *o, const char *arg)
 	} else if (!strcmp(arg, "tracepoint")) {
 		print_tracepoints(o, NULL, NULL);
 	} else if (!strcmp(arg, "sdt")) {
-		/* no SDT events without a build-id cache */
+		print_sdt(o, NULL, NULL);
 	} else if (!strcmp(arg, "metric")) {
 		print_metrics(o, true, false);
 	} else if (!strcmp(arg, "metricgroup") || !strcmp(arg, "metricgroups")) {
@@ -249,6 +260,7 @@ static void print_arg(const struct list_opts *o, const char *arg)
 		char *sys = xstrndup(arg, colon - arg);
 
 		print_tracepoints(o, sys, colon + 1);
+		print_sdt(o, sys, colon + 1);
 		free(sys);
 	} else {
 		char *glob = xasprintf("*%s*", arg);
@@ -259,6 +271,7 @@ static void print_arg(const struct list_opts *o, const char *arg)
 		print_cache(o, glob);
 		print_pmus(o, glob);
 		print_tracepoints(o, NULL, glob);
+		print_sdt(o, NULL, glob);
 		free(glob);
 	}
 }

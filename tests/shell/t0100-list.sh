@@ -4,6 +4,11 @@
 # machine can open them, for both).
 . "$(dirname "$0")/lib.sh"
 
+# Both read SDT events from $HOME/.debug: give them a private, empty one so
+# that other tests filling the real build-id cache meanwhile do not matter.
+mkdir -p "$TRASH/home"
+export HOME=$TRASH/home
+
 # list_same ARGS...: same stdout, stderr and exit status as perf list ARGS
 list_same() {
 	local prc=0 src=0
@@ -26,6 +31,28 @@ test_expect_success PERF,TRACEFS 'list --raw-dump sw and pmu' 'list_same --raw-d
 test_expect_success PERF,TRACEFS 'list -d and --details' 'list_same -d sw && list_same --details pmu'
 test_expect_success PERF 'list -h: usage, exit 129' 'list_same -h'
 test_expect_success PERF 'list --bogus: usage error, exit 129' 'list_same --bogus'
+
+# cache_binary BIN 'probes text': a build-id cache entry as "buildid-cache --add" makes it
+cache_binary() {
+	local bid
+	bid=$(readelf -n "$1" | awk '/Build ID/ { print $3 }')
+	mkdir -p "$HOME/.debug/.build-id/${bid:0:2}" "$HOME/.debug$1/$bid"
+	ln -s "../..$1/$bid" "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}"
+	cp "$1" "$HOME/.debug$1/$bid/elf"
+	printf "$2" >"$HOME/.debug$1/$bid/probes"
+}
+
+if command -v readelf >/dev/null; then
+	test_expect_success PERF,TRACEFS 'SDT events from the build-id cache' '
+		cache_binary /usr/bin/true "%%sdt_prov:start=start\np:sdt_prov/start /usr/bin/true:0x10\n%%sdt_prov:only=only\np:sdt_prov/only /usr/bin/true:0x20\n" &&
+		cache_binary /usr/bin/false "%%sdt_prov:start=start\np:sdt_prov/start /usr/bin/false:0x10\n%%sdt_zz:aa=aa\np:sdt_zz/aa /usr/bin/false:0x30\n" &&
+		list_same sdt && test_grep "sdt_prov:start@/usr/bin/true\(" sonde.out &&
+		list_same "sdt_prov:st*" && list_same only && list_same --raw-dump sdt &&
+		list_same && rm -rf "$HOME/.debug"
+	'
+else
+	test_skip 'SDT events from the build-id cache' 'readelf (binutils) not installed'
+fi
 
 test_expect_success TRACEFS 'list format: two spaces, name padded to 50, kind' '
 	"$SONDE" list sw >out &&
