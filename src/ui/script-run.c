@@ -11,11 +11,14 @@
 #include "lib/xalloc.h"
 #include "session/machine.h"
 #include "session/session.h"
+#include "symbol/srcline.h"
 #include "trace/tep.h"
 #include "ui/dump.h"
 #include "ui/header.h"
 
+#include <capstone/capstone.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -96,6 +99,12 @@ struct run {
 	struct machine dump_machine; /* -D: the dumper reads the file, this model follows it */
 	struct strpool dump_names;
 	bool dumping;
+	bool want_srcline;	 /* some event prints srcline */
+	bool want_insn;		 /* some event prints insn/insnlen */
+	struct u64map srclines;	 /* dso -> struct srcline_cache * */
+	struct u64map dso_fds;	 /* dso -> fd + 1 (0: not opened yet), for insn bytes */
+	csh capstone;
+	bool capstone_open;
 	struct script_printer printer;
 	struct tep_handle *tep;
 	bool tep_tried;
@@ -171,6 +180,82 @@ static bool is_kernel_mode(int cpumode)
 }
 
 /*
+ * the srcline perf prints for @ip in @map: "file:line", or when that is
+ * unknown (no DWARF, the kernel without vmlinux) "<dso>[<address>]".
+ */
+static const char *frame_srcline(struct run *r, struct dso *dso, struct map *map, u64 ip)
+{
+	struct srcline_cache *sc;
+	struct srcline sl;
+	char buf[4096];
+	u64 addr;
+
+	addr = dso->is_kernel ? ip :
+	       dso->ss ? symsrc_map_ip(dso->ss, map->start, map->pgoff, ip) :
+			 ip - map->start + map->pgoff;
+	if (!dso->is_kernel) {
+		sc = u64map_find(&r->srclines, (uint64_t)(uintptr_t)dso);
+		if (!sc) {
+			const char *debug = dso->ss ? dso->ss->symbol_path : NULL;
+
+			sc = srcline_cache_new(dso->ss && dso->ss->path ? dso->ss->path :
+					       dso->long_name, debug, NULL, r->machine->names);
+			u64map_set(&r->srclines, (uint64_t)(uintptr_t)dso, sc);
+		}
+		if (!srcline_find(sc, addr, false, &sl) && sl.file) {
+			srcline_format(&sl, r->o->cfg.full_source_path, buf, sizeof(buf));
+			return strpool_intern(r->machine->names, buf);
+		}
+	}
+	snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);
+	return strpool_intern(r->machine->names, buf);
+}
+
+/*
+ * fetch_insn - the bytes of the instruction at @ip (user space, read from
+ * the DSO file as perf does; capstone gives its length). Returns the length
+ * (0 when unknown) and fills @buf.
+ */
+static int fetch_insn(struct run *r, struct thread *thread, int cpumode, u64 ip, u8 *buf)
+{
+	const struct maps *maps;
+	struct map *map;
+	cs_insn *insn = NULL;
+	uintptr_t fdp;
+	ssize_t n;
+	int len = 0;
+
+	if (is_kernel_mode(cpumode) || !thread->maps)
+		return 0;
+	maps = thread->maps;
+	map = maps_find(maps, ip);
+	if (!map || !map->dso || map->dso->long_name[0] != '/')
+		return 0;
+	fdp = (uintptr_t)u64map_find(&r->dso_fds, (uint64_t)(uintptr_t)map->dso);
+	if (!fdp) {
+		int fd = open(map->dso->long_name, O_RDONLY | O_CLOEXEC);
+
+		fdp = fd < 0 ? (uintptr_t)-1 : (uintptr_t)fd + 1;
+		u64map_set(&r->dso_fds, (uint64_t)(uintptr_t)map->dso, (void *)fdp);
+	}
+	if (fdp == (uintptr_t)-1)
+		return 0;
+	n = pread((int)(fdp - 1), buf, 16, (off_t)(ip - map->start + map->pgoff));
+	if (n <= 0)
+		return 0;
+	if (!r->capstone_open) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &r->capstone) != CS_ERR_OK)
+			return 0;
+		r->capstone_open = true;
+	}
+	if (cs_disasm(r->capstone, buf, (size_t)n, ip, 1, &insn) == 1)
+		len = insn[0].size;
+	if (insn)
+		cs_free(insn, 1);
+	return len;
+}
+
+/*
  * resolve - the printable frame for @ip in @thread's (or the kernel's)
  * address space, cached per (address space, ip). The frame's ip is what
  * perf 6.1 prints for callchain entries: the map-relative address for
@@ -206,6 +291,8 @@ static const struct script_frame *resolve(struct run *r, struct thread *thread, 
 				addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
 			sf->symoff = addr - fr->sym->start;
 		}
+		if (r->want_srcline)
+			sf->srcline = frame_srcline(r, dso, map, ip);
 	}
 	u64map_set(&fc->ips, ip, sf);
 	return sf;
@@ -390,6 +477,11 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 	}
 	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		s.tp = tp_format(r, evsel);
+	u8 insn[16];
+	if (fields & (SFB(INSN) | SFB(INSNLEN))) {
+		s.insn_len = fetch_insn(r, thread, sample->cpumode, sample->ip, insn);
+		s.insn = insn;
+	}
 	script_print_sample(&r->printer, &s);
 	return r->printer.write_error ? -EPIPE : 0;
 }
@@ -595,10 +687,31 @@ static int setup_filters(struct run *r)
 	return 0;
 }
 
+static int srcline_free_one(uint64_t key, void *val, void *arg)
+{
+	srcline_cache_free(val);
+	return 0;
+}
+
+static int fd_close_one(uint64_t key, void *val, void *arg)
+{
+	uintptr_t fdp = (uintptr_t)val;
+
+	if (fdp != (uintptr_t)-1)
+		close((int)(fdp - 1));
+	return 0;
+}
+
 static void run_release(struct run *r)
 {
 	size_t i;
 
+	u64map_for_each(&r->srclines, srcline_free_one, NULL);
+	u64map_release(&r->srclines);
+	u64map_for_each(&r->dso_fds, fd_close_one, NULL);
+	u64map_release(&r->dso_fds);
+	if (r->capstone_open)
+		cs_close(&r->capstone);
 	u64map_for_each(&r->caches, cache_free_one, NULL);
 	u64map_release(&r->caches);
 	for (i = 0; i < r->nr_chunks; i++)
@@ -672,6 +785,8 @@ int script_run(struct script_opts *o)
 		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 			has_traces = true;
 	u64map_init(&r.caches);
+	u64map_init(&r.srclines);
+	u64map_init(&r.dso_fds);
 	u64map_init(&r.pids);
 	u64map_init(&r.tids);
 	if (script_check_fields(&o->cfg, r.evlist, has_traces, &msg)) {
@@ -685,7 +800,26 @@ int script_run(struct script_opts *o)
 		run_release(&r);
 		return 255;
 	}
+	for (int j = 0; j < SOT_MAX; j++) {
+		if (o->cfg.out[j].fields & SFB(SRCLINE))
+			r.want_srcline = true;
+		if (o->cfg.out[j].fields & (SFB(INSN) | SFB(INSNLEN)))
+			r.want_insn = true;
+		if ((o->cfg.out[j].fields & SFB(TOD)) &&
+		    !perf_header_has_feat(data_reader_header(r.reader), HEADER_CLOCK_DATA)) {
+			pr_err("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.\n");
+			run_release(&r);
+			return 255;
+		}
+	}
 	script_printer_init(&r.printer, &o->cfg, r.evlist, 1);
+	if (perf_header_has_feat(data_reader_header(r.reader), HEADER_CLOCK_DATA)) {
+		const struct perf_header *hh = data_reader_header(r.reader);
+
+		r.printer.has_clock_data = true;
+		r.printer.clock_wall_ns = hh->clock_data.wall_ns;
+		r.printer.clock_ref_ns = hh->clock_data.clockid_ns;
+	}
 	r.tool.sample = process_sample;
 	r.tool.other = process_other;
 	r.tool.ordered = true;

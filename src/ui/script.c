@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const field_names[SF_MAX] = {
@@ -535,8 +536,78 @@ static u64 shown_time(struct script_printer *p, u64 t)
 }
 
 /* the leading columns shared by samples and side-band records */
+/* perf's misc column: letters for the cpumode bits and the record's flags, padded to 6 */
+static void print_misc(struct strbuf *sb, u16 misc, u32 type)
+{
+	size_t start = sb->len;
+	int n;
+
+	/* perf tests each cpumode value as a bit mask, so USER also matches HYPERVISOR */
+#define HAS(m) ((misc & PERF_RECORD_MISC_##m) == PERF_RECORD_MISC_##m)
+	if (HAS(KERNEL))
+		put_ch(sb, 'K');
+	if (HAS(USER))
+		put_ch(sb, 'U');
+	if (HAS(HYPERVISOR))
+		put_ch(sb, 'H');
+	if (HAS(GUEST_KERNEL))
+		put_ch(sb, 'G');
+	if (HAS(GUEST_USER))
+		put_ch(sb, 'g');
+	switch (type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (HAS(MMAP_DATA))
+			put_ch(sb, 'M');
+		break;
+	case PERF_RECORD_COMM:
+		if (HAS(COMM_EXEC))
+			put_ch(sb, 'E');
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (HAS(SWITCH_OUT)) {
+			put_ch(sb, 'S');
+			if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+				put_ch(sb, 'p');
+		}
+		break;
+	default:
+		break;
+	}
+#undef HAS
+	n = (int)(sb->len - start);
+	put_str_right(sb, " ", 6 - n);
+}
+
+/* time of day: the header's CLOCK_DATA maps perf time to wall-clock time */
+static void print_tod(struct script_printer *p, u64 t)
+{
+	struct strbuf *sb = &p->buf;
+	u64 wall;
+	time_t secs;
+	struct tm tm;
+	char date[64];
+
+	if (!p->has_clock_data) {
+		put_str(sb, "0000-00-00 00:00:00 ");
+		return;
+	}
+	wall = p->clock_wall_ns + (t - p->clock_ref_ns);
+	secs = (time_t)(wall / NSEC_PER_SEC);
+	localtime_r(&secs, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+	put_str(sb, date);
+	put_ch(sb, '.');
+	if (p->cfg->nanosecs)
+		put_udec0(sb, wall % NSEC_PER_SEC, 9);
+	else
+		put_udec0(sb, (wall % NSEC_PER_SEC) / NSEC_PER_USEC, 6);
+	put_ch(sb, ' ');
+}
+
 static void print_start(struct script_printer *p, u64 f, bool callchain_layout, const char *comm,
-			const struct perf_sample *sample)
+			const struct perf_sample *sample, u32 type)
 {
 	struct strbuf *sb = &p->buf;
 
@@ -567,6 +638,10 @@ static void print_start(struct script_printer *p, u64 f, bool callchain_layout, 
 		put_udec0(sb, sample->cpu, 3);
 		put_str(sb, "] ");
 	}
+	if (f & SFB(MISC))
+		print_misc(sb, sample->misc, type);
+	if (f & SFB(TOD))
+		print_tod(p, sample->time);
 	if (f & SFB(TIME)) {
 		u64 t = shown_time(p, sample->time);
 
@@ -627,26 +702,49 @@ static void print_regs(struct strbuf *sb, const struct regs_dump *regs)
 		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
 		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
 	};
+	char name[16];
 	int i, k = 0;
 
-	if (!regs->regs) {
-		put_ch(sb, ' ');
+	if (!regs->regs)
 		return;
-	}
 	put_str(sb, " ABI:");
 	put_udec(sb, regs->abi, 0);
-	put_str(sb, " ");
+	put_ch(sb, ' ');
 	for (i = 0; i < 64; i++) {
+		const char *n = name;
+
 		if (!(regs->mask & (1ULL << i)))
 			continue;
 		if (i < (int)ARRAY_SIZE(x86_regs))
-			put_str(sb, x86_regs[i]);
+			n = x86_regs[i];
+		else if (i >= 32 && i < 64)
+			snprintf(name, sizeof(name), "XMM%d", (i - 32) / 2);
 		else
-			put_str(sb, "unknown");
+			n = "unknown";
+		put_str_right(sb, n, 5);
 		put_str(sb, ":0x");
 		put_hex(sb, regs->regs[k++], 0);
 		put_ch(sb, ' ');
 	}
+}
+
+/* perf's page size names: N/A, 4K, 2M, 1G */
+static void print_page_size(struct strbuf *sb, u64 size)
+{
+	static const char units[] = "BKMGTPE";
+	int u = 0;
+
+	put_ch(sb, ' ');
+	if (!size) {
+		put_str(sb, "N/A");
+		return;
+	}
+	while (size >= 1024 && !(size % 1024) && u < 6) {
+		size /= 1024;
+		u++;
+	}
+	put_udec(sb, size, 0);
+	put_ch(sb, units[u]);
 }
 
 void script_print_sample(struct script_printer *p, const struct script_sample *s)
@@ -659,7 +757,7 @@ void script_print_sample(struct script_printer *p, const struct script_sample *s
 
 	if (!f)
 		return;
-	print_start(p, f, chain, s->comm, sample);
+	print_start(p, f, chain, s->comm, sample, PERF_RECORD_SAMPLE);
 	if (f & SFB(PERIOD)) {
 		/* without PERIOD in the sample, perf shows the attr's fixed period */
 		put_udec(sb, (evsel->attr.sample_type & PERF_SAMPLE_PERIOD) ? sample->period :
@@ -713,10 +811,24 @@ void script_print_sample(struct script_printer *p, const struct script_sample *s
 		print_regs(sb, &sample->intr_regs);
 	if (f & SFB(UREGS))
 		print_regs(sb, &sample->user_regs);
-	if (f & SFB(PHYS_ADDR)) {
-		put_ch(sb, ' ');
-		put_hex(sb, sample->phys_addr, 16);
+	if (f & SFB(INSNLEN)) {
+		put_str(sb, " ilen: ");
+		put_udec(sb, s->insn_len, 0);
 	}
+	if ((f & SFB(INSN)) && s->insn_len) {
+		put_str(sb, " insn:");
+		for (int i = 0; i < s->insn_len; i++) {
+			put_ch(sb, ' ');
+			put_ch(sb, "0123456789abcdef"[s->insn[i] >> 4]);
+			put_ch(sb, "0123456789abcdef"[s->insn[i] & 15]);
+		}
+	}
+	if (f & SFB(PHYS_ADDR))
+		put_hex(sb, sample->phys_addr, 16);
+	if (f & SFB(DATA_PAGE_SIZE))
+		print_page_size(sb, sample->data_page_size);
+	if (f & SFB(CODE_PAGE_SIZE))
+		print_page_size(sb, sample->code_page_size);
 	put_ch(sb, '\n');
 	if (sb->len >= FLUSH_AT)
 		script_printer_flush(p);
@@ -745,7 +857,7 @@ void script_print_record(struct script_printer *p, struct evsel *evsel, const ch
 		memset(&none, 0, sizeof(none));
 		sample = &none;
 	}
-	print_start(p, f, chain, comm, sample);
+	print_start(p, f, chain, comm, sample, ev->header.type);
 	switch (ev->header.type) {
 	case PERF_RECORD_COMM:
 		strbuf_addf(sb, "PERF_RECORD_COMM%s: %s:%u/%u\n",

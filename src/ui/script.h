@@ -100,6 +100,8 @@ struct script_sample {
 	int nr_frames;
 	bool has_callchain;	   /* print frames (event has CALLCHAIN and -G not given) */
 	struct tep_event *tp;	   /* format of a tracepoint sample, or NULL */
+	const u8 *insn;		   /* the instruction at ip (insn/insnlen fields), or NULL */
+	int insn_len;
 };
 
 /*
@@ -113,6 +115,8 @@ struct script_printer {
 	int name_width; /* widest event name */
 	u64 initial_time, previous_time;
 	bool write_error;
+	bool has_clock_data;	  /* tod: CLOCK_DATA of the file */
+	u64 clock_wall_ns, clock_ref_ns;
 };
 
 void script_printer_init(struct script_printer *p, const struct script_config *cfg,
