@@ -88,7 +88,10 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 			h = mix(h, (u64)(uintptr_t)k->frame->dso);
 			break;
 		case SORT_SYM:
-			h = mix(h, (u64)(uintptr_t)k->frame);
+			if (k->frame->sym)
+				h = mix(h, (u64)(uintptr_t)k->frame->sym);
+			else
+				h = mix(mix(h, (u64)(uintptr_t)k->frame->dso), k->addr);
 			break;
 		case SORT_PARENT:
 			h = mix(h, (u64)(uintptr_t)k->parent);
@@ -130,7 +133,9 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 				return false;
 			break;
 		case SORT_SYM:
-			if (a->frame != b->frame)
+			if (a->frame->sym != b->frame->sym)
+				return false;
+			if (!a->frame->sym && (a->frame->dso != b->frame->dso || a->addr != b->addr))
 				return false;
 			break;
 		case SORT_PARENT:
@@ -199,6 +204,7 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	e->pos = pos;
 	e->period = e->nr_events = e->acc_period = e->acc_events = 0;
 	e->chain = 0;
+	e->max_depth = 0;
 	hists->table[i] = e;
 	ALLOC_GROW(hists->entries, hists->nr_entries + 1, hists->alloc_entries);
 	hists->entries[hists->nr_entries++] = e;
@@ -228,6 +234,8 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 
 	if (!e->chain)
 		e->chain = node_new(hists, NULL);
+	if (n > e->max_depth)
+		e->max_depth = n;
 	idx = e->chain;
 	hists->nodes[idx].cumul += period;
 	for (u32 i = 0; i < n; i++) {
@@ -276,6 +284,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.cpu = hs->cpu;
 	key.socket = hs->socket;
 	key.level = hs->frame->level;
+	key.addr = hs->frame->addr;
 
 	hists->total_period += hs->period;
 	hists->nr_samples++;
@@ -310,8 +319,14 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			struct hist_entry *e;
 			u32 j;
 
+			/*
+			 * perf labels a frame outside any map with the level of the
+			 * frame before it (the sample's for the first one)
+			 */
 			key.frame = cur[k];
-			key.level = cur[k]->map ? cur[k]->level : hs->frame->level;
+			if (cur[k]->map)
+				key.level = cur[k]->level;
+			key.addr = cur[k]->ip;
 			e = entry_findnew(hists, &key, k + 1);
 			for (j = 0; j < nr_seen && seen[j] != e; j++)
 				;
@@ -367,15 +382,19 @@ int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,
 			c = a->thread->tid - b->thread->tid;
 			break;
 		case SORT_DSO:
-			c = cmp_str(frame_dso_name(a->frame), frame_dso_name(b->frame));
+			/* perf puts entries without a dso after the others */
+			if (!a->frame->dso || !b->frame->dso)
+				c = !a->frame->dso - !b->frame->dso;
+			else
+				c = cmp_str(frame_dso_name(a->frame), frame_dso_name(b->frame));
 			break;
 		case SORT_SYM:
 			if (a->frame->sym && b->frame->sym)
 				c = cmp_str(a->frame->sym->name, b->frame->sym->name);
 			else if (!a->frame->sym && !b->frame->sym)
-				c = cmp_u64(a->frame->addr, b->frame->addr);
+				c = 0; /* perf's sort sees two unknowns as equal */
 			else
-				c = a->frame->sym ? 1 : -1;
+				c = a->frame->sym ? -1 : 1; /* unresolved last */
 			break;
 		case SORT_PARENT:
 			c = cmp_str(a->parent && a->parent->sym ? a->parent->sym->name : NULL,
@@ -409,29 +428,32 @@ static int entry_cmp(const void *pa, const void *pb)
 	const struct hists *hists = sort_ctx;
 	int c;
 
+	/*
+	 * perf's output order: the children period (children mode), then -
+	 * among entries of one thread with callchains - the caller above the
+	 * callee (the deeper callchain first in caller order), then the self
+	 * period, then the sort keys by name.
+	 */
 	if (hists->opts.children) {
-		/*
-		 * perf orders cumulative entries by the children then the self
-		 * period, then by comm, then in the order the entries were made.
-		 */
 		if (a->acc_period != b->acc_period)
 			return a->acc_period > b->acc_period ? -1 : 1;
-		if (a->period != b->period)
-			return a->period > b->period ? -1 : 1;
-		if (hists->opts.nr_keys && hists->opts.keys[0] == SORT_COMM) {
-			c = cmp_str(a->comm, b->comm);
-			if (c)
-				return c;
+		if (hists->opts.use_callchain && a->thread == b->thread &&
+		    a->max_depth != b->max_depth) {
+			bool deeper_first = hists->opts.cc.order == ORDER_CALLER;
+
+			if (a->max_depth > b->max_depth)
+				return deeper_first ? -1 : 1;
+			return deeper_first ? 1 : -1;
 		}
-		if (a->seq != b->seq)
-			return a->seq < b->seq ? -1 : 1;
-		return a->pos < b->pos ? -1 : a->pos > b->pos;
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	c = hists_entry_cmp_keys(hists, a, b);
 	if (c)
 		return c;
+	if (!a->frame->sym && !b->frame->sym && a->addr != b->addr)
+		/* perf's tree order for addresses: the sign of a 64-bit difference */
+		return (s64)(b->addr - a->addr) > 0 ? -1 : 1;
 	if (a->seq != b->seq)
 		return a->seq < b->seq ? -1 : 1;
 	return a->pos < b->pos ? -1 : a->pos > b->pos;

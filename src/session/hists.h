@@ -73,10 +73,14 @@ struct hist_entry {
 	u64 period, nr_events;	    /* self */
 	u64 acc_period, acc_events; /* children (cumulative, includes self) */
 	u32 chain;		    /* root node index or 0 */
+	u32 max_depth;		    /* longest chain appended (perf's caller-above-callee rule) */
 	u32 seq;		    /* the sample that made it (hists->nr_samples then) */
 	u32 pos;		    /* its place in that sample: 0 self, then chain order */
 	u64 hash;
 	bool filtered;		    /* hidden by a filter (--percent-limit etc.) */
+	u64 addr;		    /* unresolved symbol key: map-relative address for a
+				       sample's own entry, the raw address for one made
+				       from a callchain frame (as perf keys and prints them) */
 	char level;		    /* '.', 'k', ...: the frame's, or the sample's for a
 				       cumulative frame outside any map (as perf shows it) */
 };

@@ -76,13 +76,14 @@ struct thread {
  * struct frame - one resolved address: what a sample's ip or a callchain
  * entry resolves to. Frames are interned per address space: equal
  * (dso, symbol), or (map, ip) when there is no symbol, give the same frame,
- * so callchain trees and hist entries compare frames by pointer.
+ * so callchain trees and hist entries compare frames by pointer. Unresolved
+ * frames are one per (dso, sample address).
  */
 struct frame {
 	const struct symbol *sym; /* NULL when unresolved */
 	struct dso *dso;	  /* NULL when no map covers the address */
 	struct map *map;	  /* the map the address fell in, or NULL */
-	u64 ip;			  /* the sample address (first one seen for this frame) */
+	u64 ip;			  /* the sample address (the key of an unresolved frame) */
 	u64 addr;		  /* map-relative address (ip when no map), for "[.] 0x..." */
 	u32 id;			  /* interning order */
 	char level;		  /* '.', 'k', 'g', 'u', 'H' */

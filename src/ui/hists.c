@@ -43,7 +43,7 @@ const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t si
 	if (f->sym)
 		snprintf(buf, size, "[%c] %s", e->level, f->sym->name);
 	else
-		snprintf(buf, size, "[%c] %#.16llx", e->level, (unsigned long long)f->addr);
+		snprintf(buf, size, "[%c] %#.16llx", e->level, (unsigned long long)e->addr);
 	return buf;
 }
 
@@ -388,7 +388,7 @@ static void print_callchain_graph(struct printer *p, const struct hist_entry *e)
 	u32 root = e->chain, nr;
 	int left = 0;
 
-	g.min_hit_abs = (u64)((double)p->hists->total_period * cc->min_percent / 100.0);
+	g.min_hit_abs = (u64)((double)p->total * cc->min_percent / 100.0);
 	nr = kept_children(p, &g, root, &kids, &alloc);
 	/* one root path covering the whole entry is drawn as "---" without a percentage */
 	if (nr == 1 && h->nodes[kids[0]].cumul == parent_total) {
@@ -482,7 +482,7 @@ static void print_folded_rec(struct printer *p, u32 node, const struct frame **p
 static void print_callchain(struct printer *p, const struct hist_entry *e)
 {
 	const struct callchain_opts *cc = &p->hists->opts.cc;
-	u64 min_hit = (u64)((double)p->hists->total_period * cc->min_percent / 100.0);
+	u64 min_hit = (u64)((double)p->total * cc->min_percent / 100.0);
 
 	if (!e->chain || !p->hists->opts.use_callchain)
 		return;
