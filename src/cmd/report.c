@@ -266,7 +266,7 @@ int cmd_report(int argc, const char **argv)
 			   "\t\t\t\tA:\t\t\tapproximate IPC\n"
 			   "\t\t\t\tZ:\t\t\tprefer to ignore timestamps (so-called \"timeless\" decoding)\n"
 			   "\t\t\t\tPERIOD[ns|us|ms|i|t]:   specify period to sample stream\n"
-			   "\t\t\t\tconcatenate multiple options. Default is ibxwpe or cewp", ""),
+			   "\t\t\t\tconcatenate multiple options. Default is ibxwpe or cewp\n", ""),
 		OPT_STRING(0, "kallsyms", &o->kallsyms, "file",
 			   "kallsyms pathname"),
 		OPT_STRING(0, "max-stack", &o->max_stack, "n",

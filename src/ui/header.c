@@ -493,7 +493,7 @@ void header_fprintf(FILE *fp, struct data_reader *r, bool full)
 
 void data_error_print(const char *path, const struct data_error *err)
 {
-	fprintf(stderr, "%s: corrupt perf.data at offset %#" PRIx64 ": %s\n", path, err->offset,
+	fprintf(stderr, "%s: corrupt perf.data at offset 0x%" PRIx64 ": %s\n", path, err->offset,
 		err->msg);
 }
 
