@@ -1,12 +1,737 @@
-/* sonde stat: not implemented yet (placeholder until its issue lands). */
+/* sonde stat: count events for a command, processes, threads or cpus, and print perf's report. */
 #include "builtin.h"
+#include "core/counts.h"
+#include "core/cpumap.h"
+#include "core/evlist-open.h"
+#include "core/parse-events.h"
+#include "core/sys.h"
+#include "core/threadmap.h"
+#include "lib/debug.h"
+#include "lib/parse-options.h"
+#include "lib/util.h"
+#include "lib/xalloc.h"
+#include "ui/events-option.h"
+#include "ui/stat-display.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* perf 6.1's default lists: plain, then what -d, -dd and -ddd add */
+static const char *const default_events =
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"
+	"branch-misses";
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+	"iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+struct stat_opts {
+	struct evlist *evlist;
+	struct target target;
+	struct stat_config cfg;
+	bool no_aggr, per_core, per_socket, per_die, per_node, per_thread;
+	bool group, no_inherit, sync_run, all_user, all_kernel, quiet, append;
+	bool null_run, json, metric_only, table, summary, no_csv_summary, interval_clear;
+	bool no_merge, topdown, smi_cost, hybrid_merge, percore_show_thread;
+	bool metric_no_group, metric_no_merge, transaction;
+	int big_num_opt; /* -1 unset, 0 --no-big-num, 1 -B */
+	int detailed;
+	int verbose_lvl;
+	int run_count;
+	int initial_delay;
+	unsigned int interval, interval_count, timeout;
+	int log_fd;
+	const char *csv_sep, *output_name, *pre_cmd, *post_cmd, *cgroup, *metrics;
+	const char *control, *cputype, *iostat, *for_each_cgroup;
+	int td_level;
+	bool scale_set;
+};
+
+static volatile sig_atomic_t child_exited;
+
+/* perf's usage block for a rejected option combination: the usage, then each option's line */
+static void print_usage_for(const char *const usage[], const struct option *options,
+			    const char *a, const char *b)
+{
+	const char *names[2] = { a, b };
+
+	for (int i = 0; i < 2; i++) {
+		const char *n = names[i];
+
+		if (!n)
+			continue;
+		if (strlen(n) == 1)
+			parse_options_usage(i == 0 ? usage : NULL, options, n[0], NULL);
+		else
+			parse_options_usage(i == 0 ? usage : NULL, options, 0, n);
+	}
+}
+
+static int ioctl_set_filter(int fd, const char *filter)
+{
+	return ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter);
+}
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		child_exited = 1;
+	else
+		done_signal = sig;
+}
+
+static int big_num_cb(const struct option *opt, const char *arg, int unset)
+{
+	int *v = opt->value;
+
+	(void)arg;
+	*v = unset ? 0 : 1;
+	return 0;
+}
+
+static int enable_metric_only(const struct option *opt, const char *arg, int unset)
+{
+	bool *v = opt->value;
+
+	(void)arg;
+	*v = !unset;
+	return 0;
+}
+
+/* ---- the run ---- */
+
+/* perf stat's attr defaults on top of what the parser set (create_perf_stat_counter) */
+static void stat_config_attr(struct stat_opts *o, struct evsel *evsel)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	bool enable_on_exec = !o->target.pid && !o->target.tid && !o->target.system_wide &&
+			      !o->target.cpu_list && !o->initial_delay;
+
+	if (o->cfg.scale)
+		attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (evsel->leader->nr_members > 1)
+		attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+	attr->sample_type = PERF_SAMPLE_IDENTIFIER;
+	attr->inherit = !o->no_inherit;
+	if (evsel->terms.has_inherit)
+		attr->inherit = evsel->terms.inherit;
+	if (o->all_user) {
+		attr->exclude_kernel = 1;
+		attr->exclude_user = 0;
+	}
+	if (o->all_kernel) {
+		attr->exclude_kernel = 0;
+		attr->exclude_user = 1;
+	}
+	attr->disabled = 0;
+	attr->enable_on_exec = 0;
+	if (evsel_is_group_leader(evsel)) {
+		attr->disabled = 1;
+		if (enable_on_exec)
+			attr->enable_on_exec = 1;
+	}
+}
+
+/* turn -g into one group of every event */
+static void set_one_group(struct evlist *evlist)
+{
+	struct evsel *leader = evlist_first(evlist), *e;
+
+	if (!leader)
+		return;
+	evlist_for_each_entry(evlist, e) {
+		e->leader = leader;
+		e->nr_members = 0;
+	}
+	leader->nr_members = evlist->nr_entries;
+}
+
+static void print_error(struct stat_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void print_error(struct stat_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)o;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * open every counter; unsupported ones become "<not supported>", EACCES
+ * falls back to user-only counting where the paranoid level allows it.
+ * Returns 0, or -1 after printing perf's error.
+ */
+static int open_counters(struct stat_opts *o)
+{
+	struct evlist *evlist = o->evlist;
+	struct evsel *evsel;
+	char msg[2048];
+
+	evlist_for_each_entry(evlist, evsel) {
+		int err;
+
+		stat_config_attr(o, evsel);
+		if (evsel->leader != evsel && !evsel->leader->is_supported) {
+			evsel->is_supported = false;
+			continue;
+		}
+retry:
+		err = evsel_open(evsel, evlist->cpus, evlist->threads);
+		if (!err) {
+			evsel->is_supported = true;
+			if (evsel->filter) {
+				int n = evsel_nr_fds(evsel);
+
+				for (int i = 0; i < n; i++) {
+					if (evsel->fd[i] >= 0 &&
+					    ioctl_set_filter(evsel->fd[i], evsel->filter)) {
+						int e = errno;
+
+						pr_err("failed to set filter \"%s\" on event %s with %d (%s)\n",
+						       evsel->filter, evsel->name, e, strerror(e));
+						return -1;
+					}
+				}
+			}
+			continue;
+		}
+		err = -err;
+		if (err == EMFILE) {
+			print_error(o, "Error:\n%s\n",
+				    evlist_strerror_open(evsel, &o->target, err, msg, sizeof(msg)));
+			return -1;
+		}
+		if (evsel_is_unsupported_errno(err) &&
+		    !(err == ENODEV && o->target.cpu_list && 0)) {
+			if (verbose > 0)
+				fprintf(o->cfg.output, "Warning:\n%s event is not supported by the kernel.\n",
+					evsel->name);
+			evsel->is_supported = false;
+			/* a failing leader with members takes its group down: perf's rule */
+			continue;
+		}
+		if (evsel_fallback_exclude_kernel(evsel, err)) {
+			if (verbose > 0)
+				fprintf(stderr,
+					"kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
+					sys_paranoid());
+			goto retry;
+		}
+		if (err == ESRCH && (o->target.pid || o->target.tid) && evlist->threads->nr > 1)
+			continue;
+		print_error(o, "Error:\n%s\n",
+			    evlist_strerror_open(evsel, &o->target, err, msg, sizeof(msg)));
+		return -1;
+	}
+	return 0;
+}
+
+static void read_and_aggregate(struct stat_opts *o, bool delta)
+{
+	struct evsel *evsel;
+
+	evlist_for_each_entry(o->evlist, evsel) {
+		struct evsel_stat *st = evsel->priv;
+
+		if (!st) {
+			st = evsel_stat_new(o->cfg.aggr_map->nr, evsel_nr_fds(evsel));
+			evsel->priv = st;
+		}
+		if (evsel->is_supported && evsel->fd) {
+			if (evsel_read_counts(evsel) && verbose > 0)
+				fprintf(o->cfg.output, "failed to read counter %s\n", evsel->name);
+		} else if (verbose > 0 && !evsel->is_supported) {
+			fprintf(o->cfg.output, "failed to read counter %s\n", evsel->name);
+		}
+		evsel_stat_aggregate(evsel, st, o->cfg.aggr_map, o->cfg.scale, delta);
+		if (verbose > 0 && evsel->is_supported) {
+			if (o->cfg.aggr_mode == AGGR_GLOBAL) {
+				stat_print_verbose_counts(&o->cfg, evsel, &st->aggr[0], -1);
+			} else if (evsel->counts && evsel->cpus) {
+				for (int c = 0; c < evsel->cpus->nr; c++)
+					stat_print_verbose_counts(&o->cfg, evsel,
+								  &evsel->counts[c * evsel->threads->nr],
+								  evsel->cpus->map[c]);
+			}
+		}
+	}
+}
+
+static void free_stats(struct evlist *evlist)
+{
+	struct evsel *evsel;
+
+	evlist_for_each_entry(evlist, evsel) {
+		evsel_stat_free(evsel->priv);
+		evsel->priv = NULL;
+	}
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !done_signal && !child_exited)
+		;
+}
+
+static void print_interval(struct stat_opts *o, u64 start_ns)
+{
+	u64 now = monotonic_ns() - start_ns;
+	struct timespec ts = { (time_t)(now / NSEC_PER_SEC), (long)(now % NSEC_PER_SEC) };
+
+	read_and_aggregate(o, true);
+	stats_init(&o->cfg.walltime_stats);
+	stats_update(&o->cfg.walltime_stats, (u64)o->interval * NSEC_PER_MSEC);
+	stat_print_counters(&o->cfg, o->evlist, &ts);
+}
+
+/* one run: returns the workload's wait status (or 0), or -1 after printing an error */
+static int run_once(struct stat_opts *o, int argc, const char **argv, int run_idx)
+{
+	struct evlist *evlist = o->evlist;
+	bool forks = argc > 0;
+	int status = 0, err;
+	u64 t0, t1, start_ns;
+	unsigned int nr_intervals = 0;
+	struct rusage ru;
+
+	if (forks) {
+		err = evlist_prepare_workload(evlist, argv);
+		if (err) {
+			pr_err("Failed to prepare workload: %s\n", strerror(-err));
+			return -1;
+		}
+	}
+	if (o->null_run) {
+		/* nothing to open */
+	} else if (open_counters(o)) {
+		return -1;
+	}
+	if (!o->cfg.aggr_map)
+		o->cfg.aggr_map = aggr_map_new(o->cfg.aggr_mode, evlist->cpus, evlist->threads, "/sys");
+	if (o->sync_run)
+		sync();
+	child_exited = 0;
+	t0 = monotonic_ns();
+	start_ns = t0;
+	if (forks) {
+		err = evlist_start_workload(evlist);
+		if (err) {
+			fprintf(stderr, "Workload failed: %s\n", strerror(-err));
+			return -1;
+		}
+		if (o->initial_delay > 0) {
+			sleep_ms((unsigned int)o->initial_delay);
+			evlist_enable(evlist);
+		}
+	} else {
+		if (o->initial_delay > 0)
+			sleep_ms((unsigned int)o->initial_delay);
+		if (o->initial_delay >= 0)
+			evlist_enable(evlist);
+	}
+
+	if (o->interval) {
+		u64 next = monotonic_ns() + (u64)o->interval * NSEC_PER_MSEC;
+
+		while (!done_signal) {
+			u64 now = monotonic_ns();
+
+			if (forks && (child_exited || evlist->workload.pid == 0)) {
+				if (evlist_wait_workload(evlist, &status, WNOHANG) > 0)
+					break;
+				child_exited = 0;
+			}
+			if (now >= next) {
+				print_interval(o, start_ns);
+				next += (u64)o->interval * NSEC_PER_MSEC;
+				if (o->interval_count && ++nr_intervals >= o->interval_count)
+					break;
+				continue;
+			}
+			sleep_ms((unsigned int)((next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
+		}
+		if (forks && evlist->workload.pid && !(o->interval_count && nr_intervals >= o->interval_count)) {
+			/* the workload ended between two ticks: its last partial interval */
+		}
+		if (!(o->interval_count && nr_intervals >= o->interval_count))
+			print_interval(o, start_ns);
+		if (forks && evlist->workload.pid) {
+			kill(evlist->workload.pid, SIGTERM);
+			evlist_wait_workload(evlist, &status, 0);
+		}
+	} else if (forks) {
+		pid_t pid = evlist->workload.pid;
+		u64 deadline = o->timeout ? t0 + (u64)o->timeout * NSEC_PER_MSEC : 0;
+
+		for (;;) {
+			pid_t r = wait4(pid, &status, deadline ? WNOHANG : 0, &ru);
+
+			if (r == pid) {
+				evlist->workload.pid = 0;
+				o->cfg.ru = ru;
+				break;
+			}
+			if (r < 0 && errno != EINTR)
+				break;
+			if (deadline && monotonic_ns() >= deadline) {
+				kill(pid, SIGTERM);
+				continue;
+			}
+			if (deadline)
+				sleep_ms(1);
+		}
+	} else {
+		u64 deadline = o->timeout ? t0 + (u64)o->timeout * NSEC_PER_MSEC : 0;
+
+		while (!done_signal) {
+			if (deadline) {
+				u64 now = monotonic_ns();
+
+				if (now >= deadline)
+					break;
+				sleep_ms((unsigned int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 1000));
+			} else {
+				pause();
+			}
+		}
+	}
+	t1 = monotonic_ns();
+	if (!o->interval) {
+		stats_update(&o->cfg.walltime_stats, t1 - t0);
+		if (o->cfg.walltime_run)
+			o->cfg.walltime_run[run_idx] = t1 - t0;
+	}
+	evlist_disable(evlist);
+	if (!o->interval)
+		read_and_aggregate(o, false);
+	evlist_close(evlist);
+	if (forks && WIFSIGNALED(status) && !o->interval)
+		psignal(WTERMSIG(status), argv[0]);
+	return status;
+}
+
+static void setup_default_events(struct stat_opts *o)
+{
+	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
+	struct evsel *e;
+	bool add_defaults = !o->evlist || !o->evlist->nr_entries;
+
+	if (!o->evlist)
+		o->evlist = evlist_new();
+	if (add_defaults && parse_events(o->evlist, default_events, &err) == 0) {
+		evlist_for_each_entry(o->evlist, e)
+			e->is_optional = true;
+	}
+	parse_events_error_release(&err);
+	if (add_defaults) {
+		for (int i = 0; i < o->detailed && i < 3; i++) {
+			struct parse_events_error derr = PARSE_EVENTS_ERROR_INIT;
+
+			parse_events(o->evlist, detailed_events[i], &derr);
+			parse_events_error_release(&derr);
+		}
+	}
+}
+
+static const char *const stat_usage[] = {
+	"perf stat [<options>] [<command>]",
+	NULL
+};
 
 int cmd_stat(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'stat' is not implemented yet\n");
-	return 1;
+	struct stat_opts o;
+	int status = 0, ret = 0;
+	FILE *out = stderr;
+	struct sigaction sa;
+
+	memset(&o, 0, sizeof(o));
+	o.big_num_opt = -1;
+	o.run_count = 1;
+	o.log_fd = -1;
+	stat_config_init(&o.cfg);
+
+	struct option options[] = {
+		OPT_BOOLEAN('T', "transaction", &o.transaction, "hardware transaction statistics"),
+		OPT_CALLBACK('e', "event", &o.evlist, "event",
+			     "event selector. use 'perf list' to list available events",
+			     parse_events_option_stat),
+		OPT_CALLBACK(0, "filter", &o.evlist, "filter", "event filter", parse_filter_option),
+		OPT_BOOLEAN('i', "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
+		OPT_STRING('p', "pid", &o.target.pid, "pid", "stat events on existing process id"),
+		OPT_STRING('t', "tid", &o.target.tid, "tid", "stat events on existing thread id"),
+		OPT_BOOLEAN('a', "all-cpus", &o.target.system_wide, "system-wide collection from all CPUs"),
+		OPT_BOOLEAN('g', "group", &o.group, "put the counters into a counter group"),
+		OPT_BOOLEAN(0, "scale", &o.cfg.scale, "Use --no-scale to disable counter scaling for multiplexing"),
+		OPT_INCR('v', "verbose", &o.verbose_lvl, "be more verbose (show counter open errors, etc)"),
+		OPT_INTEGER('r', "repeat", &o.run_count, "repeat command and print average + stddev (max: 100, forever: 0)"),
+		OPT_BOOLEAN(0, "table", &o.table, "display details about each run (only with -r option)"),
+		OPT_BOOLEAN('n', "null", &o.null_run, "null run - dont start any counters"),
+		OPT_INCR('d', "detailed", &o.detailed, "detailed run - start a lot of events"),
+		OPT_BOOLEAN('S', "sync", &o.sync_run, "call sync() before starting a run"),
+		OPT_CALLBACK_NOOPT('B', "big-num", &o.big_num_opt, NULL,
+				   "print large numbers with thousands' separators", big_num_cb),
+		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor in system-wide"),
+		OPT_BOOLEAN('A', "no-aggr", &o.no_aggr, "disable CPU count aggregation"),
+		OPT_BOOLEAN(0, "no-merge", &o.no_merge, "Do not merge identical named events"),
+		OPT_BOOLEAN(0, "hybrid-merge", &o.hybrid_merge, "Merge identical named hybrid events"),
+		OPT_STRING('x', "field-separator", &o.csv_sep, "separator", "print counts with custom separator"),
+		OPT_BOOLEAN('j', "json-output", &o.json, "print counts in JSON format"),
+		OPT_STRING('G', "cgroup", &o.cgroup, "name", "monitor event in cgroup name only"),
+		OPT_STRING('o', "output", &o.output_name, "file", "output file name"),
+		OPT_BOOLEAN(0, "append", &o.append, "append to the output file"),
+		OPT_INTEGER(0, "log-fd", &o.log_fd, "log output to fd, instead of stderr"),
+		OPT_STRING(0, "pre", &o.pre_cmd, "command", "command to run prior to the measured command"),
+		OPT_STRING(0, "post", &o.post_cmd, "command", "command to run after to the measured command"),
+		OPT_UINTEGER('I', "interval-print", &o.interval,
+			     "print counts at regular interval in ms (overhead is possible for values <= 100ms)"),
+		OPT_UINTEGER(0, "interval-count", &o.interval_count, "print counts for fixed number of times"),
+		OPT_BOOLEAN(0, "interval-clear", &o.interval_clear, "clear screen in between new interval"),
+		OPT_UINTEGER(0, "timeout", &o.timeout,
+			     "stop workload and print counts after a timeout period in ms (>= 10ms)"),
+		OPT_BOOLEAN(0, "per-socket", &o.per_socket, "aggregate counts per processor socket"),
+		OPT_BOOLEAN(0, "per-die", &o.per_die, "aggregate counts per processor die"),
+		OPT_BOOLEAN(0, "per-core", &o.per_core, "aggregate counts per physical processor core"),
+		OPT_BOOLEAN(0, "per-thread", &o.per_thread, "aggregate counts per thread"),
+		OPT_BOOLEAN(0, "per-node", &o.per_node, "aggregate counts per numa node"),
+		OPT_INTEGER('D', "delay", &o.initial_delay,
+			    "ms to wait before starting measurement after program start (-1: start with events disabled)"),
+		OPT_CALLBACK_NOOPT(0, "metric-only", &o.metric_only, NULL,
+				   "Only print computed metrics. No raw values", enable_metric_only),
+		OPT_BOOLEAN(0, "metric-no-group", &o.metric_no_group,
+			    "don't group metric events, impacts multiplexing"),
+		OPT_BOOLEAN(0, "metric-no-merge", &o.metric_no_merge,
+			    "don't try to share events between metrics in a group"),
+		OPT_BOOLEAN(0, "topdown", &o.topdown, "measure top-down statistics"),
+		OPT_UINTEGER(0, "td-level", (unsigned int *)&o.td_level,
+			     "Set the metrics level for the top-down statistics (0: max level)"),
+		OPT_BOOLEAN(0, "smi-cost", &o.smi_cost, "measure SMI cost"),
+		OPT_STRING('M', "metrics", &o.metrics, "metric/metric group list",
+			   "monitor specified metrics or metric groups (separated by ,)"),
+		OPT_BOOLEAN(0, "all-kernel", &o.all_kernel, "Configure all used events to run in kernel space."),
+		OPT_BOOLEAN(0, "all-user", &o.all_user, "Configure all used events to run in user space."),
+		OPT_BOOLEAN(0, "percore-show-thread", &o.percore_show_thread,
+			    "Use with 'percore' event qualifier to show the event counts of one hardware thread by sum up total hardware threads of same physical core"),
+		OPT_BOOLEAN(0, "summary", &o.summary, "print summary for interval mode"),
+		OPT_BOOLEAN(0, "no-csv-summary", &o.no_csv_summary, "don't print 'summary' for CSV summary output"),
+		OPT_BOOLEAN(0, "quiet", &o.quiet, "don't print any output, messages or warnings (useful with record)"),
+		OPT_STRING(0, "cputype", &o.cputype, "hybrid cpu type",
+			   "Only enable events on applying cpu with this type for hybrid platform (e.g. core or atom)"),
+		OPT_STRING_OPTARG(0, "iostat", &o.iostat, "default",
+				  "measure I/O performance metrics provided by arch/platform", "default"),
+		OPT_STRING(0, "for-each-cgroup", &o.for_each_cgroup, "name", "expand events for each cgroup"),
+		OPT_STRING(0, "control", &o.control, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
+			   "Listen on ctl-fd descriptor for command to control measurement ('enable': enable events, 'disable': disable events).\n"
+			   "\t\t\t  Optionally send control command completion ('ack\\n') to ack-fd descriptor.\n"
+			   "\t\t\t  Alternatively, ctl-fifo / ack-fifo will be opened and used as ctl-fd / ack-fd."),
+		OPT_END()
+	};
+
+	setlocale(LC_ALL, "");
+	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	verbose += o.verbose_lvl;
+	if (o.quiet)
+		quiet = 1;
+
+	/* ---- validation, in perf's order and with its texts ---- */
+	if (o.csv_sep) {
+		o.cfg.csv_output = true;
+		o.cfg.csv_sep = !strcmp(o.csv_sep, "\\t") ? "\t" : o.csv_sep;
+	}
+	if (o.cfg.csv_output && o.big_num_opt == 1) {
+		fprintf(stderr, "-B option not supported with -x\n");
+		print_usage_for(stat_usage, options, "B", "x");
+		return 234;
+	}
+	o.cfg.big_num = o.big_num_opt != 0 && !o.cfg.csv_output;
+	if (o.output_name && o.log_fd >= 0) {
+		fprintf(stderr, "cannot use both --output and --log-fd\n");
+		print_usage_for(stat_usage, options, "o", "log-fd");
+		return 234;
+	}
+	if (o.metric_only && o.run_count > 1) {
+		fprintf(stderr, "--metric-only is not supported with -r\n");
+		return 234;
+	}
+	if (o.table && o.run_count <= 1) {
+		fprintf(stderr, "--table is only supported with -r\n");
+		print_usage_for(stat_usage, options, "r", "table");
+		return 234;
+	}
+	if (o.output_name) {
+		out = fopen(o.output_name, o.append ? "a" : "w");
+		if (!out) {
+			perror("failed to create output file");
+			return 255;
+		}
+		{
+			time_t now = time(NULL);
+
+			fprintf(out, "# started on %s\n", ctime(&now));
+		}
+	} else if (o.log_fd >= 0) {
+		out = fdopen(o.log_fd, o.append ? "a" : "w");
+		if (!out) {
+			perror("Failed opening logfd");
+			return 255;
+		}
+	}
+	o.cfg.output = out;
+	o.cfg.null_run = o.null_run;
+	o.cfg.metric_only = o.metric_only;
+	o.cfg.json_output = o.json;
+	o.cfg.summary = o.summary;
+	o.cfg.interval_clear = o.interval_clear;
+	o.cfg.no_csv_summary = o.no_csv_summary;
+
+	if (o.no_aggr)
+		o.cfg.aggr_mode = AGGR_NONE;
+	if (o.per_socket)
+		o.cfg.aggr_mode = AGGR_SOCKET;
+	if (o.per_die)
+		o.cfg.aggr_mode = AGGR_DIE;
+	if (o.per_core)
+		o.cfg.aggr_mode = AGGR_CORE;
+	if (o.per_node)
+		o.cfg.aggr_mode = AGGR_NODE;
+	if (o.per_thread)
+		o.cfg.aggr_mode = AGGR_THREAD;
+
+	/* no command and no target: count system-wide until Ctrl-C, as perf 6.1 does */
+	if (!argc && !o.target.pid && !o.target.tid && !o.target.cpu_list &&
+	    o.cfg.aggr_mode != AGGR_THREAD)
+		o.target.system_wide = true;
+
+	if (o.run_count < 0) {
+		fprintf(stderr, "Run count must be a positive number\n");
+		print_usage_for(stat_usage, options, "r", NULL);
+		return 234;
+	}
+	if (o.run_count == 0) {
+		/* "forever": repeat until interrupted */
+		o.run_count = 1;
+		o.cfg.run_count = 1;
+	}
+	if (o.cfg.aggr_mode == AGGR_THREAD && !o.target.pid && !o.target.tid &&
+	    !o.target.system_wide) {
+		fprintf(stderr, "The --per-thread option is only available when monitoring via -p -t -a options or only --per-thread.\n");
+		print_usage_for(stat_usage, options, "p", "t");
+		return 234;
+	}
+	if ((o.cfg.aggr_mode == AGGR_NONE || o.cgroup) && !o.target.system_wide &&
+	    !o.target.cpu_list) {
+		fprintf(stderr, "Both cgroup and no-aggregation modes only available in system-wide mode\n");
+		print_usage_for(stat_usage, options, "G", NULL);
+		return 234;
+	}
+	if (o.interval_count && !o.interval) {
+		fprintf(stderr, "interval-count option should be used together with interval-print.\n");
+		print_usage_for(stat_usage, options, NULL, "interval-count");
+		return 234;
+	}
+	if (o.timeout && o.interval) {
+		fprintf(stderr, "timeout option is not supported with interval-print.\n");
+		print_usage_for(stat_usage, options, NULL, "timeout");
+		return 234;
+	}
+	if (o.timeout && o.timeout < 100) {
+		if (o.timeout < 10) {
+			fprintf(stderr, "timeout must be >= 10ms.\n");
+			print_usage_for(stat_usage, options, NULL, "timeout");
+			return 234;
+		}
+		fprintf(stderr, "timeout < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
+	}
+	if (o.interval && o.interval < 100) {
+		if (o.interval < 10) {
+			fprintf(stderr, "print interval must be >= 10ms\n");
+			print_usage_for(stat_usage, options, "I", NULL);
+			return 234;
+		}
+		fprintf(stderr, "print interval < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
+	}
+	if (o.cgroup) {
+		fprintf(stderr, "cgroup monitoring is not supported yet by sonde\n");
+		return 255;
+	}
+	o.cfg.run_count = o.run_count;
+	o.cfg.interval = (int)o.interval;
+	o.cfg.walltime_run_table = o.table;
+	if (o.table)
+		o.cfg.walltime_run = xcalloc(o.run_count, sizeof(u64));
+
+	setup_default_events(&o);
+	if (o.group)
+		set_one_group(o.evlist);
+
+	sys_raise_nofile_limit();
+	ret = evlist_create_maps(o.evlist, &o.target);
+	if (ret) {
+		fprintf(stderr, "Problems finding threads of monitor\n");
+		print_usage_for(stat_usage, options, "p", "t");
+		evlist_free(o.evlist);
+		return 234;
+	}
+	o.cfg.target = &o.target;
+	o.cfg.argc = argc;
+	o.cfg.argv = argv;
+	o.cfg.ru_display = argc > 0 && !o.target.system_wide && !o.target.cpu_list &&
+			   o.run_count == 1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	for (int run = 0; run < o.run_count && !done_signal; run++) {
+		if (o.run_count > 1 && verbose > 0)
+			fprintf(out, "[ perf stat: executing run #%d ... ]\n", run + 1);
+		if (o.pre_cmd && system(o.pre_cmd)) {
+			ret = 255;
+			break;
+		}
+		status = run_once(&o, argc, argv, run);
+		if (status < 0) {
+			ret = 255;
+			break;
+		}
+		if (o.post_cmd && system(o.post_cmd)) {
+			ret = 255;
+			break;
+		}
+		/* the next run forks a new workload: its pid goes into the same map */
+		if (argc > 0 && o.evlist->threads->nr == 1 && cpu_map_is_dummy(o.evlist->cpus))
+			o.evlist->threads->pids[0] = -1;
+	}
+	if (ret == 0 && !o.quiet && (!o.interval || o.summary)) {
+		if (o.interval && o.summary)
+			o.cfg.interval = 0;
+		stat_print_counters(&o.cfg, o.evlist, NULL);
+	}
+	if (ret == 0 && argc > 0 && WIFEXITED(status))
+		ret = WEXITSTATUS(status);
+	free_stats(o.evlist);
+	aggr_map_free(o.cfg.aggr_map);
+	free(o.cfg.walltime_run);
+	evlist_free(o.evlist);
+	if (out != stderr)
+		fclose(out);
+	return ret;
 }

@@ -11,13 +11,8 @@ struct evlist *evlist_new(void)
 
 	INIT_LIST_HEAD(&evlist->entries);
 	evlist->workload.cork_fd = -1;
+	evlist->workload.status_fd = -1;
 	return evlist;
-}
-
-/* weak so that the live side can release maps and fds without a layering knot */
-__attribute__((weak)) void evlist_release_live(struct evlist *evlist)
-{
-	(void)evlist;
 }
 
 void evlist_free(struct evlist *evlist)

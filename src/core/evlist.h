@@ -39,6 +39,7 @@ struct evlist {
 	struct {
 		pid_t pid;	/* forked workload, 0 when none */
 		int cork_fd;	/* write end of the pipe that releases the workload's exec */
+		int status_fd;	/* read end of the close-on-exec pipe reporting a failed exec */
 	} workload;
 };
 
@@ -56,8 +57,7 @@ struct evsel *evlist_find_by_name(struct evlist *evlist, const char *name);
 
 /*
  * evlist_release_live - close fds, unmap rings, free cpu/thread maps and reap
- * the workload; called by evlist_free(). Defined by the live side
- * (core/evlist-open.c); a weak no-op otherwise.
+ * the workload; called by evlist_free(). Defined in core/evlist-open.c.
  */
 void evlist_release_live(struct evlist *evlist);
 

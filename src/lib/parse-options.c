@@ -429,3 +429,22 @@ int parse_options(int argc, const char **argv, const struct option *options,
 	out[nout] = NULL;
 	return nout;
 }
+
+void parse_options_usage(const char *const usagestr[], const struct option *options,
+			 int short_name, const char *long_name)
+{
+	fflush(stdout);
+	if (usagestr) {
+		fputc('\n', stderr);
+		for (int i = 0; usagestr[i] && *usagestr[i]; i++)
+			print_usage_line(stderr, usagestr[i], i == 0);
+		fputc('\n', stderr);
+	}
+	for (const struct option *o = options; o->type != OPTION_END; o++) {
+		if ((short_name && o->short_name == short_name) ||
+		    (long_name && o->long_name && !strcmp(o->long_name, long_name))) {
+			print_option_help(stderr, o);
+			break;
+		}
+	}
+}

@@ -99,6 +99,14 @@ void usage_with_options_msg(const char *const usagestr[], const struct option *o
  */
 void usage_for_option(const char *const usagestr[], const struct option *options,
 		      int short_name, const char *long_name) __attribute__((noreturn));
+/*
+ * parse_options_usage - without exiting: "\n Usage: ...\n\n" when
+ * @usagestr is given, then the help line of the option named @short_name
+ * or @long_name. perf prints this after a rejected combination of options
+ * (call it again with usagestr NULL for a second option).
+ */
+void parse_options_usage(const char *const usagestr[], const struct option *options,
+			 int short_name, const char *long_name);
 /* print_usage - print the usage text to stderr without exiting. */
 void print_usage(const char *const usagestr[], const struct option *options);
 

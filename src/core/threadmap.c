@@ -1,0 +1,130 @@
+/* Thread maps: parse pid/tid lists and walk /proc/PID/task. */
+#include "core/threadmap.h"
+#include "lib/util.h"
+#include "lib/xalloc.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void map_add(struct thread_map *map, pid_t pid, size_t *alloc)
+{
+	for (int i = 0; i < map->nr; i++)
+		if (map->pids[i] == pid)
+			return;
+	ALLOC_GROW(map->pids, (size_t)map->nr + 1, *alloc);
+	map->pids[map->nr++] = pid;
+}
+
+struct thread_map *thread_map_new_pid(pid_t pid)
+{
+	struct thread_map *map = xzalloc(sizeof(*map));
+
+	map->nr = 1;
+	map->pids = xmalloc(sizeof(pid_t));
+	map->pids[0] = pid;
+	return map;
+}
+
+struct thread_map *thread_map_new_dummy(void)
+{
+	return thread_map_new_pid(-1);
+}
+
+static int parse_list(const char *str, bool all_tasks, struct thread_map **out)
+{
+	struct thread_map *map = xzalloc(sizeof(*map));
+	size_t alloc = 0;
+	const char *p = str;
+
+	while (p && *p) {
+		char *end;
+		long pid;
+
+		/* perf accepts "1,2" and "1 2"; skip separators */
+		if (*p == ',' || *p == ' ') {
+			p++;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p))
+			goto inval;
+		pid = strtol(p, &end, 10);
+		p = end;
+		if (*p && *p != ',' && *p != ' ')
+			goto inval;
+		if (all_tasks) {
+			char path[64];
+			struct dirent *de;
+			DIR *dir;
+
+			snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+			dir = opendir(path);
+			if (!dir)
+				goto srch;
+			while ((de = readdir(dir))) {
+				if (!isdigit((unsigned char)de->d_name[0]))
+					continue;
+				map_add(map, (pid_t)atoi(de->d_name), &alloc);
+			}
+			closedir(dir);
+		} else {
+			char path[64];
+
+			snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+			if (access(path, F_OK) && (snprintf(path, sizeof(path), "/proc/self/task/%ld", pid), access(path, F_OK)))
+				goto srch;
+			map_add(map, (pid_t)pid, &alloc);
+		}
+	}
+	if (!map->nr)
+		goto inval;
+	*out = map;
+	return 0;
+inval:
+	thread_map_free(map);
+	return -EINVAL;
+srch:
+	thread_map_free(map);
+	return -ESRCH;
+}
+
+int thread_map_new_by_pid_str(const char *str, struct thread_map **out)
+{
+	return parse_list(str, true, out);
+}
+
+int thread_map_new_by_tid_str(const char *str, struct thread_map **out)
+{
+	return parse_list(str, false, out);
+}
+
+void thread_map_free(struct thread_map *map)
+{
+	if (!map)
+		return;
+	if (map->comms)
+		for (int i = 0; i < map->nr; i++)
+			free(map->comms[i]);
+	free(map->comms);
+	free(map->pids);
+	free(map);
+}
+
+const char *thread_map_comm(struct thread_map *map, int idx)
+{
+	char path[64];
+
+	if (!map->comms)
+		map->comms = xcalloc(map->nr, sizeof(char *));
+	if (!map->comms[idx]) {
+		snprintf(path, sizeof(path), "/proc/%d/comm", map->pids[idx]);
+		map->comms[idx] = read_sysfs_str(path);
+		if (!map->comms[idx])
+			map->comms[idx] = xstrdup("");
+	}
+	return map->comms[idx];
+}

@@ -1,0 +1,710 @@
+/* perf stat's output layouts: table, CSV, intervals, per-aggregate prefixes and derived metrics. */
+#include "ui/stat-display.h"
+#include "core/cpumap.h"
+#include "core/threadmap.h"
+#include "lib/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* column widths of perf's table (interface: scripts parse these layouts) */
+#define COUNTS_LEN 18
+#define EVNAME_LEN 32
+#define EVNAME_LEN_NC 25 /* the name column of <not counted>/<not supported> lines */
+#define METRIC_LEN 35
+
+#define CNTR_NOT_SUPPORTED "<not supported>"
+#define CNTR_NOT_COUNTED "<not counted>"
+
+void stat_config_init(struct stat_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->aggr_mode = AGGR_GLOBAL;
+	cfg->output = stderr;
+	cfg->csv_sep = " ";
+	cfg->scale = true;
+	cfg->big_num = true;
+	cfg->run_count = 1;
+	cfg->unit_width = 4;
+	stats_init(&cfg->walltime_stats);
+}
+
+static bool evsel_is_clock(const struct evsel *evsel)
+{
+	return evsel->attr.type == PERF_TYPE_SOFTWARE &&
+	       (evsel->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+		evsel->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+const char *stat_evsel_unit(const struct evsel *evsel)
+{
+	if (evsel->terms.unit[0])
+		return evsel->terms.unit;
+	return evsel_is_clock(evsel) ? "msec" : "";
+}
+
+double stat_evsel_scale(const struct evsel *evsel)
+{
+	if (evsel->terms.scale)
+		return evsel->terms.scale;
+	return evsel_is_clock(evsel) ? 1e-6 : 1.0;
+}
+
+void stat_format_count(char *buf, size_t len, double uval, bool big_num, int width)
+{
+	(void)big_num;
+	snprintf(buf, len, "%*.2f", width, uval);
+}
+
+/* ---- derived metrics ("shadow stats") ---- */
+
+enum shadow_kind {
+	SH_NSECS,
+	SH_CYCLES,
+	SH_INSTRUCTIONS,
+	SH_BRANCHES,
+	SH_CACHE_REFS,
+	SH_STALLED_FE,
+	SH_STALLED_BE,
+	SH_L1D,
+	SH_L1I,
+	SH_LL,
+	SH_DTLB,
+	SH_ITLB,
+	SH_MAX
+};
+
+#define NR_CTX 32
+
+struct shadow {
+	double val[NR_CTX][SH_MAX];
+	bool has[NR_CTX][SH_MAX];
+};
+
+static int evsel_ctx(const struct evsel *e)
+{
+	return (e->attr.exclude_kernel ? 1 : 0) | (e->attr.exclude_user ? 2 : 0) |
+	       (e->attr.exclude_hv ? 4 : 0) | (e->attr.exclude_host ? 8 : 0) |
+	       (e->attr.exclude_idle ? 16 : 0);
+}
+
+static u64 hw_cache_access(unsigned int cache)
+{
+	return cache | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16);
+}
+
+static u64 hw_cache_miss(unsigned int cache)
+{
+	return cache | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
+}
+
+/* the kind a counter contributes to the metrics of others, or -1 */
+static int shadow_kind_of(const struct evsel *e)
+{
+	const struct perf_event_attr *a = &e->attr;
+
+	if (evsel_is_clock(e))
+		return SH_NSECS;
+	if (a->type == PERF_TYPE_HARDWARE) {
+		switch (a->config) {
+		case PERF_COUNT_HW_CPU_CYCLES: return SH_CYCLES;
+		case PERF_COUNT_HW_INSTRUCTIONS: return SH_INSTRUCTIONS;
+		case PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return SH_BRANCHES;
+		case PERF_COUNT_HW_CACHE_REFERENCES: return SH_CACHE_REFS;
+		case PERF_COUNT_HW_STALLED_CYCLES_FRONTEND: return SH_STALLED_FE;
+		case PERF_COUNT_HW_STALLED_CYCLES_BACKEND: return SH_STALLED_BE;
+		default: return -1;
+		}
+	}
+	if (a->type == PERF_TYPE_HW_CACHE) {
+		if (a->config == hw_cache_access(PERF_COUNT_HW_CACHE_L1D))
+			return SH_L1D;
+		if (a->config == hw_cache_access(PERF_COUNT_HW_CACHE_L1I))
+			return SH_L1I;
+		if (a->config == hw_cache_access(PERF_COUNT_HW_CACHE_LL))
+			return SH_LL;
+		if (a->config == hw_cache_access(PERF_COUNT_HW_CACHE_DTLB))
+			return SH_DTLB;
+		if (a->config == hw_cache_access(PERF_COUNT_HW_CACHE_ITLB))
+			return SH_ITLB;
+	}
+	return -1;
+}
+
+/* the value, ena and run of @evsel's aggregate @a (the mean over runs in global mode) */
+static void aggr_values(const struct stat_config *cfg, const struct evsel *evsel, int a,
+			double *val, double *ena, double *run)
+{
+	const struct evsel_stat *st = evsel->priv;
+
+	if (!st || a >= st->nr_aggr) {
+		*val = *ena = *run = 0;
+		return;
+	}
+	if (cfg->aggr_mode == AGGR_GLOBAL && !cfg->interval && st->res[0].n > 0) {
+		*val = stats_avg(&st->res[0]);
+		*ena = stats_avg(&st->res[1]);
+		*run = stats_avg(&st->res[2]);
+		return;
+	}
+	*val = (double)st->aggr[a].val;
+	*ena = (double)st->aggr[a].ena;
+	*run = (double)st->aggr[a].run;
+}
+
+static void shadow_collect(const struct stat_config *cfg, struct evlist *evlist, int a,
+			   struct shadow *sh)
+{
+	struct evsel *e;
+
+	memset(sh, 0, sizeof(*sh));
+	evlist_for_each_entry(evlist, e) {
+		int kind = shadow_kind_of(e), ctx = evsel_ctx(e);
+		double val, ena, run;
+
+		if (kind < 0 || !e->is_supported)
+			continue;
+		aggr_values(cfg, e, a, &val, &ena, &run);
+		if (!run)
+			continue;
+		sh->val[ctx][kind] += val; /* clocks in ns, the rest as counted */
+		sh->has[ctx][kind] = true;
+	}
+}
+
+struct outstate {
+	struct stat_config *cfg;
+	const char *prefix;
+	const struct evsel *evsel;
+	int a;
+	bool newline;
+};
+
+static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, int a);
+
+static void print_metric(struct outstate *os, const char *fmt, const char *unit, double val)
+{
+	struct stat_config *cfg = os->cfg;
+	FILE *out = cfg->output;
+	char buf[64], *vals, *ends;
+	int n;
+
+	if (cfg->csv_output) {
+		if (!fmt || !unit) {
+			fprintf(out, "%s%s", cfg->csv_sep, cfg->csv_sep);
+			return;
+		}
+		snprintf(buf, sizeof(buf), fmt, val);
+		vals = buf;
+		while (*vals == ' ')
+			vals++;
+		ends = vals;
+		while ((*ends >= '0' && *ends <= '9') || *ends == '.')
+			ends++;
+		*ends = 0;
+		while (*unit == ' ')
+			unit++;
+		fprintf(out, "%s%s%s%s", cfg->csv_sep, vals, cfg->csv_sep, unit);
+		return;
+	}
+	if (os->newline) {
+		/* a second metric of the same counter goes on its own line */
+		fputc('\n', out);
+		fputs(os->prefix, out);
+		aggr_printout(cfg, os->evsel, os->a);
+		if (cfg->aggr_mode == AGGR_NONE)
+			fprintf(out, "        ");
+		fprintf(out, "                                                 ");
+		os->newline = false;
+	}
+	if (!fmt || !unit) {
+		fprintf(out, "%-*s", METRIC_LEN, "");
+		return;
+	}
+	n = fprintf(out, " # ");
+	n += fprintf(out, fmt, val);
+	fprintf(out, " %-*s", METRIC_LEN - n - 1, unit);
+}
+
+static double convert_unit(double v, char *unit)
+{
+	*unit = ' ';
+	if (v >= 1e9) {
+		*unit = 'G';
+		return v / 1e9;
+	}
+	if (v >= 1e6) {
+		*unit = 'M';
+		return v / 1e6;
+	}
+	if (v >= 1e3) {
+		*unit = 'K';
+		return v / 1e3;
+	}
+	return v;
+}
+
+static void print_ratio(struct outstate *os, double avg, const struct shadow *sh, int ctx,
+			int kind, const char *unit)
+{
+	double total = sh->val[ctx][kind];
+
+	if (!sh->has[ctx][kind] || !total) {
+		print_metric(os, NULL, unit, 0);
+		return;
+	}
+	print_metric(os, "%7.2f%%", unit, avg / total * 100.0);
+}
+
+static void print_shadow(struct outstate *os, struct evlist *evlist, const struct evsel *evsel,
+			 double avg, const struct shadow *sh)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+	int ctx = evsel_ctx(evsel);
+	double total;
+
+	(void)evlist;
+	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_INSTRUCTIONS) {
+		double stalled;
+
+		total = sh->val[ctx][SH_CYCLES];
+		if (sh->has[ctx][SH_CYCLES] && total)
+			print_metric(os, "%7.2f ", "insn per cycle", avg / total);
+		else
+			print_metric(os, NULL, "insn per cycle", 0);
+		stalled = MAX(sh->val[ctx][SH_STALLED_FE], sh->val[ctx][SH_STALLED_BE]);
+		if (stalled && avg) {
+			os->newline = true;
+			print_metric(os, "%7.2f ", "stalled cycles per insn", stalled / avg);
+		}
+		return;
+	}
+	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_BRANCH_MISSES) {
+		print_ratio(os, avg, sh, ctx, SH_BRANCHES, "of all branches");
+		return;
+	}
+	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CACHE_MISSES) {
+		print_ratio(os, avg, sh, ctx, SH_CACHE_REFS, "of all cache refs");
+		return;
+	}
+	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_STALLED_CYCLES_FRONTEND) {
+		print_ratio(os, avg, sh, ctx, SH_CYCLES, "frontend cycles idle");
+		return;
+	}
+	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_STALLED_CYCLES_BACKEND) {
+		print_ratio(os, avg, sh, ctx, SH_CYCLES, "backend cycles idle");
+		return;
+	}
+	if (a->type == PERF_TYPE_HW_CACHE) {
+		static const struct {
+			unsigned int cache;
+			int kind;
+			const char *unit;
+		} caches[] = {
+			{ PERF_COUNT_HW_CACHE_L1D, SH_L1D, "of all L1-dcache accesses" },
+			{ PERF_COUNT_HW_CACHE_L1I, SH_L1I, "of all L1-icache accesses" },
+			{ PERF_COUNT_HW_CACHE_LL, SH_LL, "of all LL-cache accesses" },
+			{ PERF_COUNT_HW_CACHE_DTLB, SH_DTLB, "of all dTLB cache accesses" },
+			{ PERF_COUNT_HW_CACHE_ITLB, SH_ITLB, "of all iTLB cache accesses" },
+		};
+		for (size_t i = 0; i < ARRAY_SIZE(caches); i++)
+			if (a->config == hw_cache_miss(caches[i].cache)) {
+				print_ratio(os, avg, sh, ctx, caches[i].kind, caches[i].unit);
+				return;
+			}
+	}
+	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES) {
+		total = sh->val[ctx][SH_NSECS];
+		if (sh->has[ctx][SH_NSECS] && total)
+			print_metric(os, "%8.3f", "GHz", avg / total);
+		else
+			print_metric(os, NULL, NULL, 0);
+		return;
+	}
+	if (evsel_is_clock(evsel)) {
+		double wall = stats_avg(&os->cfg->walltime_stats);
+
+		if (wall)
+			print_metric(os, "%8.3f", "CPUs utilized",
+				     avg / (wall * stat_evsel_scale(evsel)));
+		else
+			print_metric(os, NULL, NULL, 0);
+		return;
+	}
+	if (sh->has[ctx][SH_NSECS]) {
+		char unit, unit_buf[16] = "/sec";
+		double ratio = 0;
+
+		total = sh->val[ctx][SH_NSECS];
+		if (total)
+			ratio = convert_unit(1e9 * avg / total, &unit);
+		else
+			unit = ' ';
+		if (unit != ' ')
+			snprintf(unit_buf, sizeof(unit_buf), "%c/sec", unit);
+		print_metric(os, "%8.3f", unit_buf, ratio);
+		return;
+	}
+	print_metric(os, NULL, NULL, 0);
+}
+
+/* ---- one line ---- */
+
+static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, int a)
+{
+	FILE *out = cfg->output;
+	const char *sep = cfg->csv_sep;
+	bool csv = cfg->csv_output;
+	struct aggr_map *map = cfg->aggr_map;
+	const struct aggr_id *id;
+	int nr;
+
+	if (!map || cfg->aggr_mode == AGGR_GLOBAL)
+		return;
+	id = &map->ids[a];
+	nr = map->nr_members[a];
+	switch (cfg->aggr_mode) {
+	case AGGR_CORE:
+		fprintf(out, "S%d-D%d-C%*d%s%*d%s", id->socket, id->die, csv ? 0 : -8, id->core, sep,
+			csv ? 0 : 4, nr, sep);
+		break;
+	case AGGR_DIE:
+		fprintf(out, "S%d-D%*d%s%*d%s", id->socket, csv ? 0 : -8, id->die, sep, csv ? 0 : 4,
+			nr, sep);
+		break;
+	case AGGR_SOCKET:
+		fprintf(out, "S%*d%s%*d%s", csv ? 0 : -5, id->socket, sep, csv ? 0 : 4, nr, sep);
+		break;
+	case AGGR_NODE:
+		fprintf(out, "N%*d%s%*d%s", csv ? 0 : -5, id->node, sep, csv ? 0 : 4, nr, sep);
+		break;
+	case AGGR_NONE:
+		if (id->cpu > -1)
+			fprintf(out, "CPU%*d%s", csv ? 0 : -7, id->cpu, sep);
+		break;
+	case AGGR_THREAD: {
+		struct thread_map *threads = evsel->threads;
+		int t = id->thread;
+
+		if (threads && t >= 0 && t < threads->nr)
+			fprintf(out, "%*s-%*d%s", csv ? 0 : 16, thread_map_comm(threads, t),
+				csv ? 0 : -8, threads->pids[t], sep);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void print_noise(struct stat_config *cfg, const struct evsel *evsel, double avg)
+{
+	const struct evsel_stat *st = evsel->priv;
+	double pct;
+
+	if (cfg->run_count == 1 || !st)
+		return;
+	pct = rel_stddev(stats_stddev(&st->res[0]), avg);
+	if (cfg->csv_output)
+		fprintf(cfg->output, "%s%.2f%%", cfg->csv_sep, pct);
+	else if (pct)
+		fprintf(cfg->output, "  ( +-%6.2f%% )", pct);
+}
+
+static void print_running(struct stat_config *cfg, double run, double ena)
+{
+	double pct = 100;
+
+	if (run != ena)
+		pct = 100.0 * run / ena;
+	if (cfg->csv_output)
+		fprintf(cfg->output, "%s%.0f%s%.2f", cfg->csv_sep, run, cfg->csv_sep, ena ? pct : 100.0);
+	else if (run != ena)
+		fprintf(cfg->output, "  (%.2f%%)", pct);
+}
+
+static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
+			       const struct evsel *evsel, int a, const char *prefix)
+{
+	FILE *out = cfg->output;
+	const struct evsel_stat *st = evsel->priv;
+	double val, ena, run, scale = stat_evsel_scale(evsel), uval;
+	const char *unit = stat_evsel_unit(evsel);
+	struct outstate os = { cfg, prefix, evsel, a, false };
+	bool csv = cfg->csv_output;
+	struct shadow sh;
+
+	aggr_values(cfg, evsel, a, &val, &ena, &run);
+	fputs(prefix, out);
+	if (!evsel->is_supported || !st || run == 0 || ena == 0 ||
+	    (cfg->aggr_mode == AGGR_GLOBAL && st->scaled[0] < 0 && st->res[0].n == 0)) {
+		aggr_printout(cfg, evsel, a);
+		fprintf(out, "%*s%s", csv ? 0 : COUNTS_LEN,
+			evsel->is_supported ? CNTR_NOT_COUNTED : CNTR_NOT_SUPPORTED, cfg->csv_sep);
+		fprintf(out, "%-*s%s", csv ? 0 : cfg->unit_width, unit, cfg->csv_sep);
+		fprintf(out, "%*s", csv ? 0 : -EVNAME_LEN_NC, evsel->name ? evsel->name : "");
+		if (!csv)
+			print_metric(&os, NULL, NULL, 0);
+		print_noise(cfg, evsel, val);
+		print_running(cfg, run, ena);
+		if (csv)
+			print_metric(&os, NULL, NULL, 0);
+		fputc('\n', out);
+		return;
+	}
+	uval = val * scale;
+	aggr_printout(cfg, evsel, a);
+	if (csv)
+		fprintf(out, floor(scale) != scale ? "%.2f%s" : "%.0f%s", uval, cfg->csv_sep);
+	else if (cfg->big_num)
+		fprintf(out, floor(scale) != scale ? "%'*.2f%s" : "%'*.0f%s", COUNTS_LEN, uval,
+			cfg->csv_sep);
+	else
+		fprintf(out, floor(scale) != scale ? "%*.2f%s" : "%*.0f%s", COUNTS_LEN, uval,
+			cfg->csv_sep);
+	fprintf(out, "%-*s%s", csv ? 0 : cfg->unit_width, unit, cfg->csv_sep);
+	fprintf(out, "%-*s", csv ? 0 : EVNAME_LEN, evsel->name ? evsel->name : "");
+	if (csv) {
+		print_noise(cfg, evsel, val);
+		print_running(cfg, run, ena);
+	}
+	shadow_collect(cfg, evlist, a, &sh);
+	print_shadow(&os, evlist, evsel, uval, &sh);
+	if (!csv) {
+		print_noise(cfg, evsel, val);
+		print_running(cfg, run, ena);
+	}
+	fputc('\n', out);
+}
+
+/* ---- header, footer, intervals ---- */
+
+static void print_header(struct stat_config *cfg)
+{
+	FILE *out = cfg->output;
+	const struct target *t = cfg->target;
+
+	if (cfg->csv_output || cfg->json_output)
+		return;
+	fprintf(out, "\n Performance counter stats for ");
+	if (t && t->system_wide) {
+		fprintf(out, "'system wide");
+	} else if (t && t->cpu_list) {
+		fprintf(out, "'CPU(s) %s", t->cpu_list);
+	} else if (t && t->pid) {
+		fprintf(out, "process id '%s", t->pid);
+	} else if (t && t->tid) {
+		fprintf(out, "thread id '%s", t->tid);
+	} else {
+		fprintf(out, "'%s", cfg->argc > 0 ? cfg->argv[0] : "pid");
+		for (int i = 1; i < cfg->argc; i++)
+			fprintf(out, " %s", cfg->argv[i]);
+	}
+	fprintf(out, "'");
+	if (cfg->run_count > 1)
+		fprintf(out, " (%d runs)", cfg->run_count);
+	fprintf(out, ":\n\n");
+}
+
+static int precision_of(double num)
+{
+	if (num > 1)
+		return 0;
+	if (num <= 0)
+		return 0;
+	return (int)lround(ceil(-log10(num)));
+}
+
+static void print_table(struct stat_config *cfg, int precision, double avg)
+{
+	FILE *out = cfg->output;
+	char tmp[64];
+	int indent;
+
+	snprintf(tmp, sizeof(tmp), "%17.*f", precision, avg);
+	indent = 0;
+	while (tmp[indent] == ' ')
+		indent++;
+	fprintf(out, "%*s# Table of individual measurements:\n", indent, "");
+	for (int i = 0; i < cfg->run_count; i++) {
+		double run = (double)cfg->walltime_run[i] / NSEC_PER_SEC;
+		int h, n = 1 + abs((int)(100.0 * (run - avg) / run / 5));
+
+		fprintf(out, " %17.*f (%+.*f) ", precision, run, precision, run - avg);
+		for (h = 0; h < n; h++)
+			fprintf(out, "#");
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\n%*s# Final result:\n", indent, "");
+}
+
+static void print_footer(struct stat_config *cfg)
+{
+	FILE *out = cfg->output;
+	double avg = stats_avg(&cfg->walltime_stats) / NSEC_PER_SEC;
+
+	if (cfg->csv_output || cfg->json_output)
+		return;
+	if (!cfg->null_run)
+		fprintf(out, "\n");
+	if (cfg->run_count == 1) {
+		fprintf(out, " %17.9f seconds time elapsed", avg);
+		if (cfg->ru_display) {
+			double ut = cfg->ru.ru_utime.tv_sec + cfg->ru.ru_utime.tv_usec / 1e6;
+			double st = cfg->ru.ru_stime.tv_sec + cfg->ru.ru_stime.tv_usec / 1e6;
+
+			fprintf(out, "\n\n");
+			fprintf(out, " %17.9f seconds user\n", ut);
+			fprintf(out, " %17.9f seconds sys\n", st);
+		}
+	} else {
+		double sd = stats_stddev(&cfg->walltime_stats) / NSEC_PER_SEC;
+		int precision = precision_of(sd) + 2;
+
+		if (cfg->walltime_run_table && cfg->walltime_run)
+			print_table(cfg, precision, avg);
+		fprintf(out, " %17.*f +- %.*f seconds time elapsed", precision, avg, precision, sd);
+		if (avg) {
+			double pct = rel_stddev(sd, avg);
+
+			if (pct)
+				fprintf(out, "  ( +-%6.2f%% )", pct);
+		}
+	}
+	fprintf(out, "\n\n");
+}
+
+static void print_interval_header(struct stat_config *cfg)
+{
+	FILE *out = cfg->output;
+
+	if (cfg->csv_output || cfg->json_output)
+		return;
+	if (cfg->num_print_interval != 0 && !cfg->interval_clear)
+		return;
+	switch (cfg->aggr_mode) {
+	case AGGR_NODE:
+		fprintf(out, "#           time node   cpus");
+		if (!cfg->metric_only)
+			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
+		break;
+	case AGGR_SOCKET:
+		fprintf(out, "#           time socket cpus");
+		if (!cfg->metric_only)
+			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
+		break;
+	case AGGR_DIE:
+		fprintf(out, "#           time die          cpus");
+		if (!cfg->metric_only)
+			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
+		break;
+	case AGGR_CORE:
+		fprintf(out, "#           time core            cpus");
+		if (!cfg->metric_only)
+			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
+		break;
+	case AGGR_NONE:
+		fprintf(out, "#           time CPU    ");
+		if (!cfg->metric_only)
+			fprintf(out, "                counts %*s events\n", cfg->unit_width, "unit");
+		break;
+	case AGGR_THREAD:
+		fprintf(out, "#           time             comm-pid");
+		if (!cfg->metric_only)
+			fprintf(out, "                  counts %*s events\n", cfg->unit_width, "unit");
+		break;
+	case AGGR_GLOBAL:
+	default:
+		fprintf(out, "#           time");
+		if (!cfg->metric_only)
+			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
+		break;
+	}
+	if (cfg->metric_only)
+		fprintf(out, "\n");
+}
+
+/* per-thread lines come sorted by count, highest first, as perf prints them */
+struct thread_sort {
+	int a;
+	u64 val;
+};
+
+static int thread_sort_cmp(const void *x, const void *y)
+{
+	const struct thread_sort *a = x, *b = y;
+
+	if (a->val != b->val)
+		return a->val < b->val ? 1 : -1;
+	return a->a - b->a;
+}
+
+void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const struct timespec *ts)
+{
+	char prefix[64] = "";
+	struct evsel *evsel;
+	struct aggr_map *map = cfg->aggr_map;
+	int nr_aggr = map ? map->nr : 1;
+
+	if (ts) {
+		snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", (unsigned long)ts->tv_sec,
+			 (unsigned long)ts->tv_nsec, cfg->csv_sep);
+		print_interval_header(cfg);
+		if (++cfg->num_print_interval == 25)
+			cfg->num_print_interval = 0;
+	} else {
+		print_header(cfg);
+	}
+	if (!cfg->null_run) {
+		switch (cfg->aggr_mode) {
+		case AGGR_CORE:
+		case AGGR_DIE:
+		case AGGR_SOCKET:
+		case AGGR_NODE:
+			for (int a = 0; a < nr_aggr; a++)
+				evlist_for_each_entry(evlist, evsel)
+					print_counter_line(cfg, evlist, evsel, a, prefix);
+			break;
+		case AGGR_THREAD: {
+			struct thread_sort *ts_buf = xcalloc(nr_aggr, sizeof(*ts_buf));
+
+			evlist_for_each_entry(evlist, evsel) {
+				const struct evsel_stat *st = evsel->priv;
+
+				for (int a = 0; a < nr_aggr; a++) {
+					ts_buf[a].a = a;
+					ts_buf[a].val = st && a < st->nr_aggr ? st->aggr[a].val : 0;
+				}
+				qsort(ts_buf, nr_aggr, sizeof(*ts_buf), thread_sort_cmp);
+				for (int a = 0; a < nr_aggr; a++)
+					print_counter_line(cfg, evlist, evsel, ts_buf[a].a, prefix);
+			}
+			free(ts_buf);
+			break;
+		}
+		case AGGR_NONE:
+		case AGGR_GLOBAL:
+		default:
+			evlist_for_each_entry(evlist, evsel)
+				for (int a = 0; a < nr_aggr; a++)
+					print_counter_line(cfg, evlist, evsel, a, prefix);
+			break;
+		}
+	}
+	if (!ts)
+		print_footer(cfg);
+	fflush(cfg->output);
+}
+
+void stat_print_verbose_counts(struct stat_config *cfg, const struct evsel *evsel,
+			       const struct perf_counts_values *v, int cpu)
+{
+	if (cpu >= 0)
+		fprintf(cfg->output, "%s: %d: %llu %llu %llu\n", evsel->name ? evsel->name : "", cpu,
+			(unsigned long long)v->val, (unsigned long long)v->ena,
+			(unsigned long long)v->run);
+	else
+		fprintf(cfg->output, "%s: %llu %llu %llu\n", evsel->name ? evsel->name : "",
+			(unsigned long long)v->val, (unsigned long long)v->ena,
+			(unsigned long long)v->run);
+}
