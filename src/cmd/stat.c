@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,22 +62,28 @@ struct stat_opts {
 
 static volatile sig_atomic_t child_exited;
 
-/* perf's usage block for a rejected option combination: the usage, then each option's line */
-static void print_usage_for(const char *const usage[], const struct option *options,
-			    const char *a, const char *b)
+/*
+ * perf's usage block for a rejected option combination: each name is a
+ * one-letter short option or a long one; a leading '!' prints the
+ * "Usage:" head before that option's line. The list ends with NULL.
+ */
+static void print_usage_for(const char *const usage[], const struct option *options, ...)
 {
-	const char *names[2] = { a, b };
+	va_list ap;
+	const char *n;
 
-	for (int i = 0; i < 2; i++) {
-		const char *n = names[i];
+	va_start(ap, options);
+	while ((n = va_arg(ap, const char *))) {
+		bool head = *n == '!';
 
-		if (!n)
-			continue;
+		if (head)
+			n++;
 		if (strlen(n) == 1)
-			parse_options_usage(i == 0 ? usage : NULL, options, n[0], NULL);
+			parse_options_usage(head ? usage : NULL, options, n[0], NULL);
 		else
-			parse_options_usage(i == 0 ? usage : NULL, options, 0, n);
+			parse_options_usage(head ? usage : NULL, options, 0, n);
 	}
+	va_end(ap);
 }
 
 static int ioctl_set_filter(int fd, const char *filter)
@@ -112,12 +119,18 @@ static int enable_metric_only(const struct option *opt, const char *arg, int uns
 
 /* ---- the run ---- */
 
+/* counting starts at the workload's exec: no attach target and no delay */
+static bool stat_enable_on_exec(const struct stat_opts *o)
+{
+	return !o->target.pid && !o->target.tid && !o->target.system_wide && !o->target.cpu_list &&
+	       !o->initial_delay;
+}
+
 /* perf stat's attr defaults on top of what the parser set (create_perf_stat_counter) */
 static void stat_config_attr(struct stat_opts *o, struct evsel *evsel)
 {
 	struct perf_event_attr *attr = &evsel->attr;
-	bool enable_on_exec = !o->target.pid && !o->target.tid && !o->target.system_wide &&
-			      !o->target.cpu_list && !o->initial_delay;
+	bool enable_on_exec = stat_enable_on_exec(o);
 
 	if (o->cfg.scale)
 		attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -310,6 +323,7 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 	struct rusage ru;
 
 	if (forks) {
+		fflush(o->cfg.output); /* the child must not inherit buffered output */
 		err = evlist_prepare_workload(evlist, argv);
 		if (err) {
 			pr_err("Failed to prepare workload: %s\n", strerror(-err));
@@ -336,6 +350,9 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 		}
 		if (o->initial_delay > 0) {
 			sleep_ms((unsigned int)o->initial_delay);
+			evlist_enable(evlist);
+		} else if (!o->initial_delay && !stat_enable_on_exec(o)) {
+			/* cpu-wide or attached counters: enable_on_exec does not apply */
 			evlist_enable(evlist);
 		}
 	} else {
@@ -555,13 +572,13 @@ int cmd_stat(int argc, const char **argv)
 	}
 	if (o.cfg.csv_output && o.big_num_opt == 1) {
 		fprintf(stderr, "-B option not supported with -x\n");
-		print_usage_for(stat_usage, options, "B", "x");
+		print_usage_for(stat_usage, options, "!B", "x", NULL);
 		return 234;
 	}
 	o.cfg.big_num = o.big_num_opt != 0 && !o.cfg.csv_output;
 	if (o.output_name && o.log_fd >= 0) {
 		fprintf(stderr, "cannot use both --output and --log-fd\n");
-		print_usage_for(stat_usage, options, "o", "log-fd");
+		print_usage_for(stat_usage, options, "!o", "log-fd", NULL);
 		return 234;
 	}
 	if (o.metric_only && o.run_count > 1) {
@@ -570,7 +587,7 @@ int cmd_stat(int argc, const char **argv)
 	}
 	if (o.table && o.run_count <= 1) {
 		fprintf(stderr, "--table is only supported with -r\n");
-		print_usage_for(stat_usage, options, "r", "table");
+		print_usage_for(stat_usage, options, "!r", "table", NULL);
 		return 234;
 	}
 	if (o.output_name) {
@@ -591,6 +608,8 @@ int cmd_stat(int argc, const char **argv)
 			return 255;
 		}
 	}
+	/* the report goes out in a few large writes, not one per field */
+	setvbuf(out, NULL, _IOFBF, 16384);
 	o.cfg.output = out;
 	o.cfg.null_run = o.null_run;
 	o.cfg.metric_only = o.metric_only;
@@ -619,7 +638,7 @@ int cmd_stat(int argc, const char **argv)
 
 	if (o.run_count < 0) {
 		fprintf(stderr, "Run count must be a positive number\n");
-		print_usage_for(stat_usage, options, "r", NULL);
+		print_usage_for(stat_usage, options, "!r", NULL);
 		return 234;
 	}
 	if (o.run_count == 0) {
@@ -630,29 +649,29 @@ int cmd_stat(int argc, const char **argv)
 	if (o.cfg.aggr_mode == AGGR_THREAD && !o.target.pid && !o.target.tid &&
 	    !o.target.system_wide) {
 		fprintf(stderr, "The --per-thread option is only available when monitoring via -p -t -a options or only --per-thread.\n");
-		print_usage_for(stat_usage, options, "p", "t");
+		print_usage_for(stat_usage, options, "p", "t", NULL);
 		return 234;
 	}
 	if ((o.cfg.aggr_mode == AGGR_NONE || o.cgroup) && !o.target.system_wide &&
 	    !o.target.cpu_list) {
-		fprintf(stderr, "Both cgroup and no-aggregation modes only available in system-wide mode\n");
-		print_usage_for(stat_usage, options, "G", NULL);
+		fprintf(stderr, "both cgroup and no-aggregation modes only available in system-wide mode\n");
+		print_usage_for(stat_usage, options, "!G", "A", "a", "for-each-cgroup", NULL);
 		return 234;
 	}
 	if (o.interval_count && !o.interval) {
 		fprintf(stderr, "interval-count option should be used together with interval-print.\n");
-		print_usage_for(stat_usage, options, NULL, "interval-count");
+		print_usage_for(stat_usage, options, "!interval-count", "!I", NULL);
 		return 234;
 	}
 	if (o.timeout && o.interval) {
 		fprintf(stderr, "timeout option is not supported with interval-print.\n");
-		print_usage_for(stat_usage, options, NULL, "timeout");
+		print_usage_for(stat_usage, options, "!timeout", NULL);
 		return 234;
 	}
 	if (o.timeout && o.timeout < 100) {
 		if (o.timeout < 10) {
 			fprintf(stderr, "timeout must be >= 10ms.\n");
-			print_usage_for(stat_usage, options, NULL, "timeout");
+			print_usage_for(stat_usage, options, "!timeout", NULL);
 			return 234;
 		}
 		fprintf(stderr, "timeout < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
@@ -660,7 +679,7 @@ int cmd_stat(int argc, const char **argv)
 	if (o.interval && o.interval < 100) {
 		if (o.interval < 10) {
 			fprintf(stderr, "print interval must be >= 10ms\n");
-			print_usage_for(stat_usage, options, "I", NULL);
+			print_usage_for(stat_usage, options, "!I", NULL);
 			return 234;
 		}
 		fprintf(stderr, "print interval < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
@@ -683,7 +702,7 @@ int cmd_stat(int argc, const char **argv)
 	ret = evlist_create_maps(o.evlist, &o.target);
 	if (ret) {
 		fprintf(stderr, "Problems finding threads of monitor\n");
-		print_usage_for(stat_usage, options, "p", "t");
+		print_usage_for(stat_usage, options, "!p", "t", NULL);
 		evlist_free(o.evlist);
 		return 234;
 	}
@@ -691,7 +710,7 @@ int cmd_stat(int argc, const char **argv)
 	o.cfg.argc = argc;
 	o.cfg.argv = argv;
 	o.cfg.ru_display = argc > 0 && !o.target.system_wide && !o.target.cpu_list &&
-			   o.run_count == 1;
+			   !o.target.pid && !o.target.tid && o.run_count == 1;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -733,5 +752,7 @@ int cmd_stat(int argc, const char **argv)
 	evlist_free(o.evlist);
 	if (out != stderr)
 		fclose(out);
+	else
+		fflush(stderr);
 	return ret;
 }

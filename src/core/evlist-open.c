@@ -201,7 +201,7 @@ int evsel_open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *thr
 				if (fd == -ESRCH && nthr > 1)
 					continue;
 				evsel->open_errno = -fd;
-				pr_debug("sys_perf_event_open failed for %s on cpu %d pid %d: %s\n",
+				pr_debug2("sys_perf_event_open failed for %s on cpu %d pid %d: %s\n",
 					 evsel->name ? evsel->name : "?", cpus->map[c],
 					 threads->pids[t], strerror(-fd));
 				evsel_close(evsel);

@@ -72,11 +72,7 @@ static int parse_list(const char *str, bool all_tasks, struct thread_map **out)
 			}
 			closedir(dir);
 		} else {
-			char path[64];
-
-			snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-			if (access(path, F_OK) && (snprintf(path, sizeof(path), "/proc/self/task/%ld", pid), access(path, F_OK)))
-				goto srch;
+			/* a tid is taken as given: the open reports a missing one (perf's way) */
 			map_add(map, (pid_t)pid, &alloc);
 		}
 	}
