@@ -736,8 +736,10 @@ static int parse_event(struct pe_ctx *ctx, int *pos, bool in_group, struct pe_li
 	} else {
 		ret = pe_terms_parse(ctx, s + ev.terms_start, ev.terms_end - ev.terms_start,
 				     ev.terms_start, &terms);
-		if (ret)
+		if (ret) {
+			pe_terms_release(&terms);
 			return ret;
+		}
 	}
 	if (ev.has_mods && (ret = check_modifiers(ctx, ev.mods_start, ev.mods_end))) {
 		pe_terms_release(&terms);
