@@ -36,6 +36,7 @@ void hists_init(struct hists *hists, const struct hists_opts *opts)
 	hists->alloc_nodes = 1024;
 	hists->nodes = xcalloc(hists->alloc_nodes, sizeof(*hists->nodes));
 	hists->nr_nodes = 1; /* index 0 means "none" */
+	u64map_init(&hists->child_of);
 }
 
 void hists_release(struct hists *hists)
@@ -46,6 +47,7 @@ void hists_release(struct hists *hists)
 	free(hists->entries);
 	free(hists->table);
 	free(hists->nodes);
+	u64map_release(&hists->child_of);
 	memset(hists, 0, sizeof(*hists));
 }
 
@@ -240,22 +242,31 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 	hists->nodes[idx].cumul += period;
 	for (u32 i = 0; i < n; i++) {
 		const struct frame *f = cur[i];
-		u32 prev = 0, c = hists->nodes[idx].first_child;
+		u64 key = (u64)idx << 32 | f->id;
+		u32 c;
 
-		while (c && hists->nodes[c].frame != f) {
-			prev = c;
-			c = hists->nodes[c].next_sibling;
-		}
-		if (!c) {
-			c = node_new(hists, f);
-			hists->nodes[c].next_sibling = hists->nodes[idx].first_child;
-			hists->nodes[idx].first_child = c;
-			hists->nodes[idx].nr_children++;
-		} else if (prev) {
-			/* move to front: hot paths are found first next time */
-			hists->nodes[prev].next_sibling = hists->nodes[c].next_sibling;
-			hists->nodes[c].next_sibling = hists->nodes[idx].first_child;
-			hists->nodes[idx].first_child = c;
+		/* the first child is checked directly: most nodes have one */
+		c = hists->nodes[idx].first_child;
+		if (!c || hists->nodes[c].frame != f) {
+			void *v = hists->nodes[idx].nr_children > 1 ? u64map_find(&hists->child_of, key)
+								     : NULL;
+
+			c = (u32)(uintptr_t)v;
+			if (!c) {
+				c = node_new(hists, f);
+				hists->nodes[c].next_sibling = hists->nodes[idx].first_child;
+				hists->nodes[idx].first_child = c;
+				if (hists->nodes[idx].nr_children++ == 1) {
+					/* from two children on, index them all */
+					u32 old = hists->nodes[c].next_sibling;
+
+					u64map_set(&hists->child_of,
+						   (u64)idx << 32 | hists->nodes[old].frame->id,
+						   (void *)(uintptr_t)old);
+				}
+				if (hists->nodes[idx].nr_children > 1)
+					u64map_set(&hists->child_of, key, (void *)(uintptr_t)c);
+			}
 		}
 		idx = c;
 		hists->nodes[idx].cumul += period;

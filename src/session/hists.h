@@ -6,6 +6,7 @@
 #ifndef SONDE_SESSION_HISTS_H
 #define SONDE_SESSION_HISTS_H
 
+#include "lib/hashmap.h"
 #include "lib/util.h"
 #include "session/machine.h"
 
@@ -104,6 +105,7 @@ struct hists {
 	struct hist_entry **table;   /* open addressing on hash */
 	size_t table_mask, table_used;
 	struct cc_node *nodes;	     /* node pool: [0] unused */
+	struct u64map child_of;	     /* (parent index << 32 | frame id) -> child index */
 	u32 nr_nodes, alloc_nodes;
 	u64 total_period;	     /* sum of sample periods */
 	u64 nr_samples;

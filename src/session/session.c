@@ -109,6 +109,8 @@ static int oq_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+static void time_offsets(struct session *s);
+
 struct session *session_open(const char *path, const struct machine_opts *opts,
 			     struct data_error *err)
 {
@@ -126,6 +128,7 @@ struct session *session_open(const char *path, const struct machine_opts *opts,
 	h = data_reader_header(s->reader);
 	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
 	s->oq = xzalloc(sizeof(*s->oq));
+	time_offsets(s);
 	s->file_size = h->data_offset + h->data_size;
 	return s;
 }
@@ -142,6 +145,7 @@ struct session *session_from_reader(struct data_reader *reader, const struct mac
 	h = data_reader_header(s->reader);
 	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
 	s->oq = xzalloc(sizeof(*s->oq));
+	time_offsets(s);
 	s->file_size = h->data_offset + h->data_size;
 	return s;
 }
@@ -204,6 +208,70 @@ static int deliver(struct session *s, struct tool *tool, const union perf_event 
 	return err;
 }
 
+static bool oq_le(const struct oq_event *a, const struct oq_event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq <= b->seq);
+}
+
+/*
+ * oq_sort - order the queue. Records arrive as a few sorted runs (one per
+ * ring buffer and round), so a natural merge sort does O(n log runs) work
+ * where qsort would do O(n log n).
+ */
+static void oq_sort(struct ordered_queue *oq)
+{
+	size_t n = oq->nr, nr_runs;
+	struct oq_event *src = oq->evs, *dst, *tmp;
+
+	if (n < 2)
+		return;
+	for (;;) {
+		nr_runs = 1;
+		for (size_t i = 1; i < n; i++)
+			if (!oq_le(&src[i - 1], &src[i]))
+				nr_runs++;
+		if (nr_runs == 1)
+			break;
+		if (nr_runs > 64) {
+			qsort(src, n, sizeof(*src), oq_cmp);
+			break;
+		}
+		dst = xmalloc(n * sizeof(*dst));
+		while (nr_runs > 1) {
+			size_t i = 0, o = 0;
+
+			nr_runs = 0;
+			while (i < n) {
+				size_t a = i, a_end = i + 1, b, b_end;
+
+				while (a_end < n && oq_le(&src[a_end - 1], &src[a_end]))
+					a_end++;
+				b = b_end = a_end;
+				while (b_end < n && (b_end == b || oq_le(&src[b_end - 1], &src[b_end])))
+					b_end++;
+				while (a < a_end && b < b_end)
+					dst[o++] = oq_le(&src[a], &src[b]) ? src[a++] : src[b++];
+				while (a < a_end)
+					dst[o++] = src[a++];
+				while (b < b_end)
+					dst[o++] = src[b++];
+				i = b_end;
+				nr_runs++;
+			}
+			tmp = src;
+			src = dst;
+			dst = tmp;
+		}
+		if (src != oq->evs) {
+			memcpy(oq->evs, src, n * sizeof(*src));
+			free(src);
+		} else {
+			free(dst);
+		}
+		break;
+	}
+}
+
 static int oq_flush(struct session *s, struct tool *tool, u64 limit, bool all)
 {
 	struct ordered_queue *oq = s->oq;
@@ -211,7 +279,7 @@ static int oq_flush(struct session *s, struct tool *tool, u64 limit, bool all)
 	int err = 0;
 
 	if (oq->nr_sorted < oq->nr)
-		qsort(oq->evs, oq->nr, sizeof(*oq->evs), oq_cmp);
+		oq_sort(oq);
 	oq->nr_sorted = oq->nr;
 	for (i = 0; i < oq->nr; i++) {
 		struct oq_event *e = &oq->evs[i];
@@ -233,9 +301,54 @@ static int oq_flush(struct session *s, struct tool *tool, u64 limit, bool all)
 	return err;
 }
 
+/*
+ * time_offsets - where the timestamp sits when every event has the same
+ * sample_type: bytes from the body start of a SAMPLE, bytes from the end
+ * of other records (their sample_id trailer). -1 when unknown.
+ */
+static void time_offsets(struct session *s)
+{
+	struct evsel *evsel, *first = evlist_first(s->evlist);
+	u64 t;
+
+	s->sample_time_off = s->trailer_time_off = -1;
+	if (!first)
+		return;
+	t = first->attr.sample_type;
+	evlist_for_each_entry(s->evlist, evsel)
+		if (evsel->attr.sample_type != t ||
+		    evsel->attr.sample_id_all != first->attr.sample_id_all)
+			return;
+	if (!(t & PERF_SAMPLE_TIME))
+		return;
+	s->sample_time_off = sizeof(struct perf_event_header) +
+			     8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+				  !!(t & PERF_SAMPLE_TID));
+	if (first->attr.sample_id_all) {
+		int n = !!(t & PERF_SAMPLE_TIME) + !!(t & (PERF_SAMPLE_ID)) +
+			!!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
+			!!(t & PERF_SAMPLE_IDENTIFIER);
+
+		s->trailer_time_off = 8 * n;
+	}
+}
+
 static u64 record_time(struct session *s, const union perf_event *ev)
 {
 	struct perf_sample sample;
+	u64 t;
+
+	if (ev->header.type == PERF_RECORD_SAMPLE && s->sample_time_off > 0 &&
+	    (int)ev->header.size >= s->sample_time_off + 8) {
+		memcpy(&t, (const char *)ev + s->sample_time_off, 8);
+		return t;
+	}
+	if (ev->header.type != PERF_RECORD_SAMPLE && s->trailer_time_off > 0 &&
+	    !data_reader_is_pipe(s->reader) &&
+	    ev->header.size >= sizeof(ev->header) + (unsigned)s->trailer_time_off) {
+		memcpy(&t, (const char *)ev + ev->header.size - s->trailer_time_off, 8);
+		return t;
+	}
 
 	if (data_reader_parse_sample(s->reader, ev, &sample, NULL))
 		return 0;

@@ -50,6 +50,8 @@ struct session {
 	struct session_stats stats;
 	struct ordered_queue *oq;   /* owned */
 	u64 file_size;
+	int sample_time_off;  /* fast timestamp lookup for ordering, -1: parse */
+	int trailer_time_off;
 };
 
 /*
