@@ -399,7 +399,8 @@ static int add_table(struct symtab *st, Elf *elf, Elf_Scn *scn, const GElf_Shdr 
 
 		if (!gelf_getsym(data, (int)i, &sym) || !sym.st_name)
 			continue;
-		if (sym.st_shndx == SHN_UNDEF)
+		/* perf shows no absolute symbols (symbol-version names like "GLIBC_2.2.5") */
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		vis = GELF_ST_VISIBILITY(sym.st_other);
