@@ -16,29 +16,43 @@
 
 void dump_hex(FILE *fp, const void *p, size_t len)
 {
+	static const char hex[] = "0123456789abcdef";
 	const u8 *b = p;
+	char line[96];
 
 	fprintf(fp, ".\n. ... raw event: size %zu bytes\n", len);
+	/* formatted by hand: this is most of -D's output on big files */
 	for (size_t off = 0; off < len; off += 16) {
 		size_t n = MIN((size_t)16, len - off);
+		char *o = line;
 
-		fprintf(fp, ".  %04zx: ", off);
+		*o++ = '.';
+		*o++ = ' ';
+		*o++ = ' ';
+		*o++ = hex[(off >> 12) & 15];
+		*o++ = hex[(off >> 8) & 15];
+		*o++ = hex[(off >> 4) & 15];
+		*o++ = hex[off & 15];
+		*o++ = ':';
+		*o++ = ' ';
 		for (size_t i = 0; i < 16; i++) {
-			if (i < n)
-				fprintf(fp, " %02x", b[off + i]);
-			else
-				fputs("   ", fp);
+			*o++ = ' ';
+			if (i < n) {
+				*o++ = hex[b[off + i] >> 4];
+				*o++ = hex[b[off + i] & 15];
+			} else {
+				*o++ = ' ';
+				*o++ = ' ';
+			}
 		}
-		fputs("  ", fp);
-		for (size_t i = 0; i < 16; i++) {
-			if (i < n)
-				fputc(isprint(b[off + i]) ? b[off + i] : '.', fp);
-			else
-				fputc(' ', fp);
-		}
-		fputc('\n', fp);
+		*o++ = ' ';
+		*o++ = ' ';
+		for (size_t i = 0; i < 16; i++)
+			*o++ = i < n ? (isprint(b[off + i]) ? b[off + i] : '.') : ' ';
+		*o++ = '\n';
+		fwrite_unlocked(line, 1, o - line, fp);
 	}
-	fputc('\n', fp);
+	fputc_unlocked('\n', fp);
 }
 
 /* a queued kernel record (perf's ordered_events) */
