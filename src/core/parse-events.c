@@ -12,6 +12,7 @@
 #include "lib/xalloc.h"
 #include "trace/tracefs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@ void parse_events_error_release(struct parse_events_error *err)
 	free(err->help);
 	free(err->first_str);
 	free(err->first_help);
+	free(err->warning);
 	parse_events_error_init(err);
 }
 
@@ -309,6 +311,7 @@ static int add_tracepoints(struct pe_ctx *ctx, const char *sys, const char *name
 {
 	struct strvec systems = STRVEC_INIT;
 	int found = 0, last_err = -ENOENT;
+	char *last_sys = NULL;
 
 	if (!tracefs_is_glob(sys) && !tracefs_is_glob(name)) {
 		int id = tracefs_event_id(sys, name);
@@ -329,6 +332,9 @@ static int add_tracepoints(struct pe_ctx *ctx, const char *sys, const char *name
 
 		if (fnmatch(sys, systems.v[i], 0))
 			continue;
+		/* perf's hint names the first subsystem it looked in */
+		if (!last_sys)
+			last_sys = xstrdup(systems.v[i]);
 		if (tracefs_list_events(systems.v[i], &events, false)) {
 			strvec_clear(&events);
 			continue;
@@ -349,10 +355,18 @@ static int add_tracepoints(struct pe_ctx *ctx, const char *sys, const char *name
 		strvec_clear(&events);
 	}
 	strvec_clear(&systems);
-	if (!found) {
-		pe_error(ctx, idx, tracepoint_help(sys, name, last_err), "unknown tracepoint");
+	if (!found && !last_sys) {
+		/* no subsystem matched the glob: perf only warns, with no location */
+		free(ctx->err->warning);
+		ctx->err->warning = xstrdup("WARNING: event parser found nothing");
 		return -ENOENT;
 	}
+	if (!found) {
+		pe_error(ctx, idx, tracepoint_help(last_sys, name, last_err), "unknown tracepoint");
+		free(last_sys);
+		return -ENOENT;
+	}
+	free(last_sys);
 	return 0;
 }
 
@@ -548,6 +562,17 @@ static int unknown_name_idx(struct pe_ctx *ctx, const char *base, size_t blen, i
 	return idx + tok_start;
 }
 
+/* perf's lexer name token: [a-zA-Z_*?[]][a-zA-Z0-9_*?.[]!]* */
+static bool is_pmu_name_token(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || strchr("_*?[]", *s)))
+		return false;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_*?.[]!", *s))
+			return false;
+	return true;
+}
+
 /* the base name (before '/' or the modifiers) into a pmu, symbolic, cache, raw or tracepoint */
 static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 		    struct pe_terms *terms, bool has_terms, struct pe_list *out, bool *named)
@@ -617,6 +642,12 @@ static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 		return 0;
 	}
 	name = xstrndup(base, blen);
+	if (has_terms && !is_pmu_name_token(name)) {
+		/* not a name for perf's lexer: a syntax error, not an unknown PMU */
+		pe_error(ctx, unknown_name_idx(ctx, base, blen, idx), NULL, "parser error");
+		free(name);
+		return -EINVAL;
+	}
 	if (has_terms) {
 		struct pmu *pmu = pmu_load(name);
 
@@ -741,15 +772,21 @@ static int parse_event(struct pe_ctx *ctx, int *pos, bool in_group, struct pe_li
 			return ret;
 		}
 	}
-	if (ev.has_mods && (ret = check_modifiers(ctx, ev.mods_start, ev.mods_end))) {
+	/* perf resolves "pmu/terms/" before it looks at what follows the '/' */
+	if (!ev.has_terms && ev.has_mods && (ret = check_modifiers(ctx, ev.mods_start, ev.mods_end))) {
 		pe_terms_release(&terms);
 		return ret;
 	}
 	ret = add_base(ctx, s + ev.start, base_end - ev.start, ev.start, &terms, ev.has_terms, out,
 		       &named);
 	pe_terms_release(&terms);
-	if (ret)
+	if (!ret && ev.has_terms && ev.has_mods)
+		ret = check_modifiers(ctx, ev.mods_start, ev.mods_end);
+	if (ret) {
+		while (out->nr > first)
+			evsel_free(out->v[--out->nr]);
 		return ret;
+	}
 finish:
 	text = event_text(ctx, &ev);
 	for (int i = first; i < out->nr; i++) {
@@ -912,6 +949,8 @@ void parse_events_error_format(const struct parse_events_error *err, int width,
 {
 	const char *event = err->event ? err->event : "";
 
+	if (err->warning && !err->nr_errors)
+		strbuf_addf(out, "%s\n", err->warning);
 	if (!err->nr_errors)
 		return;
 	for (int pass = 0; pass < (err->nr_errors > 1 ? 2 : 1); pass++) {

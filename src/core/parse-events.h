@@ -26,9 +26,10 @@ struct parse_events_error {
 	int first_idx;	  /* the first error, when nr_errors > 1 */
 	char *first_str;
 	char *first_help;
+	char *warning;	  /* may be NULL: a line perf prints instead of a located error */
 };
 
-#define PARSE_EVENTS_ERROR_INIT { NULL, 0, 0, NULL, NULL, 0, NULL, NULL }
+#define PARSE_EVENTS_ERROR_INIT { NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL }
 
 void parse_events_error_init(struct parse_events_error *err);
 /* parse_events_error_release - free the strings and reset to the init state. */
@@ -83,7 +84,9 @@ int parse_events_flags(struct evlist *evlist, const char *str, struct parse_even
  *                        \___ parser error
  * (long strings are cut to fit @width columns, like perf's terminal width;
  * 80 when stdout is not a terminal), the help lines, and the
- * "Initial error:" block when two errors were recorded. It does not add
+ * "Initial error:" block when two errors were recorded, or the warning
+ * ("WARNING: event parser found nothing") when there was no located
+ * error. It does not add
  * the "Run 'perf list'..." line: callers do (events-option.c).
  */
 void parse_events_error_format(const struct parse_events_error *err, int width,
