@@ -430,55 +430,224 @@ int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,
 	return c;
 }
 
-static const struct hists *sort_ctx;
+/*
+ * Output order, as perf builds it: the entries are taken in the order of
+ * perf's merge tree (ascending by the sort keys' compare functions) and
+ * inserted one by one into a red-black tree with the output comparator,
+ * equal ones going right. The comparator is not a total order (the
+ * caller-above-callee rule applies only within one thread), so the result
+ * depends on the insertion order and the tree's shape: both are reproduced
+ * here rather than approximated with a sort.
+ */
 
-static int entry_cmp(const void *pa, const void *pb)
+static int cmp_null(const void *l, const void *r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+static int sign64(s64 v)
+{
+	return v < 0 ? -1 : v > 0;
+}
+
+/* merge_cmp - perf's merge tree order (<0: @a first) */
+static int merge_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
 	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
-	const struct hists *hists = sort_ctx;
+	const struct hists *hists = arg;
+	int c = 0;
+
+	for (int i = 0; i < hists->opts.nr_keys && !c; i++) {
+		const struct frame *fa = a->frame, *fb = b->frame;
+
+		switch (hists->opts.keys[i]) {
+		case SORT_COMM:
+			c = cmp_str(a->comm, b->comm);
+			break;
+		case SORT_PID:
+			c = a->thread->tid - b->thread->tid;
+			break;
+		case SORT_SYM:
+			if (!fa->sym && !fb->sym) {
+				c = sign64((s64)(a->addr - b->addr));
+				break;
+			}
+			/* symbols compare their dso first */
+			__attribute__((fallthrough));
+		case SORT_DSO:
+			if (!fa->dso || !fb->dso)
+				c = -cmp_null(fa->dso, fb->dso);
+			else
+				c = cmp_str(fa->dso->short_name, fb->dso->short_name);
+			if (c || hists->opts.keys[i] == SORT_DSO)
+				break;
+			if (!fa->sym || !fb->sym)
+				c = -cmp_null(fa->sym, fb->sym);
+			else if (fa->sym != fb->sym)
+				c = fa->sym->start != fb->sym->start
+					    ? sign64((s64)(fa->sym->start - fb->sym->start))
+					    : sign64((s64)(fa->sym->end - fb->sym->end));
+			break;
+		case SORT_PARENT:
+			c = cmp_str(a->parent && a->parent->sym ? a->parent->sym->name : NULL,
+				    b->parent && b->parent->sym ? b->parent->sym->name : NULL);
+			break;
+		case SORT_CPU:
+			c = a->cpu - b->cpu;
+			break;
+		case SORT_SOCKET:
+			c = a->socket - b->socket;
+			break;
+		case SORT_SRCLINE:
+			c = cmp_str(a->srcline, b->srcline);
+			break;
+		case SORT_SRCFILE:
+			c = cmp_str(a->srcfile, b->srcfile);
+			break;
+		default:
+			break;
+		}
+	}
+	return c;
+}
+
+/* output_cmp - perf's output comparator: >0 when @a goes before @b */
+static int output_cmp(const struct hists *hists, const struct hist_entry *a,
+		      const struct hist_entry *b)
+{
 	int c;
 
-	/*
-	 * perf's output order: the children period (children mode), then -
-	 * among entries of one thread with callchains - the caller above the
-	 * callee (the deeper callchain first in caller order), then the self
-	 * period, then the sort keys by name.
-	 */
 	if (hists->opts.children) {
 		if (a->acc_period != b->acc_period)
-			return a->acc_period > b->acc_period ? -1 : 1;
-		if (hists->opts.use_callchain && a->thread == b->thread &&
-		    a->max_depth != b->max_depth) {
-			bool deeper_first = hists->opts.cc.order == ORDER_CALLER;
+			return a->acc_period > b->acc_period ? 1 : -1;
+		/* caller above callee, within one thread */
+		if (hists->opts.use_callchain && a->thread == b->thread) {
+			long r = (long)b->max_depth - (long)a->max_depth;
 
-			if (a->max_depth > b->max_depth)
-				return deeper_first ? -1 : 1;
-			return deeper_first ? 1 : -1;
+			if (hists->opts.cc.order == ORDER_CALLER)
+				r = -r;
+			if (r)
+				return r > 0 ? 1 : -1;
 		}
 	}
 	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
+		return a->period > b->period ? 1 : -1;
 	c = hists_entry_cmp_keys(hists, a, b);
-	if (c)
-		return c;
-	if (!a->frame->sym && !b->frame->sym && a->addr != b->addr)
-		/* perf's tree order for addresses: the sign of a 64-bit difference */
-		return (s64)(b->addr - a->addr) > 0 ? -1 : 1;
-	if (a->seq != b->seq)
-		return a->seq < b->seq ? -1 : 1;
-	return a->pos < b->pos ? -1 : a->pos > b->pos;
+	return -c;
+}
+
+struct rbt {
+	u32 *left, *right, *parent; /* 0 = nil; entry i is node i + 1 */
+	u8 *red;
+	u32 root;
+};
+
+static void rbt_rotate(struct rbt *t, u32 x, bool to_left)
+{
+	u32 *a = to_left ? t->right : t->left, *b = to_left ? t->left : t->right;
+	u32 y = a[x];
+
+	a[x] = b[y];
+	if (b[y])
+		t->parent[b[y]] = x;
+	t->parent[y] = t->parent[x];
+	if (!t->parent[x])
+		t->root = y;
+	else if (x == t->left[t->parent[x]])
+		t->left[t->parent[x]] = y;
+	else
+		t->right[t->parent[x]] = y;
+	b[y] = x;
+	t->parent[x] = y;
+}
+
+static void rbt_fixup(struct rbt *t, u32 z)
+{
+	while (t->parent[z] && t->red[t->parent[z]]) {
+		u32 p = t->parent[z], g = t->parent[p];
+		bool p_left = p == t->left[g];
+		u32 u = p_left ? t->right[g] : t->left[g];
+
+		if (u && t->red[u]) {
+			t->red[p] = t->red[u] = 0;
+			t->red[g] = 1;
+			z = g;
+			continue;
+		}
+		if (z == (p_left ? t->right[p] : t->left[p])) {
+			z = p;
+			rbt_rotate(t, z, p_left);
+			p = t->parent[z];
+		}
+		t->red[p] = 0;
+		t->red[g] = 1;
+		rbt_rotate(t, g, !p_left);
+	}
+	t->red[t->root] = 0;
 }
 
 void hists_sort(struct hists *hists)
 {
-	/* qsort is not reentrant with a context; output sorting is single-threaded */
-	sort_ctx = hists;
-	qsort(hists->entries, hists->nr_entries, sizeof(*hists->entries), entry_cmp);
-	sort_ctx = NULL;
+	size_t n = hists->nr_entries, k = 0;
+	struct hist_entry **in = hists->entries;
+	struct rbt t;
+	u32 *stack;
+	size_t sp = 0;
+
+	if (n < 2)
+		return;
+	qsort_r(in, n, sizeof(*in), merge_cmp, hists);
+	t.left = xcalloc(n + 1, sizeof(u32));
+	t.right = xcalloc(n + 1, sizeof(u32));
+	t.parent = xcalloc(n + 1, sizeof(u32));
+	t.red = xcalloc(n + 1, 1);
+	t.root = 0;
+	for (u32 i = 1; i <= n; i++) {
+		u32 x = t.root, y = 0;
+		bool go_left = false;
+
+		while (x) {
+			y = x;
+			go_left = output_cmp(hists, in[i - 1], in[x - 1]) > 0;
+			x = go_left ? t.left[x] : t.right[x];
+		}
+		t.parent[i] = y;
+		if (!y)
+			t.root = i;
+		else if (go_left)
+			t.left[y] = i;
+		else
+			t.right[y] = i;
+		t.red[i] = 1;
+		rbt_fixup(&t, i);
+	}
+	/* in-order walk */
+	struct hist_entry **out = xmalloc(n * sizeof(*out));
+
+	stack = xmalloc((n + 1) * sizeof(*stack));
+	for (u32 x = t.root; x || sp;) {
+		if (x) {
+			stack[sp++] = x;
+			x = t.left[x];
+			continue;
+		}
+		x = stack[--sp];
+		out[k++] = in[x - 1];
+		x = t.right[x];
+	}
+	memcpy(in, out, n * sizeof(*out));
+	free(out);
+	free(stack);
+	free(t.left);
+	free(t.right);
+	free(t.parent);
+	free(t.red);
 }
 
-static int frame_order(const struct frame *a, const struct frame *b)
+int hists_frame_order(const struct frame *a, const struct frame *b)
 {
 	long da = a->dso ? (long)a->dso->id : -1, db = b->dso ? (long)b->dso->id : -1;
 	u64 xa, xb;
@@ -500,7 +669,7 @@ static int child_cmp(const void *pa, const void *pb)
 
 	if (a->cumul != b->cumul)
 		return a->cumul > b->cumul ? -1 : 1;
-	return frame_order(a->frame, b->frame);
+	return hists_frame_order(a->frame, b->frame);
 }
 
 u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, size_t *alloc)

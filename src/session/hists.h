@@ -163,6 +163,12 @@ static inline struct cc_node *hists_node(const struct hists *hists, u32 idx)
  * cumul descending, ties by frame (dso, address) descending. Writes up to
  * node->nr_children indexes into *@out (grown as needed). Returns the count.
  */
+/*
+ * hists_frame_order - the order of sibling frames in perf's callchain tree
+ * (by dso, then address, both descending); <0 when @a goes first.
+ */
+int hists_frame_order(const struct frame *a, const struct frame *b);
+
 u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, size_t *alloc);
 
 #endif

@@ -71,6 +71,12 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	hs.period = period;
 	hs.cpu = (int)sample->cpu;
 	hs.socket = -1;
+	if (sample->cpu != (u32)-1) {
+		const struct perf_header *h = data_reader_header(s->reader);
+
+		if (h->cpu_topo && sample->cpu < h->nr_cpus_avail)
+			hs.socket = (int)h->cpu_topo[sample->cpu].socket_id;
+	}
 	if (sample->callchain && (rep->hopts.use_callchain || rep->hopts.children || rep->has_parent_re)) {
 		hs.nr_chain = session_resolve_callchain(&s->machine, loc.thread, sample,
 							rep->hopts.max_stack,

@@ -89,10 +89,10 @@ static const char *key_text(const struct hist_entry *e, int key, char *buf, size
 	case SORT_PARENT:
 		return e->parent && e->parent->sym ? e->parent->sym->name : "[other]";
 	case SORT_CPU:
-		snprintf(buf, size, "%03d", e->cpu);
+		snprintf(buf, size, "%.3d", e->cpu);
 		return buf;
 	case SORT_SOCKET:
-		snprintf(buf, size, "%03d", e->socket);
+		snprintf(buf, size, "%.3d", e->socket);
 		return buf;
 	case SORT_SRCLINE:
 		return e->srcline ? e->srcline : "??:0";
@@ -153,7 +153,8 @@ static void setup_cols(struct printer *p)
 			struct col *col = &p->cols[c];
 			int w;
 
-			if (col->type != COL_KEY)
+			/* cpu and socket keep their 3-wide title width, as perf's do */
+			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET)
 				continue;
 			w = (int)strlen(key_text(e, col->key, p->buf, sizeof(p->buf)));
 			if (col->key == SORT_COMM && w > 15)
@@ -193,7 +194,10 @@ static void print_titles(struct printer *p)
 			t = "Overhead";
 		if (c)
 			fputs("  ", fp);
-		if (col->type == COL_KEY && col->left)
+		if (col->type == COL_KEY && col->key == SORT_PID)
+			/* "Pid" lines up with the right-aligned tids */
+			fprintf(fp, "%-*s", col->width, "    Pid:Command");
+		else if (col->type == COL_KEY && col->left)
 			fprintf(fp, "%-*s", col->width, t);
 		else
 			fprintf(fp, "%*s", col->width, t);
@@ -431,52 +435,104 @@ static void print_callchain_graph(struct printer *p, const struct hist_entry *e)
 	free(kids);
 }
 
-/* flat: every chain from the root to a node with hits, one frame per line */
-static void print_flat_rec(struct printer *p, u32 node, const struct frame **path, int depth,
-			   u64 min_hit, bool *any)
-{
-	const struct hists *h = p->hists;
-	u32 *kids = NULL;
-	size_t alloc = 0;
-	u32 nr;
-	char name[512];
+/*
+ * flat: every chain that ends with hits, heaviest first, each printed from
+ * the trie root down. Nodes are gathered children first (perf's order for
+ * equal hits).
+ */
+struct flat_item {
+	u32 node;
+	u32 seq;
+};
 
-	if (node != 0 && h->nodes[node].frame)
-		path[depth++] = h->nodes[node].frame;
-	if (h->nodes[node].hit && h->nodes[node].hit >= min_hit && depth) {
-		fprintf(p->fp, "           %.2f%%\n", pct(h->nodes[node].hit, p->total));
-		for (int i = depth - 1; i >= 0; i--)
-			fprintf(p->fp, "                %s\n", frame_chain_name(path[i], name, sizeof(name)));
-		fputc('\n', p->fp);
-		*any = true;
-	}
-	nr = hists_sorted_children(h, node, &kids, &alloc);
-	for (u32 i = 0; i < nr && depth < 1024; i++)
-		print_flat_rec(p, kids[i], path, depth, min_hit, any);
+static void flat_collect(const struct hists *h, u32 node, u64 min_hit, struct flat_item **items,
+			 size_t *nr, size_t *alloc)
+{
+	u32 *kids = NULL;
+	size_t kalloc = 0;
+	u32 nk = hists_sorted_children(h, node, &kids, &kalloc);
+
+	/* children in their tree order: sorted by frame, not by weight */
+	for (u32 i = 0; i < nk; i++)
+		for (u32 j = i + 1; j < nk; j++)
+			if (hists_frame_order(h->nodes[kids[j]].frame, h->nodes[kids[i]].frame) < 0) {
+				u32 t = kids[i];
+
+				kids[i] = kids[j];
+				kids[j] = t;
+			}
+	for (u32 i = 0; i < nk; i++)
+		flat_collect(h, kids[i], min_hit, items, nr, alloc);
 	free(kids);
+	if (h->nodes[node].hit && h->nodes[node].hit >= min_hit && h->nodes[node].frame) {
+		ALLOC_GROW(*items, *nr + 1, *alloc);
+		(*items)[*nr].node = node;
+		(*items)[*nr].seq = (u32)*nr;
+		(*nr)++;
+	}
 }
 
-static void print_folded_rec(struct printer *p, u32 node, const struct frame **path, int depth,
-			     u64 min_hit)
+static const struct hists *flat_ctx;
+
+static int flat_cmp(const void *pa, const void *pb)
+{
+	const struct flat_item *a = pa, *b = pb;
+	u64 ha = flat_ctx->nodes[a->node].hit, hb = flat_ctx->nodes[b->node].hit;
+
+	if (ha != hb)
+		return ha > hb ? -1 : 1;
+	return a->seq < b->seq ? -1 : 1;
+}
+
+/* path_to - the frames from the trie root down to @node (needs parent links: search) */
+static bool path_to(const struct hists *h, u32 from, u32 node, const struct frame **path,
+		    int *depth, int max)
+{
+	if (from == node)
+		return true;
+	for (u32 c = h->nodes[from].first_child; c; c = h->nodes[c].next_sibling) {
+		if (*depth >= max)
+			return false;
+		path[(*depth)++] = h->nodes[c].frame;
+		if (path_to(h, c, node, path, depth, max))
+			return true;
+		(*depth)--;
+	}
+	return false;
+}
+
+static void print_flat(struct printer *p, const struct hist_entry *e, u64 min_hit, bool folded)
 {
 	const struct hists *h = p->hists;
-	u32 *kids = NULL;
-	size_t alloc = 0;
-	u32 nr;
+	struct flat_item *items = NULL;
+	size_t nr = 0, alloc = 0;
+	const struct frame *path[1024];
 	char name[512];
 
-	if (h->nodes[node].frame)
-		path[depth++] = h->nodes[node].frame;
-	if (h->nodes[node].hit && h->nodes[node].hit >= min_hit && depth) {
-		fprintf(p->fp, "%.2f%% ", pct(h->nodes[node].hit, p->total));
-		for (int i = 0; i < depth; i++)
-			fprintf(p->fp, "%s%s", i ? ";" : "", frame_chain_name(path[i], name, sizeof(name)));
+	flat_collect(h, e->chain, min_hit, &items, &nr, &alloc);
+	flat_ctx = h;
+	qsort(items, nr, sizeof(*items), flat_cmp);
+	flat_ctx = NULL;
+	for (size_t i = 0; i < nr; i++) {
+		int depth = 0;
+
+		if (!path_to(h, e->chain, items[i].node, path, &depth, 1024))
+			continue;
+		if (folded) {
+			/* folded shows the node's own hits, flat its whole subtree */
+			fprintf(p->fp, "%.2f%% ", pct(h->nodes[items[i].node].hit, p->total));
+			for (int d = 0; d < depth; d++)
+				fprintf(p->fp, "%s%s", d ? ";" : "",
+					frame_chain_name(path[d], name, sizeof(name)));
+			fputc('\n', p->fp);
+			continue;
+		}
+		fprintf(p->fp, "           %.2f%%\n", pct(h->nodes[items[i].node].cumul, p->total));
+		for (int d = 0; d < depth; d++)
+			fprintf(p->fp, "                %s\n", frame_chain_name(path[d], name, sizeof(name)));
 		fputc('\n', p->fp);
 	}
-	nr = hists_sorted_children(h, node, &kids, &alloc);
-	for (u32 i = 0; i < nr && depth < 1024; i++)
-		print_folded_rec(p, kids[i], path, depth, min_hit);
-	free(kids);
+	free(items);
 }
 
 static void print_callchain(struct printer *p, const struct hist_entry *e)
@@ -491,20 +547,12 @@ static void print_callchain(struct printer *p, const struct hist_entry *e)
 	case CHAIN_GRAPH_REL:
 		print_callchain_graph(p, e);
 		break;
-	case CHAIN_FLAT: {
-		const struct frame *path[1024];
-		bool any = false;
-
-		print_flat_rec(p, e->chain, path, 0, min_hit, &any);
+	case CHAIN_FLAT:
+		print_flat(p, e, min_hit, false);
 		break;
-	}
-	case CHAIN_FOLDED: {
-		const struct frame *path[1024];
-
-		print_folded_rec(p, e->chain, path, 0, min_hit);
-		fputc('\n', p->fp);
+	case CHAIN_FOLDED:
+		print_flat(p, e, min_hit, true);
 		break;
-	}
 	default:
 		break;
 	}
