@@ -591,6 +591,12 @@ static int process_other(struct tool *tool, struct session *session, const union
 	case PERF_RECORD_LOST_SAMPLES:
 		show = o->show_lost_events;
 		break;
+	case PERF_RECORD_FINISHED_ROUND:
+		if (o->show_round_events) {
+			/* perf prints the bare record name (in file order: ordering is off) */
+			strbuf_addstr(&r->printer.buf, "PERF_RECORD_FINISHED_ROUND\n");
+		}
+		return 0;
 	default:
 		break;
 	}
@@ -685,6 +691,26 @@ static int setup_filters(struct run *r)
 		return -1;
 	}
 	return 0;
+}
+
+/* perf's end-of-run warnings about lost records and dropped samples */
+static void warn_about_losses(struct run *r)
+{
+	const struct session_stats *st = &r->session->stats;
+	u64 total = 0, samples;
+	double rate;
+
+	for (int i = 0; i < PERF_RECORD_HEADER_MAX; i++)
+		total += st->nr_events[i];
+	if (!r->o->show_lost_events && st->nr_events[PERF_RECORD_LOST])
+		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " events and lost %" PRIu64
+				" chunks!\n\nCheck IO/CPU overload!\n\n",
+			total, st->nr_events[PERF_RECORD_LOST]);
+	samples = st->nr_events[PERF_RECORD_SAMPLE] + st->total_lost_samples;
+	rate = samples ? (double)st->total_lost_samples / (double)samples : 0;
+	if (rate > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " samples and lost %3.2f%%!\n\n",
+			samples, rate * 100.0);
 }
 
 static int srcline_free_one(uint64_t key, void *val, void *arg)
@@ -822,7 +848,8 @@ int script_run(struct script_opts *o)
 	}
 	r.tool.sample = process_sample;
 	r.tool.other = process_other;
-	r.tool.ordered = true;
+	/* perf shows rounds in file order: --show-round-events turns ordering off */
+	r.tool.ordered = !o->show_round_events;
 	if (r.dumping) {
 		struct dump_hooks hooks = {
 			.after_record = dump_after_record,
@@ -841,10 +868,12 @@ int script_run(struct script_opts *o)
 	err = session_process(r.session, &r.tool, &derr);
 	if (err < 0 && err != -EPIPE) {
 		script_printer_flush(&r.printer);
-		pr_err("%s\n", derr.msg);
+		data_error_print(data_reader_path(r.reader), &derr);
 		ret = 255;
 	}
 	script_printer_release(&r.printer);
+	if (err >= 0)
+		warn_about_losses(&r);
 	run_release(&r);
 	return ret;
 }

@@ -76,6 +76,13 @@ test_expect_success PERF,ROOT 'several software events, fixed periods' '
 	same "$TRASH/m.data" -F sw:comm,tid,event,period
 '
 
+test_expect_success PERF,ROOT 'lost records, dropped samples, rounds in file order' '
+	record "$TRASH/lost.data" -a -g -m 1 -c 20000 -e cpu-clock -- sleep 0.4 &&
+	same "$TRASH/lost.data" -F comm,tid,cpu,time,event,ip &&
+	same "$TRASH/lost.data" --show-lost-events -F comm,tid,cpu,time,event &&
+	same "$TRASH/lost.data" --show-round-events -F comm,tid,time
+'
+
 test_expect_success PERF,ROOT 'pipe mode: perf record -o - | script' '
 	"$PERF" record -q -g -o - -- "$burn" 100 2>/dev/null >p.data &&
 	"$PERF" script -i - <p.data >expect &&
