@@ -3,6 +3,7 @@
 #include "core/counts.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
+#include "core/parse-events-names.h"
 #include "core/parse-events.h"
 #include "core/sys.h"
 #include "core/threadmap.h"
@@ -58,6 +59,7 @@ struct stat_opts {
 	const char *control, *cputype, *iostat, *for_each_cgroup;
 	int td_level;
 	bool scale_set;
+	u64 run_start_ns, run_end_ns; /* this run's counting window */
 };
 
 static volatile sig_atomic_t child_exited;
@@ -119,6 +121,51 @@ static int enable_metric_only(const struct option *opt, const char *arg, int uns
 
 /* ---- the run ---- */
 
+static bool is_duration_time(const struct evsel *evsel)
+{
+	const char *name = evsel->name ? evsel->name : "";
+
+	return evsel->is_tool_event &&
+	       tool_event_find(name, strcspn(name, ":")) == TOOL_EVENT_DURATION_TIME;
+}
+
+/*
+ * Events of a PMU with a cpumask (power, msr-less uncores) count per cpu
+ * of that mask, whatever the target: give them their own maps.
+ */
+static void set_pmu_cpus(struct stat_opts *o)
+{
+	struct evsel *evsel;
+
+	evlist_for_each_entry(o->evlist, evsel) {
+		char path[512], *mask;
+		struct cpu_map *cpus;
+
+		if (!evsel->pmu_name || evsel->own_cpus || evsel->attr.type < PERF_TYPE_MAX)
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpumask",
+			 evsel->pmu_name);
+		mask = read_sysfs_str(path);
+		if (!mask)
+			continue;
+		cpus = cpu_map_parse(mask);
+		free(mask);
+		if (!cpus)
+			continue;
+		if (o->target.cpu_list && o->evlist->cpus) {
+			/* -C: only the mask's cpus that were asked for */
+			int n = 0;
+
+			for (int i = 0; i < cpus->nr; i++)
+				if (cpu_map_idx(o->evlist->cpus, cpus->map[i]) >= 0)
+					cpus->map[n++] = cpus->map[i];
+			cpus->nr = n;
+		}
+		evsel->own_cpus = cpus;
+		evsel->own_threads = thread_map_new_dummy();
+	}
+}
+
 /* counting starts at the workload's exec: no attach target and no delay */
 static bool stat_enable_on_exec(const struct stat_opts *o)
 {
@@ -132,8 +179,11 @@ static void stat_config_attr(struct stat_opts *o, struct evsel *evsel)
 	struct perf_event_attr *attr = &evsel->attr;
 	bool enable_on_exec = stat_enable_on_exec(o);
 
-	if (o->cfg.scale)
-		attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* perf 6.1 asks for both times even with --no-scale: they tell "<not counted>" */
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* counting: no sampling, whatever period the parser or a term gave */
+	attr->sample_period = 0;
+	attr->freq = 0;
 	if (evsel->leader->nr_members > 1)
 		attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
 	attr->sample_type = PERF_SAMPLE_IDENTIFIER;
@@ -152,7 +202,12 @@ static void stat_config_attr(struct stat_opts *o, struct evsel *evsel)
 	attr->enable_on_exec = 0;
 	if (evsel_is_group_leader(evsel)) {
 		attr->disabled = 1;
-		if (enable_on_exec)
+		/*
+		 * events on a PMU's own cpus are not the workload's: enabled
+		 * by hand; perf 6.1 does the same for a lone duration_time
+		 */
+		if (enable_on_exec && !evsel->own_cpus &&
+		    !(is_duration_time(evsel) && o->evlist->nr_entries == 1))
 			attr->enable_on_exec = 1;
 	}
 }
@@ -202,7 +257,10 @@ static int open_counters(struct stat_opts *o)
 			continue;
 		}
 retry:
-		err = evsel_open(evsel, evlist->cpus, evlist->threads);
+		if (evsel->own_cpus)
+			err = evsel_open(evsel, evsel->own_cpus, evsel->own_threads);
+		else
+			err = evsel_open(evsel, evlist->cpus, evlist->threads);
 		if (!err) {
 			evsel->is_supported = true;
 			if (evsel->filter) {
@@ -252,6 +310,48 @@ retry:
 	return 0;
 }
 
+/*
+ * duration_time, user_time and system_time are counted by us: the wall time
+ * of the run and the workload's rusage, in ns, in the first fd's slot.
+ */
+static void tool_event_counts(struct stat_opts *o, struct evsel *evsel, bool delta)
+{
+	const char *name = evsel->name ? evsel->name : "";
+	enum tool_event te = tool_event_find(name, strcspn(name, ":"));
+	int n = evsel_nr_fds(evsel);
+	u64 val = 0;
+
+	if (!evsel->counts || !n)
+		return;
+	switch (te) {
+	case TOOL_EVENT_DURATION_TIME:
+		val = monotonic_ns() - o->run_start_ns;
+		break;
+	case TOOL_EVENT_USER_TIME:
+		val = (u64)o->cfg.ru.ru_utime.tv_sec * NSEC_PER_SEC +
+		      (u64)o->cfg.ru.ru_utime.tv_usec * NSEC_PER_USEC;
+		break;
+	case TOOL_EVENT_SYSTEM_TIME:
+		val = (u64)o->cfg.ru.ru_stime.tv_sec * NSEC_PER_SEC +
+		      (u64)o->cfg.ru.ru_stime.tv_usec * NSEC_PER_USEC;
+		break;
+	default:
+		return;
+	}
+	if (!delta && te == TOOL_EVENT_DURATION_TIME && o->run_end_ns)
+		val = o->run_end_ns - o->run_start_ns;
+	for (int i = 0; i < n; i++) {
+		evsel->counts[i].val = i ? 0 : val;
+		evsel->counts[i].ena = evsel->counts[i].run = i ? 0 : 1;
+	}
+	if (delta) {
+		/* cumulative "times" so that the interval delta is this interval's share */
+		struct evsel_stat *st = evsel->priv;
+
+		evsel->counts[0].ena = evsel->counts[0].run = st->prev[0].ena + 1;
+	}
+}
+
 static void read_and_aggregate(struct stat_opts *o, bool delta)
 {
 	struct evsel *evsel;
@@ -269,6 +369,8 @@ static void read_and_aggregate(struct stat_opts *o, bool delta)
 		} else if (verbose > 0 && !evsel->is_supported) {
 			fprintf(o->cfg.output, "failed to read counter %s\n", evsel->name);
 		}
+		if (evsel->is_tool_event)
+			tool_event_counts(o, evsel, delta);
 		evsel_stat_aggregate(evsel, st, o->cfg.aggr_map, o->cfg.scale, delta);
 		if (verbose > 0 && evsel->is_supported) {
 			if (o->cfg.aggr_mode == AGGR_GLOBAL) {
@@ -299,6 +401,14 @@ static void sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !done_signal && !child_exited)
 		;
+}
+
+/* sleep until monotonic time @ns; a signal (SIGCHLD, SIGINT) ends it early */
+static void sleep_until(u64 ns)
+{
+	struct timespec ts = { (time_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
 static void print_interval(struct stat_opts *o, u64 start_ns)
@@ -342,6 +452,8 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 	child_exited = 0;
 	t0 = monotonic_ns();
 	start_ns = t0;
+	o->run_start_ns = t0;
+	o->run_end_ns = 0;
 	if (forks) {
 		err = evlist_start_workload(evlist);
 		if (err) {
@@ -354,6 +466,12 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 		} else if (!o->initial_delay && !stat_enable_on_exec(o)) {
 			/* cpu-wide or attached counters: enable_on_exec does not apply */
 			evlist_enable(evlist);
+		} else if (!o->initial_delay) {
+			struct evsel *e;
+
+			evlist_for_each_entry(evlist, e)
+				if (evsel_is_group_leader(e) && !e->attr.enable_on_exec)
+					evsel_enable(e);
 		}
 	} else {
 		if (o->initial_delay > 0)
@@ -363,7 +481,7 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 	}
 
 	if (o->interval) {
-		u64 next = monotonic_ns() + (u64)o->interval * NSEC_PER_MSEC;
+		u64 next = start_ns + (u64)o->interval * NSEC_PER_MSEC;
 
 		while (!done_signal) {
 			u64 now = monotonic_ns();
@@ -380,7 +498,7 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 					break;
 				continue;
 			}
-			sleep_ms((unsigned int)((next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
+			sleep_until(next);
 		}
 		if (forks && evlist->workload.pid && !(o->interval_count && nr_intervals >= o->interval_count)) {
 			/* the workload ended between two ticks: its last partial interval */
@@ -428,6 +546,7 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 		}
 	}
 	t1 = monotonic_ns();
+	o->run_end_ns = t1;
 	if (!o->interval) {
 		stats_update(&o->cfg.walltime_stats, t1 - t0);
 		if (o->cfg.walltime_run)
@@ -700,6 +819,8 @@ int cmd_stat(int argc, const char **argv)
 
 	sys_raise_nofile_limit();
 	ret = evlist_create_maps(o.evlist, &o.target);
+	if (!ret)
+		set_pmu_cpus(&o);
 	if (ret) {
 		fprintf(stderr, "Problems finding threads of monitor\n");
 		print_usage_for(stat_usage, options, "!p", "t", NULL);

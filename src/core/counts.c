@@ -106,6 +106,9 @@ struct aggr_map *aggr_map_new(enum aggr_mode mode, const struct cpu_map *cpus,
 	map->mode = mode;
 	map->nr_src = nsrc;
 	map->src_to_aggr = xcalloc(nsrc, sizeof(int));
+	map->src_cpus = xcalloc(nsrc, sizeof(int));
+	for (int i = 0; i < nsrc; i++)
+		map->src_cpus[i] = mode == AGGR_THREAD ? -1 : cpus->map[i];
 	map->ids = xcalloc(nsrc, sizeof(*map->ids));
 	map->nr_members = xcalloc(nsrc, sizeof(int));
 	for (int i = 0; i < nsrc; i++) {
@@ -156,6 +159,7 @@ void aggr_map_free(struct aggr_map *map)
 	free(map->ids);
 	free(map->nr_members);
 	free(map->src_to_aggr);
+	free(map->src_cpus);
 	free(map);
 }
 
@@ -197,7 +201,22 @@ void evsel_stat_aggregate(struct evsel *evsel, struct evsel_stat *st, const stru
 		for (int t = 0; t < nthr; t++) {
 			int idx = c * nthr + t;
 			int src = map->mode == AGGR_THREAD ? t : c;
-			int a = src < map->nr_src ? map->src_to_aggr[src] : 0;
+			int a;
+
+			/* an event on its own cpus (a PMU cpumask): find its cpu by number */
+			if (map->mode != AGGR_THREAD && evsel->cpus &&
+			    (src >= map->nr_src || map->src_cpus[src] != evsel->cpus->map[c])) {
+				src = -1;
+				for (int i = 0; i < map->nr_src; i++)
+					if (map->src_cpus[i] == evsel->cpus->map[c])
+						src = i;
+			}
+			if (global)
+				a = 0;
+			else if (src < 0 || src >= map->nr_src)
+				continue;
+			else
+				a = map->src_to_aggr[src];
 			struct perf_counts_values v = { 0, 0, 0 };
 
 			if (evsel->counts && idx < st->nr_fds)

@@ -41,6 +41,7 @@ struct aggr_map {
 	int *nr_members;     /* owned, [nr]: cpus (or threads) summed into each */
 	int nr_src;
 	int *src_to_aggr;    /* owned, [nr_src] */
+	int *src_cpus;	     /* owned, [nr_src]: the cpu of each source (cpu modes), -1 for threads */
 };
 
 /*

@@ -181,6 +181,55 @@ void evsel_close(struct evsel *evsel)
 	}
 }
 
+/*
+ * Kernel features found missing by a failed open. Like perf, once a feature
+ * is found missing it stays off for every later open of this process: the
+ * kernel (or a PMU) will not grow it back. Process-wide by nature.
+ */
+static struct {
+	bool cloexec;
+	bool exclude_guest;
+	bool sample_id_all;
+} missing;
+
+/*
+ * detect_missing_feature - after EINVAL on the first fd, turn off the next
+ * feature in perf's order that the attr uses and that is not yet known
+ * missing. Returns true when there is something left to retry without.
+ */
+static bool detect_missing_feature(const struct evsel *evsel)
+{
+	if (!missing.cloexec) {
+		missing.cloexec = true;
+		pr_debug2("switching off cloexec flag\n");
+		return true;
+	}
+	if (!missing.exclude_guest && (evsel->attr.exclude_guest || evsel->attr.exclude_host)) {
+		missing.exclude_guest = true;
+		pr_debug2("switching off exclude_guest, exclude_host\n");
+		return true;
+	}
+	if (!missing.sample_id_all && evsel->attr.sample_id_all) {
+		missing.sample_id_all = true;
+		pr_debug2("switching off sample_id_all\n");
+		return true;
+	}
+	return false;
+}
+
+static void apply_missing_features(struct evsel *evsel)
+{
+	if (missing.exclude_guest)
+		evsel->attr.exclude_guest = evsel->attr.exclude_host = 0;
+	if (missing.sample_id_all)
+		evsel->attr.sample_id_all = 0;
+}
+
+void evsel_reset_missing_features(void)
+{
+	memset(&missing, 0, sizeof(missing));
+}
+
 int evsel_open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
 {
 	struct evsel *leader = evsel->leader;
@@ -194,8 +243,12 @@ int evsel_open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *thr
 
 			if (leader != evsel && leader->fd && evsel_nr_fds(leader) == cpus->nr * nthr)
 				group_fd = leader->fd[idx];
+retry:
+			apply_missing_features(evsel);
 			fd = sys_perf_event_open(&evsel->attr, threads->pids[t], cpus->map[c],
-						 group_fd, PERF_FLAG_FD_CLOEXEC);
+						 group_fd, missing.cloexec ? 0 : PERF_FLAG_FD_CLOEXEC);
+			if (fd == -EINVAL && idx == 0 && detect_missing_feature(evsel))
+				goto retry;
 			if (fd < 0) {
 				/* a thread that exited since we listed it is not an error */
 				if (fd == -ESRCH && nthr > 1)

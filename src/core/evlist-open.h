@@ -43,6 +43,12 @@ int evlist_wait_workload(struct evlist *evlist, int *status, int options);
  * this evsel that were opened are closed again).
  */
 int evsel_open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads);
+/*
+ * evsel_reset_missing_features - forget the kernel features found missing
+ * by earlier opens (perf's fallbacks: no O_CLOEXEC flag, no
+ * exclude_guest/host, no sample_id_all). For tests.
+ */
+void evsel_reset_missing_features(void);
 /* evsel_close - close every fd of @evsel (the arrays stay allocated). */
 void evsel_close(struct evsel *evsel);
 /* evsel_nr_fds - cpus x threads the fd arrays have room for (0 before opening). */

@@ -1,5 +1,7 @@
 /* Event selector lifecycle; naming lives in evsel-name.c, opening in evlist-open.c. */
 #include "core/evsel.h"
+#include "core/cpumap.h"
+#include "core/threadmap.h"
 #include "lib/xalloc.h"
 
 #include <stdlib.h>
@@ -29,6 +31,8 @@ void evsel_free(struct evsel *evsel)
 		/* fd arrays are sized by the maps the evlist opened them on */
 		free(evsel->fd);
 	}
+	cpu_map_free(evsel->own_cpus);
+	thread_map_free(evsel->own_threads);
 	free(evsel->ids);
 	free(evsel->counts);
 	free(evsel->name);

@@ -81,7 +81,9 @@ struct evsel {
 
 	/* live side: filled by evlist_open() */
 	struct cpu_map *cpus;	    /* borrowed from the evlist */
-	struct thread_map *threads; /* borrowed from the evlist */
+	struct thread_map *threads; /* borrowed from the evlist, or own_threads */
+	struct cpu_map *own_cpus;   /* owned, may be NULL: a PMU's cpumask (uncore, power, ...) */
+	struct thread_map *own_threads; /* owned, may be NULL: {-1} with own_cpus */
 	int *fd;		    /* owned: [cpu_idx * nr_threads + thread_idx], -1 when closed */
 	u64 *ids;		    /* owned: kernel sample ids, same indexing as fd */
 	bool is_supported;	    /* false after EOPNOTSUPP/ENOENT on an optional event */

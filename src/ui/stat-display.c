@@ -41,6 +41,8 @@ const char *stat_evsel_unit(const struct evsel *evsel)
 {
 	if (evsel->terms.unit[0])
 		return evsel->terms.unit;
+	if (evsel->is_tool_event)
+		return "ns";
 	return evsel_is_clock(evsel) ? "msec" : "";
 }
 
@@ -645,6 +647,14 @@ void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const s
 	struct evsel *evsel;
 	struct aggr_map *map = cfg->aggr_map;
 	int nr_aggr = map ? map->nr : 1;
+
+	/* the unit column is as wide as the widest unit ("Joules"), 4 at least */
+	evlist_for_each_entry(evlist, evsel) {
+		int len = (int)strlen(stat_evsel_unit(evsel));
+
+		if (len > cfg->unit_width)
+			cfg->unit_width = len;
+	}
 
 	if (ts) {
 		snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", (unsigned long)ts->tv_sec,
