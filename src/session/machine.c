@@ -210,7 +210,11 @@ static struct thread *thread_new(struct machine *machine, int pid, int tid)
 	t->tid = tid;
 	t->ppid = -1;
 	t->id = machine->nr_threads++;
-	snprintf(buf, sizeof(buf), ":%d", tid);
+	/* perf names the idle task before any COMM says so */
+	if (tid == 0)
+		snprintf(buf, sizeof(buf), "swapper");
+	else
+		snprintf(buf, sizeof(buf), ":%d", tid);
 	t->comm = strpool_intern(machine->names, buf);
 	t->maps = machine_proc_maps(machine, pid);
 	t->next_all = machine->all_threads;

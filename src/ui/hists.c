@@ -149,6 +149,19 @@ static void setup_cols(struct printer *p)
 
 		if (e->filtered)
 			continue;
+		if (!e->frame->sym) {
+			/* room for a raw address, as perf makes for any unresolved entry */
+			for (int c = 0; c < p->nr_cols; c++) {
+				struct col *col = &p->cols[c];
+
+				if (col->type != COL_KEY)
+					continue;
+				if (col->key == SORT_DSO && col->width < 16 && !p->o->has_dso_filter)
+					col->width = 16;
+				if (col->key == SORT_SYM && col->width < 22)
+					col->width = 22;
+			}
+		}
 		for (int c = 0; c < p->nr_cols; c++) {
 			struct col *col = &p->cols[c];
 			int w;

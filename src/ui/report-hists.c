@@ -276,6 +276,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	}
 	if (a->dsos) {
 		filter.dsos = parse_str_list(a->dsos, &dsos);
+		po.has_dso_filter = true;
 		if (dsos.nr == 1)
 			po.elide_keys |= 1u << SORT_DSO;
 	}
