@@ -47,33 +47,49 @@ int buildid_cache_link(struct strbuf *out, const char *dir, const u8 *bid, size_
 int buildid_cache_find(struct strbuf *out, const char *dir, const u8 *bid, size_t len,
 		       bool want_debug)
 {
-	struct strbuf link = STRBUF_INIT;
+	static const char *const bodies[] = { "elf", "kallsyms", "vdso" };
+	struct strbuf link = STRBUF_INIT, f = STRBUF_INIT;
 	char *real = NULL;
+	struct stat st;
+	size_t i;
 	int ret = -ENOENT;
 
 	if (buildid_cache_link(&link, dir, bid, len))
 		goto out;
 	real = realpath(link.buf, NULL);
-	if (!real)
+	if (!real || stat(real, &st))
 		goto out;
-	if (want_debug) {
-		/* the link names .../<hex>/elf (or kallsyms, vdso); debug sits beside it */
+	/*
+	 * perf 6.1: the link names the directory <dir>/<path>/<hex>, which
+	 * holds "elf" (or "kallsyms", "vdso") and maybe "debug"; older perfs
+	 * linked to the "elf" file itself.
+	 */
+	if (!S_ISDIR(st.st_mode)) {
 		char *slash = strrchr(real, '/');
-		struct strbuf dbg = STRBUF_INIT;
 
-		strbuf_add(&dbg, real, slash ? (size_t)(slash - real) : 0);
-		strbuf_addstr(&dbg, "/debug");
-		if (!access(dbg.buf, R_OK)) {
-			strbuf_addstr(out, dbg.buf);
+		if (slash)
+			*slash = 0;
+		else
+			goto out;
+		if (!want_debug) {
+			*slash = '/';
+			strbuf_addstr(out, real);
 			ret = 0;
+			goto out;
 		}
-		strbuf_release(&dbg);
-	} else if (!access(real, R_OK)) {
-		strbuf_addstr(out, real);
-		ret = 0;
+	}
+	for (i = 0; i < (want_debug ? 1 : ARRAY_SIZE(bodies)); i++) {
+		strbuf_reset(&f);
+		strbuf_addf(&f, "%s/%s", real, want_debug ? "debug" : bodies[i]);
+		if (!access(f.buf, R_OK)) {
+			strbuf_addstr(out, f.buf);
+			ret = 0;
+			break;
+		}
 	}
 out:
 	free(real);
+	strbuf_release(&f);
 	strbuf_release(&link);
 	return ret;
 }

@@ -46,16 +46,16 @@ int buildid_from_hex(const char *hex, u8 *bid, size_t size);
 char *buildid_dir(const struct symbol_opts *opts);
 /*
  * buildid_cache_link - append perf's cache link path for @bid to @out:
- * <dir>/.build-id/<first 2 hex>/<the other hex>. The link points to
- * ../../<path>/<hex>/elf; a debug file sits next to it as "debug".
- * Returns 0 or -EINVAL (empty build-id).
+ * <dir>/.build-id/<first 2 hex>/<the other hex>. perf 6.1 points it to
+ * ../../<path>/<hex>, a directory holding "elf" ("kallsyms" for the
+ * kernel, "vdso") and maybe "debug". Returns 0 or -EINVAL (empty build-id).
  */
 int buildid_cache_link(struct strbuf *out, const char *dir, const u8 *bid, size_t len);
 /*
- * buildid_cache_find - an existing cached file for @bid: <link> (elf),
- * or with @want_debug its sibling "debug" file; also looks for the
- * "[kernel.kallsyms]" kallsyms copy. Returns 0 with the path in @out,
- * or -ENOENT.
+ * buildid_cache_find - an existing cached file for @bid: the "elf" (or
+ * "kallsyms", "vdso") file of its cache directory, or with @want_debug
+ * the "debug" file. Links straight to a file (older perfs) work too.
+ * Returns 0 with the path appended to @out, or -ENOENT.
  */
 int buildid_cache_find(struct strbuf *out, const char *dir, const u8 *bid, size_t len,
 		       bool want_debug);

@@ -19,16 +19,6 @@ void symtab_init(struct symtab *st, struct strpool *pool)
 	st->pool = pool;
 }
 
-void symtab_release(struct symtab *st)
-{
-	free(st->syms);
-	free(st->max_end);
-	st->syms = NULL;
-	st->max_end = NULL;
-	st->nr_syms = st->alloc_syms = 0;
-	st->is_finished = false;
-}
-
 struct symbol *symtab_add(struct symtab *st, u64 start, u64 size, int binding, int type,
 			  const char *name)
 {
@@ -116,8 +106,7 @@ static void fixup_ends(struct symbol *syms, size_t n, bool is_kallsyms)
 			continue;
 		s->flags |= SYMBOL_SIZE_FIXED;
 		/* module symbols carry their "[module]" only in a combined table */
-		if (is_kallsyms && (s->flags & SYMBOL_KERNEL) && (!strchr(s->name, '[')) !=
-								   (!strchr(next->name, '[')))
+		if (is_kallsyms && (!strchr(s->name, '[')) != (!strchr(next->name, '[')))
 			s->end = PERF_ALIGN(s->start + 4096, 4096ULL);
 		else
 			s->end = next->start;
@@ -128,35 +117,383 @@ static void fixup_ends(struct symbol *syms, size_t n, bool is_kallsyms)
 	}
 }
 
+/* ---- perf's search tree ------------------------------------------------ */
+
+/*
+ * Where symbols overlap, which one perf finds depends on the shape of its
+ * red-black tree: the search stops at the first node on the path whose
+ * range holds the address. We rebuild the same shape: the same insertions
+ * (table order, equal keys to the right), the same removals of aliases,
+ * then the PLT entries, with the classic red-black insert and erase
+ * rebalancing, and search it the same way.
+ */
+#define NIL UINT32_MAX
+
+struct symtab_tree {
+	u32 *left, *right, *parent;
+	u8 *red;
+	u64 *start, *end; /* per node: the symbol's range (ends after fix-up) */
+	u32 *sym;	  /* per node: index into symtab.syms, NIL when erased */
+	u32 root;
+};
+
+static void tree_set_child(struct symtab_tree *t, u32 parent, u32 old, u32 new_)
+{
+	if (parent == NIL)
+		t->root = new_;
+	else if (t->left[parent] == old)
+		t->left[parent] = new_;
+	else
+		t->right[parent] = new_;
+}
+
+/* @new_ takes @old's place and color; @old becomes @new_'s child with @red */
+static void tree_rotate_parents(struct symtab_tree *t, u32 old, u32 new_, bool red)
+{
+	u32 parent = t->parent[old];
+
+	t->parent[new_] = parent;
+	t->red[new_] = t->red[old];
+	t->parent[old] = new_;
+	t->red[old] = red;
+	tree_set_child(t, parent, old, new_);
+}
+
+static bool is_red(const struct symtab_tree *t, u32 n)
+{
+	return n != NIL && t->red[n];
+}
+
+static void tree_insert(struct symtab_tree *t, u32 node)
+{
+	u32 *link = &t->root, parent = NIL, gparent, tmp;
+	u64 key = t->start[node];
+
+	while (*link != NIL) {
+		parent = *link;
+		link = key < t->start[parent] ? &t->left[parent] : &t->right[parent];
+	}
+	*link = node;
+	t->parent[node] = parent;
+	t->left[node] = t->right[node] = NIL;
+	t->red[node] = true;
+
+	for (;;) {
+		if (parent == NIL) {
+			t->red[node] = false;
+			break;
+		}
+		if (!t->red[parent])
+			break;
+		gparent = t->parent[parent];
+		if (parent == t->left[gparent]) {
+			tmp = t->right[gparent];
+			if (is_red(t, tmp)) { /* uncle red: recolor and go up */
+				t->red[tmp] = t->red[parent] = false;
+				node = gparent;
+				parent = t->parent[node];
+				t->red[node] = true;
+				continue;
+			}
+			if (node == t->right[parent]) { /* rotate left at parent */
+				tmp = t->left[node];
+				t->right[parent] = tmp;
+				t->left[node] = parent;
+				if (tmp != NIL)
+					t->parent[tmp] = parent, t->red[tmp] = false;
+				t->parent[parent] = node;
+				t->red[parent] = true;
+				parent = node;
+			}
+			/* rotate right at gparent */
+			tmp = t->right[parent];
+			t->left[gparent] = tmp;
+			t->right[parent] = gparent;
+			if (tmp != NIL)
+				t->parent[tmp] = gparent, t->red[tmp] = false;
+			tree_rotate_parents(t, gparent, parent, true);
+			break;
+		}
+		tmp = t->left[gparent];
+		if (is_red(t, tmp)) {
+			t->red[tmp] = t->red[parent] = false;
+			node = gparent;
+			parent = t->parent[node];
+			t->red[node] = true;
+			continue;
+		}
+		if (node == t->left[parent]) { /* rotate right at parent */
+			tmp = t->right[node];
+			t->left[parent] = tmp;
+			t->right[node] = parent;
+			if (tmp != NIL)
+				t->parent[tmp] = parent, t->red[tmp] = false;
+			t->parent[parent] = node;
+			t->red[parent] = true;
+			parent = node;
+		}
+		/* rotate left at gparent */
+		tmp = t->left[parent];
+		t->right[gparent] = tmp;
+		t->left[parent] = gparent;
+		if (tmp != NIL)
+			t->parent[tmp] = gparent, t->red[tmp] = false;
+		tree_rotate_parents(t, gparent, parent, true);
+		break;
+	}
+}
+
+static void tree_erase_fixup(struct symtab_tree *t, u32 parent)
+{
+	u32 node = NIL, sibling, t1, t2;
+
+	for (;;) {
+		sibling = t->right[parent];
+		if (node != sibling) { /* node is the left child */
+			if (is_red(t, sibling)) {
+				t1 = t->left[sibling];
+				t->right[parent] = t1;
+				t->left[sibling] = parent;
+				if (t1 != NIL)
+					t->parent[t1] = parent, t->red[t1] = false;
+				tree_rotate_parents(t, parent, sibling, true);
+				sibling = t1;
+			}
+			t1 = t->right[sibling];
+			if (!is_red(t, t1)) {
+				t2 = t->left[sibling];
+				if (!is_red(t, t2)) {
+					t->parent[sibling] = parent, t->red[sibling] = true;
+					if (t->red[parent]) {
+						t->red[parent] = false;
+					} else {
+						node = parent;
+						parent = t->parent[node];
+						if (parent != NIL)
+							continue;
+					}
+					break;
+				}
+				t1 = t->right[t2];
+				t->left[sibling] = t1;
+				t->right[t2] = sibling;
+				t->right[parent] = t2;
+				if (t1 != NIL)
+					t->parent[t1] = sibling, t->red[t1] = false;
+				t1 = sibling;
+				sibling = t2;
+			}
+			t2 = t->left[sibling];
+			t->right[parent] = t2;
+			t->left[sibling] = parent;
+			if (t1 != NIL)
+				t->parent[t1] = sibling, t->red[t1] = false;
+			if (t2 != NIL)
+				t->parent[t2] = parent;
+			tree_rotate_parents(t, parent, sibling, false);
+			break;
+		}
+		sibling = t->left[parent];
+		if (is_red(t, sibling)) {
+			t1 = t->right[sibling];
+			t->left[parent] = t1;
+			t->right[sibling] = parent;
+			if (t1 != NIL)
+					t->parent[t1] = parent, t->red[t1] = false;
+			tree_rotate_parents(t, parent, sibling, true);
+			sibling = t1;
+		}
+		t1 = t->left[sibling];
+		if (!is_red(t, t1)) {
+			t2 = t->right[sibling];
+			if (!is_red(t, t2)) {
+				t->parent[sibling] = parent, t->red[sibling] = true;
+				if (t->red[parent]) {
+					t->red[parent] = false;
+				} else {
+					node = parent;
+					parent = t->parent[node];
+					if (parent != NIL)
+						continue;
+				}
+				break;
+			}
+			t1 = t->left[t2];
+			t->right[sibling] = t1;
+			t->left[t2] = sibling;
+			t->left[parent] = t2;
+			if (t1 != NIL)
+				t->parent[t1] = sibling, t->red[t1] = false;
+			t1 = sibling;
+			sibling = t2;
+		}
+		t2 = t->right[sibling];
+		t->left[parent] = t2;
+		t->right[sibling] = parent;
+		if (t1 != NIL)
+			t->parent[t1] = sibling, t->red[t1] = false;
+		if (t2 != NIL)
+			t->parent[t2] = parent;
+		tree_rotate_parents(t, parent, sibling, false);
+		break;
+	}
+}
+
+static void tree_erase(struct symtab_tree *t, u32 node)
+{
+	u32 child = t->right[node], tmp = t->left[node], parent, rebalance, succ, child2;
+	bool red = t->red[node];
+
+	if (tmp == NIL) {
+		parent = t->parent[node];
+		tree_set_child(t, parent, node, child);
+		if (child != NIL) {
+			t->parent[child] = parent;
+			t->red[child] = red;
+			rebalance = NIL;
+		} else {
+			rebalance = red ? NIL : parent;
+		}
+	} else if (child == NIL) {
+		parent = t->parent[node];
+		t->parent[tmp] = parent;
+		t->red[tmp] = red;
+		tree_set_child(t, parent, node, tmp);
+		rebalance = NIL;
+	} else {
+		succ = child;
+		tmp = t->left[child];
+		if (tmp == NIL) {
+			parent = succ;
+			child2 = t->right[succ];
+		} else {
+			do {
+				parent = succ;
+				succ = tmp;
+				tmp = t->left[tmp];
+			} while (tmp != NIL);
+			child2 = t->right[succ];
+			t->left[parent] = child2;
+			t->right[succ] = child;
+			t->parent[child] = succ;
+		}
+		tmp = t->left[node];
+		t->left[succ] = tmp;
+		t->parent[tmp] = succ;
+		tree_set_child(t, t->parent[node], node, succ);
+		if (child2 != NIL) {
+			t->parent[child2] = parent;
+			t->red[child2] = false;
+			rebalance = NIL;
+		} else {
+			rebalance = t->red[succ] ? NIL : parent;
+		}
+		t->parent[succ] = t->parent[node];
+		t->red[succ] = red;
+	}
+	if (rebalance != NIL)
+		tree_erase_fixup(t, rebalance);
+}
+
+static void tree_free(struct symtab_tree *t)
+{
+	if (!t)
+		return;
+	free(t->left);
+	free(t->right);
+	free(t->parent);
+	free(t->red);
+	free(t->start);
+	free(t->end);
+	free(t->sym);
+	free(t);
+}
+
+static struct symtab_tree *tree_new(size_t n)
+{
+	struct symtab_tree *t = xzalloc(sizeof(*t));
+
+	t->left = xcalloc(n, sizeof(u32));
+	t->right = xcalloc(n, sizeof(u32));
+	t->parent = xcalloc(n, sizeof(u32));
+	t->red = xcalloc(n, 1);
+	t->start = xcalloc(n, sizeof(u64));
+	t->end = xcalloc(n, sizeof(u64));
+	t->sym = xcalloc(n, sizeof(u32));
+	t->root = NIL;
+	return t;
+}
+
+/* ---- finishing a table ------------------------------------------------- */
+
+void symtab_release(struct symtab *st)
+{
+	free(st->syms);
+	free(st->max_end);
+	tree_free(st->tree);
+	st->tree = NULL;
+	st->syms = NULL;
+	st->max_end = NULL;
+	st->nr_syms = st->alloc_syms = 0;
+	st->is_finished = false;
+}
+
+static void sort_stable(struct symbol *in, size_t n, struct symbol *out, u32 *order)
+{
+	struct sort_ent *ents = xmalloc((n ? n : 1) * sizeof(*ents));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ents[i].start = in[i].start;
+		ents[i].idx = i;
+	}
+	qsort(ents, n, sizeof(*ents), cmp_sort_ent);
+	for (i = 0; i < n; i++) {
+		out[i] = in[ents[i].idx];
+		if (order)
+			order[i] = (u32)ents[i].idx;
+	}
+	free(ents);
+}
+
 void symtab_finish(struct symtab *st, bool is_kallsyms)
 {
-	struct sort_ent *ents;
-	struct symbol *sorted;
-	size_t i, n = st->nr_syms, out;
+	size_t n = st->nr_syms, nr_reg = 0, nr_late = 0, i, out, nr_erased = 0;
+	struct symbol *reg, *late, *sorted, *final;
+	u32 *order, *erased, *final_node;
+	bool overlap = false;
 
 	if (st->is_finished)
 		return;
+	tree_free(st->tree);
+	st->tree = NULL;
+	free(st->max_end);
+	st->max_end = NULL;
 	if (!n) {
 		st->is_finished = true;
 		return;
 	}
-	for (i = 1; i < n && st->syms[i - 1].start <= st->syms[i].start; i++)
-		;
-	if (i == n) {
-		/* already in order (kallsyms mostly is): no sort, same stable order */
-		sorted = st->syms;
-	} else {
-		ents = xmalloc(n * sizeof(*ents));
-		for (i = 0; i < n; i++) {
-			ents[i].start = st->syms[i].start;
-			ents[i].idx = i;
+	/* regular symbols and late (PLT) ones, each in insertion order */
+	reg = xmalloc(n * sizeof(*reg));
+	late = xmalloc(n * sizeof(*late));
+	for (i = 0; i < n; i++) {
+		if (st->syms[i].flags & SYMBOL_PLT) {
+			late[nr_late++] = st->syms[i];
+		} else {
+			reg[nr_reg++] = st->syms[i];
 		}
-		qsort(ents, n, sizeof(*ents), cmp_sort_ent);
-		sorted = xmalloc(n * sizeof(*sorted));
-		for (i = 0; i < n; i++)
-			sorted[i] = st->syms[ents[i].idx];
-		free(ents);
-		free(st->syms);
+	}
+	sorted = xmalloc((nr_reg ? nr_reg : 1) * sizeof(*sorted));
+	order = xmalloc((nr_reg ? nr_reg : 1) * sizeof(u32));
+	for (i = 1; i < nr_reg && reg[i - 1].start <= reg[i].start; i++)
+		;
+	if (i >= nr_reg) {
+		/* already in order (kallsyms mostly is): no sort, same stable order */
+		memcpy(sorted, reg, nr_reg * sizeof(*sorted));
+		for (i = 0; i < nr_reg; i++)
+			order[i] = (u32)i;
+	} else {
+		sort_stable(reg, nr_reg, sorted, order);
 	}
 	/*
 	 * perf fixes the ends before it drops aliases: of several zero-sized
@@ -164,28 +501,81 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 	 * it wins as "the one with a size" (__x64_sys_getppid over
 	 * __ia32_sys_getppid in kallsyms).
 	 */
-	fixup_ends(sorted, n, is_kallsyms);
+	fixup_ends(sorted, nr_reg, is_kallsyms);
+	/* alias removal; the erased nodes are remembered in perf's order */
+	erased = xmalloc((nr_reg ? nr_reg : 1) * sizeof(u32));
 	out = 0;
-	for (i = 0; i < n; i++) {
-		const struct symbol *s = &sorted[i];
-
-		if (!st->allow_aliases && out && sorted[out - 1].start == s->start) {
-			if (!prefer_first(&sorted[out - 1], s))
-				sorted[out - 1] = *s;
+	for (i = 0; i < nr_reg; i++) {
+		if (!st->allow_aliases && out && sorted[out - 1].start == sorted[i].start) {
+			if (prefer_first(&sorted[out - 1], &sorted[i])) {
+				erased[nr_erased++] = order[i];
+			} else {
+				erased[nr_erased++] = order[out - 1];
+				sorted[out - 1] = sorted[i];
+				order[out - 1] = order[i];
+			}
 			continue;
 		}
-		sorted[out++] = *s;
+		sorted[out] = sorted[i];
+		order[out++] = order[i];
 	}
-	st->syms = sorted;
-	st->nr_syms = out;
-	st->alloc_syms = n;
-	free(st->max_end);
-	st->max_end = xmalloc((out ? out : 1) * sizeof(*st->max_end));
-	for (i = 0; i < out; i++) {
+	/* the survivors and the late symbols, sorted; node ids: regular by order, late after */
+	final = xmalloc((out + nr_late) * sizeof(*final));
+	final_node = xmalloc((out + nr_late) * sizeof(u32));
+	{
+		struct symbol *all = xmalloc((out + nr_late) * sizeof(*all));
+		u32 *pos = xmalloc((out + nr_late) * sizeof(u32));
+
+		memcpy(all, sorted, out * sizeof(*all));
+		memcpy(all + out, late, nr_late * sizeof(*all));
+		sort_stable(all, out + nr_late, final, pos);
+		for (i = 0; i < out + nr_late; i++)
+			final_node[i] = pos[i] < out ? order[pos[i]] : (u32)(nr_reg + pos[i] - out);
+		free(all);
+		free(pos);
+	}
+	free(st->syms);
+	st->syms = final;
+	st->nr_syms = out + nr_late;
+	st->alloc_syms = st->nr_syms;
+	st->max_end = xmalloc((st->nr_syms ? st->nr_syms : 1) * sizeof(u64));
+	for (i = 0; i < st->nr_syms; i++) {
 		u64 e = st->syms[i].end;
 
+		if (i && st->max_end[i - 1] > st->syms[i].start)
+			overlap = true;
 		st->max_end[i] = (i && st->max_end[i - 1] > e) ? st->max_end[i - 1] : e;
 	}
+	if (overlap) {
+		struct symtab_tree *t = tree_new(nr_reg + nr_late);
+
+		/* the regular symbols in insertion order, then the removals, then the PLT */
+		for (i = 0; i < nr_reg; i++) {
+			t->start[i] = reg[i].start;
+			t->sym[i] = NIL;
+			tree_insert(t, (u32)i);
+		}
+		for (i = 0; i < nr_erased; i++)
+			tree_erase(t, erased[i]);
+		for (i = 0; i < nr_late; i++) {
+			u32 id = (u32)(nr_reg + i);
+
+			t->start[id] = late[i].start;
+			t->sym[id] = NIL;
+			tree_insert(t, id);
+		}
+		for (i = 0; i < st->nr_syms; i++) {
+			t->sym[final_node[i]] = (u32)i;
+			t->end[final_node[i]] = st->syms[i].end;
+		}
+		st->tree = t;
+	}
+	free(final_node);
+	free(erased);
+	free(order);
+	free(sorted);
+	free(late);
+	free(reg);
 	st->is_finished = true;
 }
 
@@ -196,6 +586,20 @@ const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 
 	if (!st->is_finished || !st->nr_syms)
 		return NULL;
+	if (st->tree) {
+		const struct symtab_tree *t = st->tree;
+		u32 n = t->root;
+
+		while (n != NIL) {
+			if (addr < t->start[n])
+				n = t->left[n];
+			else if (addr >= t->end[n])
+				n = t->right[n];
+			else
+				return &st->syms[t->sym[n]];
+		}
+		return NULL;
+	}
 	/* last symbol with start <= addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

