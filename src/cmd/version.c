@@ -1,5 +1,6 @@
-/* sonde version: the version string and, with --build-options, a capability report. */
+/* sonde version: the version string and, with --build-options, the libraries and kernel features. */
 #include "builtin.h"
+#include "core/sys.h"
 #include "lib/parse-options.h"
 
 #ifndef SONDE_VERSION
@@ -10,6 +11,66 @@
 #include <stdio.h>
 
 const char sonde_version_string[] = SONDE_VERSION;
+
+/* perf's layout: "%22s: [ on  ]  # MACRO"; status is "on " or "OFF" */
+static void status_line(const char *name, bool on, const char *macro)
+{
+	printf("%22s: [ %s ]  # %s\n", name, on ? "on " : "OFF", macro);
+}
+
+/*
+ * What this binary is built with. sonde requires all of its libraries
+ * (no build-time switches), so these are constants; the optional perf
+ * features sonde does not use are listed OFF so scripts grepping perf's
+ * list get an answer.
+ */
+static void print_build_options(void)
+{
+	struct kernel_caps caps;
+	char paranoid[32];
+
+	status_line("dwarf", true, "HAVE_DWARF_SUPPORT");
+	status_line("dwarf_getlocations", true, "HAVE_DWARF_GETLOCATIONS_SUPPORT");
+	status_line("glibc", true, "HAVE_GLIBC_SUPPORT");
+	status_line("syscall_table", false, "HAVE_SYSCALL_TABLE_SUPPORT");
+	status_line("libbfd", false, "HAVE_LIBBFD_SUPPORT");
+	status_line("debuginfod", false, "HAVE_DEBUGINFOD_SUPPORT");
+	status_line("libelf", true, "HAVE_LIBELF_SUPPORT");
+	status_line("libnuma", false, "HAVE_LIBNUMA_SUPPORT");
+	status_line("numa_num_possible_cpus", false, "HAVE_LIBNUMA_SUPPORT");
+	status_line("libperl", false, "HAVE_LIBPERL_SUPPORT");
+	status_line("libpython", false, "HAVE_LIBPYTHON_SUPPORT");
+	status_line("libslang", false, "HAVE_SLANG_SUPPORT");
+	status_line("libcrypto", false, "HAVE_LIBCRYPTO_SUPPORT");
+	status_line("libunwind", false, "HAVE_LIBUNWIND_SUPPORT");
+	status_line("libdw-dwarf-unwind", true, "HAVE_DWARF_SUPPORT");
+	status_line("zlib", false, "HAVE_ZLIB_SUPPORT");
+	status_line("lzma", true, "HAVE_LZMA_SUPPORT");
+	status_line("get_cpuid", false, "HAVE_AUXTRACE_SUPPORT");
+	status_line("bpf", false, "HAVE_LIBBPF_SUPPORT");
+	status_line("aio", false, "HAVE_AIO_SUPPORT");
+	status_line("zstd", true, "HAVE_ZSTD_SUPPORT");
+	status_line("libpfm4", false, "HAVE_LIBPFM");
+	/* sonde's own libraries that perf 6.1 does not list */
+	status_line("libtraceevent", true, "HAVE_LIBTRACEEVENT");
+	status_line("libcapstone", true, "HAVE_LIBCAPSTONE_SUPPORT");
+	status_line("ncursesw", true, "HAVE_NCURSESW_SUPPORT");
+
+	/* what this machine's kernel offers, probed now */
+	kernel_caps_probe(&caps);
+	status_line("hw_counters", caps.has_hw_counters, "kernel: hardware PMU counters (cycles)");
+	status_line("tracefs", caps.has_tracefs,
+		    caps.tracefs ? "kernel: tracefs mounted" : "kernel: tracefs not mounted");
+	status_line("kprobes", caps.has_kprobes, "kernel: kprobe_events");
+	status_line("uprobes", caps.has_uprobes, "kernel: uprobe_events");
+	status_line("breakpoints", caps.has_breakpoints, "kernel: breakpoint PMU");
+	snprintf(paranoid, sizeof(paranoid), "%d", caps.paranoid);
+	printf("%22s: [ %-3s ]  # %s\n", "perf_event_paranoid", paranoid,
+	       "kernel: /proc/sys/kernel/perf_event_paranoid");
+	if (caps.max_sample_rate > 0)
+		printf("%22s: [ %d ]  # %s\n", "max_sample_rate", caps.max_sample_rate,
+		       "kernel: /proc/sys/kernel/perf_event_max_sample_rate");
+}
 
 int cmd_version(int argc, const char **argv)
 {
@@ -22,5 +83,7 @@ int cmd_version(int argc, const char **argv)
 
 	parse_options(argc, argv, options, usage, 0);
 	printf("%s version %s\n", prog_name, sonde_version_string);
+	if (build_options)
+		print_build_options();
 	return 0;
 }
