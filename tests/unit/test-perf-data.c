@@ -4,6 +4,7 @@
 #include "core/evlist.h"
 #include "data/reader.h"
 #include "data/writer.h"
+#include "ui/stats.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>
@@ -423,4 +424,102 @@ TEST(perf_data_interchange_perf_reads_sonde_pipe)
 
 	check_perf_reads(p);
 	free(p);
+}
+
+/*
+ * A byte-swapped copy of a perf-written fixture, made with the writer
+ * (swap mode): perf 6.1 and sonde must count the same records in it as perf
+ * does in the original.
+ */
+static char *swap_fixture(const char *name)
+{
+	char *src = xasprintf("tests/fixtures/%s", name);
+	char *dst = xasprintf("%s/swapped-%s", test_tmpdir(), name);
+	struct data_error err = { 0 };
+	struct data_reader *r = data_reader_open(src, &err);
+	struct data_writer_opts o = { .swap = true };
+	struct data_writer *w;
+	const struct perf_header *h;
+	union perf_event *ev;
+	u64 off;
+
+	free(src);
+	if (!r)
+		test_skip("fixture not found (run from the source tree)");
+	h = data_reader_header(r);
+	w = data_writer_open(dst, &o, NULL);
+	EXPECT_TRUE(w != NULL);
+	for (int i = 0; i < h->nr_attrs; i++)
+		data_writer_add_attr(w, &h->attrs[i].attr, h->attrs[i].ids, h->attrs[i].nr_ids,
+				     h->attrs[i].name);
+	data_writer_set_string(w, HEADER_HOSTNAME, h->hostname);
+	data_writer_set_string(w, HEADER_OSRELEASE, h->os_release);
+	data_writer_set_string(w, HEADER_VERSION, h->version);
+	data_writer_set_string(w, HEADER_ARCH, h->arch);
+	data_writer_set_nrcpus(w, h->nr_cpus_avail, h->nr_cpus_online);
+	data_writer_set_sample_time(w, h->first_sample_time, h->last_sample_time);
+	for (int i = 0; i < h->nr_build_ids; i++)
+		data_writer_add_build_id(w, h->build_ids[i].pid, h->build_ids[i].cpumode,
+					 h->build_ids[i].build_id, h->build_ids[i].size,
+					 h->build_ids[i].filename);
+	if (h->tracing_data)
+		data_writer_set_tracing_data(w, h->tracing_data, h->tracing_data_size);
+	EXPECT_EQ(data_writer_start(w), 0);
+	while (data_reader_next(r, &ev, &off, &err) > 0)
+		EXPECT_EQ(data_writer_write_event(w, ev), 0);
+	EXPECT_EQ(data_writer_finish(w), 0);
+	data_writer_free(w);
+	data_reader_close(r);
+	return dst;
+}
+
+static void check_swapped_fixture(const char *name)
+{
+	char *dst, *orig, *perf_sw, *sonde_sw;
+	char *src = xasprintf("tests/fixtures/%s", name);
+	struct data_error err = { 0 };
+	struct data_reader *r;
+	size_t len = 0;
+	FILE *mem;
+
+	if (access("/usr/bin/perf", X_OK))
+		test_skip("reference perf (/usr/bin/perf) not installed");
+	dst = swap_fixture(name);
+	orig = run_perf("report --stats", src);
+	perf_sw = run_perf("report --stats", dst);
+	EXPECT_STREQ(orig, perf_sw);
+	r = data_reader_open(dst, &err);
+	EXPECT_TRUE(r != NULL);
+	sonde_sw = NULL;
+	mem = open_memstream(&sonde_sw, &len);
+	if (r) {
+		EXPECT_TRUE(data_reader_header(r)->needs_swap);
+		report_stats(mem, r);
+		data_reader_close(r);
+	}
+	fclose(mem);
+	EXPECT_STREQ(sonde_sw, perf_sw);
+	if (strcmp(orig, perf_sw) || strcmp(sonde_sw ? sonde_sw : "", perf_sw))
+		fprintf(stderr, "# original:\n%s\n# perf on swapped:\n%s\n# sonde on swapped:\n%s\n",
+			orig, perf_sw, sonde_sw);
+	free(src);
+	free(dst);
+	free(orig);
+	free(perf_sw);
+	free(sonde_sw);
+}
+
+TEST(perf_data_swapped_copy_of_perf_file_callgraph)
+{
+	check_swapped_fixture("callgraph.data");
+}
+
+TEST(perf_data_swapped_copy_of_perf_file_tracepoints)
+{
+	check_swapped_fixture("tracepoints.data");
+}
+
+TEST(perf_data_swapped_copy_of_perf_file_multi_event)
+{
+	check_swapped_fixture("multi-event.data");
 }
