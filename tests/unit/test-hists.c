@@ -1,0 +1,246 @@
+/* Unit tests for src/session/hists.c and the stdio printer: hand-built frames and samples. */
+#include "test.h"
+#include "session/hists.h"
+#include "ui/hists.h"
+#include "lib/xalloc.h"
+
+#include <linux/perf_event.h>
+
+static int fake_loader(struct machine *m, struct dso *dso, void *arg)
+{
+	static const char *const names[] = { "main", "outer", "middle", "leaf", "other" };
+
+	(void)arg;
+	dso->ss = symsrc_new(m->names);
+	for (int i = 0; i < 5; i++)
+		symtab_add(&dso->ss->symtab, 0x100 * (i + 1), 0x100, 1, 2, names[i]);
+	symtab_finish(&dso->ss->symtab, false);
+	dso->ss->is_loaded = true;
+	dso->ss->kind = SYMSRC_ELF;
+	return 0;
+}
+
+struct fixture {
+	struct strpool pool;
+	struct machine m;
+	struct thread *t;
+};
+
+static void fx_init(struct fixture *fx)
+{
+	strpool_init(&fx->pool);
+	machine_init(&fx->m, &fx->pool, NULL);
+	fx->m.loader = fake_loader;
+	fx->t = machine_findnew_thread(&fx->m, 5, 5);
+	thread_set_comm(&fx->m, fx->t, "app");
+	machine_add_map(&fx->m, 5, 5, 0x10000, 0x1000, 0, "/bin/app", NULL, 0, 5, 0);
+}
+
+static void fx_release(struct fixture *fx)
+{
+	machine_release(&fx->m);
+	strpool_release(&fx->pool);
+}
+
+/* fr - the frame of symbol number @i (0 main .. 4 other) */
+static const struct frame *fr(struct fixture *fx, int i)
+{
+	return machine_resolve_ip(&fx->m, fx->t, PERF_RECORD_MISC_USER, 0x10000 + 0x100 * (i + 1) + 8);
+}
+
+/* add a sample whose chain is given leaf first as symbol numbers, -1 terminated */
+static void add(struct fixture *fx, struct hists *h, u64 period, const int *chain)
+{
+	const struct frame *frames[16];
+	struct hist_sample hs;
+	u32 n = 0;
+
+	while (chain[n] >= 0) {
+		frames[n] = fr(fx, chain[n]);
+		n++;
+	}
+	memset(&hs, 0, sizeof(hs));
+	hs.thread = fx->t;
+	hs.frame = frames[0];
+	hs.chain = frames;
+	hs.nr_chain = n;
+	hs.period = period;
+	hs.cpu = -1;
+	hs.socket = -1;
+	hists_add(h, &hs);
+}
+
+static void opts_default(struct hists_opts *o, bool children)
+{
+	memset(o, 0, sizeof(*o));
+	o->keys[0] = SORT_COMM;
+	o->keys[1] = SORT_DSO;
+	o->keys[2] = SORT_SYM;
+	o->nr_keys = 3;
+	o->children = children;
+	o->use_callchain = true;
+	o->cc.mode = CHAIN_GRAPH_ABS;
+	o->cc.min_percent = 0.5;
+	o->cc.order = children ? ORDER_CALLER : ORDER_CALLEE;
+	o->max_stack = 127;
+}
+
+static char *print(struct hists *h)
+{
+	struct hists_print_opts po;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	memset(&po, 0, sizeof(po));
+	po.event_name = "cpu-clock";
+	hists_fprintf(h, &po, fp);
+	fclose(fp);
+	return buf;
+}
+
+TEST(hists_self_aggregation_and_order)
+{
+	struct fixture fx;
+	struct hists h;
+	struct hists_opts o;
+	static const int c1[] = { 3, 2, 1, 0, -1 }, c2[] = { 4, 0, -1 };
+
+	fx_init(&fx);
+	opts_default(&o, false);
+	o.use_callchain = false;
+	hists_init(&h, &o);
+	add(&fx, &h, 100, c1);
+	add(&fx, &h, 100, c1);
+	add(&fx, &h, 300, c2);
+	hists_sort(&h);
+	EXPECT_EQ(h.nr_entries, 2);
+	EXPECT_EQ(h.total_period, 500);
+	EXPECT_EQ(h.nr_samples, 3);
+	EXPECT_STREQ(h.entries[0]->frame->sym->name, "other");
+	EXPECT_EQ(h.entries[0]->period, 300);
+	EXPECT_EQ(h.entries[1]->nr_events, 2);
+	hists_release(&h);
+	fx_release(&fx);
+}
+
+TEST(hists_children_count_recursion_once)
+{
+	struct fixture fx;
+	struct hists h;
+	struct hists_opts o;
+	/* leaf <- middle <- leaf <- main: leaf twice in one chain */
+	static const int c1[] = { 3, 2, 3, 0, -1 };
+
+	fx_init(&fx);
+	opts_default(&o, true);
+	hists_init(&h, &o);
+	add(&fx, &h, 10, c1);
+	hists_sort(&h);
+	EXPECT_EQ(h.nr_entries, 3);
+	for (size_t i = 0; i < h.nr_entries; i++)
+		EXPECT_EQ(h.entries[i]->acc_period, 10);
+	/* the self entry is the leaf; the others have no self period */
+	for (size_t i = 0; i < h.nr_entries; i++)
+		EXPECT_EQ(h.entries[i]->period, !strcmp(h.entries[i]->frame->sym->name, "leaf") ? 10 : 0);
+	hists_release(&h);
+	fx_release(&fx);
+}
+
+TEST(hists_callchain_trie_and_graph_text)
+{
+	struct fixture fx;
+	struct hists h;
+	struct hists_opts o;
+	static const int c1[] = { 3, 2, 1, 0, -1 }, c2[] = { 3, 1, 0, -1 };
+	char *out;
+
+	fx_init(&fx);
+	opts_default(&o, false);
+	hists_init(&h, &o);
+	for (int i = 0; i < 3; i++)
+		add(&fx, &h, 100, c1);
+	add(&fx, &h, 100, c2);
+	hists_sort(&h);
+	ASSERT_TRUE(h.nr_entries == 1);
+	out = print(&h);
+	EXPECT_STREQ(out,
+		     "# Overhead  Command  Shared Object  Symbol  \n"
+		     "# ........  .......  .............  ........\n"
+		     "#\n"
+		     "   100.00%  app      app            [.] leaf\n"
+		     "            |\n"
+		     "            ---leaf\n"
+		     "               |          \n"
+		     "               |--75.00%--middle\n"
+		     "               |          outer\n"
+		     "               |          main\n"
+		     "               |          \n"
+		     "                --25.00%--outer\n"
+		     "                          main\n"
+		     "\n");
+	free(out);
+	hists_release(&h);
+	fx_release(&fx);
+}
+
+TEST(hists_children_graph_caller_order)
+{
+	struct fixture fx;
+	struct hists h;
+	struct hists_opts o;
+	static const int c1[] = { 3, 1, 0, -1 };
+	char *out;
+
+	fx_init(&fx);
+	opts_default(&o, true);
+	hists_init(&h, &o);
+	add(&fx, &h, 100, c1);
+	hists_sort(&h);
+	ASSERT_TRUE(h.nr_entries == 3);
+	/* equal children: the self entry, then caller above callee */
+	EXPECT_STREQ(h.entries[0]->frame->sym->name, "leaf");
+	EXPECT_STREQ(h.entries[1]->frame->sym->name, "main");
+	EXPECT_STREQ(h.entries[2]->frame->sym->name, "outer");
+	out = print(&h);
+	EXPECT_TRUE(strstr(out, "   100.00%     0.00%  app      app            [.] outer\n"
+				"            |\n"
+				"            ---outer\n"
+				"               leaf\n") != NULL);
+	free(out);
+	hists_release(&h);
+	fx_release(&fx);
+}
+
+TEST(hists_sort_keys_and_header)
+{
+	struct fixture fx;
+	struct hists h;
+	struct hists_opts o;
+	struct hists_print_opts po;
+	static const int c1[] = { 3, -1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	fx_init(&fx);
+	opts_default(&o, false);
+	o.use_callchain = false;
+	EXPECT_EQ(sort_key_parse("symbol"), SORT_SYM);
+	EXPECT_EQ(sort_key_parse("dso"), SORT_DSO);
+	EXPECT_EQ(sort_key_parse("nope"), -1);
+	hists_init(&h, &o);
+	for (int i = 0; i < 1500; i++)
+		add(&fx, &h, 1000, c1);
+	hists_sort(&h);
+	memset(&po, 0, sizeof(po));
+	po.event_name = "cpu-clock";
+	fp = open_memstream(&buf, &len);
+	hists_fprintf_event_header(&h, &po, fp);
+	fclose(fp);
+	EXPECT_STREQ(buf, "# Samples: 1K of event 'cpu-clock'\n"
+			  "# Event count (approx.): 1500000\n#\n");
+	free(buf);
+	hists_release(&h);
+	fx_release(&fx);
+}

@@ -1,0 +1,241 @@
+/* Unit tests for src/session/machine.c and the callchain resolver: hand-built records. */
+#include "test.h"
+#include "session/machine.h"
+#include "session/session.h"
+#include "lib/xalloc.h"
+
+#include <linux/perf_event.h>
+
+/* a loader that gives every dso three functions, at file offsets 0x100, 0x200 and 0x300 */
+static int fake_loader(struct machine *m, struct dso *dso, void *arg)
+{
+	(void)arg;
+	dso->ss = symsrc_new(m->names);
+	symtab_add(&dso->ss->symtab, 0x100, 0x100, 1, 2, "alpha");
+	symtab_add(&dso->ss->symtab, 0x200, 0x100, 1, 2, "beta");
+	symtab_add(&dso->ss->symtab, 0x300, 0x100, 1, 2, "gamma");
+	symtab_finish(&dso->ss->symtab, false);
+	dso->ss->is_loaded = true;
+	dso->ss->status = 0;
+	dso->ss->kind = SYMSRC_ELF;
+	return 0;
+}
+
+static void setup(struct machine *m, struct strpool *pool)
+{
+	strpool_init(pool);
+	machine_init(m, pool, NULL);
+	m->loader = fake_loader;
+}
+
+static void teardown(struct machine *m, struct strpool *pool)
+{
+	machine_release(m);
+	strpool_release(pool);
+}
+
+/* build a COMM record */
+static union perf_event *comm_event(u32 pid, u32 tid, const char *comm)
+{
+	size_t len = sizeof(struct perf_record_comm) + 16;
+	union perf_event *ev = xzalloc(len);
+
+	ev->header.type = PERF_RECORD_COMM;
+	ev->header.size = (u16)len;
+	ev->comm.pid = pid;
+	ev->comm.tid = tid;
+	snprintf(ev->comm.comm, 16, "%s", comm);
+	return ev;
+}
+
+static union perf_event *fork_event(u32 type, u32 pid, u32 ppid, u32 tid, u32 ptid)
+{
+	union perf_event *ev = xzalloc(sizeof(struct perf_record_fork));
+
+	ev->header.type = type;
+	ev->header.size = sizeof(struct perf_record_fork);
+	ev->fork.pid = pid;
+	ev->fork.ppid = ppid;
+	ev->fork.tid = tid;
+	ev->fork.ptid = ptid;
+	return ev;
+}
+
+TEST(session_thread_comm_fork_exit)
+{
+	struct machine m;
+	struct strpool pool;
+	union perf_event *ev;
+	struct thread *t, *child, *thr;
+
+	setup(&m, &pool);
+	t = machine_findnew_thread(&m, 100, 100);
+	EXPECT_STREQ(t->comm, ":100");
+	EXPECT_STREQ(machine_findnew_thread(&m, 0, 0)->comm, "swapper");
+
+	ev = comm_event(100, 100, "parent");
+	machine_process_comm(&m, ev);
+	free(ev);
+	EXPECT_STREQ(t->comm, "parent");
+	machine_add_map(&m, 100, 100, 0x400000, 0x1000, 0, "/bin/parent", NULL, 0, 5, 0);
+
+	/* a new process inherits the comm and a copy of the maps */
+	ev = fork_event(PERF_RECORD_FORK, 200, 100, 200, 100);
+	machine_process_fork(&m, ev);
+	free(ev);
+	child = machine_find_thread(&m, 200);
+	ASSERT_TRUE(child);
+	EXPECT_STREQ(child->comm, "parent");
+	EXPECT_TRUE(child->maps != t->maps);
+	EXPECT_TRUE(maps_find(child->maps, 0x400800) != NULL);
+
+	/* a thread shares its process's maps */
+	ev = fork_event(PERF_RECORD_FORK, 100, 100, 101, 100);
+	machine_process_fork(&m, ev);
+	free(ev);
+	thr = machine_find_thread(&m, 101);
+	ASSERT_TRUE(thr);
+	EXPECT_TRUE(thr->maps == t->maps);
+
+	/* comm changes after exec; the comm pointer is interned */
+	ev = comm_event(200, 200, "child");
+	machine_process_comm(&m, ev);
+	free(ev);
+	EXPECT_STREQ(child->comm, "child");
+	EXPECT_TRUE(child->comm == strpool_intern(&pool, "child"));
+
+	ev = fork_event(PERF_RECORD_EXIT, 200, 100, 200, 100);
+	machine_process_exit(&m, ev);
+	free(ev);
+	EXPECT_TRUE(child->is_dead);
+	teardown(&m, &pool);
+}
+
+TEST(session_maps_overlap_split)
+{
+	struct machine m;
+	struct strpool pool;
+	struct thread *t;
+	struct map *a, *b, *head, *tail;
+
+	setup(&m, &pool);
+	t = machine_findnew_thread(&m, 1, 1);
+	a = machine_add_map(&m, 1, 1, 0x1000, 0x4000, 0x10000, "/lib/a.so", NULL, 0, 5, 0);
+	b = machine_add_map(&m, 1, 1, 0x2000, 0x1000, 0, "/lib/b.so", NULL, 0, 5, 0);
+	ASSERT_TRUE(a && b);
+	EXPECT_EQ(t->maps->nr, 3);
+	head = maps_find(t->maps, 0x1800);
+	tail = maps_find(t->maps, 0x3800);
+	ASSERT_TRUE(head && tail);
+	EXPECT_TRUE(maps_find(t->maps, 0x2800) == b);
+	EXPECT_UEQ(head->start, 0x1000);
+	EXPECT_UEQ(head->end, 0x2000);
+	EXPECT_UEQ(head->pgoff, 0x10000);
+	EXPECT_UEQ(tail->start, 0x3000);
+	EXPECT_UEQ(tail->end, 0x5000);
+	EXPECT_UEQ(tail->pgoff, 0x12000);
+	EXPECT_TRUE(head->dso == a->dso && tail->dso == a->dso);
+	EXPECT_TRUE(maps_find(t->maps, 0x5000) == NULL);
+	EXPECT_TRUE(maps_find(t->maps, 0xfff) == NULL);
+
+	/* a map covering everything retires all three */
+	machine_add_map(&m, 1, 1, 0x0, 0x10000, 0, "/lib/c.so", NULL, 0, 5, 0);
+	EXPECT_EQ(t->maps->nr, 1);
+	/* retired maps stay valid for hist entries */
+	EXPECT_UEQ(a->start, 0x1000);
+	teardown(&m, &pool);
+}
+
+TEST(session_dso_unique_by_name_and_build_id)
+{
+	struct machine m;
+	struct strpool pool;
+	u8 bid1[20] = { 1 }, bid2[20] = { 2 };
+	struct dso *d1, *d2, *d3, *d4;
+
+	setup(&m, &pool);
+	d1 = machine_findnew_dso(&m, "/usr/lib/libc.so.6", NULL, 0);
+	d2 = machine_findnew_dso(&m, "/usr/lib/libc.so.6", NULL, 0);
+	EXPECT_TRUE(d1 == d2);
+	EXPECT_STREQ(d1->short_name, "libc.so.6");
+	d3 = machine_findnew_dso(&m, "/opt/x", bid1, 20);
+	d4 = machine_findnew_dso(&m, "/opt/x", bid2, 20);
+	EXPECT_TRUE(d3 != d4);
+	EXPECT_TRUE(machine_findnew_dso(&m, "/opt/x", bid2, 20) == d4);
+	EXPECT_STREQ(machine_findnew_dso(&m, "/tmp/perf-42.map", NULL, 0)->short_name,
+		     "perf-42.map");
+	teardown(&m, &pool);
+}
+
+TEST(session_resolve_frames_interned)
+{
+	struct machine m;
+	struct strpool pool;
+	struct thread *t;
+	const struct frame *f1, *f2, *f3, *u1, *u2;
+
+	setup(&m, &pool);
+	t = machine_findnew_thread(&m, 7, 7);
+	machine_add_map(&m, 7, 7, 0x10000, 0x1000, 0, "/bin/app", NULL, 0, 5, 0);
+	f1 = machine_resolve_ip(&m, t, PERF_RECORD_MISC_USER, 0x10110);
+	f2 = machine_resolve_ip(&m, t, PERF_RECORD_MISC_USER, 0x101f0);
+	f3 = machine_resolve_ip(&m, t, PERF_RECORD_MISC_USER, 0x10210);
+	ASSERT_TRUE(f1->sym && f3->sym);
+	EXPECT_STREQ(f1->sym->name, "alpha");
+	EXPECT_TRUE(f1 == f2); /* same symbol: same frame */
+	EXPECT_STREQ(f3->sym->name, "beta");
+	EXPECT_EQ(f1->level, '.');
+	/* outside any symbol: one frame per address, map-relative address kept */
+	u1 = machine_resolve_ip(&m, t, PERF_RECORD_MISC_USER, 0x10800);
+	u2 = machine_resolve_ip(&m, t, PERF_RECORD_MISC_USER, 0x10808);
+	EXPECT_TRUE(u1->sym == NULL && u1 != u2);
+	EXPECT_UEQ(u1->addr, 0x800);
+	EXPECT_STREQ(u1->dso->short_name, "app");
+	/* no map at all */
+	u1 = machine_resolve_ip(&m, t, PERF_RECORD_MISC_USER, 0x99999);
+	EXPECT_TRUE(u1->dso == NULL && u1->sym == NULL);
+	EXPECT_UEQ(u1->addr, 0x99999);
+	teardown(&m, &pool);
+}
+
+TEST(session_callchain_context_and_max_stack)
+{
+	struct machine m;
+	struct strpool pool;
+	struct thread *t;
+	struct perf_sample s;
+	struct {
+		u64 nr;
+		u64 ips[8];
+	} cc = { 7,
+		 { PERF_CONTEXT_KERNEL, 0xffffffff81000110, 0xffffffff81000210, PERF_CONTEXT_USER,
+		   0x10110, 0x10210, 0x10310 } };
+	const struct frame **frames = NULL;
+	size_t alloc = 0;
+	u32 n;
+
+	setup(&m, &pool);
+	t = machine_findnew_thread(&m, 7, 7);
+	machine_add_map(&m, 7, 7, 0x10000, 0x1000, 0, "/bin/app", NULL, 0, 5, 0);
+	machine_add_map(&m, -1, 0, 0xffffffff81000000, 0x1000, 0, "[kernel.kallsyms]_text", NULL,
+			0, 5, 0);
+	memset(&s, 0, sizeof(s));
+	s.callchain = (const struct ip_callchain *)&cc;
+	n = session_resolve_callchain(&m, t, &s, 127, false, &frames, &alloc);
+	ASSERT_TRUE(n == 5);
+	EXPECT_EQ(frames[0]->level, 'k');
+	EXPECT_STREQ(frames[0]->dso->short_name, "[kernel.kallsyms]");
+	EXPECT_EQ(frames[2]->level, '.');
+	EXPECT_STREQ(frames[4]->sym->name, "gamma");
+	/* callee order keeps the innermost frames */
+	n = session_resolve_callchain(&m, t, &s, 2, false, &frames, &alloc);
+	EXPECT_EQ(n, 2);
+	EXPECT_EQ(frames[0]->level, 'k');
+	/* caller order keeps the outermost ones, still returned leaf first */
+	n = session_resolve_callchain(&m, t, &s, 2, true, &frames, &alloc);
+	ASSERT_TRUE(n == 2);
+	EXPECT_STREQ(frames[0]->sym->name, "beta");
+	EXPECT_STREQ(frames[1]->sym->name, "gamma");
+	free(frames);
+	teardown(&m, &pool);
+}
