@@ -384,6 +384,31 @@ int trace_tep_field_str(struct tep_event *event, const void *raw, u32 size, cons
 	return 0;
 }
 
+static char *resolver_call(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct trace_tep_resolver *res = priv;
+	u64 start = 0;
+	const char *name = res->fn(res->priv, *addrp, &start);
+
+	if (!name)
+		return NULL;
+	*addrp = start;
+	if (modp)
+		*modp = NULL;
+	/* libtraceevent does not free what the resolver returns */
+	return (char *)name;
+}
+
+void trace_tep_set_resolver(struct tep_handle *tep, struct trace_tep_resolver *res)
+{
+	if (!tep)
+		return;
+	if (!res || !res->fn)
+		tep_reset_function_resolver(tep);
+	else
+		tep_set_function_resolver(tep, resolver_call, res);
+}
+
 const char *trace_tep_event_name(struct tep_event *event, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s:%s", event->system ? event->system : "", event->name ? event->name : "");

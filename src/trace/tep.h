@@ -75,6 +75,26 @@ int trace_tep_field_u64(struct tep_event *event, const void *raw, u32 size, cons
 int trace_tep_field_str(struct tep_event *event, const void *raw, u32 size, const char *name,
 			const char **str, size_t *len);
 
+/*
+ * trace_tep_resolver_fn - kernel address to function for %ps/%pS in print
+ * formats: returns the name (owned by the caller of trace_tep_set_resolver,
+ * alive as long as @tep) and sets *@start to the function's first address,
+ * or returns NULL when unknown.
+ */
+typedef const char *trace_tep_resolver_fn(void *priv, u64 addr, u64 *start);
+
+/* struct trace_tep_resolver - the caller's resolver; must outlive the handle it is set on. */
+struct trace_tep_resolver {
+	trace_tep_resolver_fn *fn;
+	void *priv;
+};
+
+/*
+ * trace_tep_set_resolver - resolve function pointers with @res (NULL:
+ * print addresses), as perf does with its kernel map.
+ */
+void trace_tep_set_resolver(struct tep_handle *tep, struct trace_tep_resolver *res);
+
 /* trace_tep_event_name - "sys:name" of @event into @buf (size @len); returns @buf. */
 const char *trace_tep_event_name(struct tep_event *event, char *buf, size_t len);
 

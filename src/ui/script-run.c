@@ -108,6 +108,7 @@ struct run {
 	struct script_printer printer;
 	struct tep_handle *tep;
 	bool tep_tried;
+	struct trace_tep_resolver tep_resolver; /* kernel symbols for %ps/%pS */
 	struct u64map caches; /* maps pointer -> struct frame_cache * */
 	struct frame_cache *last_cache;
 	struct script_frame *chunk;
@@ -362,6 +363,19 @@ static bool dso_in_list(const struct strvec *sv, const char *long_name)
 
 /* ---- tracepoints ---- */
 
+/* %ps/%pS in print formats: the kernel function at @addr, from the kernel maps */
+static const char *kernel_func_at(void *priv, u64 addr, u64 *start)
+{
+	struct run *r = priv;
+	struct thread *idle = machine_findnew_thread(r->machine, 0, 0);
+	const struct frame *fr = machine_resolve_ip(r->machine, idle, PERF_RECORD_MISC_KERNEL, addr);
+
+	if (!fr || !fr->sym || !fr->dso || !fr->dso->is_kernel)
+		return NULL;
+	*start = fr->sym->start;
+	return fr->sym->name;
+}
+
 static struct tep_event *tp_format(struct run *r, struct evsel *evsel)
 {
 	const struct perf_header *h;
@@ -372,10 +386,15 @@ static struct tep_event *tp_format(struct run *r, struct evsel *evsel)
 		h = data_reader_header(r->reader);
 		if (h->tracing_data) {
 			r->tep_tried = true;
-			if (trace_tep_from_data(h->tracing_data, h->tracing_data_size, &r->tep))
+			if (trace_tep_from_data(h->tracing_data, h->tracing_data_size, &r->tep)) {
 				pr_warning("Warning: the tracing data in %s is corrupt: tracepoint "
 					   "payloads are not shown\n",
 					   data_reader_path(r->reader));
+			} else {
+				r->tep_resolver.fn = kernel_func_at;
+				r->tep_resolver.priv = r;
+				trace_tep_set_resolver(r->tep, &r->tep_resolver);
+			}
 		}
 	}
 	return trace_tep_find_event(r->tep, (int)evsel->attr.config);
@@ -711,6 +730,13 @@ static void warn_about_losses(struct run *r)
 	if (rate > 0.05)
 		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " samples and lost %3.2f%%!\n\n",
 			samples, rate * 100.0);
+	if (st->nr_bad_samples)
+		fprintf(stderr, "Warning:\n%" PRIu64 " unprocessable samples recorded.\n"
+				"Do you have a KVM guest running and not using 'perf kvm'?\n",
+			st->nr_bad_samples);
+	if (st->nr_unordered)
+		fprintf(stderr, "Warning:\n%" PRIu64 " out of order events recorded.\n",
+			st->nr_unordered);
 }
 
 static int srcline_free_one(uint64_t key, void *val, void *arg)

@@ -55,6 +55,13 @@ test_expect_success PERF,ROOT,TRACEFS 'tracepoints: sched_switch and syscalls pa
 	same "$TRASH/tp.data" --tid 0
 '
 
+test_expect_success PERF,ROOT,TRACEFS 'tracepoint print formats: flags, symbolic values, %ps/%pS kernel functions' '
+	record "$TRASH/many.data" -a -e "timer:*" -e kmem:kmalloc -e kmem:kfree -e "irq:*" \
+		-e "signal:*" -e "workqueue:*" -e raw_syscalls:sys_enter -- \
+		sh -c "ls /usr >/dev/null; sleep 0.05; kill -0 \$\$" &&
+	same "$TRASH/many.data"
+'
+
 test_expect_success PERF,ROOT,TRACEFS 'tracepoints with callchains' '
 	record "$TRASH/tpg.data" -g -e sched:sched_switch -e syscalls:sys_enter_openat \
 		-- sh -c "cat /dev/null; sleep 0.02" &&
