@@ -857,7 +857,8 @@ int cmd_stat(int argc, const char **argv)
 			break;
 		}
 		/* the next run forks a new workload: its pid goes into the same map */
-		if (argc > 0 && o.evlist->threads->nr == 1 && cpu_map_is_dummy(o.evlist->cpus))
+		if (argc > 0 && !o.target.pid && !o.target.tid && o.evlist->threads->nr == 1 &&
+		    cpu_map_is_dummy(o.evlist->cpus))
 			o.evlist->threads->pids[0] = -1;
 	}
 	if (ret == 0 && !o.quiet && (!o.interval || o.summary)) {
