@@ -129,11 +129,15 @@ static void fixup_ends(struct symbol *syms, size_t n, bool is_kallsyms)
  */
 #define NIL UINT32_MAX
 
+struct tree_node {
+	u64 start, end; /* the symbol's range (ends after fix-up) */
+	u32 left, right, parent;
+	u32 sym;	/* index into symtab.syms, NIL when erased */
+	bool red;
+};
+
 struct symtab_tree {
-	u32 *left, *right, *parent;
-	u8 *red;
-	u64 *start, *end; /* per node: the symbol's range (ends after fix-up) */
-	u32 *sym;	  /* per node: index into symtab.syms, NIL when erased */
+	struct tree_node *n;
 	u32 root;
 };
 
@@ -141,103 +145,103 @@ static void tree_set_child(struct symtab_tree *t, u32 parent, u32 old, u32 new_)
 {
 	if (parent == NIL)
 		t->root = new_;
-	else if (t->left[parent] == old)
-		t->left[parent] = new_;
+	else if (t->n[parent].left == old)
+		t->n[parent].left = new_;
 	else
-		t->right[parent] = new_;
+		t->n[parent].right = new_;
 }
 
 /* @new_ takes @old's place and color; @old becomes @new_'s child with @red */
 static void tree_rotate_parents(struct symtab_tree *t, u32 old, u32 new_, bool red)
 {
-	u32 parent = t->parent[old];
+	u32 parent = t->n[old].parent;
 
-	t->parent[new_] = parent;
-	t->red[new_] = t->red[old];
-	t->parent[old] = new_;
-	t->red[old] = red;
+	t->n[new_].parent = parent;
+	t->n[new_].red = t->n[old].red;
+	t->n[old].parent = new_;
+	t->n[old].red = red;
 	tree_set_child(t, parent, old, new_);
 }
 
 static bool is_red(const struct symtab_tree *t, u32 n)
 {
-	return n != NIL && t->red[n];
+	return n != NIL && t->n[n].red;
 }
 
 static void tree_insert(struct symtab_tree *t, u32 node)
 {
 	u32 *link = &t->root, parent = NIL, gparent, tmp;
-	u64 key = t->start[node];
+	u64 key = t->n[node].start;
 
 	while (*link != NIL) {
 		parent = *link;
-		link = key < t->start[parent] ? &t->left[parent] : &t->right[parent];
+		link = key < t->n[parent].start ? &t->n[parent].left : &t->n[parent].right;
 	}
 	*link = node;
-	t->parent[node] = parent;
-	t->left[node] = t->right[node] = NIL;
-	t->red[node] = true;
+	t->n[node].parent = parent;
+	t->n[node].left = t->n[node].right = NIL;
+	t->n[node].red = true;
 
 	for (;;) {
 		if (parent == NIL) {
-			t->red[node] = false;
+			t->n[node].red = false;
 			break;
 		}
-		if (!t->red[parent])
+		if (!t->n[parent].red)
 			break;
-		gparent = t->parent[parent];
-		if (parent == t->left[gparent]) {
-			tmp = t->right[gparent];
+		gparent = t->n[parent].parent;
+		if (parent == t->n[gparent].left) {
+			tmp = t->n[gparent].right;
 			if (is_red(t, tmp)) { /* uncle red: recolor and go up */
-				t->red[tmp] = t->red[parent] = false;
+				t->n[tmp].red = t->n[parent].red = false;
 				node = gparent;
-				parent = t->parent[node];
-				t->red[node] = true;
+				parent = t->n[node].parent;
+				t->n[node].red = true;
 				continue;
 			}
-			if (node == t->right[parent]) { /* rotate left at parent */
-				tmp = t->left[node];
-				t->right[parent] = tmp;
-				t->left[node] = parent;
+			if (node == t->n[parent].right) { /* rotate left at parent */
+				tmp = t->n[node].left;
+				t->n[parent].right = tmp;
+				t->n[node].left = parent;
 				if (tmp != NIL)
-					t->parent[tmp] = parent, t->red[tmp] = false;
-				t->parent[parent] = node;
-				t->red[parent] = true;
+					t->n[tmp].parent = parent, t->n[tmp].red = false;
+				t->n[parent].parent = node;
+				t->n[parent].red = true;
 				parent = node;
 			}
 			/* rotate right at gparent */
-			tmp = t->right[parent];
-			t->left[gparent] = tmp;
-			t->right[parent] = gparent;
+			tmp = t->n[parent].right;
+			t->n[gparent].left = tmp;
+			t->n[parent].right = gparent;
 			if (tmp != NIL)
-				t->parent[tmp] = gparent, t->red[tmp] = false;
+				t->n[tmp].parent = gparent, t->n[tmp].red = false;
 			tree_rotate_parents(t, gparent, parent, true);
 			break;
 		}
-		tmp = t->left[gparent];
+		tmp = t->n[gparent].left;
 		if (is_red(t, tmp)) {
-			t->red[tmp] = t->red[parent] = false;
+			t->n[tmp].red = t->n[parent].red = false;
 			node = gparent;
-			parent = t->parent[node];
-			t->red[node] = true;
+			parent = t->n[node].parent;
+			t->n[node].red = true;
 			continue;
 		}
-		if (node == t->left[parent]) { /* rotate right at parent */
-			tmp = t->right[node];
-			t->left[parent] = tmp;
-			t->right[node] = parent;
+		if (node == t->n[parent].left) { /* rotate right at parent */
+			tmp = t->n[node].right;
+			t->n[parent].left = tmp;
+			t->n[node].right = parent;
 			if (tmp != NIL)
-				t->parent[tmp] = parent, t->red[tmp] = false;
-			t->parent[parent] = node;
-			t->red[parent] = true;
+				t->n[tmp].parent = parent, t->n[tmp].red = false;
+			t->n[parent].parent = node;
+			t->n[parent].red = true;
 			parent = node;
 		}
 		/* rotate left at gparent */
-		tmp = t->left[parent];
-		t->right[gparent] = tmp;
-		t->left[parent] = gparent;
+		tmp = t->n[parent].left;
+		t->n[gparent].right = tmp;
+		t->n[parent].left = gparent;
 		if (tmp != NIL)
-			t->parent[tmp] = gparent, t->red[tmp] = false;
+			t->n[tmp].parent = gparent, t->n[tmp].red = false;
 		tree_rotate_parents(t, gparent, parent, true);
 		break;
 	}
@@ -248,92 +252,92 @@ static void tree_erase_fixup(struct symtab_tree *t, u32 parent)
 	u32 node = NIL, sibling, t1, t2;
 
 	for (;;) {
-		sibling = t->right[parent];
+		sibling = t->n[parent].right;
 		if (node != sibling) { /* node is the left child */
 			if (is_red(t, sibling)) {
-				t1 = t->left[sibling];
-				t->right[parent] = t1;
-				t->left[sibling] = parent;
+				t1 = t->n[sibling].left;
+				t->n[parent].right = t1;
+				t->n[sibling].left = parent;
 				if (t1 != NIL)
-					t->parent[t1] = parent, t->red[t1] = false;
+					t->n[t1].parent = parent, t->n[t1].red = false;
 				tree_rotate_parents(t, parent, sibling, true);
 				sibling = t1;
 			}
-			t1 = t->right[sibling];
+			t1 = t->n[sibling].right;
 			if (!is_red(t, t1)) {
-				t2 = t->left[sibling];
+				t2 = t->n[sibling].left;
 				if (!is_red(t, t2)) {
-					t->parent[sibling] = parent, t->red[sibling] = true;
-					if (t->red[parent]) {
-						t->red[parent] = false;
+					t->n[sibling].parent = parent, t->n[sibling].red = true;
+					if (t->n[parent].red) {
+						t->n[parent].red = false;
 					} else {
 						node = parent;
-						parent = t->parent[node];
+						parent = t->n[node].parent;
 						if (parent != NIL)
 							continue;
 					}
 					break;
 				}
-				t1 = t->right[t2];
-				t->left[sibling] = t1;
-				t->right[t2] = sibling;
-				t->right[parent] = t2;
+				t1 = t->n[t2].right;
+				t->n[sibling].left = t1;
+				t->n[t2].right = sibling;
+				t->n[parent].right = t2;
 				if (t1 != NIL)
-					t->parent[t1] = sibling, t->red[t1] = false;
+					t->n[t1].parent = sibling, t->n[t1].red = false;
 				t1 = sibling;
 				sibling = t2;
 			}
-			t2 = t->left[sibling];
-			t->right[parent] = t2;
-			t->left[sibling] = parent;
+			t2 = t->n[sibling].left;
+			t->n[parent].right = t2;
+			t->n[sibling].left = parent;
 			if (t1 != NIL)
-				t->parent[t1] = sibling, t->red[t1] = false;
+				t->n[t1].parent = sibling, t->n[t1].red = false;
 			if (t2 != NIL)
-				t->parent[t2] = parent;
+				t->n[t2].parent = parent;
 			tree_rotate_parents(t, parent, sibling, false);
 			break;
 		}
-		sibling = t->left[parent];
+		sibling = t->n[parent].left;
 		if (is_red(t, sibling)) {
-			t1 = t->right[sibling];
-			t->left[parent] = t1;
-			t->right[sibling] = parent;
+			t1 = t->n[sibling].right;
+			t->n[parent].left = t1;
+			t->n[sibling].right = parent;
 			if (t1 != NIL)
-					t->parent[t1] = parent, t->red[t1] = false;
+					t->n[t1].parent = parent, t->n[t1].red = false;
 			tree_rotate_parents(t, parent, sibling, true);
 			sibling = t1;
 		}
-		t1 = t->left[sibling];
+		t1 = t->n[sibling].left;
 		if (!is_red(t, t1)) {
-			t2 = t->right[sibling];
+			t2 = t->n[sibling].right;
 			if (!is_red(t, t2)) {
-				t->parent[sibling] = parent, t->red[sibling] = true;
-				if (t->red[parent]) {
-					t->red[parent] = false;
+				t->n[sibling].parent = parent, t->n[sibling].red = true;
+				if (t->n[parent].red) {
+					t->n[parent].red = false;
 				} else {
 					node = parent;
-					parent = t->parent[node];
+					parent = t->n[node].parent;
 					if (parent != NIL)
 						continue;
 				}
 				break;
 			}
-			t1 = t->left[t2];
-			t->right[sibling] = t1;
-			t->left[t2] = sibling;
-			t->left[parent] = t2;
+			t1 = t->n[t2].left;
+			t->n[sibling].right = t1;
+			t->n[t2].left = sibling;
+			t->n[parent].left = t2;
 			if (t1 != NIL)
-				t->parent[t1] = sibling, t->red[t1] = false;
+				t->n[t1].parent = sibling, t->n[t1].red = false;
 			t1 = sibling;
 			sibling = t2;
 		}
-		t2 = t->right[sibling];
-		t->left[parent] = t2;
-		t->right[sibling] = parent;
+		t2 = t->n[sibling].right;
+		t->n[parent].left = t2;
+		t->n[sibling].right = parent;
 		if (t1 != NIL)
-			t->parent[t1] = sibling, t->red[t1] = false;
+			t->n[t1].parent = sibling, t->n[t1].red = false;
 		if (t2 != NIL)
-			t->parent[t2] = parent;
+			t->n[t2].parent = parent;
 		tree_rotate_parents(t, parent, sibling, false);
 		break;
 	}
@@ -341,55 +345,55 @@ static void tree_erase_fixup(struct symtab_tree *t, u32 parent)
 
 static void tree_erase(struct symtab_tree *t, u32 node)
 {
-	u32 child = t->right[node], tmp = t->left[node], parent, rebalance, succ, child2;
-	bool red = t->red[node];
+	u32 child = t->n[node].right, tmp = t->n[node].left, parent, rebalance, succ, child2;
+	bool red = t->n[node].red;
 
 	if (tmp == NIL) {
-		parent = t->parent[node];
+		parent = t->n[node].parent;
 		tree_set_child(t, parent, node, child);
 		if (child != NIL) {
-			t->parent[child] = parent;
-			t->red[child] = red;
+			t->n[child].parent = parent;
+			t->n[child].red = red;
 			rebalance = NIL;
 		} else {
 			rebalance = red ? NIL : parent;
 		}
 	} else if (child == NIL) {
-		parent = t->parent[node];
-		t->parent[tmp] = parent;
-		t->red[tmp] = red;
+		parent = t->n[node].parent;
+		t->n[tmp].parent = parent;
+		t->n[tmp].red = red;
 		tree_set_child(t, parent, node, tmp);
 		rebalance = NIL;
 	} else {
 		succ = child;
-		tmp = t->left[child];
+		tmp = t->n[child].left;
 		if (tmp == NIL) {
 			parent = succ;
-			child2 = t->right[succ];
+			child2 = t->n[succ].right;
 		} else {
 			do {
 				parent = succ;
 				succ = tmp;
-				tmp = t->left[tmp];
+				tmp = t->n[tmp].left;
 			} while (tmp != NIL);
-			child2 = t->right[succ];
-			t->left[parent] = child2;
-			t->right[succ] = child;
-			t->parent[child] = succ;
+			child2 = t->n[succ].right;
+			t->n[parent].left = child2;
+			t->n[succ].right = child;
+			t->n[child].parent = succ;
 		}
-		tmp = t->left[node];
-		t->left[succ] = tmp;
-		t->parent[tmp] = succ;
-		tree_set_child(t, t->parent[node], node, succ);
+		tmp = t->n[node].left;
+		t->n[succ].left = tmp;
+		t->n[tmp].parent = succ;
+		tree_set_child(t, t->n[node].parent, node, succ);
 		if (child2 != NIL) {
-			t->parent[child2] = parent;
-			t->red[child2] = false;
+			t->n[child2].parent = parent;
+			t->n[child2].red = false;
 			rebalance = NIL;
 		} else {
-			rebalance = t->red[succ] ? NIL : parent;
+			rebalance = t->n[succ].red ? NIL : parent;
 		}
-		t->parent[succ] = t->parent[node];
-		t->red[succ] = red;
+		t->n[succ].parent = t->n[node].parent;
+		t->n[succ].red = red;
 	}
 	if (rebalance != NIL)
 		tree_erase_fixup(t, rebalance);
@@ -399,13 +403,7 @@ static void tree_free(struct symtab_tree *t)
 {
 	if (!t)
 		return;
-	free(t->left);
-	free(t->right);
-	free(t->parent);
-	free(t->red);
-	free(t->start);
-	free(t->end);
-	free(t->sym);
+	free(t->n);
 	free(t);
 }
 
@@ -413,13 +411,7 @@ static struct symtab_tree *tree_new(size_t n)
 {
 	struct symtab_tree *t = xzalloc(sizeof(*t));
 
-	t->left = xcalloc(n, sizeof(u32));
-	t->right = xcalloc(n, sizeof(u32));
-	t->parent = xcalloc(n, sizeof(u32));
-	t->red = xcalloc(n, 1);
-	t->start = xcalloc(n, sizeof(u64));
-	t->end = xcalloc(n, sizeof(u64));
-	t->sym = xcalloc(n, sizeof(u32));
+	t->n = xcalloc(n ? n : 1, sizeof(*t->n));
 	t->root = NIL;
 	return t;
 }
@@ -540,10 +532,16 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 	st->alloc_syms = st->nr_syms;
 	st->max_end = xmalloc((st->nr_syms ? st->nr_syms : 1) * sizeof(u64));
 	for (i = 0; i < st->nr_syms; i++) {
-		u64 e = st->syms[i].end;
+		struct symbol *sym = &st->syms[i];
+		u64 e = sym->end;
 
-		if (i && st->max_end[i - 1] > st->syms[i].start)
+		sym->flags &= ~SYMBOL_TANGLED;
+		if (i && st->max_end[i - 1] > sym->start) {
 			overlap = true;
+			sym->flags |= SYMBOL_TANGLED;
+		}
+		if (i + 1 < st->nr_syms && st->syms[i + 1].start < e)
+			sym->flags |= SYMBOL_TANGLED;
 		st->max_end[i] = (i && st->max_end[i - 1] > e) ? st->max_end[i - 1] : e;
 	}
 	if (overlap) {
@@ -551,8 +549,8 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 
 		/* the regular symbols in insertion order, then the removals, then the PLT */
 		for (i = 0; i < nr_reg; i++) {
-			t->start[i] = reg[i].start;
-			t->sym[i] = NIL;
+			t->n[i].start = reg[i].start;
+			t->n[i].sym = NIL;
 			tree_insert(t, (u32)i);
 		}
 		for (i = 0; i < nr_erased; i++)
@@ -560,13 +558,13 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 		for (i = 0; i < nr_late; i++) {
 			u32 id = (u32)(nr_reg + i);
 
-			t->start[id] = late[i].start;
-			t->sym[id] = NIL;
+			t->n[id].start = late[i].start;
+			t->n[id].sym = NIL;
 			tree_insert(t, id);
 		}
 		for (i = 0; i < st->nr_syms; i++) {
-			t->sym[final_node[i]] = (u32)i;
-			t->end[final_node[i]] = st->syms[i].end;
+			t->n[final_node[i]].sym = (u32)i;
+			t->n[final_node[i]].end = st->syms[i].end;
 		}
 		st->tree = t;
 	}
@@ -586,20 +584,6 @@ const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 
 	if (!st->is_finished || !st->nr_syms)
 		return NULL;
-	if (st->tree) {
-		const struct symtab_tree *t = st->tree;
-		u32 n = t->root;
-
-		while (n != NIL) {
-			if (addr < t->start[n])
-				n = t->left[n];
-			else if (addr >= t->end[n])
-				n = t->right[n];
-			else
-				return &st->syms[t->sym[n]];
-		}
-		return NULL;
-	}
 	/* last symbol with start <= addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -612,7 +596,28 @@ const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 	/* walk back only while an earlier symbol can still contain addr */
 	for (i = (ssize_t)lo - 1; i >= 0 && st->max_end[i] > addr; i--) {
 		if (addr < st->syms[i].end)
-			return &st->syms[i];
+			break;
+	}
+	if (i < 0 || st->max_end[i] <= addr)
+		return NULL; /* nothing holds addr: perf's search finds nothing either */
+	/*
+	 * A symbol that overlaps no other is the only one holding addr, and
+	 * perf's search cannot miss it. Otherwise the answer is the tree's.
+	 */
+	if (!(st->syms[i].flags & SYMBOL_TANGLED) || !st->tree)
+		return &st->syms[i];
+	{
+		const struct symtab_tree *t = st->tree;
+		u32 n = t->root;
+
+		while (n != NIL) {
+			if (addr < t->n[n].start)
+				n = t->n[n].left;
+			else if (addr >= t->n[n].end)
+				n = t->n[n].right;
+			else
+				return &st->syms[t->n[n].sym];
+		}
 	}
 	return NULL;
 }

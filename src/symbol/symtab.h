@@ -27,6 +27,7 @@ enum symbol_flags {
 	SYMBOL_PLT = (1 << 0),	     /* synthesized "name@plt" entry */
 	SYMBOL_KERNEL = (1 << 1),    /* from kallsyms / a kernel image */
 	SYMBOL_SIZE_FIXED = (1 << 2), /* size was 0 in the table: end extended to the next symbol */
+	SYMBOL_TANGLED = (1 << 3),   /* overlaps another symbol: lookups ask perf's tree */
 };
 
 /*
