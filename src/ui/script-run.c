@@ -117,8 +117,13 @@ struct run {
 	size_t nr_chunks, alloc_chunks;
 	struct script_frame *frames; /* callchain scratch */
 	size_t alloc_frames;
+	/* --per-event-dump: one printer per event (by evsel->idx) */
+	struct script_printer *ev_printers;
+	u64 *ev_samples;
+	char **ev_paths;
+	int nr_ev_printers;
 	/* filters */
-	struct strvec comms, syms, dsos;
+	struct strvec comms, syms, dsos, stop_bt;
 	struct u64map pids, tids;
 	bool has_pids, has_tids;
 	u64 cpu_mask[16]; /* cpus 0..1023 */
@@ -490,6 +495,15 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 			}
 			r->frames[n++] = *resolve(r, thread, cpumode, ip);
 		}
+		if (r->stop_bt.nr) {
+			/* --stop-bt: the chain ends with the first listed symbol */
+			for (int k = 0; k < n; k++) {
+				if (in_strlist(&r->stop_bt, r->frames[k].sym)) {
+					n = k + 1;
+					break;
+				}
+			}
+		}
 		s.frames = r->frames;
 		s.nr_frames = n;
 		s.has_callchain = true;
@@ -500,6 +514,11 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 	if (fields & (SFB(INSN) | SFB(INSNLEN))) {
 		s.insn_len = fetch_insn(r, thread, sample->cpumode, sample->ip, insn);
 		s.insn = insn;
+	}
+	if (r->ev_printers && evsel->idx >= 0 && evsel->idx < r->nr_ev_printers) {
+		script_print_sample(&r->ev_printers[evsel->idx], &s);
+		r->ev_samples[evsel->idx]++;
+		return 0;
 	}
 	script_print_sample(&r->printer, &s);
 	return r->printer.write_error ? -EPIPE : 0;
@@ -705,11 +724,70 @@ static int setup_filters(struct run *r)
 		}
 		r->has_cpus = true;
 	}
+	if (o->stop_bt)
+		strvec_split(&r->stop_bt, o->stop_bt, ",");
 	if (o->time_str && script_parse_time(o->time_str, &r->time_start, &r->time_end)) {
 		pr_err("Invalid time string\n");
 		return -1;
 	}
 	return 0;
+}
+
+/* --per-event-dump: "<input>.<event>.dump" per event, written like stdout */
+static int open_event_dumps(struct run *r)
+{
+	struct evsel *evsel;
+	int n = r->evlist->nr_entries;
+
+	r->ev_printers = xcalloc(n, sizeof(*r->ev_printers));
+	r->ev_samples = xcalloc(n, sizeof(*r->ev_samples));
+	r->ev_paths = xcalloc(n, sizeof(*r->ev_paths));
+	r->nr_ev_printers = n;
+	evlist_for_each_entry(r->evlist, evsel) {
+		int i = evsel->idx, fd;
+
+		if (i < 0 || i >= n)
+			continue;
+		r->ev_paths[i] = xasprintf("%s.%s.dump", r->o->input ? r->o->input : "perf.data",
+					   evsel->name ? evsel->name : "unknown");
+		fd = open(r->ev_paths[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			pr_err("Failed to create/open %s\n", r->ev_paths[i]);
+			return -1;
+		}
+		script_printer_init(&r->ev_printers[i], &r->o->cfg, r->evlist, fd);
+		r->ev_printers[i].has_clock_data = r->printer.has_clock_data;
+		r->ev_printers[i].clock_wall_ns = r->printer.clock_wall_ns;
+		r->ev_printers[i].clock_ref_ns = r->printer.clock_ref_ns;
+	}
+	return 0;
+}
+
+static void close_event_dumps(struct run *r)
+{
+	for (int i = 0; i < r->nr_ev_printers; i++) {
+		struct script_printer *p = &r->ev_printers[i];
+		u64 bytes;
+
+		if (!r->ev_paths[i])
+			continue;
+		/*
+		 * perf reports the bytes its stdio stream had written when it
+		 * printed this line: whole 4 KiB buffers, the tail still pending.
+		 */
+		bytes = p->written + p->buf.len;
+		script_printer_release(p);
+		close(p->fd);
+		strbuf_addf(&r->printer.buf, "[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			    (double)(bytes / 4096 * 4096) / (1024.0 * 1024.0), r->ev_paths[i],
+			    r->ev_samples[i]);
+		free(r->ev_paths[i]);
+	}
+	free(r->ev_printers);
+	free(r->ev_samples);
+	free(r->ev_paths);
+	r->ev_printers = NULL;
+	r->nr_ev_printers = 0;
 }
 
 /* perf's end-of-run warnings about lost records and dropped samples */
@@ -773,6 +851,7 @@ static void run_release(struct run *r)
 	strvec_clear(&r->comms);
 	strvec_clear(&r->syms);
 	strvec_clear(&r->dsos);
+	strvec_clear(&r->stop_bt);
 	u64map_release(&r->pids);
 	u64map_release(&r->tids);
 	trace_tep_free(r->tep);
@@ -865,6 +944,11 @@ int script_run(struct script_opts *o)
 		}
 	}
 	script_printer_init(&r.printer, &o->cfg, r.evlist, 1);
+	if (o->per_event_dump && open_event_dumps(&r)) {
+		script_printer_release(&r.printer);
+		run_release(&r);
+		return 255;
+	}
 	if (perf_header_has_feat(data_reader_header(r.reader), HEADER_CLOCK_DATA)) {
 		const struct perf_header *hh = data_reader_header(r.reader);
 
@@ -897,6 +981,7 @@ int script_run(struct script_opts *o)
 		data_error_print(data_reader_path(r.reader), &derr);
 		ret = 255;
 	}
+	close_event_dumps(&r);
 	script_printer_release(&r.printer);
 	if (err >= 0)
 		warn_about_losses(&r);

@@ -23,6 +23,8 @@ struct script_opts {
 	const char *vmlinux;	  /* -k */
 	const char *kallsyms;	  /* --kallsyms */
 	const char *symfs;	  /* --symfs */
+	const char *stop_bt;	  /* --stop-bt: callchains end at these symbols */
+	bool per_event_dump;	  /* --per-event-dump: <input>.<event>.dump files */
 	bool show_task_events;
 	bool show_mmap_events;
 	bool show_switch_events;

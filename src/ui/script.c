@@ -386,6 +386,8 @@ int script_printer_flush(struct script_printer *p)
 		err = write_full(p->fd, p->buf.buf, p->buf.len);
 		if (err)
 			p->write_error = true;
+		else
+			p->written += p->buf.len;
 	}
 	strbuf_reset(&p->buf);
 	return err;

@@ -115,6 +115,7 @@ struct script_printer {
 	int name_width; /* widest event name */
 	u64 initial_time, previous_time;
 	bool write_error;
+	u64 written;		  /* bytes written to @fd so far */
 	bool has_clock_data;	  /* tod: CLOCK_DATA of the file */
 	u64 clock_wall_ns, clock_ref_ns;
 };

@@ -83,6 +83,21 @@ test_expect_success PERF,ROOT 'several software events, fixed periods' '
 	same "$TRASH/m.data" -F sw:comm,tid,event,period
 '
 
+test_expect_success PERF,ROOT '--per-event-dump files and messages' '
+	test -s "$TRASH/m.data" &&
+	mkdir p s && cp "$TRASH/m.data" p/m.data && cp "$TRASH/m.data" s/m.data &&
+	(cd p && "$PERF" script -i m.data --per-event-dump >out) &&
+	(cd s && ../perf script -i m.data --per-event-dump >out) &&
+	test_cmp p/out s/out &&
+	for f in p/m.data.*.dump; do test_cmp "$f" "s/${f#p/}" || return 1; done
+'
+
+test_expect_success PERF,ROOT '--stop-bt ends callchains at the first listed symbol' '
+	test -s "$TRASH/g.data" &&
+	same "$TRASH/g.data" --stop-bt outer,main &&
+	same "$TRASH/g.data" --stop-bt leaf
+'
+
 test_expect_success PERF,ROOT 'lost records, dropped samples, rounds in file order' '
 	record "$TRASH/lost.data" -a -g -m 1 -c 20000 -e cpu-clock -- sleep 0.4 &&
 	same "$TRASH/lost.data" -F comm,tid,cpu,time,event,ip &&
