@@ -622,6 +622,41 @@ const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 	return NULL;
 }
 
+/* black height of the subtree at @n, or -1 when a rule is broken */
+static int check_node(const struct symtab_tree *t, u32 n, u32 parent, u64 lo, u64 hi,
+		      size_t *count, size_t limit)
+{
+	int l, r;
+
+	if (n == NIL)
+		return 1;
+	if (++*count > limit || t->n[n].parent != parent || t->n[n].start < lo ||
+	    t->n[n].start > hi)
+		return -1;
+	if (t->n[n].red && (is_red(t, t->n[n].left) || is_red(t, t->n[n].right)))
+		return -1;
+	/* in-order is non-decreasing (rotations may move an equal key left) */
+	l = check_node(t, t->n[n].left, n, lo, t->n[n].start, count, limit);
+	r = check_node(t, t->n[n].right, n, t->n[n].start, hi, count, limit);
+	if (l < 0 || r < 0 || l != r)
+		return -1;
+	return l + !t->n[n].red;
+}
+
+int symtab_check_tree(const struct symtab *st)
+{
+	const struct symtab_tree *t = st->tree;
+	size_t count = 0;
+
+	if (!t)
+		return 0;
+	if (t->root != NIL && t->n[t->root].red)
+		return -EINVAL;
+	if (check_node(t, t->root, NIL, 0, UINT64_MAX, &count, st->nr_syms) < 0)
+		return -EINVAL;
+	return count == st->nr_syms ? 0 : -EINVAL;
+}
+
 const struct symbol *symtab_find_by_name(const struct symtab *st, const char *name)
 {
 	size_t i;

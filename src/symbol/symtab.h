@@ -98,6 +98,12 @@ void symtab_finish(struct symtab *st, bool is_kallsyms);
  * also be none ("[unknown]") though some symbol covers @addr.
  */
 const struct symbol *symtab_find(const struct symtab *st, u64 addr);
+/*
+ * symtab_check_tree - for tests: 0 when the table has no search tree or a
+ * valid one (search order, red-black rules, every kept symbol in it once),
+ * -EINVAL otherwise.
+ */
+int symtab_check_tree(const struct symtab *st);
 /* symtab_find_by_name - linear search by (raw or demangled) name; NULL if absent. */
 const struct symbol *symtab_find_by_name(const struct symtab *st, const char *name);
 

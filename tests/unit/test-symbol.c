@@ -324,3 +324,47 @@ TEST(dso_name_helpers)
 	EXPECT_STREQ(symbol_format_unknown(buf, sizeof(buf), 0x401136, true),
 		     "0x0000000000401136");
 }
+
+/* the tree that mirrors perf's stays a valid red-black tree through inserts and alias removals */
+TEST(symtab_tree_stays_valid)
+{
+	struct strpool pool = STRPOOL_INIT;
+	struct symtab st;
+	char name[32];
+	u64 x = 0x9e3779b97f4a7c15ULL;
+	int round, i;
+
+	for (round = 0; round < 20; round++) {
+		symtab_init(&st, &pool);
+		for (i = 0; i < 300 + round * 50; i++) {
+			u64 start, size;
+			struct symbol *s;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			start = 0x1000 + (x % 4000) * 4; /* many equal starts: aliases */
+			size = (x >> 20) % 3 ? (x >> 24) % 256 : 0;
+			snprintf(name, sizeof(name), "s%d_%d", round, i);
+			s = symtab_add(&st, start, size, (x >> 30) % 3, STT_FUNC, name);
+			if (i % 17 == 0)
+				s->flags |= SYMBOL_PLT; /* late, like PLT entries */
+		}
+		symtab_finish(&st, false);
+		EXPECT_TRUE(st.tree != NULL);
+		EXPECT_EQ(symtab_check_tree(&st), 0);
+		/* every answer holds the address */
+		for (i = 0; i < 2000; i++) {
+			const struct symbol *s;
+			u64 a;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			a = 0x1000 + x % 17000;
+			s = symtab_find(&st, a);
+			if (s && (a < s->start || a >= s->end)) {
+				EXPECT_TRUE(!"answer does not hold the address");
+				break;
+			}
+		}
+		symtab_release(&st);
+	}
+	strpool_release(&pool);
+}
