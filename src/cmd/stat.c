@@ -295,9 +295,10 @@ retry:
 			continue;
 		}
 		if (evsel_fallback_exclude_kernel(evsel, err)) {
+			/* perf's note (only with -v); the ":u" name shows it in the report */
 			if (verbose > 0)
-				fprintf(stderr,
-					"kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
+				fprintf(o->cfg.output,
+					"Warning:\nkernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
 					sys_paranoid());
 			goto retry;
 		}
@@ -876,5 +877,12 @@ int cmd_stat(int argc, const char **argv)
 		fclose(out);
 	else
 		fflush(stderr);
+	if (done_signal && argc == 0 && ret == 0) {
+		/* perf dies of the Ctrl-C after printing: the caller sees status 130 */
+		int sig = done_signal;
+
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	return ret;
 }
