@@ -290,14 +290,54 @@ struct tep_event *trace_tep_find_event(struct tep_handle *tep, int id)
 	return tep ? tep_find_event(tep, id) : NULL;
 }
 
+/*
+ * payload_is_sane - libtraceevent reads fields without checking the record
+ * size: true when every field (and every dynamic array it points to) lies
+ * inside the @size bytes of @raw.
+ */
+static bool payload_is_sane(struct tep_event *event, const unsigned char *raw, u32 size)
+{
+	struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
+
+	for (int l = 0; l < 2; l++) {
+		for (struct tep_format_field *f = lists[l]; f; f = f->next) {
+			if ((u64)f->offset + f->size > size)
+				return false;
+			if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+				unsigned long long loc;
+				u64 off;
+
+				if (f->size != 4 || tep_read_number_field(f, raw, &loc))
+					return false;
+				off = loc & 0xffff;
+				if (f->flags & TEP_FIELD_IS_RELATIVE)
+					off += (u64)f->offset + f->size;
+				if (off + ((loc >> 16) & 0xffff) > size)
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
 void trace_tep_format(struct tep_event *event, const void *raw, u32 size, int cpu, u64 time,
 		      struct strbuf *out)
 {
 	struct tep_record rec;
 	struct trace_seq s;
+	void *copy = NULL;
 
 	if (!event || !raw)
 		return;
+	if (!payload_is_sane(event, raw, size)) {
+		/*
+		 * A corrupt record: format a zero-padded copy big enough for any
+		 * 16-bit offset and length, so nothing is read out of bounds.
+		 */
+		copy = xcalloc(1, 2 * 65536 + (size_t)size);
+		memcpy(copy, raw, size);
+		raw = copy;
+	}
 	memset(&rec, 0, sizeof(rec));
 	rec.ts = time;
 	rec.cpu = cpu;
@@ -310,6 +350,7 @@ void trace_tep_format(struct tep_event *event, const void *raw, u32 size, int cp
 	if (s.state == TRACE_SEQ__GOOD)
 		strbuf_add(out, s.buffer, s.len);
 	trace_seq_destroy(&s);
+	free(copy);
 }
 
 static struct tep_format_field *find_field(struct tep_event *event, const void *raw, u32 size,

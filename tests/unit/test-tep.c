@@ -183,3 +183,29 @@ TEST(tep_from_tracefs)
 	EXPECT_TRUE(trace_tep_load_event(tep, "nosuch", "nosuch") == NULL);
 	trace_tep_free(tep);
 }
+
+TEST(tep_format_short_payload_stays_in_bounds)
+{
+	struct strbuf blob = STRBUF_INIT, out = STRBUF_INIT;
+	struct tep_handle *tep;
+	struct tep_event *ev;
+	unsigned char full[64];
+	unsigned char *raw;
+
+	build_blob(&blob);
+	ASSERT_TRUE(trace_tep_from_data(blob.buf, blob.len, &tep) == 0);
+	ev = trace_tep_find_event(tep, 372);
+	ASSERT_TRUE(ev != NULL);
+	build_payload(full);
+	/* a corrupt record: the payload ends before the fields do (ASan checks the reads) */
+	for (u32 n = 0; n <= 40; n += 8) {
+		raw = malloc(n ? n : 1);
+		memcpy(raw, full, n);
+		strbuf_reset(&out);
+		trace_tep_format(ev, raw, n, 0, 0, &out);
+		free(raw);
+	}
+	trace_tep_free(tep);
+	strbuf_release(&blob);
+	strbuf_release(&out);
+}
