@@ -76,7 +76,6 @@ int perf_map_parse(struct symtab *st, const char *buf, size_t len)
 			goto next;
 		strbuf_reset(&name);
 		strbuf_add(&name, q, ne - q);
-		/* a zero size still names the address: symtab_finish() extends it */
 		symtab_add(st, start, size, STB_GLOBAL, STT_FUNC, name.buf);
 		nr++;
 next:
@@ -98,6 +97,9 @@ int perf_map_load(struct symtab *st, const char *path)
 	}
 	nr = perf_map_parse(st, sb.buf, sb.len);
 	strbuf_release(&sb);
+	/* perf inserts the map's entries as they are: no alias removal, no end fix-up */
+	st->allow_aliases = true;
+	st->keep_sizes = true;
 	symtab_finish(st, false);
 	pr_debug("%s: %d symbols\n", path, nr);
 	return nr;

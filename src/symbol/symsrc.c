@@ -10,6 +10,7 @@
 #include "lib/debug.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "symbol/demangle.h"
 #include "symbol/elf.h"
 #include "symbol/kallsyms.h"
 
@@ -386,6 +387,22 @@ int symsrc_load_kallsyms(struct symsrc *ss, const char *module, const struct sym
 	} else {
 		ss->symtab = ks.kernel;
 		symtab_init(&ks.kernel, ss->symtab.pool);
+	}
+	if (opts->demangle_kernel && !opts->no_demangle) {
+		/* --demangle-kernel: for kernels with C++ or Rust symbols */
+		size_t i;
+
+		for (i = 0; i < ss->symtab.nr_syms; i++) {
+			struct symbol *sym = &ss->symtab.syms[i];
+			char *d;
+
+			if (!demangle_is_mangled(sym->name))
+				continue;
+			d = demangle(sym->name, opts->demangle_params ? DEMANGLE_PARAMS : 0);
+			if (d)
+				sym->name = strpool_intern(ss->symtab.pool, d);
+			free(d);
+		}
 	}
 	if (err == -EPERM) {
 		/* names without addresses are useless: keep nothing */

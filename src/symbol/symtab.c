@@ -1,4 +1,7 @@
-/* Sorted symbol tables: alias resolution, end fix-up, binary-search lookup. */
+/*
+ * Sorted symbol tables: alias resolution, end fix-up, binary-search lookup,
+ * and perf's search-tree shape where symbols overlap.
+ */
 #define PR_PREFIX "symbol"
 #include "symbol/symtab.h"
 
@@ -493,7 +496,8 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 	 * it wins as "the one with a size" (__x64_sys_getppid over
 	 * __ia32_sys_getppid in kallsyms).
 	 */
-	fixup_ends(sorted, nr_reg, is_kallsyms);
+	if (!st->keep_sizes)
+		fixup_ends(sorted, nr_reg, is_kallsyms);
 	/* alias removal; the erased nodes are remembered in perf's order */
 	erased = xmalloc((nr_reg ? nr_reg : 1) * sizeof(u32));
 	out = 0;

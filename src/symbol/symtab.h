@@ -62,6 +62,7 @@ struct symtab {
 	struct strpool *pool; /* borrowed */
 	bool is_finished;
 	bool allow_aliases;  /* keep every symbol at one address (perf record's mode) */
+	bool keep_sizes;     /* no end fix-up: zero-sized symbols stay unfindable (perf maps) */
 };
 
 void symtab_init(struct symtab *st, struct strpool *pool);
@@ -238,7 +239,9 @@ const char *symbol_format_unknown(char *buf, size_t size, u64 addr, bool raw_hex
 /*
  * perf_map_load - parse a JIT map (/tmp/perf-PID.map: "START SIZE name" in
  * hex, with or without 0x; names may contain spaces; bad lines are skipped)
- * into @st (finished). Returns the number of symbols, or -errno.
+ * into @st (finished). As in perf, every entry is kept (re-JITted code at
+ * a reused address included) and sizes are not fixed up, so a zero-sized
+ * entry names nothing. Returns the number of symbols, or -errno.
  */
 int perf_map_load(struct symtab *st, const char *path);
 /* perf_map_parse - the same from a buffer. Returns the number of symbols added. */

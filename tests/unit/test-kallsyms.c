@@ -182,3 +182,38 @@ TEST(symsrc_kernel_from_kallsyms_file)
 	symsrc_free(ss);
 	strpool_release(&pool);
 }
+
+TEST(symsrc_kernel_demangle_kernel_option)
+{
+	static const char ks[] = "ffffffff81000000 T _text\n"
+				 "ffffffff81001000 T _ZN6kernel4core4initEv\n"
+				 "ffffffff81002000 T _RNvCs1234_6kernel5start\n";
+	char path[512];
+	struct strpool pool = STRPOOL_INIT;
+	struct symbol_opts opts = { 0 };
+	struct symsrc_args args = { .opts = &opts };
+	struct symsrc *ss;
+	const struct symbol *s;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", test_tmpdir());
+	f = fopen(path, "w");
+	ASSERT_TRUE(f);
+	fputs(ks, f);
+	fclose(f);
+	opts.kallsyms = path;
+	ss = symsrc_new(&pool);
+	EXPECT_EQ(symsrc_load(ss, "[kernel.kallsyms]", &args), 0);
+	s = symsrc_find(ss, 0xffffffff81001004ULL);
+	EXPECT_STREQ(s ? s->name : NULL, "_ZN6kernel4core4initEv"); /* perf: off by default */
+	symsrc_free(ss);
+	opts.demangle_kernel = true;
+	ss = symsrc_new(&pool);
+	EXPECT_EQ(symsrc_load(ss, "[kernel.kallsyms]", &args), 0);
+	s = symsrc_find(ss, 0xffffffff81001004ULL);
+	EXPECT_STREQ(s ? s->name : NULL, "kernel::core::init");
+	s = symsrc_find(ss, 0xffffffff81002004ULL);
+	EXPECT_STREQ(s ? s->name : NULL, "kernel::start");
+	symsrc_free(ss);
+	strpool_release(&pool);
+}

@@ -217,6 +217,19 @@ TEST(perf_map_parse_lenient)
 	EXPECT_STREQ(s ? s->name : NULL, "spaced name here");
 	s = symtab_find(&st, 0x7f0000006010); /* zero size: extends to the next */
 	EXPECT_STREQ(s ? s->name : NULL, "zero_size");
+	symtab_release(&st);
+	/* loaded as perf loads a map: zero sizes stay, re-JITted entries stay */
+	symtab_init(&st, &pool);
+	st.allow_aliases = st.keep_sizes = true;
+	n = perf_map_parse(&st, map, sizeof(map) - 1);
+	n += perf_map_parse(&st, "7f0000001000 40 rejitted_a\n", 26);
+	symtab_finish(&st, false);
+	EXPECT_EQ(n, 6);
+	EXPECT_EQ(st.nr_syms, 6);
+	EXPECT_TRUE(symtab_find(&st, 0x7f0000006010) == NULL);
+	s = symtab_find(&st, 0x7f0000001010);
+	EXPECT_TRUE(s && (!strcmp(s->name, "jitted_a") || !strcmp(s->name, "rejitted_a")));
+	EXPECT_EQ(symtab_check_tree(&st), 0);
 	s = symtab_find(&st, 0x7f0000007007);
 	EXPECT_STREQ(s ? s->name : NULL, "last_without_newline");
 	symtab_release(&st);
