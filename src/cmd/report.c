@@ -338,6 +338,11 @@ int cmd_report(int argc, const char **argv)
 	if (!reader)
 		return 255;
 
+	if (o->dump_raw_trace && !o->disable_order && !dump_has_sample_id_all(reader)) {
+		/* perf's session set-up notice (stdout, -D only) */
+		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
+		o->disable_order = true;
+	}
 	if (o->header || o->header_only) {
 		header_fprintf(stdout, reader, o->show_info);
 		if (o->header_only)

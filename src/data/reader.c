@@ -6,6 +6,7 @@
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,6 +43,15 @@ struct data_reader {
 
 	/* iteration */
 	u64 data_start, data_end, pos;
+	const u8 *cur;	     /* the mapping records are read from: map, or a data.N file */
+
+	/* directory mode (perf record --threads): dir/data then dir/data.N */
+	bool is_dir;
+	char *main_path;     /* dir/data */
+	char **dir_files;    /* dir/data.N, in N order */
+	int nr_dir_files, cur_file; /* cur_file -1: the main file */
+	const u8 *xmap;
+	u64 xmap_size, main_end;
 
 	/* streaming input: bytes [buf_off, buf_off + buf_len) of the stream live in buf */
 	u8 *sbuf;
@@ -445,11 +455,83 @@ static int open_file_mode(struct data_reader *r, struct data_error *err)
 	apply_event_desc(r);
 	r->data_start = h->data_offset;
 	r->data_end = h->data_offset + h->data_size;
+	r->main_end = r->data_end;
 	r->pos = r->data_start;
 	return 0;
 }
 
 /* ---- stream access ---- */
+
+static void unmap_dir_file(struct data_reader *r)
+{
+	if (r->xmap)
+		munmap((void *)r->xmap, r->xmap_size);
+	r->xmap = NULL;
+	r->xmap_size = 0;
+}
+
+/* move on to the next data.N file of a directory: its whole content is records */
+static int next_dir_file(struct data_reader *r)
+{
+	struct stat st;
+	int fd;
+
+	unmap_dir_file(r);
+	r->cur_file++;
+	r->cur = NULL;
+	r->pos = r->data_end = 0;
+	fd = open(r->dir_files[r->cur_file], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EIO;
+	}
+	if (st.st_size) {
+		r->xmap = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (r->xmap == MAP_FAILED) {
+			r->xmap = NULL;
+			close(fd);
+			return -EIO;
+		}
+		r->xmap_size = st.st_size;
+	}
+	close(fd);
+	r->cur = r->xmap;
+	r->data_end = r->xmap_size;
+	return 0;
+}
+
+static int cmp_dir_file(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '.'), *y = strrchr(*(char *const *)b, '.');
+
+	return atoi(x + 1) - atoi(y + 1);
+}
+
+/* the data.N files of directory @dir */
+static void list_dir_files(struct data_reader *r, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+
+		if (strncmp(de->d_name, "data.", 5) || !de->d_name[5])
+			continue;
+		strtol(de->d_name + 5, &end, 10);
+		if (*end)
+			continue;
+		r->dir_files = xreallocarray(r->dir_files, r->nr_dir_files + 1, sizeof(char *));
+		r->dir_files[r->nr_dir_files++] = xasprintf("%s/%s", dir, de->d_name);
+	}
+	closedir(d);
+	if (r->nr_dir_files)
+		qsort(r->dir_files, r->nr_dir_files, sizeof(char *), cmp_dir_file);
+}
 
 /*
  * peek - pointer to @len bytes at the current position, or NULL at EOF
@@ -460,13 +542,19 @@ static const u8 *peek(struct data_reader *r, size_t len, bool *short_read, int *
 	*short_read = false;
 	*errp = 0;
 	if (!r->is_stream) {
+		while (r->pos >= r->data_end && r->is_dir && r->cur_file + 1 < r->nr_dir_files) {
+			if (next_dir_file(r) < 0) {
+				*errp = -EIO;
+				return NULL;
+			}
+		}
 		if (r->pos >= r->data_end)
 			return NULL;
 		if (len > r->data_end - r->pos) {
 			*short_read = true;
 			return NULL;
 		}
-		return r->map + r->pos;
+		return r->cur + r->pos;
 	}
 	while (r->sbuf_len - r->sbuf_head < len) {
 		ssize_t n;
@@ -618,6 +706,19 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 		set_err(err, 0, errno, "%s", strerror(errno));
 		goto fail;
 	}
+	if (S_ISDIR(st.st_mode)) {
+		/* perf record --threads: dir/data holds the header and the main records */
+		r->is_dir = true;
+		r->cur_file = -1;
+		r->main_path = xasprintf("%s/data", path);
+		list_dir_files(r, path);
+		close(r->fd);
+		r->fd = open(r->main_path, O_RDONLY | O_CLOEXEC);
+		if (r->fd < 0 || fstat(r->fd, &st) < 0) {
+			set_err(err, 0, errno, "%s: %s", r->main_path, strerror(errno));
+			goto fail;
+		}
+	}
 	r->hdr.mtime = st.st_mtime;
 	if (S_ISREG(st.st_mode)) {
 		r->map_size = st.st_size;
@@ -637,6 +738,7 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 			set_err(err, r->map_size, EINVAL, "file is too short for a perf.data header");
 			goto fail;
 		}
+		r->cur = r->map;
 		if (read_magic(r, r->map, err))
 			goto fail;
 		if (r->is_pipe) {
@@ -711,6 +813,11 @@ void data_reader_close(struct data_reader *r)
 		return;
 	if (r->map)
 		munmap((void *)r->map, r->map_size);
+	unmap_dir_file(r);
+	for (int i = 0; i < r->nr_dir_files; i++)
+		free(r->dir_files[i]);
+	free(r->dir_files);
+	free(r->main_path);
 	if (r->fd >= 0)
 		close(r->fd);
 	evlist_free(r->evlist);
@@ -734,6 +841,18 @@ const struct perf_header *data_reader_header(const struct data_reader *r)
 struct evlist *data_reader_evlist(struct data_reader *r)
 {
 	return r->evlist;
+}
+
+const char *data_reader_cur_path(const struct data_reader *r)
+{
+	if (!r->is_dir)
+		return r->path;
+	return r->cur_file < 0 ? r->main_path : r->dir_files[r->cur_file];
+}
+
+bool data_reader_is_dir(const struct data_reader *r)
+{
+	return r->is_dir;
 }
 
 bool data_reader_is_pipe(const struct data_reader *r)
@@ -776,6 +895,12 @@ int data_reader_rewind(struct data_reader *r)
 {
 	if (r->is_stream)
 		return -ESPIPE;
+	if (r->is_dir) {
+		unmap_dir_file(r);
+		r->cur_file = -1;
+		r->cur = r->map;
+		r->data_end = r->main_end;
+	}
 	r->pos = r->data_start;
 	r->dbuf_len = r->dbuf_pos = 0;
 	r->dbuf_base = 0;
@@ -963,6 +1088,22 @@ static int min_size(u32 type)
 		return 16;
 	case PERF_RECORD_HEADER_TRACING_DATA:
 		return 12;
+	case PERF_RECORD_NAMESPACES:
+	case PERF_RECORD_BPF_EVENT:
+	case PERF_RECORD_EVENT_UPDATE:
+		return 24;
+	case PERF_RECORD_CGROUP:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+	case PERF_RECORD_ITRACE_START:
+	case PERF_RECORD_AUX_OUTPUT_HW_ID:
+	case PERF_RECORD_THREAD_MAP:
+		return 16;
+	case PERF_RECORD_AUX:
+		return 32;
+	case PERF_RECORD_TEXT_POKE:
+		return 20;
+	case PERF_RECORD_CPU_MAP:
+		return 10;
 	default:
 		return 8;
 	}

@@ -117,6 +117,15 @@ int data_reader_parse_sample(struct data_reader *reader, const union perf_event 
  * and evlist and are still returned to the caller (for -D and --stats).
  */
 
+/*
+ * Directory mode (perf record --threads writes dir/data and dir/data.N):
+ * data_reader_open(dir) reads dir/data, then every data.N file in order.
+ * data_reader_cur_path - the file the last record came from ("dir/data.1");
+ * the path given to open for a plain file.
+ */
+const char *data_reader_cur_path(const struct data_reader *reader);
+bool data_reader_is_dir(const struct data_reader *reader);
+
 /* perf_sample_read_value_size - bytes of one read value {value,[id],[lost]} for @read_format. */
 static inline int perf_sample_read_value_size(u64 read_format)
 {

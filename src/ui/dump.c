@@ -58,13 +58,14 @@ void dump_hex(FILE *fp, const void *p, size_t len)
 /* a queued kernel record (perf's ordered_events) */
 struct qev {
 	u64 time, offset;
+	const char *file; /* the reader's path string (directory mode: dir/data.N) */
 	union perf_event *ev; /* owned copy */
 };
 
 struct dumper {
 	FILE *fp;
 	struct data_reader *r;
-	const char *name; /* "perf.data" or "pipe" for the "@" part */
+	const char *name; /* "perf.data" or "pipe" for the "@" part (current record's file) */
 	bool pipe;
 	u64 sample_type;  /* combined over the events seen so far */
 	bool id_all;
@@ -138,11 +139,37 @@ static void print_regs(FILE *fp, const char *what, const struct regs_dump *regs)
 	}
 }
 
+/* "4K", "2M", or "N/A" for 0 (perf's get_page_size_name) */
+static void page_size_name(char *buf, size_t len, u64 n)
+{
+	static const char units[] = "BKMGTPEZY";
+	int i = 0;
+
+	if (!n) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	while (n / 1024 > 1 && i < 8) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%c", n, units[i]);
+}
+
+/* offset of the STACK_USER size word when the stack is empty (no data pointer) */
+static unsigned ustack_offset(const struct evsel *evsel, const union perf_event *ev)
+{
+	(void)evsel;
+	(void)ev;
+	return 0;
+}
+
 static void dump_sample(struct dumper *d, const union perf_event *ev, struct evsel *evsel,
 			const struct perf_sample *s)
 {
 	FILE *fp = d->fp;
 	u64 t = evsel->attr.sample_type;
+	char pbuf[32];
 
 	fprintf(fp, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
 		ev->header.misc, (int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
@@ -172,10 +199,12 @@ static void dump_sample(struct dumper *d, const union perf_event *ev, struct evs
 	if (t & PERF_SAMPLE_REGS_INTR)
 		print_regs(fp, "intr", &s->intr_regs);
 	if (t & PERF_SAMPLE_STACK_USER)
-		fprintf(fp, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->user_stack.size,
+		/* perf shows the dumped (dyn) size and the offset of the size word */
+		fprintf(fp, "... ustack: size %" PRIu64 ", offset 0x%x\n",
+			s->user_stack.size ? s->user_stack.dyn_size : 0,
 			s->user_stack.data ?
-				(unsigned)((const char *)s->user_stack.data - (const char *)ev) :
-				0);
+				(unsigned)((const char *)s->user_stack.data - 8 - (const char *)ev) :
+				ustack_offset(evsel, ev));
 	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
 		if (t & PERF_SAMPLE_WEIGHT_STRUCT)
 			fprintf(fp, "... weight: %" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 "\n",
@@ -188,10 +217,14 @@ static void dump_sample(struct dumper *d, const union perf_event *ev, struct evs
 		fprintf(fp, " . data_src: 0x%" PRIx64 "\n", s->data_src);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		fprintf(fp, " .. phys_addr: 0x%" PRIx64 "\n", s->phys_addr);
-	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
-		fprintf(fp, " .. data page size: %" PRIu64 "\n", s->data_page_size);
-	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
-		fprintf(fp, " .. code page size: %" PRIu64 "\n", s->code_page_size);
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE) {
+		page_size_name(pbuf, sizeof(pbuf), s->data_page_size);
+		fprintf(fp, " .. data page size: %s\n", pbuf);
+	}
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE) {
+		page_size_name(pbuf, sizeof(pbuf), s->code_page_size);
+		fprintf(fp, " .. code page size: %s\n", pbuf);
+	}
 	if (t & PERF_SAMPLE_TRANSACTION)
 		fprintf(fp, "... transaction: %" PRIx64 "\n", s->transaction);
 	if (t & PERF_SAMPLE_READ) {
@@ -347,6 +380,52 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 			ev->ksymbol.len, ev->ksymbol.ksym_type, ev->ksymbol.flags,
 			rec_str(ev, ev->ksymbol.name, buf, sizeof(buf)));
 		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		bool out = ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
+		const char *io = !out ? "IN         " :
+			(ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" :
+										    "OUT        ";
+
+		if (ev->header.type == PERF_RECORD_SWITCH)
+			fprintf(fp, " %s\n", io);
+		else
+			fprintf(fp, " %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev",
+				(int)ev->context_switch.next_prev_pid,
+				(int)ev->context_switch.next_prev_tid);
+		break;
+	}
+	case PERF_RECORD_NAMESPACES: {
+		static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+		u32 pid, tid;
+		u64 nr, max;
+
+		memcpy(&pid, (const u8 *)ev + 8, 4);
+		memcpy(&tid, (const u8 *)ev + 12, 4);
+		memcpy(&nr, (const u8 *)ev + 16, 8);
+		max = (ev->header.size - 24u) / 16;
+		fprintf(fp, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)pid, (int)tid, nr);
+		for (u64 i = 0; i < nr && i < max; i++) {
+			u64 dev, ino;
+
+			memcpy(&dev, (const u8 *)ev + 24 + i * 16, 8);
+			memcpy(&ino, (const u8 *)ev + 32 + i * 16, 8);
+			if (i && i % 4 == 0)
+				fprintf(fp, "\n\t\t ");
+			fprintf(fp, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
+				i < ARRAY_SIZE(ns) ? ns[i] : "UNKNOWN", dev, ino,
+				i + 1 != nr ? ", " : "]\n");
+		}
+		break;
+	}
+	case PERF_RECORD_CGROUP: {
+		u64 id;
+
+		memcpy(&id, (const u8 *)ev + 8, 8);
+		fprintf(fp, " cgroup: %" PRIu64 " %s\n", id,
+			rec_str(ev, (const char *)ev + 16, buf, sizeof(buf)));
+		break;
+	}
 	case PERF_RECORD_BPF_EVENT: {
 		u16 type, flags;
 		u32 id;
@@ -525,6 +604,51 @@ static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
 		if (!d->hooks || !d->hooks->handles_maps)
 			fprintf(fp, ": unhandled!\n");
 		break;
+	case PERF_RECORD_STAT_CONFIG: {
+		u64 nr, v[3] = { 0, 0, 0 }; /* by tag: aggr_mode, interval, scale */
+
+		memcpy(&nr, (const u8 *)ev + 8, 8);
+		for (u64 i = 0; i < nr && 16 + (i + 1) * 16 <= ev->header.size; i++) {
+			u64 tag, val;
+
+			memcpy(&tag, (const u8 *)ev + 16 + i * 16, 8);
+			memcpy(&val, (const u8 *)ev + 24 + i * 16, 8);
+			if (tag < 3)
+				v[tag] = val;
+		}
+		fprintf(fp, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n",
+			(int)v[0], (int)v[2], (unsigned)v[1]);
+		break;
+	}
+	case PERF_RECORD_STAT: {
+		u64 id = 0, val = 0, ena = 0, run = 0;
+		u32 cpu = 0, thread = 0;
+
+		if (ev->header.size >= 48) {
+			memcpy(&id, (const u8 *)ev + 8, 8);
+			memcpy(&cpu, (const u8 *)ev + 16, 4);
+			memcpy(&thread, (const u8 *)ev + 20, 4);
+			memcpy(&val, (const u8 *)ev + 24, 8);
+			memcpy(&ena, (const u8 *)ev + 32, 8);
+			memcpy(&run, (const u8 *)ev + 40, 8);
+		}
+		fprintf(fp, "\n... id %" PRIu64 ", cpu %d, thread %d\n", id, (int)cpu, (int)thread);
+		fprintf(fp, "... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64
+			    "\n: unhandled!\n",
+			val, ena, run);
+		break;
+	}
+	case PERF_RECORD_STAT_ROUND: {
+		u64 rtype = 0, time = 0;
+
+		if (ev->header.size >= 24) {
+			memcpy(&rtype, (const u8 *)ev + 8, 8);
+			memcpy(&time, (const u8 *)ev + 16, 8);
+		}
+		fprintf(fp, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", time,
+			rtype == 1 ? "FINAL" : "INTERVAL");
+		break;
+	}
 	default:
 		fprintf(fp, ": unhandled!\n");
 		break;
@@ -568,6 +692,7 @@ static void queue_event(struct dumper *d, const union perf_event *ev, u64 off, u
 	memmove(d->q + pos + 1, d->q + pos, (d->nr_q - pos) * sizeof(*d->q));
 	d->q[pos].time = time;
 	d->q[pos].offset = off;
+	d->q[pos].file = d->name;
 	d->q[pos].ev = xmemdup(ev, ev->header.size);
 	d->nr_q++;
 	if (time > d->max_time)
@@ -577,6 +702,13 @@ static void queue_event(struct dumper *d, const union perf_event *ev, u64 off, u
 int dump_raw_trace(FILE *fp, struct data_reader *r, bool ordered)
 {
 	return dump_raw_trace_hooks(fp, r, ordered, NULL);
+}
+
+bool dump_has_sample_id_all(struct data_reader *r)
+{
+	const struct perf_header *h = data_reader_header(r);
+
+	return h->nr_attrs > 0 && h->attrs[0].attr.sample_id_all;
 }
 
 int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
@@ -606,6 +738,8 @@ int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
 		struct evsel *evsel = NULL;
 		u64 shown = off, comp_off;
 
+		if (!d.pipe)
+			d.name = data_reader_cur_path(r);
 		if (data_reader_in_compressed(r, &comp_off))
 			shown = comp_off; /* perf shows the COMPRESSED record's offset */
 		if (d.pipe && !data_reader_in_compressed(r, NULL))

@@ -34,6 +34,9 @@ struct dump_hooks {
 int dump_raw_trace_hooks(FILE *fp, struct data_reader *reader, bool ordered,
 			 const struct dump_hooks *hooks);
 
+/* dump_has_sample_id_all - the first event has sample_id_all (else perf -D runs unordered). */
+bool dump_has_sample_id_all(struct data_reader *reader);
+
 /* dump_hex - perf's ". ... raw event: size N bytes" block for @len bytes at @p. */
 void dump_hex(FILE *fp, const void *p, size_t len);
 

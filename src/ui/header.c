@@ -33,14 +33,35 @@ static void bits_str(char *buf, size_t len, u64 v, const char *const *names, int
 
 void sample_type_str(char *buf, size_t len, u64 t)
 {
-	static const char *const names[] = {
-		"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
-		"STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT",
-		"DATA_SRC", "IDENTIFIER", "TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX",
-		"CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+	/*
+	 * perf 6.1's table, in its order (not bit order): TRANSACTION and
+	 * unknown bits are not printed at all.
+	 */
+	static const struct {
+		u64 bit;
+		const char *name;
+	} names[] = {
+		{ PERF_SAMPLE_IP, "IP" }, { PERF_SAMPLE_TID, "TID" }, { PERF_SAMPLE_TIME, "TIME" },
+		{ PERF_SAMPLE_ADDR, "ADDR" }, { PERF_SAMPLE_READ, "READ" },
+		{ PERF_SAMPLE_CALLCHAIN, "CALLCHAIN" }, { PERF_SAMPLE_ID, "ID" },
+		{ PERF_SAMPLE_CPU, "CPU" }, { PERF_SAMPLE_PERIOD, "PERIOD" },
+		{ PERF_SAMPLE_STREAM_ID, "STREAM_ID" }, { PERF_SAMPLE_RAW, "RAW" },
+		{ PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK" }, { PERF_SAMPLE_REGS_USER, "REGS_USER" },
+		{ PERF_SAMPLE_STACK_USER, "STACK_USER" }, { PERF_SAMPLE_IDENTIFIER, "IDENTIFIER" },
+		{ PERF_SAMPLE_REGS_INTR, "REGS_INTR" }, { PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
+		{ PERF_SAMPLE_WEIGHT, "WEIGHT" }, { PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+		{ PERF_SAMPLE_AUX, "AUX" }, { PERF_SAMPLE_CGROUP, "CGROUP" },
+		{ PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+		{ PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
+		{ PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
 	};
+	size_t pos = 0;
 
-	bits_str(buf, len, t, names, ARRAY_SIZE(names));
+	buf[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (t & names[i].bit)
+			pos += snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s", pos ? "|" : "",
+					names[i].name);
 }
 
 void read_format_str(char *buf, size_t len, u64 rf)
@@ -252,6 +273,25 @@ static void print_tstamp(FILE *fp, const char *what, u64 t)
 		(u64)((t % NSEC_PER_SEC) / NSEC_PER_USEC));
 }
 
+/* perf's clockid names (the first of its table that matches) */
+static const char *clockid_name(u32 id)
+{
+	switch (id) {
+	case 1:
+		return "monotonic";
+	case 4:
+		return "monotonic_raw";
+	case 0:
+		return "realtime";
+	case 7:
+		return "boottime";
+	case 11:
+		return "tai";
+	default:
+		return "(null)";
+	}
+}
+
 static bool feat_full_only(int feat)
 {
 	switch (feat) {
@@ -421,16 +461,17 @@ static void print_feature(FILE *fp, struct data_reader *r, int feat, bool full)
 	case HEADER_CLOCK_DATA: {
 		u64 tod = h->clock_data.wall_ns, clk = h->clock_data.clockid_ns;
 		time_t secs = tod / NSEC_PER_SEC;
+		const char *cname = clockid_name(h->clock_data.clockid);
 		struct tm tm;
 		char date[64] = "";
 
-		fprintf(fp, "# clockid: %u\n", h->clock_data.clockid);
+		fprintf(fp, "# clockid: %s (%u)\n", cname, h->clock_data.clockid);
 		if (localtime_r(&secs, &tm))
 			strftime(date, sizeof(date), "%F %T", &tm);
-		fprintf(fp, "# reference time: %s = %" PRIu64 ".%06" PRIu64 " (TOD) = %" PRIu64
-			    ".%09" PRIu64 " (clockid %u)\n",
-			date, (u64)(tod / NSEC_PER_SEC), (u64)((tod % NSEC_PER_SEC) / NSEC_PER_USEC),
-			(u64)(clk / NSEC_PER_SEC), (u64)(clk % NSEC_PER_SEC), h->clock_data.clockid);
+		fprintf(fp, "# reference time: %s.%06u = %" PRIu64 ".%06u (TOD) = %" PRIu64 ".%09u (%s)\n",
+			date, (unsigned)((tod % NSEC_PER_SEC) / NSEC_PER_USEC), (u64)(tod / NSEC_PER_SEC),
+			(unsigned)((tod % NSEC_PER_SEC) / NSEC_PER_USEC), (u64)(clk / NSEC_PER_SEC),
+			(unsigned)(clk % NSEC_PER_SEC), cname);
 		break;
 	}
 	case HEADER_HYBRID_TOPOLOGY:

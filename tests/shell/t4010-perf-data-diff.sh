@@ -52,6 +52,27 @@ test_expect_success PERF,ROOT 'perf record -o - (pipe), read from a file and fro
 	test_cmp perf.out sonde.out
 '
 
+test_expect_success PERF,ROOT 'record variants: switch, namespaces, cgroups, clockid, dwarf, page sizes, regs, stat record' '
+	n=0 &&
+	for args in "--switch-events -a" "--namespaces" "--all-cgroups -a" "-k mono" \
+		"--call-graph dwarf" "-d --sample-cpu -R" "--data-page-size --code-page-size" \
+		"--user-regs=AX,BX -W --transaction" "-e cpu-clock:u -e cpu-clock:k -s"; do
+		n=$((n + 1))
+		record v$n "$args" -- "$busy" || { echo "perf record $args failed"; return 1; }
+		same report -i v$n.data -D || { echo "with $args"; return 1; }
+		same report -i v$n.data --header-only -I || { echo "with $args"; return 1; }
+		same report -i v$n.data --stats || { echo "with $args"; return 1; }
+	done &&
+	"$PERF" stat record -o st.data -- true >/dev/null 2>&1 &&
+	same report -i st.data -D && same report -i st.data --header-only -I
+'
+
+test_expect_success PERF,ROOT 'perf record --threads (directory data: dir/data + dir/data.N)' '
+	record thr --threads -- "$busy" && test -d thr.data &&
+	same report -i thr.data -D && same report -i thr.data --stats &&
+	same report -i thr.data --header-only && same evlist -i thr.data && same buildid-list -i thr.data
+'
+
 test_expect_success PERF 'errors: missing and empty files, like perf' '
 	same report -i nosuch.data --stats && same evlist -i nosuch.data &&
 	: >empty.data && same report -i empty.data --stats && same buildid-list -i empty.data
