@@ -379,54 +379,48 @@ static const char *frame_dso_name(const struct frame *f)
 	return f->dso ? f->dso->short_name : NULL;
 }
 
+/* key_cmp - one sort key in output order: <0 when @a goes first */
+static int key_cmp(enum sort_key key, const struct hist_entry *a, const struct hist_entry *b)
+{
+	switch (key) {
+	case SORT_COMM:
+		return cmp_str(a->comm, b->comm);
+	case SORT_PID:
+		return a->thread->tid - b->thread->tid;
+	case SORT_DSO:
+		/* perf puts entries without a dso after the others */
+		if (!a->frame->dso || !b->frame->dso)
+			return !a->frame->dso - !b->frame->dso;
+		return cmp_str(frame_dso_name(a->frame), frame_dso_name(b->frame));
+	case SORT_SYM:
+		if (a->frame->sym && b->frame->sym)
+			return cmp_str(a->frame->sym->name, b->frame->sym->name);
+		if (!a->frame->sym && !b->frame->sym)
+			return 0; /* perf's sort sees two unknowns as equal */
+		return a->frame->sym ? -1 : 1; /* unresolved last */
+	case SORT_PARENT:
+		return cmp_str(a->parent && a->parent->sym ? a->parent->sym->name : NULL,
+			       b->parent && b->parent->sym ? b->parent->sym->name : NULL);
+	case SORT_CPU:
+		return a->cpu - b->cpu;
+	case SORT_SOCKET:
+		return a->socket - b->socket;
+	case SORT_SRCLINE:
+		return cmp_str(a->srcline, b->srcline);
+	case SORT_SRCFILE:
+		return cmp_str(a->srcfile, b->srcfile);
+	default:
+		return 0;
+	}
+}
+
 int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,
 			 const struct hist_entry *b)
 {
 	int c = 0;
 
-	for (int i = 0; i < hists->opts.nr_keys && !c; i++) {
-		switch (hists->opts.keys[i]) {
-		case SORT_COMM:
-			c = cmp_str(a->comm, b->comm);
-			break;
-		case SORT_PID:
-			c = a->thread->tid - b->thread->tid;
-			break;
-		case SORT_DSO:
-			/* perf puts entries without a dso after the others */
-			if (!a->frame->dso || !b->frame->dso)
-				c = !a->frame->dso - !b->frame->dso;
-			else
-				c = cmp_str(frame_dso_name(a->frame), frame_dso_name(b->frame));
-			break;
-		case SORT_SYM:
-			if (a->frame->sym && b->frame->sym)
-				c = cmp_str(a->frame->sym->name, b->frame->sym->name);
-			else if (!a->frame->sym && !b->frame->sym)
-				c = 0; /* perf's sort sees two unknowns as equal */
-			else
-				c = a->frame->sym ? -1 : 1; /* unresolved last */
-			break;
-		case SORT_PARENT:
-			c = cmp_str(a->parent && a->parent->sym ? a->parent->sym->name : NULL,
-				    b->parent && b->parent->sym ? b->parent->sym->name : NULL);
-			break;
-		case SORT_CPU:
-			c = a->cpu - b->cpu;
-			break;
-		case SORT_SOCKET:
-			c = a->socket - b->socket;
-			break;
-		case SORT_SRCLINE:
-			c = cmp_str(a->srcline, b->srcline);
-			break;
-		case SORT_SRCFILE:
-			c = cmp_str(a->srcfile, b->srcfile);
-			break;
-		default:
-			break;
-		}
-	}
+	for (int i = 0; i < hists->opts.nr_keys && !c; i++)
+		c = key_cmp(hists->opts.keys[i], a, b);
 	return c;
 }
 
@@ -514,24 +508,59 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
+static int children_cmp(const struct hists *hists, const struct hist_entry *a,
+			const struct hist_entry *b)
+{
+	if (a->acc_period != b->acc_period)
+		return a->acc_period > b->acc_period ? 1 : -1;
+	/* caller above callee, within one thread */
+	if (hists->opts.use_callchain && a->thread == b->thread) {
+		long r = (long)b->max_depth - (long)a->max_depth;
+
+		if (hists->opts.cc.order == ORDER_CALLER)
+			r = -r;
+		if (r)
+			return r > 0 ? 1 : -1;
+	}
+	return 0;
+}
+
 /* output_cmp - perf's output comparator: >0 when @a goes before @b */
 static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 		      const struct hist_entry *b)
 {
 	int c;
 
-	if (hists->opts.children) {
-		if (a->acc_period != b->acc_period)
-			return a->acc_period > b->acc_period ? 1 : -1;
-		/* caller above callee, within one thread */
-		if (hists->opts.use_callchain && a->thread == b->thread) {
-			long r = (long)b->max_depth - (long)a->max_depth;
+	if (hists->opts.nr_fields) {
+		/* -F: the fields in their order are the sort list */
+		for (int i = 0; i < hists->opts.nr_fields; i++) {
+			const struct hist_field *f = &hists->opts.fields[i];
 
-			if (hists->opts.cc.order == ORDER_CALLER)
-				r = -r;
-			if (r)
-				return r > 0 ? 1 : -1;
+			switch (f->type) {
+			case COL_CHILDREN:
+				c = hists->opts.children ? children_cmp(hists, a, b) : 0;
+				break;
+			case COL_OVERHEAD:
+			case COL_PERIOD:
+				c = a->period != b->period ? (a->period > b->period ? 1 : -1) : 0;
+				break;
+			case COL_SAMPLE:
+				c = a->nr_events != b->nr_events ? (a->nr_events > b->nr_events ? 1 : -1)
+								 : 0;
+				break;
+			default:
+				c = -key_cmp(f->key, a, b);
+				break;
+			}
+			if (c)
+				return c;
 		}
+		return 0;
+	}
+	if (hists->opts.children && !hists->opts.hide_children) {
+		c = children_cmp(hists, a, b);
+		if (c)
+			return c;
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? 1 : -1;
@@ -655,8 +684,9 @@ int hists_frame_order(const struct frame *a, const struct frame *b)
 	/* perf's callchain children tree keeps equal siblings highest address first */
 	if (da != db)
 		return da > db ? -1 : 1;
-	xa = a->sym ? a->sym->start : a->addr;
-	xb = b->sym ? b->sym->start : b->addr;
+	/* perf compares symbol starts when both frames have one, else the raw addresses */
+	xa = a->sym && b->sym ? a->sym->start : a->ip;
+	xb = a->sym && b->sym ? b->sym->start : b->ip;
 	return cmp_u64(xb, xa);
 }
 

@@ -86,13 +86,24 @@ struct hist_entry {
 				       cumulative frame outside any map (as perf shows it) */
 };
 
+/* struct hist_field - one -F field: a column type and, for COL_KEY, its key */
+struct hist_field {
+	enum hist_column type;
+	enum sort_key key;
+};
+
+#define HIST_MAX_FIELDS 16
+
 struct hists_opts {
 	enum sort_key keys[SORT_NR_KEYS]; /* the sort keys, in order */
 	int nr_keys;
 	bool children;	       /* --children: cumulative entries from callchains */
+	bool hide_children;    /* -F without overhead_children: not a column nor a sort key */
 	bool use_callchain;    /* build callchain trees */
 	struct callchain_opts cc;
 	int max_stack;	       /* frames used from each callchain (127 default) */
+	struct hist_field fields[HIST_MAX_FIELDS]; /* -F: columns and sort order, in order */
+	int nr_fields;	       /* 0: perf's default columns */
 };
 
 /*

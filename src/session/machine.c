@@ -180,6 +180,20 @@ void machine_set_build_ids(struct machine *machine, struct build_id_entry *ids, 
 {
 	machine->build_ids = ids;
 	machine->nr_build_ids = nr;
+	/*
+	 * perf makes the dsos of the build-id table first, in table order;
+	 * callchain siblings that tie are ordered by dso, so do the same.
+	 */
+	for (int i = 0; i < nr; i++) {
+		const char *name = ids[i].filename;
+		u8 size = ids[i].size ? ids[i].size : 20;
+
+		if (!name || !*name)
+			continue;
+		if (!strncmp(name, "[kernel.kallsyms]", 17))
+			name = "[kernel.kallsyms]";
+		machine_findnew_dso(machine, name, ids[i].build_id, size);
+	}
 }
 
 /* ---- threads ---------------------------------------------------------- */

@@ -126,7 +126,23 @@ static void setup_cols(struct printer *p)
 {
 	struct hists *h = p->hists;
 
-	if (h->opts.children) {
+	if (h->opts.nr_fields) {
+		/* -F: exactly these columns, in this order */
+		for (int i = 0; i < h->opts.nr_fields; i++) {
+			const struct hist_field *f = &h->opts.fields[i];
+
+			if (f->type == COL_KEY)
+				add_col(p, COL_KEY, f->key, (int)strlen(key_title(f->key)),
+					f->key != SORT_CPU && f->key != SORT_SOCKET);
+			else if (f->type == COL_CHILDREN && !h->opts.children)
+				continue;
+			else
+				add_col(p, f->type, 0, f->type == COL_SAMPLE || f->type == COL_PERIOD ? 12 : 8,
+					false);
+		}
+		goto widths;
+	}
+	if (h->opts.children && !h->opts.hide_children) {
 		add_col(p, COL_CHILDREN, 0, 8, false);
 		add_col(p, COL_OVERHEAD, 0, 8, false);
 	} else {
@@ -143,6 +159,7 @@ static void setup_cols(struct printer *p)
 			continue;
 		add_col(p, COL_KEY, k, (int)strlen(key_title(k)), k != SORT_CPU && k != SORT_SOCKET);
 	}
+widths:
 	/* widths from the entries that will be shown */
 	for (size_t i = 0; i < h->nr_entries; i++) {
 		const struct hist_entry *e = h->entries[i];
@@ -203,7 +220,8 @@ static void print_titles(struct printer *p)
 		const struct col *col = &p->cols[c];
 		const char *t = col_title(col);
 
-		if (col->type == COL_OVERHEAD && !p->hists->opts.children)
+		if (col->type == COL_OVERHEAD &&
+		    (!p->hists->opts.children || p->hists->opts.hide_children || p->o->overhead_title))
 			t = "Overhead";
 		if (c)
 			fputs("  ", fp);
@@ -378,7 +396,7 @@ static size_t print_graph(struct printer *p, const struct graph_ctx *g, u32 node
 		for (int i = 0; i < depth; i++) {
 			fputc((mask >> i) & 1 && i < depth - 1 ? '|' : ' ', p->fp);
 			if (i == depth - 1)
-				fprintf(p->fp, "--%.2f%%-- [...]", pct(remaining, total));
+				fprintf(p->fp, "--%.2f%%--[...]", pct(remaining, total));
 			else
 				fputs("          ", p->fp);
 		}

@@ -19,6 +19,7 @@ struct hists_print_opts {
 	const char *event_name;
 	u64 total_period_all;	/* for --percentage absolute: the total before filtering */
 	u64 nr_samples_all;
+	bool overhead_title;	/* -F given: the self column is "Overhead" even with children */
 	bool has_dso_filter;	/* --dsos given: no room is made for raw addresses */
 	unsigned int elide_keys; /* bit per enum sort_key: columns not shown (a filter fixes them) */
 };

@@ -54,30 +54,36 @@ static int parse_fields(const char *s, struct hists_opts *ho, struct hists_print
 	struct strvec v = STRVEC_INIT;
 	int ret = 0;
 
+	(void)po;
 	strvec_split(&v, s, ", ");
 	ho->nr_keys = 0;
-	for (size_t i = 0; i < v.nr; i++) {
+	ho->nr_fields = 0;
+	for (size_t i = 0; i < v.nr && ho->nr_fields < HIST_MAX_FIELDS; i++) {
 		const char *f = v.v[i];
+		struct hist_field *hf = &ho->fields[ho->nr_fields];
 		int k;
 
-		if (!strcmp(f, "overhead") || !strcmp(f, "overhead_children"))
-			continue;
-		if (!strcmp(f, "sample")) {
-			po->show_nr_samples = true;
-			continue;
+		if (!strcmp(f, "overhead")) {
+			hf->type = COL_OVERHEAD;
+		} else if (!strcmp(f, "overhead_children")) {
+			hf->type = COL_CHILDREN;
+		} else if (!strcmp(f, "sample")) {
+			hf->type = COL_SAMPLE;
+		} else if (!strcmp(f, "period")) {
+			hf->type = COL_PERIOD;
+		} else {
+			k = sort_key_parse(f);
+			if (k < 0) {
+				fprintf(stderr, "Error:\nInvalid --fields key: `%s'\n", f);
+				ret = -EINVAL;
+				break;
+			}
+			hf->type = COL_KEY;
+			hf->key = (enum sort_key)k;
+			if (ho->nr_keys < SORT_NR_KEYS)
+				ho->keys[ho->nr_keys++] = (enum sort_key)k;
 		}
-		if (!strcmp(f, "period")) {
-			po->show_total_period = true;
-			continue;
-		}
-		k = sort_key_parse(f);
-		if (k < 0) {
-			fprintf(stderr, "Error:\nInvalid --fields key: `%s'\n", f);
-			ret = -EINVAL;
-			break;
-		}
-		if (ho->nr_keys < SORT_NR_KEYS)
-			ho->keys[ho->nr_keys++] = (enum sort_key)k;
+		ho->nr_fields++;
 	}
 	strvec_clear(&v);
 	return ret;
@@ -319,6 +325,13 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	ho.children = a->children < 0 ? has_cc : (a->children && has_cc);
 	if (!ho.cc.order_set)
 		ho.cc.order = ho.children ? ORDER_CALLER : ORDER_CALLEE;
+	/*
+	 * -F without overhead_children: cumulative entries are still made
+	 * (and their chains merged) but neither shown nor sorted by.
+	 */
+	if (a->fields && !strstr(a->fields, "overhead_children"))
+		ho.hide_children = true;
+	po.overhead_title = a->fields != NULL;
 	if (a->inverted)
 		ho.cc.order = ORDER_CALLER;
 

@@ -71,7 +71,7 @@ test_expect_success PERF,ROOT 'several processes and threads: --no-children vari
 '
 
 test_expect_success PERF,ROOT 'several processes and threads: children' '
-	same_rows $TRASH/mix.data
+	same $TRASH/mix.data
 '
 
 test_expect_success PERF,ROOT 'filters and limits' '
@@ -84,6 +84,68 @@ test_expect_success PERF,ROOT 'filters and limits' '
 test_expect_success PERF,ROOT 'several events: one section each' '
 	same $TRASH/multi.data &&
 	same $TRASH/multi.data -n --sort comm
+'
+
+test_expect_success PERF 'fixtures recorded by perf 6.1' '
+	for f in callgraph compressed multi-event pipe pipe-tracepoint system-wide tracepoints; do
+		same $FIXTURES/$f.data || return 1
+		same $FIXTURES/$f.data --no-children -n || return 1
+		same $FIXTURES/$f.data --sort comm,dso || return 1
+	done
+'
+
+test_expect_success PERF,ROOT 'callchain presentations: flat, folded, fractal, caller, callee, limits' '
+	same $TRASH/mix.data -g flat &&
+	same $TRASH/mix.data -g folded &&
+	same $TRASH/mix.data --no-children -g flat &&
+	same $TRASH/mix.data --no-children -g folded &&
+	same $TRASH/mix.data --no-children -g fractal,1 &&
+	same $TRASH/mix.data --no-children -g caller &&
+	same $TRASH/mix.data -g callee &&
+	same $TRASH/mix.data --no-children -g graph,0.5,2 &&
+	same $TRASH/mix.data --max-stack 3 &&
+	same $TRASH/mix.data --no-children --max-stack 2
+'
+
+test_expect_success PERF,ROOT 'other keys: pid, cpu, parent, fields, total period' '
+	same $TRASH/mix.data --no-children -s pid &&
+	same $TRASH/mix.data --no-children -s cpu &&
+	same $TRASH/mix.data --no-children -s parent &&
+	same $TRASH/mix.data -F overhead,sym &&
+	same $TRASH/mix.data --no-children -n --show-total-period
+'
+
+test_expect_success PERF,ROOT 'a shared library' '
+	cat >lib.c <<-\EOF &&
+	double lib_spin(double x) { for (int i = 0; i < 50000000; i++) x = x * 1.0000001 + 0.1; return x; }
+	EOF
+	cat >main.c <<-\EOF &&
+	double lib_spin(double);
+	int main(void) { return lib_spin(1.0) > 0 ? 0 : 1; }
+	EOF
+	cc -O1 -g -fPIC -shared -o libspin.so lib.c &&
+	cc -O1 -g -fno-omit-frame-pointer -o usespin main.c -L. -lspin -Wl,-rpath,$TRASH &&
+	"$PERF" record -q -g -o $TRASH/lib.data ./usespin >/dev/null 2>&1 &&
+	same $TRASH/lib.data &&
+	same $TRASH/lib.data --no-children --sort dso,sym
+'
+
+test_expect_success PERF,ROOT 'tracepoints, system wide' '
+	"$PERF" record -q -o $TRASH/tp.data -e sched:sched_switch -a sleep 0.3 >/dev/null 2>&1 &&
+	same $TRASH/tp.data &&
+	same $TRASH/tp.data --sort comm
+'
+
+test_expect_success PERF,ROOT 'system wide with callchains (other processes: order of exact ties may differ, see docs)' '
+	"$PERF" record -q -g -o $TRASH/sw.data -a "$W/rptmix" 100 >/dev/null 2>&1 &&
+	same $TRASH/sw.data --no-children &&
+	same_rows $TRASH/sw.data
+'
+
+test_expect_success PERF,ROOT 'files written by sonde record' '
+	"$SONDE" record -q -g -o $TRASH/sr.data "$W/rptmix" 100 >/dev/null 2>&1 &&
+	same $TRASH/sr.data &&
+	same $TRASH/sr.data --no-children
 '
 
 test_expect_success 'a missing file fails like perf' '
