@@ -35,6 +35,22 @@ struct srcline_cache {
 	bool tried;
 	struct u64map cache;   /* addr -> struct srcline_entry (owned) */
 	struct u64map cache_inl; /* addr -> entry with inlines (owned) */
+	struct u64map cus;	 /* CU DIE offset -> struct cu_funcs (owned) */
+};
+
+/*
+ * The functions of one CU by address, built once: finding the function of
+ * an address is then a binary search, and only its own DIE subtree is
+ * walked for inlined calls (dwarf_getscopes walks the whole CU each time).
+ */
+struct cu_func {
+	u64 lo, hi;
+	Dwarf_Off off; /* the DW_TAG_subprogram DIE */
+};
+
+struct cu_funcs {
+	struct cu_func *f;
+	size_t nr, alloc;
 };
 
 struct srcline_cache *srcline_cache_new(const char *path, const char *debug_path,
@@ -53,6 +69,7 @@ struct srcline_cache *srcline_cache_new(const char *path, const char *debug_path
 	sc->fd = -1;
 	u64map_init(&sc->cache);
 	u64map_init(&sc->cache_inl);
+	u64map_init(&sc->cus);
 	return sc;
 }
 
@@ -65,6 +82,15 @@ static int free_entry(u64 key, void *val, void *arg)
 	return 0;
 }
 
+static int free_cu(u64 key, void *val, void *arg)
+{
+	struct cu_funcs *cf = val;
+
+	free(cf->f);
+	free(cf);
+	return 0;
+}
+
 void srcline_cache_free(struct srcline_cache *sc)
 {
 	if (!sc)
@@ -73,6 +99,8 @@ void srcline_cache_free(struct srcline_cache *sc)
 	u64map_for_each(&sc->cache_inl, free_entry, NULL);
 	u64map_release(&sc->cache);
 	u64map_release(&sc->cache_inl);
+	u64map_for_each(&sc->cus, free_cu, NULL);
+	u64map_release(&sc->cus);
 	if (sc->dwarf)
 		dwarf_end(sc->dwarf);
 	if (sc->fd >= 0)
@@ -146,40 +174,129 @@ static const char *func_name(struct srcline_cache *sc, Dwarf_Die *die)
 	return r;
 }
 
+static void collect_funcs(Dwarf_Die *parent, struct cu_funcs *cf, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 8 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_subprogram) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				ALLOC_GROW(cf->f, cf->nr + 1, cf->alloc);
+				cf->f[cf->nr].lo = lo;
+				cf->f[cf->nr].hi = hi;
+				cf->f[cf->nr].off = dwarf_dieoffset(&child);
+				cf->nr++;
+			}
+		} else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+			   tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+			collect_funcs(&child, cf, depth + 1);
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct cu_func *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static struct cu_funcs *cu_funcs_of(struct srcline_cache *sc, Dwarf_Die *cudie)
+{
+	Dwarf_Off key = dwarf_dieoffset(cudie);
+	struct cu_funcs *cf = u64map_find(&sc->cus, key);
+
+	if (cf)
+		return cf;
+	cf = xzalloc(sizeof(*cf));
+	collect_funcs(cudie, cf, 0);
+	qsort(cf->f, cf->nr, sizeof(*cf->f), cmp_func);
+	u64map_set(&sc->cus, key, cf);
+	return cf;
+}
+
+static bool find_func(struct srcline_cache *sc, Dwarf_Die *cudie, u64 addr, Dwarf_Die *out)
+{
+	struct cu_funcs *cf = cu_funcs_of(sc, cudie);
+	size_t lo = 0, hi = cf->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cf->f[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		if (addr < cf->f[lo].hi)
+			return dwarf_offdie(sc->dwarf, cf->f[lo].off, out) != NULL;
+		if (lo && cf->f[lo - 1].hi <= cf->f[lo].lo)
+			break; /* ranges do not nest further back */
+	}
+	return false;
+}
+
 static void find_inlines(struct srcline_cache *sc, Dwarf_Die *cudie, u64 addr,
 			 struct srcline *sl)
 {
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cudie, addr, &scopes), i;
-	struct inline_frame *fr = NULL;
-	size_t nr = 0, alloc = 0;
+	Dwarf_Die die, child;
+	struct inline_frame *fr = NULL, tmp;
+	size_t nr = 0, alloc = 0, i;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
+	int depth = 0;
 
-	if (n <= 0) {
-		free(scopes);
+	if (!find_func(sc, cudie, addr, &die))
 		return;
-	}
 	dwarf_getsrcfiles(cudie, &files, &nfiles);
-	for (i = 0; i < n; i++) {
-		Dwarf_Attribute attr;
-		Dwarf_Word fidx = 0, line = 0;
-		struct inline_frame *f;
+	/* descend through the blocks and inlined calls that hold addr: outermost first */
+	while (depth++ < 64 && !dwarf_child(&die, &child)) {
+		bool found = false;
 
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		ALLOC_GROW(fr, nr + 1, alloc);
-		f = &fr[nr++];
-		f->func = func_name(sc, &scopes[i]);
-		if (dwarf_attr(&scopes[i], DW_AT_call_file, &attr))
-			dwarf_formudata(&attr, &fidx);
-		if (dwarf_attr(&scopes[i], DW_AT_call_line, &attr))
-			dwarf_formudata(&attr, &line);
-		f->file = files && fidx < nfiles ? intern(sc, dwarf_filesrc(files, fidx, NULL, NULL))
-						 : NULL;
-		f->line = (unsigned int)line;
+		do {
+			int tag = dwarf_tag(&child);
+			Dwarf_Attribute attr;
+			Dwarf_Word fidx = 0, line = 0;
+			struct inline_frame *f;
+
+			if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
+				continue;
+			if (dwarf_haspc(&child, addr) != 1)
+				continue;
+			found = true;
+			if (tag == DW_TAG_inlined_subroutine) {
+				ALLOC_GROW(fr, nr + 1, alloc);
+				f = &fr[nr++];
+				f->func = func_name(sc, &child);
+				if (dwarf_attr(&child, DW_AT_call_file, &attr))
+					dwarf_formudata(&attr, &fidx);
+				if (dwarf_attr(&child, DW_AT_call_line, &attr))
+					dwarf_formudata(&attr, &line);
+				f->file = files && fidx < nfiles
+						  ? intern(sc, dwarf_filesrc(files, fidx, NULL, NULL))
+						  : NULL;
+				f->line = (unsigned int)line;
+			}
+			break;
+		} while (!dwarf_siblingof(&child, &child));
+		if (!found)
+			break;
+		die = child;
 	}
-	free(scopes);
+	/* innermost first */
+	for (i = 0; i < nr / 2; i++) {
+		tmp = fr[i];
+		fr[i] = fr[nr - 1 - i];
+		fr[nr - 1 - i] = tmp;
+	}
 	sl->inlines = fr;
 	sl->nr_inlines = nr;
 }
