@@ -141,3 +141,60 @@ TEST(srcline_from_separate_debug_file)
 	symsrc_free(ss);
 	strpool_release(&pool);
 }
+
+TEST(srcline_nested_inline_chain)
+{
+	static const char nested[] =
+		"static inline __attribute__((always_inline)) int inner(int x)\n" /* 1 */
+		"{\n"
+		"	return x * x + 3;\n"					     /* 3 */
+		"}\n"
+		"static inline __attribute__((always_inline)) int middle(int x)\n" /* 5 */
+		"{\n"
+		"	return inner(x) + 5;\n"					     /* 7 */
+		"}\n"
+		"int __attribute__((noinline)) outer(int v)\n"		     /* 9 */
+		"{\n"
+		"	return middle(v) + 1;\n"				     /* 11 */
+		"}\n"
+		"int main(int argc, char **argv) { return outer(argc) > 100; }\n";
+	struct strpool pool = STRPOOL_INIT;
+	struct symsrc *ss = symsrc_new(&pool);
+	struct srcline_cache *sc;
+	const struct symbol *s;
+	struct srcline sl;
+	char path[512], cmd[1024];
+	FILE *f;
+	u64 a;
+	bool seen = false;
+
+	if (system("cc --version >/dev/null 2>&1"))
+		test_skip("no C compiler (cc)");
+	snprintf(path, sizeof(path), "%s/nest.c", test_tmpdir());
+	f = fopen(path, "w");
+	ASSERT_TRUE(f);
+	fputs(nested, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && cc -O2 -g -o nest nest.c", test_tmpdir());
+	ASSERT_TRUE(system(cmd) == 0);
+	snprintf(path, sizeof(path), "%s/nest", test_tmpdir());
+	ASSERT_TRUE(symsrc_load(ss, path, NULL) == 0);
+	sc = srcline_cache_new(path, NULL, NULL, &pool);
+	s = symtab_find_by_name(&ss->symtab, "outer");
+	ASSERT_TRUE(s != NULL);
+	for (a = s->start; a < s->end && !seen; a++) {
+		if (srcline_find(sc, a, true, &sl) || sl.line != 3 || sl.nr_inlines != 2)
+			continue;
+		/* innermost first: inner() called at line 7 of middle(), middle() at line 11 */
+		EXPECT_STREQ(sl.inlines[0].func, "inner");
+		EXPECT_EQ(sl.inlines[0].line, 7);
+		EXPECT_STREQ(sl.inlines[1].func, "middle");
+		EXPECT_EQ(sl.inlines[1].line, 11);
+		EXPECT_TRUE(sl.inlines[1].file && strstr(sl.inlines[1].file, "nest.c"));
+		seen = true;
+	}
+	EXPECT_TRUE(seen);
+	srcline_cache_free(sc);
+	symsrc_free(ss);
+	strpool_release(&pool);
+}
