@@ -418,6 +418,25 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 		}
 		break;
 	}
+	case PERF_RECORD_AUX: {
+		u64 aoff, asize, flags;
+
+		memcpy(&aoff, (const u8 *)ev + 8, 8);
+		memcpy(&asize, (const u8 *)ev + 16, 8);
+		memcpy(&flags, (const u8 *)ev + 24, 8);
+		fprintf(fp, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",
+			aoff, asize, flags, (flags & 1) ? "T" : "", (flags & 2) ? "O" : "",
+			(flags & 4) ? "P" : "");
+		break;
+	}
+	case PERF_RECORD_ITRACE_START: {
+		u32 pid, tid;
+
+		memcpy(&pid, (const u8 *)ev + 8, 4);
+		memcpy(&tid, (const u8 *)ev + 12, 4);
+		fprintf(fp, " pid: %u tid: %u\n", pid, tid);
+		break;
+	}
 	case PERF_RECORD_CGROUP: {
 		u64 id;
 
