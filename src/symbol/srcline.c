@@ -350,3 +350,14 @@ const char *srcline_format(const struct srcline *sl, bool full_path, char *buf, 
 	snprintf(buf, size, "%s:%u", f, sl->line);
 	return buf;
 }
+
+const char *srcline_format_unknown(char *buf, size_t size, const char *sym_name, u64 sym_off,
+				   const char *dso_short_name, u64 addr)
+{
+	if (sym_name)
+		snprintf(buf, size, "%s+%llu", sym_name, (unsigned long long)sym_off);
+	else
+		snprintf(buf, size, "%s[%llx]", dso_short_name ? dso_short_name : "??",
+			 (unsigned long long)addr);
+	return buf;
+}

@@ -57,4 +57,12 @@ int srcline_find(struct srcline_cache *sc, u64 addr, bool want_inlines, struct s
  */
 const char *srcline_format(const struct srcline *sl, bool full_path, char *buf, size_t size);
 
+/*
+ * srcline_format_unknown - perf's text when an address has no line:
+ * "sym+<decimal offset>" ("@plt+0", "finish_task_switch.isra.0+147"),
+ * or "<dso short name>[<hex addr>]" without a symbol. Returns @buf.
+ */
+const char *srcline_format_unknown(char *buf, size_t size, const char *sym_name, u64 sym_off,
+				   const char *dso_short_name, u64 addr);
+
 #endif

@@ -76,6 +76,13 @@ TEST(srcline_function_lines)
 	/* an address without lines */
 	EXPECT_EQ(srcline_find(sc, 0x10, false, &sl), -ENOENT);
 	EXPECT_STREQ(srcline_format(&sl, false, buf, sizeof(buf)), "??:0");
+	/* what perf report --sort srcline prints then */
+	EXPECT_STREQ(srcline_format_unknown(buf, sizeof(buf), "@plt", 0, "wl", 0x1030), "@plt+0");
+	EXPECT_STREQ(srcline_format_unknown(buf, sizeof(buf), "finish_task_switch.isra.0", 147,
+					    "[kernel.kallsyms]", 0),
+		     "finish_task_switch.isra.0+147");
+	EXPECT_STREQ(srcline_format_unknown(buf, sizeof(buf), NULL, 0, "libfoo.so", 0x1234),
+		     "libfoo.so[1234]");
 	srcline_cache_free(sc);
 	symsrc_free(ss);
 	strpool_release(&pool);
