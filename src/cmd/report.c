@@ -47,7 +47,7 @@ struct report_opts {
 	bool demangle_kernel;
 	bool disable_order;
 	bool full_source_path;
-	bool group;
+	int group; /* -1 default (grouped when the file has groups), 0 --no-group, 1 --group */
 	const char *group_sort_idx;
 	bool header;
 	bool header_only;
@@ -142,9 +142,17 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 	return report_hists_run(&a, stdout);
 }
 
+/* parse_tristate - an int option: 1 when given, 0 for --no-x (stays -1 when absent) */
+static int parse_tristate(const struct option *opt, const char *arg, int unset)
+{
+	(void)arg;
+	*(int *)opt->value = unset ? 0 : 1;
+	return 0;
+}
+
 int cmd_report(int argc, const char **argv)
 {
-	struct report_opts opts = { .children = true }; /* --no-children turns it off */
+	struct report_opts opts = { .children = true, .group = -1 }; /* --no-children turns it off */
 	struct report_opts *o = &opts;
 	const struct option options[] = {
 		OPT_BOOLEAN('b', "branch-stack", &o->branch_stack, "use branch records for per branch histogram filling"),
@@ -222,7 +230,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "demangle-kernel", &o->demangle_kernel, "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "disable-order", &o->disable_order, "Disable raw trace ordering"),
 		OPT_BOOLEAN(0, "full-source-path", &o->full_source_path, "Show full source file name path for source lines"),
-		OPT_BOOLEAN(0, "group", &o->group, "Show event group information together"),
+		OPT_CALLBACK_NOOPT(0, "group", &o->group, NULL, "Show event group information together",
+				   parse_tristate),
 		OPT_STRING(0, "group-sort-idx", &o->group_sort_idx, "n",
 			   "Sort the output by the event at the index n in group. If n is invalid, sort by the first event. WARNING: should be used on grouped events."),
 		OPT_BOOLEAN(0, "header", &o->header, "Show data header."),

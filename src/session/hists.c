@@ -47,6 +47,7 @@ void hists_release(struct hists *hists)
 	free(hists->entries);
 	free(hists->table);
 	free(hists->nodes);
+	free(hists->grp_pool);
 	u64map_release(&hists->child_of);
 	memset(hists, 0, sizeof(*hists));
 }
@@ -213,6 +214,56 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	if (++hists->table_used * 2 > hists->table_mask)
 		table_grow(hists);
 	return e;
+}
+
+static struct hist_entry *entry_find(const struct hists *hists, const struct hist_entry *key)
+{
+	u64 h = key_hash(hists, key);
+	size_t i = h & hists->table_mask;
+	struct hist_entry *e;
+
+	while ((e = hists->table[i])) {
+		if (e->hash == h && key_equal(hists, e, key))
+			return e;
+		i = (i + 1) & hists->table_mask;
+	}
+	return NULL;
+}
+
+void hists_link_group(struct hists *leader, struct hists *const *members, int nr)
+{
+	size_t n;
+
+	/* dummies for what only the members have */
+	for (int m = 1; m < nr; m++) {
+		for (size_t i = 0; i < members[m]->nr_entries; i++) {
+			const struct hist_entry *me = members[m]->entries[i];
+
+			if (!entry_find(leader, me)) {
+				struct hist_entry *e = entry_findnew(leader, me, 0);
+
+				e->seq = UINT32_MAX; /* after the real ones, in their order */
+				e->pos = (u32)i;
+			}
+		}
+	}
+	n = leader->nr_entries;
+	leader->nr_group = nr;
+	leader->grp_pool = xcalloc(n * (size_t)nr, sizeof(*leader->grp_pool));
+	for (size_t i = 0; i < n; i++) {
+		struct hist_entry *e = leader->entries[i];
+
+		e->grp = &leader->grp_pool[i * (size_t)nr];
+		for (int m = 0; m < nr; m++) {
+			const struct hist_entry *me = m ? entry_find(members[m], e) : e;
+
+			if (me) {
+				e->grp[m].period = me->period;
+				e->grp[m].nr_events = me->nr_events;
+				e->grp[m].acc_period = me->acc_period;
+			}
+		}
+	}
 }
 
 static u32 node_new(struct hists *hists, const struct frame *frame)
@@ -508,11 +559,32 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
+/* group_cmp - the members' values after the leader's, as perf's group sort does */
+static int group_cmp(const struct hists *hists, const struct hist_entry *a,
+		     const struct hist_entry *b, bool acc)
+{
+	if (!a->grp || !b->grp)
+		return 0;
+	for (int m = 1; m < hists->nr_group; m++) {
+		u64 va = acc ? a->grp[m].acc_period : a->grp[m].period;
+		u64 vb = acc ? b->grp[m].acc_period : b->grp[m].period;
+
+		if (va != vb)
+			return va > vb ? 1 : -1;
+	}
+	return 0;
+}
+
 static int children_cmp(const struct hists *hists, const struct hist_entry *a,
 			const struct hist_entry *b)
 {
+	int c;
+
 	if (a->acc_period != b->acc_period)
 		return a->acc_period > b->acc_period ? 1 : -1;
+	c = group_cmp(hists, a, b, true);
+	if (c)
+		return c;
 	/* caller above callee, within one thread */
 	if (hists->opts.use_callchain && a->thread == b->thread) {
 		long r = (long)b->max_depth - (long)a->max_depth;
@@ -542,7 +614,8 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 				break;
 			case COL_OVERHEAD:
 			case COL_PERIOD:
-				c = a->period != b->period ? (a->period > b->period ? 1 : -1) : 0;
+				c = a->period != b->period ? (a->period > b->period ? 1 : -1)
+							   : group_cmp(hists, a, b, false);
 				break;
 			case COL_SAMPLE:
 				c = a->nr_events != b->nr_events ? (a->nr_events > b->nr_events ? 1 : -1)
@@ -564,6 +637,9 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? 1 : -1;
+	c = group_cmp(hists, a, b, false);
+	if (c)
+		return c;
 	c = hists_entry_cmp_keys(hists, a, b);
 	return -c;
 }

@@ -62,6 +62,11 @@ struct cc_node {
 	u64 cumul;	/* period of chains through here (hit included) */
 };
 
+/* struct hist_group_val - an entry's numbers in one member of an event group */
+struct hist_group_val {
+	u64 period, nr_events, acc_period;
+};
+
 /* struct hist_entry - one row. Pointers are borrowed from the machine. */
 struct hist_entry {
 	struct thread *thread;
@@ -78,6 +83,7 @@ struct hist_entry {
 	u32 seq;		    /* the sample that made it (hists->nr_samples then) */
 	u32 pos;		    /* its place in that sample: 0 self, then chain order */
 	u64 hash;
+	struct hist_group_val *grp; /* group view: one per member (leader first), or NULL */
 	bool filtered;		    /* hidden by a filter (--percent-limit etc.) */
 	u64 addr;		    /* unresolved symbol key: map-relative address for a
 				       sample's own entry, the raw address for one made
@@ -125,6 +131,8 @@ struct hists {
 	size_t chunk_left;
 	void **chunks;
 	size_t nr_chunks, alloc_chunks;
+	int nr_group;		     /* group view: members (leader included), else 0 */
+	struct hist_group_val *grp_pool; /* owned: nr_entries * nr_group values */
 };
 
 /* sort_key_parse - "comm" -> SORT_COMM ("symbol" and "sym" alike). Returns -1 if unknown. */
@@ -158,6 +166,14 @@ void hists_add(struct hists *hists, const struct hist_sample *hs);
  * descending, then the keys), mark those below @percent_limit filtered.
  */
 void hists_sort(struct hists *hists);
+
+/*
+ * hists_link_group - the group view of perf (--group, or a file with event
+ * groups): for each entry of @leader, its numbers in every member
+ * (@members[0] is @leader itself); entries only the members have are added
+ * to @leader with no period of their own. Call before hists_sort().
+ */
+void hists_link_group(struct hists *leader, struct hists *const *members, int nr);
 
 /* hists_entry_cmp_keys - compare two entries by the output order of the sort keys. */
 int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,

@@ -111,6 +111,15 @@ static int oq_cmp(const void *pa, const void *pb)
 
 static void time_offsets(struct session *s);
 
+static int free_value(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+	return 0;
+}
+
+
 struct session *session_open(const char *path, const struct machine_opts *opts,
 			     struct data_error *err)
 {
@@ -124,6 +133,7 @@ struct session *session_open(const char *path, const struct machine_opts *opts,
 	}
 	s->evlist = data_reader_evlist(s->reader);
 	strpool_init(&s->names);
+	u64map_init(&s->read_values);
 	machine_init(&s->machine, &s->names, opts);
 	h = data_reader_header(s->reader);
 	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
@@ -141,6 +151,7 @@ struct session *session_from_reader(struct data_reader *reader, const struct mac
 	s->reader = reader;
 	s->evlist = data_reader_evlist(s->reader);
 	strpool_init(&s->names);
+	u64map_init(&s->read_values);
 	machine_init(&s->machine, &s->names, opts);
 	h = data_reader_header(s->reader);
 	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
@@ -156,9 +167,56 @@ void session_free(struct session *s)
 		return;
 	machine_release(&s->machine);
 	strpool_release(&s->names);
+	u64map_for_each(&s->read_values, free_value, NULL);
+	u64map_release(&s->read_values);
 	oq_free(s->oq);
 	data_reader_close(s->reader);
 	free(s);
+}
+
+/*
+ * deliver_value - one counter value of a PERF_SAMPLE_READ sample: a sample
+ * of that counter's event whose period is what it counted since its last
+ * sample (perf's semantics; nothing is delivered for a zero delta).
+ */
+static int deliver_value(struct session *s, struct tool *tool, const union perf_event *ev,
+			 struct perf_sample *sample, u64 id, u64 value)
+{
+	struct evsel *evsel = data_reader_evsel_for_id(s->reader, id);
+	u64 *last = u64map_find(&s->read_values, id);
+
+	if (!last) {
+		last = xzalloc(sizeof(*last));
+		u64map_set(&s->read_values, id, last);
+	}
+	sample->id = id;
+	sample->period = value - *last;
+	*last = value;
+	if (!evsel || !sample->period)
+		return 0;
+	return tool->sample(tool, s, ev, sample, evsel);
+}
+
+static int deliver_sample_read(struct session *s, struct tool *tool, const union perf_event *ev,
+			       struct perf_sample *sample, struct evsel *evsel)
+{
+	u64 rf = evsel->attr.read_format;
+	int ret = 0;
+
+	if (!(rf & PERF_FORMAT_ID))
+		return tool->sample(tool, s, ev, sample, evsel);
+	if (!(rf & PERF_FORMAT_GROUP))
+		return deliver_value(s, tool, ev, sample, sample->read.one.id, sample->read.one.value);
+	if (!sample->read.values)
+		return 0;
+	size_t sz = (size_t)perf_sample_read_value_size(rf);
+
+	for (u64 i = 0; i < sample->read.nr && !ret; i++) {
+		const u64 *v = (const u64 *)((const char *)sample->read.values + i * sz);
+
+		ret = deliver_value(s, tool, ev, sample, v[1], v[0]);
+	}
+	return ret;
 }
 
 /* deliver one record: update the model, then tell the tool */
@@ -177,9 +235,11 @@ static int deliver(struct session *s, struct tool *tool, const union perf_event 
 	}
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
-		if (!evsel)
+		if (!evsel || !tool->sample)
 			return 0;
-		return tool->sample ? tool->sample(tool, s, ev, &sample, evsel) : 0;
+		if (evsel->attr.sample_type & PERF_SAMPLE_READ)
+			return deliver_sample_read(s, tool, ev, &sample, evsel);
+		return tool->sample(tool, s, ev, &sample, evsel);
 	case PERF_RECORD_MMAP:
 		machine_process_mmap(m, ev);
 		break;

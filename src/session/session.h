@@ -30,6 +30,7 @@ struct tool {
 	bool ordered;	/* deliver in timestamp order (perf's default for report) */
 	/* progress: called about every 64k records with bytes done and total (0: unknown) */
 	void (*progress)(struct tool *tool, u64 done, u64 total);
+	void *progress_arg; /* for the progress callback */
 };
 
 struct session_stats {
@@ -50,6 +51,7 @@ struct session {
 	struct session_stats stats;
 	struct ordered_queue *oq;   /* owned */
 	u64 file_size;
+	struct u64map read_values; /* sample id -> last counter value (PERF_SAMPLE_READ) */
 	int sample_time_off;  /* fast timestamp lookup for ordering, -1: parse */
 	int trailer_time_off;
 };

@@ -107,6 +107,9 @@ static void add_col(struct printer *p, int type, int key, int width, bool left)
 {
 	if (p->nr_cols == NR_MAX_COLS)
 		return;
+	/* in the group view every number column holds one value per member */
+	if (type != COL_KEY && p->o->nr_group > 1)
+		width *= p->o->nr_group;
 	p->cols[p->nr_cols++] = (struct col){ .type = type, .key = key, .width = width, .left = left };
 }
 
@@ -262,19 +265,30 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 			fputs("  ", fp);
 		switch (col->type) {
 		case COL_OVERHEAD:
-			snprintf(num, sizeof(num), "%.2f%%", pct(e->period, p->total));
-			fprintf(fp, "%*s", col->width, num);
-			break;
 		case COL_CHILDREN:
-			snprintf(num, sizeof(num), "%.2f%%", pct(e->acc_period, p->total));
-			fprintf(fp, "%*s", col->width, num);
-			break;
 		case COL_SAMPLE:
-			fprintf(fp, "%*llu", col->width, (unsigned long long)e->nr_events);
+		case COL_PERIOD: {
+			int n = p->o->nr_group > 1 && e->grp ? p->o->nr_group : 1;
+			int w = col->width / (p->o->nr_group > 1 ? p->o->nr_group : 1);
+
+			for (int m = 0; m < n; m++) {
+				u64 period = n > 1 ? e->grp[m].period : e->period;
+				u64 acc = n > 1 ? e->grp[m].acc_period : e->acc_period;
+				u64 events = n > 1 ? e->grp[m].nr_events : e->nr_events;
+				u64 total = n > 1 ? p->o->group_totals[m] : p->total;
+
+				if (col->type == COL_OVERHEAD)
+					snprintf(num, sizeof(num), "%.2f%%", pct(period, total));
+				else if (col->type == COL_CHILDREN)
+					snprintf(num, sizeof(num), "%.2f%%", pct(acc, total));
+				else
+					snprintf(num, sizeof(num), "%llu",
+						 (unsigned long long)(col->type == COL_SAMPLE ? events
+											       : period));
+				fprintf(fp, "%*s", w, num);
+			}
 			break;
-		case COL_PERIOD:
-			fprintf(fp, "%*llu", col->width, (unsigned long long)e->period);
-			break;
+		}
 		default: {
 			const char *t = key_text(e, col->key, p->buf, sizeof(p->buf));
 
@@ -595,6 +609,11 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
 	u64 n = o->percent_absolute && o->nr_samples_all ? o->nr_samples_all : hists->nr_samples;
 	u64 count = o->percent_absolute && o->total_period_all ? o->total_period_all
 							     : hists->total_period;
+
+	if (o->nr_group > 1) {
+		n = o->group_nr_samples;
+		count = o->group_period;
+	}
 	char unit = ' ';
 
 	if (n > 1000ULL * 1000 * 1000) {
@@ -607,8 +626,8 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
 		n /= 1000;
 		unit = 'K';
 	}
-	fprintf(fp, "# Samples: %llu%c of event '%s'\n", (unsigned long long)n, unit,
-		o->event_name ? o->event_name : "");
+	fprintf(fp, "# Samples: %llu%c of event%s '%s'\n", (unsigned long long)n, unit,
+		o->plural ? "s" : "", o->event_name ? o->event_name : "");
 	fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)count);
 	fputs("#\n", fp);
 }

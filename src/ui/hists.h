@@ -20,7 +20,12 @@ struct hists_print_opts {
 	u64 total_period_all;	/* for --percentage absolute: the total before filtering */
 	u64 nr_samples_all;
 	bool overhead_title;	/* -F given: the self column is "Overhead" even with children */
-	bool has_dso_filter;	/* --dsos given: no room is made for raw addresses */
+	bool has_dso_filter;
+	bool plural;		/* "of events" in the header */
+	int nr_group;		/* group view: members, leader first (0: no group) */
+	const u64 *group_totals; /* the 100% of each member */
+	u64 group_nr_samples;	/* samples of all members, for the header */
+	u64 group_period;	/* event count of all members */	/* --dsos given: no room is made for raw addresses */
 	unsigned int elide_keys; /* bit per enum sort_key: columns not shown (a filter fixes them) */
 };
 

@@ -3,7 +3,9 @@
 
 #include "core/evlist.h"
 #include "core/evsel.h"
+#include "data/reader.h"
 #include "lib/debug.h"
+#include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
@@ -216,6 +218,23 @@ static int parse_time(const char *s, struct report_filter *f)
 }
 
 
+/* a progress line on stderr, for terminals only, once a load takes over a second */
+struct progress_line {
+	u64 start_ns;
+	bool shown;
+};
+
+static void progress_cb(struct tool *tool, u64 done, u64 total)
+{
+	struct progress_line *pl = tool->progress_arg;
+	u64 now = monotonic_ns();
+
+	if (now - pl->start_ns < NSEC_PER_SEC || !total)
+		return;
+	fprintf(stderr, "\rProcessing events... %3u%%", (unsigned)(done * 100 / total));
+	pl->shown = true;
+}
+
 static bool evlist_has_callchain(struct evlist *evlist)
 {
 	struct evsel *evsel;
@@ -342,7 +361,15 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		ret = 129;
 		goto out_filter;
 	}
+	struct progress_line pl = { .start_ns = monotonic_ns() };
+
+	if (a->show_progress && isatty(2)) {
+		rep.tool.progress = progress_cb;
+		rep.tool.progress_arg = &pl;
+	}
 	ret = report_process(&rep, &err);
+	if (pl.shown)
+		fputs("\r\033[K", stderr);
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", a->input ? a->input : "perf.data", err.msg);
 		ret = 255;
@@ -360,18 +387,87 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)s->stats.total_lost_samples);
 	}
+	/* perf shows groups together when the file has them, or with --group */
+	bool has_groups = data_reader_header(s->reader)->nr_groups > 0;
+	bool group_view = a->group > 0 || (a->group < 0 && has_groups);
+	/* --group on a file without groups: every event in one group */
+	bool one_group = group_view && !has_groups;
+
+	if (one_group) {
+		struct evsel *first = evlist_first(s->evlist);
+
+		evlist_for_each_entry(s->evlist, evsel) {
+			evsel->leader = first;
+			if (evsel != first)
+				evsel->nr_members = 0;
+		}
+		first->nr_members = s->evlist->nr_entries;
+	}
+	if (group_view) {
+		evlist_for_each_entry(s->evlist, evsel) {
+			struct hists *members[HIST_MAX_FIELDS * 4];
+			int nr = 0;
+			struct evsel *m;
+
+			if (!evsel_is_group_leader(evsel) || evsel->nr_members < 2)
+				continue;
+			evlist_for_each_entry(s->evlist, m)
+				if (m->leader == evsel && nr < (int)ARRAY_SIZE(members))
+					members[nr++] = &rep.hists[m->idx];
+			hists_link_group(&rep.hists[evsel->idx], members, nr);
+			hists_sort(&rep.hists[evsel->idx]);
+		}
+	}
 	evlist_for_each_entry(s->evlist, evsel) {
 		struct hists *h = &rep.hists[evsel->idx];
+		struct strbuf gname = STRBUF_INIT;
+		u64 totals[64];
 
-		if (!h->nr_samples)
+		if (group_view && !evsel_is_group_leader(evsel))
 			continue;
-		po.event_name = evsel->name;
+		po.nr_group = 0;
+		if (group_view && evsel->nr_members > 1) {
+			struct evsel *m;
+			int nr = 0;
+
+			po.group_nr_samples = po.group_period = 0;
+			if (!one_group)
+				strbuf_addf(&gname, "%s { ", evsel->group_name ? evsel->group_name
+									      : "anon group");
+			evlist_for_each_entry(s->evlist, m) {
+				if (m->leader != evsel || nr == (int)ARRAY_SIZE(totals))
+					continue;
+				strbuf_addf(&gname, "%s%s", nr ? ", " : "", m->name);
+				totals[nr++] = rep.hists[m->idx].total_period;
+				po.group_nr_samples += rep.hists[m->idx].nr_samples;
+				po.group_period += rep.hists[m->idx].total_period;
+			}
+			if (!one_group)
+				strbuf_addstr(&gname, " }");
+			po.nr_group = nr;
+			po.group_totals = totals;
+			if (!po.group_nr_samples) {
+				strbuf_release(&gname);
+				continue;
+			}
+		} else if (!h->nr_samples) {
+			continue;
+		}
+		po.event_name = po.nr_group ? gname.buf : evsel->name;
+		/*
+		 * perf says "events" for a group leader even when showing it alone;
+		 * an explicit --no-group makes the first event the leader of all
+		 */
+		po.plural = po.nr_group > 1 || evsel->nr_members > 1 ||
+			    (a->group == 0 && !has_groups && evsel == evlist_first(s->evlist) &&
+			     s->evlist->nr_entries > 1);
 		po.total_period_all = rep.total_period_all[evsel->idx];
 		po.nr_samples_all = rep.nr_samples_all[evsel->idx];
 		if (!a->quiet)
 			hists_fprintf_event_header(h, &po, out);
 		hists_fprintf(h, &po, out);
 		fputs("\n\n", out);
+		strbuf_release(&gname);
 	}
 	if (!a->quiet)
 		fprintf(out, "#\n# (Tip: %s)\n#\n", tips[(unsigned)time(NULL) % ARRAY_SIZE(tips)]);

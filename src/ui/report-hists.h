@@ -26,7 +26,7 @@ struct report_hist_args {
 	bool show_total_period;	   /* --show-total-period */
 	bool quiet;		   /* -q */
 	bool show_header;	   /* --header: the header was printed already by the caller */
-	bool group;		   /* --group */
+	int group;		   /* --group: 1, --no-group: 0, -1: when the file has groups */
 	bool threads;		   /* -T */
 	const char *comms, *pids, *tids, *dsos, *symbols, *cpus, *time;
 	const char *parent;	   /* -p regex */
