@@ -159,7 +159,7 @@ static int find_runtime(struct strbuf *out, const char *name, const struct symsr
 			const struct symbol_opts *opts, char *root, size_t root_size)
 {
 	u8 bid[BUILD_ID_SIZE];
-	bool have_file = false;
+	bool have_file = false, mismatch = false;
 	int bl;
 
 	root[0] = 0;
@@ -178,7 +178,8 @@ static int find_runtime(struct strbuf *out, const char *name, const struct symsr
 			snprintf(root, root_size, "%s", opts->symfs);
 		}
 	}
-	if (!have_file) {
+	/* with --symfs, perf looks only there (no fallback to the host's file) */
+	if (!have_file && !(opts->symfs && *opts->symfs)) {
 		strbuf_reset(out);
 		strbuf_addstr(out, name);
 		have_file = !access(out->buf, R_OK);
@@ -188,6 +189,7 @@ static int find_runtime(struct strbuf *out, const char *name, const struct symsr
 		if (bl > 0 && !same_build_id(bid, bl, args->build_id, args->build_id_size)) {
 			pr_debug("%s: build-id differs from the recorded one\n", out->buf);
 			have_file = false;
+			mismatch = true;
 		}
 	}
 	if (have_file)
@@ -207,7 +209,7 @@ static int find_runtime(struct strbuf *out, const char *name, const struct symsr
 	}
 	strbuf_reset(out);
 	strbuf_addstr(out, name);
-	return access(name, F_OK) ? -ENOENT : -ESTALE;
+	return mismatch ? -ESTALE : -ENOENT;
 }
 
 static int load_path(struct symsrc *ss, const char *name, const struct symsrc_args *args,

@@ -10,6 +10,7 @@
 #include "lib/util.h"
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
+#include "symbol/srcline.h"
 #include "symbol/symtab.h"
 
 #include <dlfcn.h>
@@ -699,5 +700,83 @@ TEST(elf_other_mount_namespace_via_proc_root)
 	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "in_host") != NULL);
 	symsrc_free(ss);
 	kill(pid, SIGTERM);
+	strpool_release(&pool);
+}
+
+/* damaged binaries: every load returns (symbols or an error), none crashes */
+TEST(elf_corrupt_files_do_not_crash)
+{
+	struct strpool pool = STRPOOL_INIT;
+	struct strbuf img = STRBUF_INIT;
+	u64 x = 0x2545f4914f6cdd1dULL;
+	u8 bid[BUILD_ID_SIZE];
+	int round, i;
+
+	need_tools();
+	build_prog("prog", "-O1 -g");
+	ASSERT_TRUE(strbuf_read_file(&img, tmp_path("prog"), 0) > 1000);
+	for (round = 0; round < 150; round++) {
+		struct strbuf bad = STRBUF_INIT;
+		struct symsrc *ss;
+		FILE *f;
+
+		strbuf_add(&bad, img.buf, img.len);
+		/* flip bytes, biased to the headers where offsets and sizes live */
+		for (i = 0; i < 1 + round % 8; i++) {
+			size_t at;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			at = (round % 3 == 0) ? x % 64 : (round % 3 == 1) ? bad.len - 1 - x % 4096
+									   : x % bad.len;
+			bad.buf[at] ^= (char)(1 + (x >> 32) % 255);
+		}
+		if (round % 10 == 9)
+			strbuf_setlen(&bad, (x >> 8) % bad.len); /* truncated */
+		f = fopen(tmp_path("bad"), "w");
+		ASSERT_TRUE(f);
+		fwrite(bad.buf, 1, bad.len, f);
+		fclose(f);
+		ss = symsrc_new(&pool);
+		symsrc_load(ss, tmp_path("bad"), NULL);
+		symsrc_find(ss, 0x1139);
+		symsrc_free(ss);
+		{
+			struct srcline_cache *sc = srcline_cache_new(tmp_path("bad"), NULL, NULL, &pool);
+			struct srcline sl;
+
+			srcline_find(sc, 0x1139, true, &sl);
+			srcline_find(sc, 0x1150, false, &sl);
+			srcline_cache_free(sc);
+		}
+		buildid_read_path(tmp_path("bad"), bid, sizeof(bid));
+		buildid_read_mem(bad.buf, bad.len, bid, sizeof(bid));
+		strbuf_release(&bad);
+	}
+	strbuf_release(&img);
+	strpool_release(&pool);
+}
+
+TEST(elf_symfs_prefix)
+{
+	struct strpool pool = STRPOOL_INIT;
+	struct symbol_opts opts = { .no_buildid_cache = true };
+	struct symsrc_args args = { .opts = &opts };
+	struct symsrc *ss;
+	char symfs[512];
+
+	need_tools();
+	build_prog("prog", "-O0");
+	/* the "target's" root: <symfs>/usr/bin/prog */
+	snprintf(symfs, sizeof(symfs), "%s", tmp_path("root"));
+	ASSERT_TRUE(sh("mkdir -p root/usr/bin && cp prog root/usr/bin/prog") == 0);
+	opts.symfs = symfs;
+	ss = symsrc_new(&pool);
+	EXPECT_EQ(symsrc_load(ss, "/usr/bin/prog", &args), 0);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "public_func") != NULL);
+	symsrc_free(ss);
+	/* a file only on the host is not used with --symfs */
+	ss = symsrc_new(&pool);
+	EXPECT_EQ(symsrc_load(ss, "/usr/bin/ls", &args), -ENOENT);
+	symsrc_free(ss);
 	strpool_release(&pool);
 }
