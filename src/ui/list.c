@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int cmp_str(const void *a, const void *b)
@@ -101,6 +102,7 @@ static void collect(const char *root, const char *sys_glob, const char *ev_glob,
 		sub = opendir(subdir.buf);
 		while (sub && (e = readdir(sub))) {
 			char target[4096], *sbid, *orig, *link, *probes;
+			struct stat st;
 			ssize_t n;
 
 			if (e->d_name[0] == '.')
@@ -115,7 +117,9 @@ static void collect(const char *root, const char *sys_glob, const char *ev_glob,
 			sbid = xasprintf("%s%s", d->d_name, e->d_name);
 			orig = origname(target, sbid);
 			probes = xasprintf("%s/probes", link);
-			if (orig[1] != '[' && !access(probes, R_OK) && binary_matches(orig, sbid))
+			/* an empty probes file lists nothing: skip reading the binary */
+			if (orig[1] != '[' && !stat(probes, &st) && st.st_size > 0 &&
+			    binary_matches(orig, sbid))
 				read_probes(probes, sbid, sys_glob, ev_glob, entries);
 			free(probes);
 			free(orig);
