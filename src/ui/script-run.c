@@ -117,6 +117,8 @@ struct run {
 	size_t nr_chunks, alloc_chunks;
 	struct script_frame *frames; /* callchain scratch */
 	size_t alloc_frames;
+	struct script_frame *br;     /* branch stack scratch: from, to pairs */
+	size_t alloc_br;
 	/* --per-event-dump: one printer per event (by evsel->idx) */
 	struct script_printer *ev_printers;
 	u64 *ev_samples;
@@ -302,6 +304,21 @@ static const struct script_frame *resolve(struct run *r, struct thread *thread, 
 	}
 	u64map_set(&fc->ips, ip, sf);
 	return sf;
+}
+
+/*
+ * resolve_fb - resolve, falling back to the other address space (kernel or
+ * user) when the cpumode's has no map, as perf does for branch addresses.
+ */
+static const struct script_frame *resolve_fb(struct run *r, struct thread *thread, int cpumode,
+					     u64 ip)
+{
+	const struct script_frame *sf = resolve(r, thread, cpumode, ip);
+
+	if (sf->dso)
+		return sf;
+	return resolve(r, thread,
+		       is_kernel_mode(cpumode) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL, ip);
 }
 
 /* ---- filters ---- */
@@ -507,6 +524,22 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 		s.frames = r->frames;
 		s.nr_frames = n;
 		s.has_callchain = true;
+	}
+	if ((fields & (SFB(BRSTACK) | SFB(BRSTACKSYM) | SFB(BRSTACKOFF))) && sample->branch_stack) {
+		const struct branch_stack *bs = sample->branch_stack;
+		const struct branch_entry *e = script_branch_entries(sample);
+
+		if (r->alloc_br < 2 * bs->nr) {
+			r->alloc_br = 2 * bs->nr;
+			r->br = xreallocarray(r->br, r->alloc_br, sizeof(*r->br));
+		}
+		for (u64 i = 0; i < bs->nr; i++) {
+			r->br[i] = *resolve_fb(r, thread, sample->cpumode, e[i].from);
+			r->br[bs->nr + i] = *resolve_fb(r, thread, sample->cpumode, e[i].to);
+		}
+		s.br_from = r->br;
+		s.br_to = r->br + bs->nr;
+		s.nr_br = (int)bs->nr;
 	}
 	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		s.tp = tp_format(r, evsel);
@@ -848,6 +881,7 @@ static void run_release(struct run *r)
 		free(r->chunk_list[i]);
 	free(r->chunk_list);
 	free(r->frames);
+	free(r->br);
 	strvec_clear(&r->comms);
 	strvec_clear(&r->syms);
 	strvec_clear(&r->dsos);

@@ -690,6 +690,229 @@ static void print_sym_dso(struct strbuf *sb, u64 f, const struct script_frame *f
 	}
 }
 
+/* ---- data_src: perf's memory access decoding ("|OP LOAD|LVL L1 hit|...") ---- */
+
+#define DS(v, shift, bits) (((v) >> (shift)) & ((1ULL << (bits)) - 1))
+
+/* names of the set bits joined by " or " */
+static void add_bits(struct strbuf *sb, u64 m, const char *const *names, int nr, bool *any)
+{
+	for (int i = 0; m && i < nr; i++, m >>= 1) {
+		if (!(m & 1))
+			continue;
+		if (*any)
+			strbuf_addstr(sb, " or ");
+		strbuf_addstr(sb, names[i]);
+		*any = true;
+	}
+}
+
+static void decode_data_src(struct strbuf *sb, u64 v)
+{
+	static const char *const lvl[] = {
+		"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
+		"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O",
+		"Uncached",
+	};
+	static const char *const lvlnum[16] = {
+		[0x0a] = "I/O", [0x0b] = "Any cache", [0x0c] = "LFB/MAB", [0x0d] = "RAM",
+		[0x0e] = "PMEM",
+		[0x0f] = "N/A",
+	};
+	static const char *const hops[] = {
+		"N/A", "core, same node", "node, same socket", "socket, same board", "board",
+		"N/A", "N/A", "N/A",
+	};
+	static const char *const snoop[] = { "N/A", "None", "Hit", "Miss", "HitM" };
+	static const char *const snoopx[] = { "Fwd", "Peer" };
+	static const char *const tlb[] = { "N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault" };
+	u64 op = DS(v, 0, 5), l = DS(v, 5, 14), snp = DS(v, 19, 5), lck = DS(v, 24, 2);
+	u64 dtlb = DS(v, 26, 7), num = DS(v, 33, 4), remote = DS(v, 37, 1);
+	u64 snpx = DS(v, 38, 2), blk = DS(v, 40, 3), hop = DS(v, 43, 3);
+	size_t start;
+	bool any = false;
+
+	strbuf_addstr(sb, "|OP ");
+	strbuf_addstr(sb, (op & 1) ? "N/A" : (op & 2) ? "LOAD" : (op & 4) ? "STORE" :
+			  (op & 8) ? "PFETCH" : (op & 16) ? "EXEC" : "No");
+
+	strbuf_addstr(sb, "|LVL ");
+	start = sb->len;
+	if (remote)
+		strbuf_addstr(sb, "Remote ");
+	if (hop)
+		strbuf_addf(sb, "%s ", hops[hop]);
+	else
+		add_bits(sb, l & ~6ULL, lvl, (int)ARRAY_SIZE(lvl), &any);
+	if (num) {
+		if (any)
+			strbuf_addstr(sb, " or ");
+		any = true;
+		if (lvlnum[num])
+			strbuf_addstr(sb, lvlnum[num]);
+		else
+			strbuf_addf(sb, "L%d", (int)num);
+	}
+	if (sb->len == start)
+		strbuf_addstr(sb, "N/A");
+	if (l & 2)
+		strbuf_addstr(sb, " hit");
+	if (l & 4)
+		strbuf_addstr(sb, " miss");
+
+	strbuf_addstr(sb, "|SNP ");
+	any = false;
+	add_bits(sb, snp, snoop, (int)ARRAY_SIZE(snoop), &any);
+	add_bits(sb, snpx, snoopx, (int)ARRAY_SIZE(snoopx), &any);
+	if (!any)
+		strbuf_addstr(sb, "N/A");
+
+	strbuf_addstr(sb, "|TLB ");
+	any = false;
+	add_bits(sb, dtlb & ~6ULL, tlb, (int)ARRAY_SIZE(tlb), &any);
+	if (!any)
+		strbuf_addstr(sb, "N/A");
+	if (dtlb & 2)
+		strbuf_addstr(sb, " hit");
+	if (dtlb & 4)
+		strbuf_addstr(sb, " miss");
+
+	strbuf_addstr(sb, "|LCK ");
+	strbuf_addstr(sb, (lck & 1) ? "N/A" : (lck & 2) ? "Yes" : "No");
+
+	strbuf_addstr(sb, "|BLK ");
+	if (!blk || (blk & 1)) {
+		strbuf_addstr(sb, " N/A");
+	} else {
+		if (blk & 2)
+			strbuf_addstr(sb, " Data");
+		if (blk & 4)
+			strbuf_addstr(sb, " Addr");
+	}
+}
+
+/*
+ * "%16x <decoding>" left-aligned to the widest one printed so far, and cut
+ * at 99 characters, as perf's fixed buffers do.
+ */
+static void print_data_src(struct script_printer *p, u64 v)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	size_t len;
+
+	put_hex(&tmp, v, 16);
+	strbuf_addch(&tmp, ' ');
+	decode_data_src(&tmp, v);
+	len = tmp.len > 99 ? 99 : tmp.len;
+	if ((int)len > p->data_src_width)
+		p->data_src_width = (int)len;
+	strbuf_add(&p->buf, tmp.buf, len);
+	strbuf_addchars(&p->buf, ' ', (size_t)p->data_src_width - len);
+	strbuf_release(&tmp);
+}
+
+/* ---- branch stacks ---- */
+
+const struct branch_entry *script_branch_entries(const struct perf_sample *sample)
+{
+	const struct branch_stack *br = sample->branch_stack;
+
+	if (!br)
+		return NULL;
+	/* without PERF_SAMPLE_BRANCH_HW_INDEX the entries follow nr directly */
+	return sample->no_hw_idx ? (const struct branch_entry *)&br->hw_idx : br->entries;
+}
+
+static const char *branch_type_name(u64 flags)
+{
+	static const char *const types[] = {
+		"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
+		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", NULL,
+	};
+	static const char *const new_types[] = {
+		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4",
+		"ARCH_5",
+	};
+	unsigned type = (flags >> 20) & 15, new_type = (flags >> 26) & 15;
+
+	if (type != 15)
+		return types[type];
+	/* PERF_BR_EXTEND_ABI: perf 6.1 prints glibc's "(null)" past its table */
+	return new_type < ARRAY_SIZE(new_types) ? new_types[new_type] : "(null)";
+}
+
+/* "/P|M|-/X|-/A|-/cycles/type " after each entry (predicted wins), as perf */
+static void print_branch_flags(struct strbuf *sb, u64 flags)
+{
+	put_ch(sb, '/');
+	put_ch(sb, (flags & 2) ? 'P' : (flags & 1) ? 'M' : '-');
+	put_ch(sb, '/');
+	put_ch(sb, (flags & 4) ? 'X' : '-');
+	put_ch(sb, '/');
+	put_ch(sb, (flags & 8) ? 'A' : '-');
+	put_ch(sb, '/');
+	put_udec(sb, (flags >> 4) & 0xffff, 0);
+	put_ch(sb, '/');
+	put_str(sb, branch_type_name(flags));
+	put_ch(sb, ' ');
+}
+
+static void print_br_dso(struct strbuf *sb, u64 f, const struct script_frame *fr)
+{
+	if (!(f & SFB(DSO)))
+		return;
+	put_ch(sb, '(');
+	put_str(sb, fr->dso ? fr->dso : "[unknown]");
+	put_ch(sb, ')');
+}
+
+static void print_br_sym(struct strbuf *sb, const struct script_frame *fr)
+{
+	if (fr->sym) {
+		put_str(sb, fr->sym);
+		put_str(sb, "+0x");
+		put_hex(sb, fr->symoff, 0);
+	} else {
+		put_str(sb, "[unknown]");
+	}
+}
+
+/* brstack (addresses), brstacksym (symbols) or brstackoff (map offsets): one of them, in that order */
+static void print_brstack(struct strbuf *sb, u64 f, const struct script_sample *s)
+{
+	const struct branch_entry *entries = script_branch_entries(s->sample);
+
+	if (!entries || !s->br_from)
+		return;
+	for (int i = 0; i < s->nr_br; i++) {
+		const struct branch_entry *e = &entries[i];
+		const struct script_frame *from = &s->br_from[i], *to = &s->br_to[i];
+
+		if (f & SFB(BRSTACK)) {
+			put_str(sb, " 0x");
+			put_hex(sb, e->from, 0);
+			print_br_dso(sb, f, from);
+			put_str(sb, "/0x");
+			put_hex(sb, e->to, 0);
+			print_br_dso(sb, f, to);
+		} else if (f & SFB(BRSTACKSYM)) {
+			print_br_sym(sb, from);
+			print_br_dso(sb, f, from);
+			put_ch(sb, '/');
+			print_br_sym(sb, to);
+			print_br_dso(sb, f, to);
+		} else {
+			put_str(sb, " 0x");
+			put_hex(sb, from->ip, 0);
+			print_br_dso(sb, f, from);
+			put_str(sb, "/0x");
+			put_hex(sb, to->ip, 0);
+			print_br_dso(sb, f, to);
+		}
+		print_branch_flags(sb, e->flags);
+	}
+}
+
 static bool addr_correlates_sym(const struct perf_event_attr *attr)
 {
 	return attr->type == PERF_TYPE_SOFTWARE &&
@@ -783,9 +1006,8 @@ void script_print_sample(struct script_printer *p, const struct script_sample *s
 		if (addr_correlates_sym(&evsel->attr))
 			print_sym_dso(sb, f & (SFB(SYM) | SFB(SYMOFF) | SFB(DSO)), &s->addr);
 	}
-	if (f & SFB(DATA_SRC)) {
-		put_hex(sb, sample->data_src, 16);
-	}
+	if (f & SFB(DATA_SRC))
+		print_data_src(p, sample->data_src);
 	if (f & SFB(WEIGHT))
 		put_udec(sb, sample->weight, 16);
 	if (f & SFB(IP)) {
@@ -809,6 +1031,8 @@ void script_print_sample(struct script_printer *p, const struct script_sample *s
 			print_sym_dso(sb, f, &s->ip);
 		}
 	}
+	if (f & (SFB(BRSTACK) | SFB(BRSTACKSYM) | SFB(BRSTACKOFF)))
+		print_brstack(sb, f, s);
 	if (f & SFB(IREGS))
 		print_regs(sb, &sample->intr_regs);
 	if (f & SFB(UREGS))

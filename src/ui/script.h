@@ -100,6 +100,8 @@ struct script_sample {
 	int nr_frames;
 	bool has_callchain;	   /* print frames (event has CALLCHAIN and -G not given) */
 	struct tep_event *tp;	   /* format of a tracepoint sample, or NULL */
+	const struct script_frame *br_from, *br_to; /* branch stack entries resolved (brstack*) */
+	int nr_br;
 	const u8 *insn;		   /* the instruction at ip (insn/insnlen fields), or NULL */
 	int insn_len;
 };
@@ -116,6 +118,7 @@ struct script_printer {
 	u64 initial_time, previous_time;
 	bool write_error;
 	u64 written;		  /* bytes written to @fd so far */
+	int data_src_width;	  /* widest data_src text so far (perf pads to it) */
 	bool has_clock_data;	  /* tod: CLOCK_DATA of the file */
 	u64 clock_wall_ns, clock_ref_ns;
 };
@@ -141,6 +144,9 @@ void script_print_sample(struct script_printer *p, const struct script_sample *s
  */
 void script_print_record(struct script_printer *p, struct evsel *evsel, const char *comm,
 			 const union perf_event *ev, const struct perf_sample *sample);
+
+/* script_branch_entries - the entries of @sample's branch stack (hw_idx-aware), or NULL. */
+const struct branch_entry *script_branch_entries(const struct perf_sample *sample);
 
 /*
  * script_format_time - perf script's time column text ("123.456789" or
