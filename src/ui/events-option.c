@@ -48,6 +48,8 @@ static int events_option(const struct option *opt, const char *str, int unset, u
 	ret = parse_events_flags(*evlistp, str, &err, flags);
 	if (ret) {
 		parse_events_print_error(&err);
+		/* perf leaves a blank line before the usage that follows a callback error */
+		fputc('\n', stderr);
 		parse_events_error_release(&err);
 		return -1;
 	}
@@ -90,7 +92,7 @@ int parse_filter_option(const struct option *opt, const char *str, int unset)
 		return 0;
 	if (!evlist || !evlist_last(evlist)) {
 		fflush(stdout);
-		fprintf(stderr, "--filter option should follow a -e tracepoint or HW tracer option\n");
+		fprintf(stderr, "--filter option should follow a -e tracepoint or HW tracer option\n\n");
 		return -1;
 	}
 	/* walk back over the events of the last -e, as perf does */
@@ -102,7 +104,7 @@ int parse_filter_option(const struct option *opt, const char *str, int unset)
 			append_filter(evsel, str);
 		} else {
 			fflush(stdout);
-			fprintf(stderr, "This CPU does not support address filtering\n");
+			fprintf(stderr, "This CPU does not support address filtering\n\n");
 			return -1;
 		}
 		if (evsel->node.prev == &evlist->entries)

@@ -1,0 +1,43 @@
+#!/bin/bash
+# The -e and --filter options as stat and record use them: errors, exit
+# status 129 and the usage lines, byte for byte against perf.
+. "$(dirname "$0")/lib.sh"
+unset COLUMNS LINES
+
+# same_as_perf ARGS...: same stderr and exit status as perf ARGS (stdout ignored)
+same_as_perf() {
+	local prc=0 src=0
+	"$PERF" "$@" >/dev/null 2>perf.err </dev/null || prc=$?
+	"$SONDE" "$@" >/dev/null 2>sonde.err </dev/null || src=$?
+	sed -i 's/\bsonde\b/perf/g' sonde.err
+	test "$prc" = "$src" || { echo "exit: perf $prc, sonde $src: $*"; cat sonde.err; return 1; }
+	test_cmp perf.err sonde.err
+}
+
+for cmd in stat "record -o /dev/null"; do
+	for ev in bogus 'cpu-clock/bogus/' 'msr/tsc,bogus/' 'cycles:pppp' 'cs,' \
+		'sched:sched_switch/period=3/' 'nosuch*:foo'; do
+		test_expect_success PERF "$cmd -e '$ev': perf's error and usage, exit 129" \
+			"same_as_perf $cmd -e '$ev' true"
+	done
+	test_expect_success PERF,TRACEFS "$cmd -e 'sched:nosuch': tracefs hint" \
+		"same_as_perf $cmd -e sched:nosuch true"
+	test_expect_success PERF "$cmd --filter before any -e" \
+		"same_as_perf $cmd --filter x -e cs true"
+	test_expect_success PERF,TRACEFS "$cmd --filter on a software event of the last -e" \
+		"same_as_perf $cmd -e sched:sched_switch,cs --filter x true"
+done
+
+test_expect_success PERF "stat: a term perf stat refuses" '
+	same_as_perf stat -e cpu-clock/freq=10/ true &&
+	test_grep "'"'"'freq'"'"' is not usable in '"'"'perf stat'"'"'" sonde.err
+'
+
+test_expect_success 'repeated -e append, in order (stat)' '
+	"$SONDE" stat -x, -e cs -e faults,cpu-clock:u true 2>out &&
+	cut -d, -f3 out >names &&
+	printf "cs\nfaults\ncpu-clock:u\n" >expect &&
+	test_cmp expect names
+'
+
+test_done
