@@ -94,6 +94,19 @@ test_expect_success PERF 'fixtures recorded by perf 6.1' '
 	done
 '
 
+test_expect_success PERF,ROOT 'event groups: group view, --group, --no-group, sample read' '
+	same $FIXTURES/group.data &&
+	same $FIXTURES/group.data --no-group -n &&
+	same $TRASH/multi.data --group &&
+	same $TRASH/multi.data --no-group &&
+	"$PERF" record -q -g -e "{cpu-clock,task-clock}" -o $TRASH/grp.data "$W/rptmix" 100 >/dev/null 2>&1 &&
+	same $TRASH/grp.data &&
+	same $TRASH/grp.data --no-children -n &&
+	"$PERF" record -q -e "{cpu-clock,task-clock}:S" -o $TRASH/grps.data "$W/cpuburn" 100 >/dev/null 2>&1 &&
+	same $TRASH/grps.data &&
+	same $TRASH/grps.data --no-group
+'
+
 test_expect_success PERF,ROOT 'callchain presentations: flat, folded, fractal, caller, callee, limits' '
 	same $TRASH/mix.data -g flat &&
 	same $TRASH/mix.data -g folded &&
