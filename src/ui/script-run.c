@@ -81,6 +81,84 @@ int script_parse_time(const char *str, u64 *start, u64 *end)
 	return 0;
 }
 
+/*
+ * percent forms: "P%/N" is the N-th slice of P% of the recording (from the
+ * header's first to last sample time), "A%-B%" a span, "P%" the first
+ * slice; several separated by commas.
+ */
+int script_parse_time_percent(const char *str, u64 first, u64 last,
+			      struct script_time_range **out, int *nr)
+{
+	struct strvec sv = STRVEC_INIT;
+	double span = last > first ? (double)(last - first) : 0;
+	int err = 0;
+
+	*out = NULL;
+	*nr = 0;
+	strvec_split(&sv, str, ",");
+	for (size_t i = 0; i < sv.nr && !err; i++) {
+		char *item = sv.v[i], *slash = strchr(item, '/'), *dash = strchr(item, '-'), *end;
+		struct script_time_range rg;
+		double a, b;
+
+		if (slash) {
+			long n;
+
+			*slash = 0;
+			a = strtod(item, &end);
+			if (end == item || strcmp(end, "%"))
+				err = -EINVAL;
+			n = strtol(slash + 1, &end, 10);
+			if (*end || n < 1)
+				err = -EINVAL;
+			a /= 100;
+			if (err || a <= 0 || a > 1)
+				err = -EINVAL;
+			rg.start = first + (u64)(span * a * (double)(n - 1));
+			rg.end = rg.start + (u64)(span * a) - 1;
+			if (!err && rg.start > last)
+				err = -EINVAL;
+			/* the last slice ends with the last sample */
+			if (rg.end > last || a * (double)n >= 1.0)
+				rg.end = last;
+		} else if (dash) {
+			*dash = 0;
+			a = strtod(item, &end);
+			if (end == item || strcmp(end, "%"))
+				err = -EINVAL;
+			b = strtod(dash + 1, &end);
+			if (end == dash + 1 || strcmp(end, "%"))
+				err = -EINVAL;
+			a /= 100;
+			b /= 100;
+			if (a < 0 || b > 1 || a > b)
+				err = -EINVAL;
+			rg.start = first + (u64)(span * a);
+			rg.end = first + (u64)(span * b);
+		} else {
+			a = strtod(item, &end);
+			if (end == item || strcmp(end, "%"))
+				err = -EINVAL;
+			a /= 100;
+			if (a <= 0 || a > 1)
+				err = -EINVAL;
+			rg.start = first;
+			rg.end = first + (u64)(span * a) - 1;
+		}
+		if (!err) {
+			*out = xreallocarray(*out, (size_t)*nr + 1, sizeof(**out));
+			(*out)[(*nr)++] = rg;
+		}
+	}
+	strvec_clear(&sv);
+	if (err || !*nr) {
+		FREE_AND_NULL(*out);
+		*nr = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* ---- resolved-frame cache: (address space, ip) -> script_frame ---- */
 
 struct frame_cache {
@@ -131,6 +209,8 @@ struct run {
 	u64 cpu_mask[16]; /* cpus 0..1023 */
 	bool has_cpus;
 	u64 time_start, time_end;
+	struct script_time_range *ranges; /* --time with percentages: any of these */
+	int nr_ranges;
 	int err;
 };
 
@@ -448,6 +528,15 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 	if ((r->time_start && sample->time < r->time_start) ||
 	    (r->time_end && sample->time > r->time_end))
 		return 0;
+	if (r->nr_ranges) {
+		int k;
+
+		for (k = 0; k < r->nr_ranges; k++)
+			if (sample->time >= r->ranges[k].start && sample->time <= r->ranges[k].end)
+				break;
+		if (k == r->nr_ranges)
+			return 0;
+	}
 	if (cpu_filtered(r, sample))
 		return 0;
 	thread = machine_findnew_thread(r->machine, (int)sample->pid, (int)sample->tid);
@@ -759,9 +848,17 @@ static int setup_filters(struct run *r)
 	}
 	if (o->stop_bt)
 		strvec_split(&r->stop_bt, o->stop_bt, ",");
-	if (o->time_str && script_parse_time(o->time_str, &r->time_start, &r->time_end)) {
+	if (o->time_str && strchr(o->time_str, '%')) {
+		const struct perf_header *h = data_reader_header(r->reader);
+
+		if (script_parse_time_percent(o->time_str, h->first_sample_time,
+					      h->last_sample_time, &r->ranges, &r->nr_ranges)) {
+			pr_err("Invalid time string\n");
+			return -EINVAL;
+		}
+	} else if (o->time_str && script_parse_time(o->time_str, &r->time_start, &r->time_end)) {
 		pr_err("Invalid time string\n");
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -882,6 +979,7 @@ static void run_release(struct run *r)
 	free(r->chunk_list);
 	free(r->frames);
 	free(r->br);
+	free(r->ranges);
 	strvec_clear(&r->comms);
 	strvec_clear(&r->syms);
 	strvec_clear(&r->dsos);
@@ -961,9 +1059,11 @@ int script_run(struct script_opts *o)
 		return 255;
 	}
 	strbuf_release(&msg);
-	if (setup_filters(&r)) {
+	err = setup_filters(&r);
+	if (err) {
 		run_release(&r);
-		return 255;
+		/* perf exits with -EINVAL & 0xff (234) for a bad --time, 255 otherwise */
+		return err == -EINVAL ? 256 - EINVAL : 255;
 	}
 	for (int j = 0; j < SOT_MAX; j++) {
 		if (o->cfg.out[j].fields & SFB(SRCLINE))

@@ -59,4 +59,16 @@ int script_run(struct script_opts *o);
  */
 int script_parse_time(const char *str, u64 *start, u64 *end);
 
+struct script_time_range {
+	u64 start, end; /* inclusive */
+};
+
+/*
+ * script_parse_time_percent - perf's percent forms of --time ("10%/2",
+ * "0%-10%", "50%", comma-separated) over [@first, @last]. Returns 0 with
+ * *@out (caller frees) and *@nr set, or -EINVAL.
+ */
+int script_parse_time_percent(const char *str, u64 first, u64 last,
+			      struct script_time_range **out, int *nr);
+
 #endif

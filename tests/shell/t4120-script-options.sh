@@ -42,7 +42,7 @@ test_expect_success '--reltime with --deltatime is refused' '
 '
 
 test_expect_success 'bad --time and --cpu on a file without CPU' '
-	test_exit_code 255 ./perf script -i "$F/callgraph.data" --time abc 2>err &&
+	test_exit_code 234 ./perf script -i "$F/callgraph.data" --time abc 2>err &&
 	test_grep "Invalid time string" err &&
 	test_exit_code 255 ./perf script -i "$F/callgraph.data" --cpu 0 2>err &&
 	test_grep "File does not contain CPU events. Remove -C option to proceed." err
