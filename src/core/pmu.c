@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 static int cmp_str(const void *a, const void *b)
@@ -341,7 +342,7 @@ const struct pmu_format *pmu_format_find(const struct pmu *pmu, const char *name
 const struct pmu_alias *pmu_alias_find(const struct pmu *pmu, const char *name)
 {
 	for (int i = 0; i < pmu->nr_aliases; i++)
-		if (!strcmp(pmu->aliases[i].name, name))
+		if (!strcasecmp(pmu->aliases[i].name, name))
 			return &pmu->aliases[i];
 	return NULL;
 }
