@@ -516,9 +516,26 @@ static int split_event(struct pe_ctx *ctx, int start, bool in_group, struct pe_e
 	return 0;
 }
 
+/*
+ * The display name perf's lexer gives an event: "x/y/z" (the longest match
+ * of [^,{}/]+ '/' [^/]* '/' [^,{}/]*) when it matches at the event's start,
+ * else the text up to the first '/', ',', '{' or '}'. The middle part may
+ * run over later events: "mem:0x1000/8:x,cpu-clock/period=1/" names the
+ * breakpoint "mem:0x1000/8:x,cpu-clock/period=1", as perf does.
+ */
 static char *event_text(struct pe_ctx *ctx, const struct pe_event *ev)
 {
-	return xstrndup(ctx->str + ev->start, (ev->has_terms ? ev->end : ev->base_end) - ev->start);
+	const char *s = ctx->str + ev->start, *p = s, *q;
+
+	while (*p && !strchr(",{}/", *p))
+		p++;
+	if (*p == '/' && p > s && (q = strchr(p + 1, '/'))) {
+		q++;
+		while (*q && !strchr(",{}/", *q))
+			q++;
+		return xstrndup(s, q - s);
+	}
+	return xstrndup(s, p - s);
 }
 
 /*
