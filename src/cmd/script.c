@@ -97,6 +97,7 @@ int cmd_script(int argc, const char **argv)
 	const char *dummy_s = NULL;
 	int max_stack = -1, dummy_i = 0;
 	bool hide_cg = false;
+	bool demangle = true;
 
 	script_opts_init(&o);
 	const struct option options[] = {
@@ -140,7 +141,7 @@ int cmd_script(int argc, const char **argv)
 		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP },
 		OPT_BOOLEAN(0, "deltatime", &o.cfg.deltatime,
 			    "Show time stamps relative to previous event"),
-		OPT_BOOLEAN(0, "demangle", &dummy_b, "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle", &demangle, "Enable symbol demangling"),
 		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
 			    "Enable kernel symbol demangling"),
 		OPT_STRING(0, "dlarg", &dummy_s, "argument", "filter argument"),
@@ -196,7 +197,7 @@ int cmd_script(int argc, const char **argv)
 			    "Show context switch events (if recorded)"),
 		OPT_BOOLEAN(0, "show-task-events", &o.show_task_events,
 			    "Show the fork/comm/exit events"),
-		OPT_BOOLEAN(0, "show-text-poke-events", &dummy_b,
+		OPT_BOOLEAN(0, "show-text-poke-events", &o.show_text_poke_events,
 			    "Show text poke related events (if recorded)"),
 		OPT_BOOLEAN(0, "stitch-lbr", &dummy_b, "Enable LBR callgraph stitching approach"),
 		OPT_STRING(0, "stop-bt", &o.stop_bt, "symbol[,symbol...]",
@@ -224,6 +225,7 @@ int cmd_script(int argc, const char **argv)
 		o.dump_raw = true;
 	if (verbose_flag)
 		verbose++;
+	o.no_demangle = !demangle;
 	o.cfg.nanosecs = ns;
 	o.cfg.use_callchain = !hide_cg;
 	if (max_stack >= 0)

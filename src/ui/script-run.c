@@ -211,6 +211,7 @@ struct run {
 	u64 time_start, time_end;
 	struct script_time_range *ranges; /* --time with percentages: any of these */
 	int nr_ranges;
+	u64 aux_lost, aux_partial, aux_collision;
 	int err;
 };
 
@@ -661,6 +662,8 @@ static void parse_trailer(struct run *r, const union perf_event *ev, struct perf
 	const u64 *min = (const u64 *)((const char *)ev + sizeof(ev->header));
 
 	memset(out, 0, sizeof(*out));
+	out->misc = ev->header.misc;
+	out->cpumode = ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 #define TAKE(v)                                                                                    \
 	do {                                                                                       \
 		if (p < min)                                                                       \
@@ -748,8 +751,34 @@ static int process_other(struct tool *tool, struct session *session, const union
 		show = o->show_switch_events;
 		break;
 	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
 		show = o->show_lost_events;
+		break;
+	case PERF_RECORD_NAMESPACES:
+		show = o->show_namespace_events;
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		show = o->show_text_poke_events;
+		break;
+	case PERF_RECORD_AUX:
+		/* counted for perf's end-of-run AUX warnings */
+		if (ev->header.size >= 32) {
+			u64 flags;
+
+			memcpy(&flags, (const u8 *)ev + 24, 8);
+			if (flags & PERF_AUX_FLAG_TRUNCATED)
+				r->aux_lost++;
+			if (flags & PERF_AUX_FLAG_PARTIAL)
+				r->aux_partial++;
+			if (flags & PERF_AUX_FLAG_COLLISION)
+				r->aux_collision++;
+		}
+		break;
+	case PERF_RECORD_KSYMBOL:
+	case PERF_RECORD_BPF_EVENT:
+		show = o->show_bpf_events;
+		break;
+	case PERF_RECORD_CGROUP:
+		show = o->show_cgroup_events;
 		break;
 	case PERF_RECORD_FINISHED_ROUND:
 		if (o->show_round_events) {
@@ -938,6 +967,17 @@ static void warn_about_losses(struct run *r)
 	if (rate > 0.05)
 		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " samples and lost %3.2f%%!\n\n",
 			samples, rate * 100.0);
+	if (r->aux_lost)
+		fprintf(stderr, "Warning:\nAUX data lost %" PRIu64 " times out of %" PRIu64 "!\n\n",
+			r->aux_lost, st->nr_events[PERF_RECORD_AUX]);
+	if (r->aux_partial)
+		fprintf(stderr, "Warning:\nAUX data had gaps in it %" PRIu64 " times out of %" PRIu64
+				"!\n\nAre you running a KVM guest in the background?\n\n",
+			r->aux_partial, st->nr_events[PERF_RECORD_AUX]);
+	if (r->aux_collision)
+		fprintf(stderr, "Warning:\nAUX data detected collision  %" PRIu64 " times out of %" PRIu64
+				"!\n\n",
+			r->aux_collision, st->nr_events[PERF_RECORD_AUX]);
 	if (st->nr_bad_samples)
 		fprintf(stderr, "Warning:\n%" PRIu64 " unprocessable samples recorded.\n"
 				"Do you have a KVM guest running and not using 'perf kvm'?\n",

@@ -33,6 +33,7 @@ struct script_opts {
 	bool show_namespace_events;
 	bool show_cgroup_events;
 	bool show_bpf_events;
+	bool show_text_poke_events;
 	bool dump_raw;		  /* -D */
 	bool dump_unsorted;	  /* --dump-unsorted-raw-trace (with dump_raw) */
 	bool header;		  /* --header */

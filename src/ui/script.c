@@ -7,6 +7,7 @@
 #include "trace/tep.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1139,6 +1140,91 @@ void script_print_record(struct script_printer *p, struct evsel *evsel, const ch
 	case PERF_RECORD_LOST:
 		strbuf_addf(sb, "PERF_RECORD_LOST lost %" PRIu64 "\n", ev->lost.lost);
 		break;
+	case PERF_RECORD_KSYMBOL: {
+		size_t off = offsetof(struct perf_record_ksymbol, name);
+		int max = ev->header.size > off ? (int)(ev->header.size - off) : 0;
+
+		strbuf_addf(sb, "PERF_RECORD_KSYMBOL addr %" PRIx64 " len %u type %u flags 0x%x name %.*s\n",
+			    ev->ksymbol.addr, ev->ksymbol.len, ev->ksymbol.ksym_type,
+			    ev->ksymbol.flags, max, ev->ksymbol.name);
+		break;
+	}
+	case PERF_RECORD_BPF_EVENT: {
+		u16 type = 0, flags = 0;
+		u32 id = 0;
+
+		if (ev->header.size >= 16) {
+			memcpy(&type, (const u8 *)ev + 8, 2);
+			memcpy(&flags, (const u8 *)ev + 10, 2);
+			memcpy(&id, (const u8 *)ev + 12, 4);
+		}
+		strbuf_addf(sb, "PERF_RECORD_BPF_EVENT type %u, flags %u, id %u\n", type, flags, id);
+		break;
+	}
+	case PERF_RECORD_NAMESPACES: {
+		static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt",
+							"cgroup" };
+		u32 pid = 0, tid = 0;
+		u64 nr = 0;
+
+		if (ev->header.size >= 24) {
+			memcpy(&pid, (const u8 *)ev + 8, 4);
+			memcpy(&tid, (const u8 *)ev + 12, 4);
+			memcpy(&nr, (const u8 *)ev + 16, 8);
+		}
+		if (nr > (u64)(ev->header.size - 24) / 16)
+			nr = ev->header.size > 24 ? (u64)(ev->header.size - 24) / 16 : 0;
+		strbuf_addf(sb, "PERF_RECORD_NAMESPACES %d/%d - nr_namespaces: %u\n\t\t[", (int)pid,
+			    (int)tid, (unsigned)nr);
+		for (u64 i = 0; i < nr; i++) {
+			u64 dev, ino;
+
+			memcpy(&dev, (const u8 *)ev + 24 + 16 * i, 8);
+			memcpy(&ino, (const u8 *)ev + 32 + 16 * i, 8);
+			if (i && !(i % 4))
+				strbuf_addstr(sb, "\n\t\t ");
+			strbuf_addf(sb, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
+				    i < ARRAY_SIZE(ns_names) ? ns_names[i] : "UNKNOWN", dev, ino,
+				    i + 1 != nr ? ", " : "]\n");
+		}
+		if (!nr)
+			strbuf_addch(sb, '\n');
+		break;
+	}
+	case PERF_RECORD_TEXT_POKE: {
+		u64 addr = 0;
+		u16 old_len = 0, new_len = 0;
+		const u8 *bytes = (const u8 *)ev + 20;
+		size_t avail = ev->header.size > 20 ? ev->header.size - 20 : 0;
+
+		if (ev->header.size >= 20) {
+			memcpy(&addr, (const u8 *)ev + 8, 8);
+			memcpy(&old_len, (const u8 *)ev + 16, 2);
+			memcpy(&new_len, (const u8 *)ev + 18, 2);
+		}
+		if ((size_t)old_len + new_len > avail)
+			old_len = new_len = 0;
+		strbuf_addf(sb, "PERF_RECORD_TEXT_POKE %" PRIx64 "  old len %u new len %u\n", addr,
+			    old_len, new_len);
+		strbuf_addstr(sb, "            Old bytes:");
+		for (int i = 0; i < old_len; i++)
+			strbuf_addf(sb, " %02x", bytes[i]);
+		strbuf_addstr(sb, "\n            New bytes:");
+		for (int i = 0; i < new_len; i++)
+			strbuf_addf(sb, " %02x", bytes[old_len + i]);
+		strbuf_addch(sb, '\n');
+		break;
+	}
+	case PERF_RECORD_CGROUP: {
+		u64 id = 0;
+		int max = ev->header.size > 16 ? (int)(ev->header.size - 16) : 0;
+
+		if (ev->header.size >= 16)
+			memcpy(&id, (const u8 *)ev + 8, 8);
+		strbuf_addf(sb, "PERF_RECORD_CGROUP cgroup: %" PRIu64 " %.*s\n", id, max,
+			    (const char *)ev + 16);
+		break;
+	}
 	case PERF_RECORD_LOST_SAMPLES:
 		strbuf_addf(sb, "PERF_RECORD_LOST_SAMPLES lost %" PRIu64 "\n", ev->lost_samples.lost);
 		break;
