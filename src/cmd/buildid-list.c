@@ -164,9 +164,18 @@ int cmd_buildid_list(int argc, const char **argv)
 			for (struct dso *d = m.dsos; d; d = d->next)
 				if (d->id < m.nr_dsos)
 					v[d->id] = d;
-			for (u32 i = 0; i < m.nr_dsos; i++)
-				if (v[i] && v[i]->is_hit)
-					printf("%-40s %s\n", "", v[i]->long_name);
+			for (u32 i = 0; i < m.nr_dsos; i++) {
+				char hex[2 * BUILD_ID_SIZE + 1] = "";
+
+				if (!v[i] || !v[i]->is_hit)
+					continue;
+				/* pipe data may carry HEADER_BUILD_ID records (perf inject -b) */
+				for (int k = 0; k < h->nr_build_ids; k++)
+					if (!strcmp(h->build_ids[k].filename, v[i]->long_name))
+						buildid_to_hex(h->build_ids[k].build_id,
+							       h->build_ids[k].size, hex);
+				printf("%-40s %s\n", hex, v[i]->long_name);
+			}
 			free(v);
 		}
 		goto out;

@@ -59,7 +59,9 @@ struct data_reader {
 	u64 stream_off;	/* stream offset of sbuf[sbuf_head] */
 	bool stream_eof;
 	bool no_compact;	/* pipe pre-scan: keep every byte so we can rewind */
-	bool prescanned;	/* pipe header records were applied already */
+	bool prescanned;	/* pipe header records were applied already ... */
+	u64 prescan_end;	/* ... up to this stream offset */
+	u64 applied_end;	/* pipe header records before this offset were applied */
 
 	/* byte-swapped records are copied here */
 	u8 *swapbuf;
@@ -785,13 +787,16 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 		size_t save_head = r->sbuf_head;
 
 		r->no_compact = true;
+		r->prescan_end = ~0ULL;
 		while ((ret = data_reader_next(r, &ev, &off, err)) > 0) {
 			u32 t = ev->header.type;
 
 			if (t != PERF_RECORD_HEADER_ATTR && t != PERF_RECORD_HEADER_FEATURE &&
 			    t != PERF_RECORD_HEADER_TRACING_DATA && t != PERF_RECORD_HEADER_BUILD_ID &&
-			    t != PERF_RECORD_HEADER_EVENT_TYPE)
+			    t != PERF_RECORD_HEADER_EVENT_TYPE) {
+				r->prescan_end = off;
 				break;
+			}
 		}
 		r->no_compact = false;
 		if (ret < 0)
@@ -962,6 +967,16 @@ int data_reader_parse_sample(struct data_reader *r, const union perf_event *ev,
 }
 
 /* ---- the record stream ---- */
+
+/* pipe header records are applied once: in the open-time pre-scan, or when first met after it */
+static bool apply_hdr(struct data_reader *r, u64 off)
+{
+	/* offsets only grow in one pass; a rewound pass skips what was applied */
+	if (off < r->applied_end)
+		return false;
+	r->applied_end = off + 1;
+	return true;
+}
 
 static int ensure_swapbuf(struct data_reader *r, size_t len)
 {
@@ -1233,11 +1248,11 @@ int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 			return -EINVAL;
 		switch (ev->header.type) {
 		case PERF_RECORD_HEADER_ATTR:
-			if (r->is_pipe && !r->prescanned && pipe_attr_record(r, ev, *offset, err))
+			if (r->is_pipe && apply_hdr(r, *offset) && pipe_attr_record(r, ev, *offset, err))
 				return -EINVAL;
 			break;
 		case PERF_RECORD_HEADER_FEATURE:
-			if (r->is_pipe && !r->prescanned && pipe_feature_record(r, ev, *offset, err))
+			if (r->is_pipe && apply_hdr(r, *offset) && pipe_feature_record(r, ev, *offset, err))
 				return -EINVAL;
 			break;
 		case PERF_RECORD_HEADER_TRACING_DATA: {
@@ -1270,7 +1285,7 @@ int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 					set_err(err, rec_off, EINVAL, "tracing data is truncated");
 					return -EINVAL;
 				}
-				if (!r->prescanned) {
+				if (apply_hdr(r, rec_off)) {
 					free(r->hdr.tracing_data);
 					r->hdr.tracing_data = size ? xmemdup(p, size) : NULL;
 					r->hdr.tracing_data_size = size;
@@ -1283,6 +1298,17 @@ int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 			}
 			break;
 		}
+		case PERF_RECORD_HEADER_BUILD_ID:
+			/* pipe mode (perf inject): same layout as one BUILD_ID feature entry */
+			if (apply_hdr(r, *offset)) {
+				char msg[200];
+				u64 bad = 0;
+
+				perf_header_parse_feature(&r->hdr, HEADER_BUILD_ID, ev, ev->header.size,
+							  false, msg, sizeof(msg), &bad);
+				perf_header_set_feat(&r->hdr, HEADER_BUILD_ID);
+			}
+			break;
 		case PERF_RECORD_COMPRESSED:
 			r->comp_off = *offset;
 			ret = decompress(r, (const u8 *)ev + 8, ev->header.size - 8, *offset, err);

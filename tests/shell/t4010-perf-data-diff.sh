@@ -73,6 +73,13 @@ test_expect_success PERF,ROOT 'perf record --threads (directory data: dir/data +
 	same report -i thr.data --header-only && same evlist -i thr.data && same buildid-list -i thr.data
 '
 
+test_expect_success PERF 'perf inject -b output (HEADER_BUILD_ID records in pipe data, and file mode)' '
+	"$PERF" inject -b -o inj.data <"$FIXTURES/pipe.data" 2>/dev/null &&
+	same buildid-list -i inj.data && same report -i inj.data -D && same report -i inj.data --stats &&
+	"$PERF" inject -b -i "$FIXTURES/callgraph.data" -o inj2.data 2>/dev/null &&
+	same buildid-list -i inj2.data && same report -i inj2.data --header-only
+'
+
 test_expect_success PERF 'errors: missing and empty files, like perf' '
 	same report -i nosuch.data --stats && same evlist -i nosuch.data &&
 	: >empty.data && same report -i empty.data --stats && same buildid-list -i empty.data
