@@ -72,6 +72,14 @@ test_expect_success 'killed record (data size 0 in the header): warning, records
 	test_grep "SAMPLE events:" out
 '
 
+test_expect_success NOBODY 'a file owned by another user: perf message unless -f' '
+	cp "$F" o.data && chown nobody o.data &&
+	test_exit_code 255 "$SONDE" report -i o.data --stats 2>err &&
+	test_grep "^File o.data not owned by current user or root \(use -f to override\)" err &&
+	"$SONDE" report -f -i o.data --stats >out && test_grep "SAMPLE events" out &&
+	"$SONDE" evlist -f -i o.data >out && test_grep "cpu-clock" out
+'
+
 test_expect_success 'byte flips all over the fixtures never crash' '
 	for f in "$FIXTURES"/*.data; do
 		size=$(stat -c %s "$f")
