@@ -28,5 +28,5 @@ bench_compare script_nocallchain "$RUNS" \
 bench_compare script_fields "$RUNS" \
 	"$SONDE script -i $DATA -F comm,tid,time" "$PERF script -i $DATA -F comm,tid,time"
 bench_compare script_ns_sym "$RUNS" \
-	"$SONDE script -i $DATA --ns -F comm,pid,tid,cpu,time,event,ip,sym,dso" \
-	"$PERF script -i $DATA --ns -F comm,pid,tid,cpu,time,event,ip,sym,dso"
+	"$SONDE script -i $DATA --ns -F comm,pid,tid,time,event,ip,sym,dso" \
+	"$PERF script -i $DATA --ns -F comm,pid,tid,time,event,ip,sym,dso"
