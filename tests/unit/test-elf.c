@@ -460,7 +460,20 @@ TEST(elf_minidebuginfo)
 	strpool_release(&pool);
 }
 
+static void check_shared_library(const char *ldflags);
+
 TEST(elf_shared_library)
+{
+	check_shared_library("");
+}
+
+/* a library linked at a fixed base, as prelink leaves them: vaddr != file offset */
+TEST(elf_shared_library_prelinked_base)
+{
+	check_shared_library("-Wl,-Ttext-segment=0x40000000");
+}
+
+static void check_shared_library(const char *ldflags)
 {
 	struct strpool pool = STRPOOL_INIT;
 	struct symsrc *ss;
@@ -475,7 +488,7 @@ TEST(elf_shared_library)
 	fputs("static int __attribute__((noinline)) lib_local(int x) { return x * 5; }\n"
 	      "int lib_entry(int x) { return lib_local(x) + 2; }\n", f);
 	fclose(f);
-	ASSERT_TRUE(sh("cc -O1 -shared -fPIC -Wl,--build-id -o libt.so lib.c") == 0);
+	ASSERT_TRUE(sh("cc -O1 -shared -fPIC -Wl,--build-id %s -o libt.so lib.c", ldflags) == 0);
 	ss = load(&pool, "libt.so", 0);
 	EXPECT_STREQ(name_at(ss, nm_value("libt.so", "lib_entry")), "lib_entry");
 	EXPECT_STREQ(name_at(ss, nm_value("libt.so", "lib_local")), "lib_local");
