@@ -10,12 +10,14 @@ PKG_CONFIG ?= pkg-config
 PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginfod
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# libdebuginfod, capstone and libstdc++ are loaded on first use (src/lib/lazy-libs.c),
+# not linked: loading them would cost every command 2-20 ms at start-up.
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libdebuginfod capstone,$(PKGS)) 2>/dev/null)
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow=local
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DSONDE_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS) $(WARN)
 CFLAGS ?= -O2 -g
-LDLIBS := $(PKG_LIBS) -lstdc++ -lm -lpthread
+LDLIBS := $(PKG_LIBS) -lm -lpthread
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 

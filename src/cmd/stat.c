@@ -3,8 +3,8 @@
 #include "core/counts.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
-#include "core/parse-events-names.h"
 #include "core/parse-events.h"
+#include "core/stat-run.h"
 #include "core/sys.h"
 #include "core/threadmap.h"
 #include "lib/debug.h"
@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -60,6 +59,7 @@ struct stat_opts {
 	int td_level;
 	bool scale_set;
 	u64 run_start_ns, run_end_ns; /* this run's counting window */
+	struct stat_run_opts run;
 };
 
 static volatile sig_atomic_t child_exited;
@@ -86,11 +86,6 @@ static void print_usage_for(const char *const usage[], const struct option *opti
 			parse_options_usage(head ? usage : NULL, options, 0, n);
 	}
 	va_end(ap);
-}
-
-static int ioctl_set_filter(int fd, const char *filter)
-{
-	return ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter);
 }
 
 static void on_signal(int sig)
@@ -121,278 +116,60 @@ static int enable_metric_only(const struct option *opt, const char *arg, int uns
 
 /* ---- the run ---- */
 
-static bool is_duration_time(const struct evsel *evsel)
+static void open_note(void *ctx, const struct evsel *evsel, enum stat_open_note note)
 {
-	const char *name = evsel->name ? evsel->name : "";
+	struct stat_opts *o = ctx;
 
-	return evsel->is_tool_event &&
-	       tool_event_find(name, strcspn(name, ":")) == TOOL_EVENT_DURATION_TIME;
-}
-
-/*
- * Events of a PMU with a cpumask (power, msr-less uncores) count per cpu
- * of that mask, whatever the target: give them their own maps.
- */
-static void set_pmu_cpus(struct stat_opts *o)
-{
-	struct evsel *evsel;
-
-	evlist_for_each_entry(o->evlist, evsel) {
-		char path[512], *mask;
-		struct cpu_map *cpus;
-
-		if (!evsel->pmu_name || evsel->own_cpus || evsel->attr.type < PERF_TYPE_MAX)
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpumask",
-			 evsel->pmu_name);
-		mask = read_sysfs_str(path);
-		if (!mask)
-			continue;
-		cpus = cpu_map_parse(mask);
-		free(mask);
-		if (!cpus)
-			continue;
-		if (o->target.cpu_list && o->evlist->cpus) {
-			/* -C: only the mask's cpus that were asked for */
-			int n = 0;
-
-			for (int i = 0; i < cpus->nr; i++)
-				if (cpu_map_idx(o->evlist->cpus, cpus->map[i]) >= 0)
-					cpus->map[n++] = cpus->map[i];
-			cpus->nr = n;
-		}
-		evsel->own_cpus = cpus;
-		evsel->own_threads = thread_map_new_dummy();
-	}
-}
-
-/* counting starts at the workload's exec: no attach target and no delay */
-static bool stat_enable_on_exec(const struct stat_opts *o)
-{
-	return !o->target.pid && !o->target.tid && !o->target.system_wide && !o->target.cpu_list &&
-	       !o->initial_delay;
-}
-
-/* perf stat's attr defaults on top of what the parser set (create_perf_stat_counter) */
-static void stat_config_attr(struct stat_opts *o, struct evsel *evsel)
-{
-	struct perf_event_attr *attr = &evsel->attr;
-	bool enable_on_exec = stat_enable_on_exec(o);
-
-	/* perf 6.1 asks for both times even with --no-scale: they tell "<not counted>" */
-	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	/* counting: no sampling, whatever period the parser or a term gave */
-	attr->sample_period = 0;
-	attr->freq = 0;
-	if (evsel->leader->nr_members > 1)
-		attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
-	attr->sample_type = PERF_SAMPLE_IDENTIFIER;
-	attr->inherit = !o->no_inherit;
-	if (evsel->terms.has_inherit)
-		attr->inherit = evsel->terms.inherit;
-	if (o->all_user) {
-		attr->exclude_kernel = 1;
-		attr->exclude_user = 0;
-	}
-	if (o->all_kernel) {
-		attr->exclude_kernel = 0;
-		attr->exclude_user = 1;
-	}
-	attr->disabled = 0;
-	attr->enable_on_exec = 0;
-	if (evsel_is_group_leader(evsel)) {
-		attr->disabled = 1;
-		/*
-		 * events on a PMU's own cpus are not the workload's: enabled
-		 * by hand; perf 6.1 does the same for a lone duration_time
-		 */
-		if (enable_on_exec && !evsel->own_cpus &&
-		    !(is_duration_time(evsel) && o->evlist->nr_entries == 1))
-			attr->enable_on_exec = 1;
-	}
-}
-
-/* turn -g into one group of every event */
-static void set_one_group(struct evlist *evlist)
-{
-	struct evsel *leader = evlist_first(evlist), *e;
-
-	if (!leader)
+	if (verbose <= 0)
 		return;
-	evlist_for_each_entry(evlist, e) {
-		e->leader = leader;
-		e->nr_members = 0;
-	}
-	leader->nr_members = evlist->nr_entries;
+	if (note == STAT_NOTE_UNSUPPORTED)
+		fprintf(o->cfg.output, "Warning:\n%s event is not supported by the kernel.\n",
+			evsel->name);
+	else /* perf's note (only with -v); the ":u" name shows it in the report */
+		fprintf(o->cfg.output,
+			"Warning:\nkernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
+			sys_paranoid());
 }
 
-static void print_error(struct stat_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void print_error(struct stat_opts *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)o;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/*
- * open every counter; unsupported ones become "<not supported>", EACCES
- * falls back to user-only counting where the paranoid level allows it.
- * Returns 0, or -1 after printing perf's error.
- */
+/* open every counter; on a fatal failure print perf's error and return -1 */
 static int open_counters(struct stat_opts *o)
 {
-	struct evlist *evlist = o->evlist;
-	struct evsel *evsel;
+	struct stat_open_error error = { NULL, 0, false };
 	char msg[2048];
 
-	evlist_for_each_entry(evlist, evsel) {
-		int err;
-
-		stat_config_attr(o, evsel);
-		if (evsel->leader != evsel && !evsel->leader->is_supported) {
-			evsel->is_supported = false;
-			continue;
-		}
-retry:
-		if (evsel->own_cpus)
-			err = evsel_open(evsel, evsel->own_cpus, evsel->own_threads);
-		else
-			err = evsel_open(evsel, evlist->cpus, evlist->threads);
-		if (!err) {
-			evsel->is_supported = true;
-			if (evsel->filter) {
-				int n = evsel_nr_fds(evsel);
-
-				for (int i = 0; i < n; i++) {
-					if (evsel->fd[i] >= 0 &&
-					    ioctl_set_filter(evsel->fd[i], evsel->filter)) {
-						int e = errno;
-
-						pr_err("failed to set filter \"%s\" on event %s with %d (%s)\n",
-						       evsel->filter, evsel->name, e, strerror(e));
-						return -1;
-					}
-				}
-			}
-			continue;
-		}
-		err = -err;
-		if (err == EMFILE) {
-			print_error(o, "Error:\n%s\n",
-				    evlist_strerror_open(evsel, &o->target, err, msg, sizeof(msg)));
-			return -1;
-		}
-		if (evsel_is_unsupported_errno(err) &&
-		    !(err == ENODEV && o->target.cpu_list && 0)) {
-			if (verbose > 0)
-				fprintf(o->cfg.output, "Warning:\n%s event is not supported by the kernel.\n",
-					evsel->name);
-			evsel->is_supported = false;
-			/* a failing leader with members takes its group down: perf's rule */
-			continue;
-		}
-		if (evsel_fallback_exclude_kernel(evsel, err)) {
-			/* perf's note (only with -v); the ":u" name shows it in the report */
-			if (verbose > 0)
-				fprintf(o->cfg.output,
-					"Warning:\nkernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
-					sys_paranoid());
-			goto retry;
-		}
-		if (err == ESRCH && (o->target.pid || o->target.tid) && evlist->threads->nr > 1)
-			continue;
-		print_error(o, "Error:\n%s\n",
-			    evlist_strerror_open(evsel, &o->target, err, msg, sizeof(msg)));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * duration_time, user_time and system_time are counted by us: the wall time
- * of the run and the workload's rusage, in ns, in the first fd's slot.
- */
-static void tool_event_counts(struct stat_opts *o, struct evsel *evsel, bool delta)
-{
-	const char *name = evsel->name ? evsel->name : "";
-	enum tool_event te = tool_event_find(name, strcspn(name, ":"));
-	int n = evsel_nr_fds(evsel);
-	u64 val = 0;
-
-	if (!evsel->counts || !n)
-		return;
-	switch (te) {
-	case TOOL_EVENT_DURATION_TIME:
-		val = monotonic_ns() - o->run_start_ns;
-		break;
-	case TOOL_EVENT_USER_TIME:
-		val = (u64)o->cfg.ru.ru_utime.tv_sec * NSEC_PER_SEC +
-		      (u64)o->cfg.ru.ru_utime.tv_usec * NSEC_PER_USEC;
-		break;
-	case TOOL_EVENT_SYSTEM_TIME:
-		val = (u64)o->cfg.ru.ru_stime.tv_sec * NSEC_PER_SEC +
-		      (u64)o->cfg.ru.ru_stime.tv_usec * NSEC_PER_USEC;
-		break;
-	default:
-		return;
-	}
-	if (!delta && te == TOOL_EVENT_DURATION_TIME && o->run_end_ns)
-		val = o->run_end_ns - o->run_start_ns;
-	for (int i = 0; i < n; i++) {
-		evsel->counts[i].val = i ? 0 : val;
-		evsel->counts[i].ena = evsel->counts[i].run = i ? 0 : 1;
-	}
-	if (delta) {
-		/* cumulative "times" so that the interval delta is this interval's share */
-		struct evsel_stat *st = evsel->priv;
-
-		evsel->counts[0].ena = evsel->counts[0].run = st->prev[0].ena + 1;
-	}
+	if (!stat_open_counters(&o->run, o->evlist, open_note, o, &error))
+		return 0;
+	if (error.in_filter)
+		pr_err("failed to set filter \"%s\" on event %s with %d (%s)\n", error.evsel->filter,
+		       error.evsel->name, error.err, strerror(error.err));
+	else
+		fprintf(stderr, "Error:\n%s\n",
+			evlist_strerror_open(error.evsel, &o->target, error.err, msg, sizeof(msg)));
+	return -1;
 }
 
 static void read_and_aggregate(struct stat_opts *o, bool delta)
 {
+	struct stat_tool_times times = { o->run_start_ns, o->run_end_ns, o->cfg.ru };
 	struct evsel *evsel;
 
+	stat_read_counters(o->evlist, o->cfg.aggr_map, o->cfg.scale, delta, &times);
+	if (verbose <= 0)
+		return;
+	/* perf -v: the raw counts of each event (per cpu in the per-cpu modes) */
 	evlist_for_each_entry(o->evlist, evsel) {
 		struct evsel_stat *st = evsel->priv;
 
-		if (!st) {
-			st = evsel_stat_new(o->cfg.aggr_map->nr, evsel_nr_fds(evsel));
-			evsel->priv = st;
-		}
-		if (evsel->is_supported && evsel->fd) {
-			if (evsel_read_counts(evsel) && verbose > 0)
-				fprintf(o->cfg.output, "failed to read counter %s\n", evsel->name);
-		} else if (verbose > 0 && !evsel->is_supported) {
+		if (!evsel->is_supported) {
 			fprintf(o->cfg.output, "failed to read counter %s\n", evsel->name);
+		} else if (o->cfg.aggr_mode == AGGR_GLOBAL) {
+			stat_print_verbose_counts(&o->cfg, evsel, &st->aggr[0], -1);
+		} else if (evsel->counts && evsel->cpus) {
+			for (int c = 0; c < evsel->cpus->nr; c++)
+				stat_print_verbose_counts(&o->cfg, evsel,
+							  &evsel->counts[c * evsel->threads->nr],
+							  evsel->cpus->map[c]);
 		}
-		if (evsel->is_tool_event)
-			tool_event_counts(o, evsel, delta);
-		evsel_stat_aggregate(evsel, st, o->cfg.aggr_map, o->cfg.scale, delta);
-		if (verbose > 0 && evsel->is_supported) {
-			if (o->cfg.aggr_mode == AGGR_GLOBAL) {
-				stat_print_verbose_counts(&o->cfg, evsel, &st->aggr[0], -1);
-			} else if (evsel->counts && evsel->cpus) {
-				for (int c = 0; c < evsel->cpus->nr; c++)
-					stat_print_verbose_counts(&o->cfg, evsel,
-								  &evsel->counts[c * evsel->threads->nr],
-								  evsel->cpus->map[c]);
-			}
-		}
-	}
-}
-
-static void free_stats(struct evlist *evlist)
-{
-	struct evsel *evsel;
-
-	evlist_for_each_entry(evlist, evsel) {
-		evsel_stat_free(evsel->priv);
-		evsel->priv = NULL;
 	}
 }
 
@@ -464,7 +241,7 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 		if (o->initial_delay > 0) {
 			sleep_ms((unsigned int)o->initial_delay);
 			evlist_enable(evlist);
-		} else if (!o->initial_delay && !stat_enable_on_exec(o)) {
+		} else if (!o->initial_delay && !stat_enable_on_exec(&o->run)) {
 			/* cpu-wide or attached counters: enable_on_exec does not apply */
 			evlist_enable(evlist);
 		} else if (!o->initial_delay) {
@@ -808,6 +585,11 @@ int cmd_stat(int argc, const char **argv)
 		fprintf(stderr, "cgroup monitoring is not supported yet by sonde\n");
 		return 255;
 	}
+	o.run.target = &o.target;
+	o.run.no_inherit = o.no_inherit;
+	o.run.all_user = o.all_user;
+	o.run.all_kernel = o.all_kernel;
+	o.run.initial_delay = o.initial_delay;
 	o.cfg.run_count = o.run_count;
 	o.cfg.interval = (int)o.interval;
 	o.cfg.walltime_run_table = o.table;
@@ -816,12 +598,12 @@ int cmd_stat(int argc, const char **argv)
 
 	setup_default_events(&o);
 	if (o.group)
-		set_one_group(o.evlist);
+		stat_set_one_group(o.evlist);
 
 	sys_raise_nofile_limit();
 	ret = evlist_create_maps(o.evlist, &o.target);
 	if (!ret)
-		set_pmu_cpus(&o);
+		stat_set_pmu_cpus(o.evlist, &o.target);
 	if (ret) {
 		fprintf(stderr, "Problems finding threads of monitor\n");
 		print_usage_for(stat_usage, options, "!p", "t", NULL);
@@ -869,7 +651,7 @@ int cmd_stat(int argc, const char **argv)
 	}
 	if (ret == 0 && argc > 0 && WIFEXITED(status))
 		ret = WEXITSTATUS(status);
-	free_stats(o.evlist);
+	stat_free_counters(o.evlist);
 	aggr_map_free(o.cfg.aggr_map);
 	free(o.cfg.walltime_run);
 	evlist_free(o.evlist);
