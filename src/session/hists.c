@@ -766,12 +766,11 @@ int hists_frame_order(const struct frame *a, const struct frame *b)
 	return cmp_u64(xb, xa);
 }
 
-static const struct hists *child_ctx;
-
-static int child_cmp(const void *pa, const void *pb)
+static int child_cmp(const void *pa, const void *pb, void *arg)
 {
-	const struct cc_node *a = &child_ctx->nodes[*(const u32 *)pa];
-	const struct cc_node *b = &child_ctx->nodes[*(const u32 *)pb];
+	const struct hists *hists = arg;
+	const struct cc_node *a = &hists->nodes[*(const u32 *)pa];
+	const struct cc_node *b = &hists->nodes[*(const u32 *)pb];
 
 	if (a->cumul != b->cumul)
 		return a->cumul > b->cumul ? -1 : 1;
@@ -786,8 +785,7 @@ u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, si
 	ALLOC_GROW(*out, n->nr_children, *alloc);
 	for (u32 c = n->first_child; c; c = hists->nodes[c].next_sibling)
 		(*out)[nr++] = c;
-	child_ctx = hists;
-	qsort(*out, nr, sizeof(**out), child_cmp);
-	child_ctx = NULL;
+	if (nr > 1)
+		qsort_r(*out, nr, sizeof(**out), child_cmp, (void *)hists);
 	return nr;
 }

@@ -517,12 +517,11 @@ static void flat_collect(const struct hists *h, u32 node, u64 min_hit, struct fl
 	}
 }
 
-static const struct hists *flat_ctx;
-
-static int flat_cmp(const void *pa, const void *pb)
+static int flat_cmp(const void *pa, const void *pb, void *arg)
 {
+	const struct hists *h = arg;
 	const struct flat_item *a = pa, *b = pb;
-	u64 ha = flat_ctx->nodes[a->node].hit, hb = flat_ctx->nodes[b->node].hit;
+	u64 ha = h->nodes[a->node].hit, hb = h->nodes[b->node].hit;
 
 	if (ha != hb)
 		return ha > hb ? -1 : 1;
@@ -555,9 +554,8 @@ static void print_flat(struct printer *p, const struct hist_entry *e, u64 min_hi
 	char name[512];
 
 	flat_collect(h, e->chain, min_hit, &items, &nr, &alloc);
-	flat_ctx = h;
-	qsort(items, nr, sizeof(*items), flat_cmp);
-	flat_ctx = NULL;
+	if (nr > 1)
+		qsort_r(items, nr, sizeof(*items), flat_cmp, (void *)h);
 	for (size_t i = 0; i < nr; i++) {
 		int depth = 0;
 
