@@ -793,3 +793,41 @@ TEST(elf_symfs_prefix)
 	symsrc_free(ss);
 	strpool_release(&pool);
 }
+
+/* Rust programs, legacy and v0 mangling, compiled here when rustc is installed */
+TEST(elf_rust_symbols)
+{
+	struct strpool pool = STRPOOL_INIT;
+	struct symsrc *ss;
+	FILE *f;
+
+	if (system("rustc --version >/dev/null 2>&1"))
+		test_skip("rustc not installed");
+	f = fopen(tmp_path("r.rs"), "w");
+	ASSERT_TRUE(f);
+	fputs("trait Tr { fn go(&self) -> u64; }\n"
+	      "struct S(u64);\n"
+	      "impl Tr for S { #[inline(never)] fn go(&self) -> u64 { self.0 * 3 } }\n"
+	      "#[inline(never)] fn work<T: Copy + Into<u64>>(v: &[T]) -> u64 { v.iter().map(|x| (*x).into()).sum() }\n"
+	      "fn main() { let d: Box<dyn Tr> = Box::new(S(std::env::args().count() as u64));\n"
+	      "  let v: Vec<u8> = std::env::args().map(|a| a.len() as u8).collect();\n"
+	      "  println!(\"{} {}\", work(&v), d.go()); }\n", f);
+	fclose(f);
+	/* legacy is the default mangling of stable rustc (naming it needs -Z) */
+	ASSERT_TRUE(sh("rustc -O -o rleg r.rs") == 0);
+	ss = load(&pool, "rleg", 0);
+	/* legacy names lose their hash; generics are not encoded */
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "r::work") != NULL);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "<r::S as r::Tr>::go") != NULL);
+	symsrc_free(ss);
+	if (sh("rustc -O -C symbol-mangling-version=v0 -o rv0 r.rs")) {
+		strpool_release(&pool);
+		test_skip("this rustc has no v0 mangling");
+	}
+	ss = load(&pool, "rv0", 0);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "r::work::<u8>") != NULL);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "<r::S as r::Tr>::go") != NULL);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "r::main") != NULL);
+	symsrc_free(ss);
+	strpool_release(&pool);
+}
