@@ -569,6 +569,69 @@ static int swap_sample(u8 *p, u8 *end, const struct perf_event_attr *attr, bool 
 	return 0;
 }
 
+static void swap16s(void *p, size_t n)
+{
+	u16 *w = p;
+
+	for (size_t i = 0; i < n; i++)
+		w[i] = __builtin_bswap16(w[i]);
+}
+
+/* a cpu_map payload: u16 type, then CPUS {u16 nr; u16 cpu[]}, MASK {u16 nr, long_size; longs}, RANGE {u8 any, pad; u16 start, end} */
+static int swap_cpu_map(u8 *p, u8 *end, bool to_host)
+{
+	u16 type, nr, lsz;
+
+	if (end - p < 2)
+		return -EINVAL;
+	swap16s(p, 1);
+	memcpy(&type, p, 2);
+	if (!to_host)
+		type = __builtin_bswap16(type);
+	switch (type) {
+	case 0:
+		if (end - p < 4)
+			return -EINVAL;
+		swap16s(p + 2, 1);
+		memcpy(&nr, p + 2, 2);
+		if (!to_host)
+			nr = __builtin_bswap16(nr);
+		if ((size_t)nr * 2 > (size_t)(end - p - 4))
+			return -EINVAL;
+		swap16s(p + 4, nr);
+		return 0;
+	case 1:
+		if (end - p < 6)
+			return -EINVAL;
+		swap16s(p + 2, 2);
+		memcpy(&nr, p + 2, 2);
+		memcpy(&lsz, p + 4, 2);
+		if (!to_host) {
+			nr = __builtin_bswap16(nr);
+			lsz = __builtin_bswap16(lsz);
+		}
+		if (lsz == 4) {
+			if ((size_t)nr * 4 > (size_t)(end - p - 6))
+				return -EINVAL;
+			swap32s(p + 6, nr);
+		} else if (lsz == 8) {
+			if ((size_t)nr * 8 > (size_t)(end - p - 8))
+				return -EINVAL;
+			swap64s(p + 8, nr);
+		} else {
+			return -EINVAL;
+		}
+		return 0;
+	case 2:
+		if (end - p < 8)
+			return -EINVAL;
+		swap16s(p + 4, 2);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 int perf_event_swap(union perf_event *ev, const struct perf_event_attr *attr, bool to_host)
 {
 	u8 *b = (u8 *)ev;
@@ -741,6 +804,30 @@ int perf_event_swap(union perf_event *ev, const struct perf_event_attr *attr, bo
 		}
 		swap64s(b, body / 8);
 		return 0;
+	case PERF_RECORD_STAT:
+		if (body < 40)
+			return -EINVAL;
+		swap64s(b, 1);
+		swap32s(b + 8, 2);
+		swap64s(b + 16, 3);
+		return 0;
+	case PERF_RECORD_CPU_MAP:
+		return swap_cpu_map(b, end, to_host);
+	case PERF_RECORD_EVENT_UPDATE: {
+		u64 utype;
+
+		if (body < 16)
+			return -EINVAL;
+		swap64s(b, 2);
+		memcpy(&utype, b, 8);
+		if (!to_host)
+			utype = __builtin_bswap64(utype);
+		if (utype == 1 && body >= 24) /* SCALE: a double */
+			swap64s(b + 16, 1);
+		else if (utype == 3) /* CPUS: a cpu map */
+			return swap_cpu_map(b + 16, end, to_host);
+		return 0;
+	}
 	case PERF_RECORD_HEADER_FEATURE:
 		/* only the feature id: payloads are decoded with the swap flag */
 		if (body < 8)
