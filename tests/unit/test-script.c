@@ -275,3 +275,142 @@ TEST(script_time_parsing)
 	EXPECT_STREQ(sb.buf, " 1234.567890123");
 	strbuf_release(&sb);
 }
+
+TEST(script_record_lines)
+{
+	struct evlist *evlist = one_event(PERF_TYPE_SOFTWARE, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					  PERF_SAMPLE_TIME, "cpu-clock");
+	struct script_config cfg;
+	struct script_printer p;
+	struct perf_sample ps = mk_sample();
+	struct strbuf msg = STRBUF_INIT;
+	union {
+		union perf_event ev;
+		char buf[256];
+	} u;
+
+	script_config_init(&cfg);
+	EXPECT_EQ(script_check_fields(&cfg, evlist, false, &msg), 0);
+	script_printer_init(&p, &cfg, evlist, -1);
+
+	memset(&u, 0, sizeof(u));
+	u.ev.header.type = PERF_RECORD_COMM;
+	u.ev.header.misc = PERF_RECORD_MISC_COMM_EXEC;
+	u.ev.header.size = sizeof(struct perf_record_comm) + 8;
+	u.ev.comm.pid = u.ev.comm.tid = 11910;
+	strcpy(u.ev.comm.comm, "w");
+	script_print_record(&p, evlist_first(evlist), "w", &u.ev, &ps);
+	EXPECT_STREQ(p.buf.buf, "               w 11910   559.983475: PERF_RECORD_COMM exec: w:11910/11910\n");
+	strbuf_reset(&p.buf);
+
+	memset(&u, 0, sizeof(u));
+	u.ev.header.type = PERF_RECORD_EXIT;
+	u.ev.header.size = sizeof(struct perf_record_fork);
+	u.ev.fork.pid = u.ev.fork.tid = 11910;
+	u.ev.fork.ppid = u.ev.fork.ptid = 11909;
+	script_print_record(&p, evlist_first(evlist), "w", &u.ev, &ps);
+	EXPECT_STREQ(p.buf.buf, "               w 11910   559.983475: PERF_RECORD_EXIT(11910:11910):(11909:11909)\n");
+	strbuf_reset(&p.buf);
+
+	memset(&u, 0, sizeof(u));
+	u.ev.header.type = PERF_RECORD_MMAP2;
+	u.ev.header.size = sizeof(struct perf_record_mmap2) + 16;
+	u.ev.mmap2.pid = u.ev.mmap2.tid = 11910;
+	u.ev.mmap2.start = 0x7f765ac39000ULL;
+	u.ev.mmap2.len = 0x2000;
+	u.ev.mmap2.prot = 5;
+	u.ev.mmap2.flags = 2;
+	strcpy(u.ev.mmap2.filename, "[vdso]");
+	script_print_record(&p, evlist_first(evlist), "w", &u.ev, &ps);
+	EXPECT_STREQ(p.buf.buf, "               w 11910   559.983475: PERF_RECORD_MMAP2 11910/11910: "
+				"[0x7f765ac39000(0x2000) @ 0 00:00 0 0]: r-xp [vdso]\n");
+	strbuf_reset(&p.buf);
+
+	memset(&u, 0, sizeof(u));
+	u.ev.header.type = PERF_RECORD_SWITCH_CPU_WIDE;
+	u.ev.header.misc = PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
+	u.ev.header.size = sizeof(struct perf_record_switch);
+	u.ev.context_switch.next_prev_pid = u.ev.context_switch.next_prev_tid = 23058;
+	script_print_record(&p, evlist_first(evlist), "swapper", &u.ev, &ps);
+	EXPECT_STREQ(p.buf.buf, "         swapper 11910   559.983475: PERF_RECORD_SWITCH_CPU_WIDE OUT "
+				"preempt  next pid/tid: 23058/23058\n");
+	strbuf_reset(&p.buf);
+	script_printer_release(&p);
+	evlist_free(evlist);
+	strbuf_release(&msg);
+}
+
+TEST(script_branch_stack_and_data_src)
+{
+	struct evlist *evlist = one_event(PERF_TYPE_RAW, 0x1cd, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					  PERF_SAMPLE_TIME | PERF_SAMPLE_BRANCH_STACK |
+					  PERF_SAMPLE_DATA_SRC, "raw 0x1cd:HG");
+	struct script_config cfg;
+	struct script_printer p;
+	struct script_sample s = { 0 };
+	struct perf_sample ps = mk_sample();
+	struct strbuf msg = STRBUF_INIT;
+	u64 stack[1 + 2 * 3];
+	struct script_frame frames[4] = { { 0 } };
+
+	/* no hw_idx: nr then {from, to, flags} */
+	stack[0] = 2;
+	stack[1] = 0x4011c7; stack[2] = 0x4026c1;
+	stack[3] = 2 | 8 | (46219ULL << 4) | (11ULL << 20); /* predicted, abort, ERET */
+	stack[4] = 0x4017fb; stack[5] = 0x4027a9;
+	stack[6] = 1 | 4 | (7ULL << 4) | (15ULL << 20) | (6ULL << 26); /* mispred, in_tx, ARCH_4 */
+	ps.branch_stack = (const struct branch_stack *)stack;
+	ps.no_hw_idx = true;
+	ps.data_src = 0x1e05080021ULL;
+	script_config_init(&cfg);
+	EXPECT_EQ(script_parse_fields(&cfg, "ip,brstack", &msg), 0);
+	EXPECT_EQ(script_check_fields(&cfg, evlist, false, &msg), 0);
+	script_printer_init(&p, &cfg, evlist, -1);
+	s.sample = &ps;
+	s.evsel = evlist_first(evlist);
+	s.br_from = frames;
+	s.br_to = frames + 2;
+	s.nr_br = 2;
+	script_print_sample(&p, &s);
+	EXPECT_STREQ(p.buf.buf, "     56258cba715b 0x4011c7/0x4026c1/P/-/A/46219/ERET "
+				" 0x4017fb/0x4027a9/M/X/-/7/ARCH_4 \n");
+	strbuf_reset(&p.buf);
+	script_printer_release(&p);
+
+	script_config_init(&cfg);
+	EXPECT_EQ(script_parse_fields(&cfg, "data_src", &msg), 0);
+	EXPECT_EQ(script_check_fields(&cfg, evlist, false, &msg), 0);
+	script_printer_init(&p, &cfg, evlist, -1);
+	script_print_sample(&p, &s);
+	EXPECT_STREQ(p.buf.buf, "      1e05080021 |OP N/A|LVL N/A or N/A|SNP N/A|TLB N/A|LCK N/A|BLK  N/A\n");
+	strbuf_reset(&p.buf);
+	ps.data_src = 0;
+	script_print_sample(&p, &s);
+	/* padded to the widest text printed so far, as perf */
+	EXPECT_STREQ(p.buf.buf, "               0 |OP No|LVL N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A         \n");
+	strbuf_reset(&p.buf);
+	script_printer_release(&p);
+	evlist_free(evlist);
+	strbuf_release(&msg);
+}
+
+TEST(script_time_percent)
+{
+	struct script_time_range *rg;
+	int nr;
+
+	EXPECT_EQ(script_parse_time_percent("10%/2", 1000, 2000, &rg, &nr), 0);
+	EXPECT_EQ(nr, 1);
+	EXPECT_UEQ(rg[0].start, 1100);
+	EXPECT_UEQ(rg[0].end, 1199);
+	free(rg);
+	EXPECT_EQ(script_parse_time_percent("25%/4,0%-10%", 1000, 2000, &rg, &nr), 0);
+	EXPECT_EQ(nr, 2);
+	EXPECT_UEQ(rg[0].start, 1750);
+	EXPECT_UEQ(rg[0].end, 2000);
+	EXPECT_UEQ(rg[1].start, 1000);
+	EXPECT_UEQ(rg[1].end, 1100);
+	free(rg);
+	EXPECT_EQ(script_parse_time_percent("abc%", 1000, 2000, &rg, &nr), -EINVAL);
+	EXPECT_EQ(script_parse_time_percent("10%/0", 1000, 2000, &rg, &nr), -EINVAL);
+}
