@@ -416,6 +416,33 @@ int symsrc_load_kallsyms(struct symsrc *ss, const char *module, const struct sym
 	return err;
 }
 
+int symsrc_take_kallsyms(struct symsrc *ss, struct kallsyms *ks, const char *module)
+{
+	struct symtab *from = NULL;
+
+	if (module && *module) {
+		struct kmodule *m = kallsyms_find_module(ks, module);
+
+		if (m)
+			from = &m->symtab;
+	} else {
+		from = &ks->kernel;
+	}
+	symtab_release(&ss->symtab);
+	ss->is_loaded = true;
+	ss->kind = SYMSRC_KALLSYMS;
+	if (!from) {
+		symtab_finish(&ss->symtab, true);
+		ss->status = -ENOENT;
+		return -ENOENT;
+	}
+	ss->symtab = *from;
+	symtab_init(from, ss->symtab.pool);
+	symtab_finish(from, true);
+	ss->status = 0;
+	return 0;
+}
+
 u64 symsrc_map_ip(const struct symsrc *ss, u64 map_start, u64 map_pgoff, u64 ip)
 {
 	u64 off = ip - map_start + map_pgoff, vaddr;

@@ -206,6 +206,17 @@ int symsrc_load(struct symsrc *ss, const char *name, const struct symsrc_args *a
  */
 int symsrc_load_kallsyms(struct symsrc *ss, const char *module, const struct symsrc_args *args);
 
+struct kallsyms;
+/*
+ * symsrc_take_kallsyms - fill @ss from an already parsed kallsyms (see
+ * symbol/kallsyms.h): the kernel's table (@module NULL or "") or module
+ * @module's ("ext4" or "[ext4]"). The table moves into @ss (its slot in
+ * @ks is left empty), so a session parses kallsyms once for the kernel
+ * and every module. Returns 0, or -ENOENT when @ks has no such module
+ * (@ss is then loaded and empty).
+ */
+int symsrc_take_kallsyms(struct symsrc *ss, struct kallsyms *ks, const char *module);
+
 /*
  * symsrc_map_ip - the address to look up for sample address @ip in a
  * mapping of this DSO at [@map_start, ...) with file offset @map_pgoff:

@@ -217,3 +217,30 @@ TEST(symsrc_kernel_demangle_kernel_option)
 	symsrc_free(ss);
 	strpool_release(&pool);
 }
+
+TEST(symsrc_take_kallsyms_one_parse)
+{
+	struct strpool pool = STRPOOL_INIT;
+	struct kallsyms ks;
+	struct symsrc *k = symsrc_new(&pool), *m = symsrc_new(&pool), *none = symsrc_new(&pool);
+	const struct symbol *s;
+
+	ASSERT_TRUE(kallsyms_parse(&ks, sample, sizeof(sample) - 1, &pool) == 0);
+	EXPECT_EQ(symsrc_take_kallsyms(k, &ks, NULL), 0);
+	EXPECT_EQ(symsrc_take_kallsyms(m, &ks, "[ext4]"), 0);
+	EXPECT_EQ(symsrc_take_kallsyms(none, &ks, "nosuch"), -ENOENT);
+	EXPECT_EQ(k->kind, SYMSRC_KALLSYMS);
+	s = symsrc_find(k, symsrc_map_ip(k, 0, 0, 0xffffffff81002004ULL));
+	EXPECT_STREQ(s ? s->name : NULL, "do_syscall_64");
+	s = symsrc_find(m, 0xffffffffc0002004ULL);
+	EXPECT_STREQ(s ? s->name : NULL, "ext4_iget");
+	EXPECT_TRUE(symsrc_find(none, 0xffffffffc0002004ULL) == NULL);
+	/* moved out: the kallsyms no longer holds them; a load after is a no-op */
+	EXPECT_EQ(ks.kernel.nr_syms, 0);
+	EXPECT_EQ(symsrc_load(k, "[kernel.kallsyms]", NULL), 0);
+	kallsyms_release(&ks);
+	symsrc_free(k);
+	symsrc_free(m);
+	symsrc_free(none);
+	strpool_release(&pool);
+}
