@@ -4,6 +4,7 @@
 #include "core/evlist.h"
 #include "core/evsel.h"
 #include "lib/xalloc.h"
+#include "symbol/srcline.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +24,79 @@ static bool int_in(const int *v, int nr, int x)
 		if (v[i] == x)
 			return true;
 	return false;
+}
+
+/*
+ * sample_srcline - perf's srcline and srcfile texts for a sample address:
+ * "file:line" from DWARF, else "sym+offset" / "dso[addr]"; the file's
+ * basename or "". Cached per dso and address; strings are interned.
+ */
+static void sample_srcline(struct report *rep, struct session *s, const struct addr_location *loc,
+			   u64 ip, const char **line, const char **file)
+{
+	const struct frame *f = loc->frame;
+	struct dso *dso = f->dso;
+	struct report_srclines *rs;
+	struct map *map;
+	u64 addr;
+	char buf[512];
+	struct srcline sl;
+	const char *l, *fl = "";
+
+	*line = *file = NULL;
+	if (!dso) {
+		*line = strpool_intern(&s->names, "??:0");
+		*file = strpool_intern(&s->names, "");
+		return;
+	}
+	if (dso->id >= rep->nr_srclines) {
+		u32 n = dso->id + 16;
+
+		rep->srclines = xreallocarray(rep->srclines, n, sizeof(*rep->srclines));
+		memset(rep->srclines + rep->nr_srclines, 0,
+		       (n - rep->nr_srclines) * sizeof(*rep->srclines));
+		for (u32 i = rep->nr_srclines; i < n; i++) {
+			u64map_init(&rep->srclines[i].line);
+			u64map_init(&rep->srclines[i].file);
+		}
+		rep->nr_srclines = n;
+	}
+	rs = &rep->srclines[dso->id];
+	map = f->map;
+	if (loc->thread && !dso->is_kernel) {
+		struct map *m = maps_find(loc->thread->maps, ip);
+
+		if (m)
+			map = m;
+	}
+	addr = dso->ss && map ? symsrc_map_ip(dso->ss, map->start, map->pgoff, ip) : f->addr;
+	l = u64map_find(&rs->line, addr);
+	if (l) {
+		*line = l;
+		*file = u64map_find(&rs->file, addr);
+		return;
+	}
+	if (!rs->sc && !dso->is_kernel && dso->long_name[0] == '/')
+		rs->sc = srcline_cache_new(dso->ss && dso->ss->path ? dso->ss->path : dso->long_name,
+					   dso->ss ? dso->ss->symbol_path : NULL, rep->symbol_opts,
+					   &s->names);
+	if (rs->sc && !srcline_find(rs->sc, addr, false, &sl) && sl.file) {
+		const char *slash = strrchr(sl.file, '/');
+
+		l = srcline_format(&sl, false, buf, sizeof(buf));
+		fl = slash ? slash + 1 : sl.file;
+	} else if (f->sym) {
+		u64 sym_addr = dso->is_kernel ? ip : addr;
+
+		l = srcline_format_unknown(buf, sizeof(buf), f->sym->name, sym_addr - f->sym->start,
+					   dso->short_name, addr);
+	} else {
+		l = srcline_format_unknown(buf, sizeof(buf), NULL, 0, dso->short_name, addr);
+	}
+	*line = strpool_intern(&s->names, l);
+	*file = strpool_intern(&s->names, fl);
+	u64map_set(&rs->line, addr, (void *)*line);
+	u64map_set(&rs->file, addr, (void *)*file);
 }
 
 /* report_sample - the tool callback: one sample into its event's hists */
@@ -71,6 +145,8 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	hs.period = period;
 	hs.cpu = (int)sample->cpu;
 	hs.socket = -1;
+	if (rep->want_srcline)
+		sample_srcline(rep, s, &loc, sample->ip, &hs.srcline, &hs.srcfile);
 	if (sample->cpu != (u32)-1) {
 		const struct perf_header *h = data_reader_header(s->reader);
 
@@ -112,6 +188,9 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 	rep->hopts = *hopts;
 	if (filter)
 		rep->filter = *filter;
+	for (int i = 0; i < hopts->nr_keys; i++)
+		if (hopts->keys[i] == SORT_SRCLINE || hopts->keys[i] == SORT_SRCFILE)
+			rep->want_srcline = true;
 	for (int i = 0; i < hopts->nr_keys; i++) {
 		if (hopts->keys[i] == SORT_PARENT) {
 			if (regcomp(&rep->parent_re,
@@ -143,6 +222,12 @@ void report_release(struct report *rep)
 	free(rep->nr_samples_all);
 	free(rep->total_period_all);
 	free(rep->frames);
+	for (u32 i = 0; i < rep->nr_srclines; i++) {
+		srcline_cache_free(rep->srclines[i].sc);
+		u64map_release(&rep->srclines[i].line);
+		u64map_release(&rep->srclines[i].file);
+	}
+	free(rep->srclines);
 	if (rep->has_parent_re)
 		regfree(&rep->parent_re);
 	memset(rep, 0, sizeof(*rep));

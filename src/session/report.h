@@ -23,6 +23,15 @@ struct report_filter {
 	u64 time_start, time_end; /* 0: open */
 };
 
+struct srcline_cache;
+
+/* struct report_srclines - source lines of one dso, by map-relative address */
+struct report_srclines {
+	struct srcline_cache *sc;
+	struct u64map line;	/* addr -> interned "file:line" (or perf's fallback) */
+	struct u64map file;	/* addr -> interned basename, "" when unknown */
+};
+
 struct report {
 	struct session *session; /* borrowed */
 	struct hists_opts hopts;
@@ -33,6 +42,10 @@ struct report {
 	int nr_hists;
 	u64 *nr_samples_all;	 /* per evsel: samples before the filters */
 	u64 *total_period_all;	 /* per evsel: period before the filters */
+	bool want_srcline;	 /* a srcline/srcfile key is used */
+	struct report_srclines *srclines; /* per dso id, grown as needed */
+	u32 nr_srclines;
+	const struct symbol_opts *symbol_opts; /* borrowed, may be NULL */
 	const struct frame **frames; /* scratch */
 	size_t frames_alloc;
 	struct tool tool;

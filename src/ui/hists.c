@@ -292,7 +292,7 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 		default: {
 			const char *t = key_text(e, col->key, p->buf, sizeof(p->buf));
 
-			if (col->key == SORT_SYM && last)
+			if ((col->key == SORT_SYM || col->key == SORT_SRCLINE || col->key == SORT_SRCFILE) && last)
 				fputs(t, fp);
 			else if (col->left)
 				fprintf(fp, "%-*.*s", col->width, col->width, t);

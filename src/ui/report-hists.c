@@ -355,6 +355,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		ho.cc.order = ORDER_CALLER;
 
 	ret = report_init(&rep, s, &ho, &filter, a->parent);
+	rep.symbol_opts = a->symbol_opts;
 	if (ret) {
 		fprintf(stderr, "Invalid regex: %s\n", a->parent);
 		session_free(s);
