@@ -12,7 +12,9 @@ struct pmu;
 
 /* struct pe_ctx - one parse_events() call. */
 struct pe_ctx {
-	const char *str;		/* the whole string, error offsets point into it */
+	const char *str;		/* the string without blanks; parsing works on it */
+	const char *orig;		/* the string as given (names keep its blanks) */
+	const int *map;			/* str offset -> orig offset, [strlen(str)] = strlen(orig) */
 	unsigned int flags;		/* PARSE_EVENTS_* */
 	struct parse_events_error *err;
 	int idx_base;			/* offset added to error positions (alias term strings: 0 at the event) */

@@ -525,7 +525,8 @@ static int split_event(struct pe_ctx *ctx, int start, bool in_group, struct pe_e
  */
 static char *event_text(struct pe_ctx *ctx, const struct pe_event *ev)
 {
-	const char *s = ctx->str + ev->start, *p = s, *q;
+	/* from just after the separator in the original string, blanks included */
+	const char *s = ctx->orig + (ev->start ? ctx->map[ev->start - 1] + 1 : 0), *p = s, *q;
 
 	while (*p && !strchr(",{}/", *p))
 		p++;
@@ -898,11 +899,54 @@ out:
 	return ret;
 }
 
-int parse_events_flags(struct evlist *evlist, const char *str, struct parse_events_error *err,
+static int parse_clean(struct pe_ctx *ctx, struct evlist *evlist);
+
+/*
+ * perf's lexer skips blanks between tokens but its event-name pattern keeps
+ * them ("cs, faults" counts " faults"): parse a copy without blanks (outside
+ * quotes) and map positions back for errors and names.
+ */
+int parse_events_flags(struct evlist *evlist, const char *orig, struct parse_events_error *err,
 		       unsigned int flags)
 {
 	struct parse_events_error local = PARSE_EVENTS_ERROR_INIT;
-	struct pe_ctx ctx = { .str = str, .flags = flags, .err = err ? err : &local };
+	struct pe_ctx ctx = { .orig = orig, .flags = flags, .err = err ? err : &local };
+	size_t len = strlen(orig), n = 0;
+	char *clean = xmalloc(len + 1);
+	int *map = xmalloc((len + 1) * sizeof(*map));
+	int nr_before = ctx.err->nr_errors, ret;
+	bool quoted = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (orig[i] == '\'')
+			quoted = !quoted;
+		if (!quoted && (orig[i] == ' ' || orig[i] == '\t'))
+			continue;
+		map[n] = (int)i;
+		clean[n++] = orig[i];
+	}
+	clean[n] = 0;
+	map[n] = (int)len;
+	ctx.str = clean;
+	ctx.map = map;
+	ret = parse_clean(&ctx, evlist);
+	if (ret && ctx.err->nr_errors > nr_before) {
+		if (ctx.err->idx >= 0 && ctx.err->idx <= (int)n && n != len)
+			ctx.err->idx = map[ctx.err->idx];
+		if (ctx.err->nr_errors > 1 && ctx.err->first_idx >= 0 &&
+		    ctx.err->first_idx <= (int)n && n != len)
+			ctx.err->first_idx = map[ctx.err->first_idx];
+	}
+	free(clean);
+	free(map);
+	parse_events_error_release(&local);
+	return ret;
+}
+
+static int parse_clean(struct pe_ctx *ctx_in, struct evlist *evlist)
+{
+	struct pe_ctx ctx = *ctx_in;
+	const char *str = ctx.str;
 	struct pe_list list = { 0 };
 	int pos = 0, ret = 0, nr_groups = 0;
 
@@ -944,15 +988,13 @@ out:
 			ret = -EINVAL;
 		pe_list_free(&list);
 		free(ctx.err->event);
-		ctx.err->event = xstrdup(str);
-		parse_events_error_release(&local);
+		ctx.err->event = xstrdup(ctx.orig);
 		return ret;
 	}
 	for (int i = 0; i < list.nr; i++)
 		evlist_add(evlist, list.v[i]);
 	evlist->nr_groups += nr_groups;
 	free(list.v);
-	parse_events_error_release(&local);
 	return 0;
 }
 

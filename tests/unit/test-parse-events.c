@@ -591,3 +591,23 @@ TEST(parse_events_breakpoint_name_from_attr)
 	EXPECT_STREQ(evsel->name, "mem:0x1000:rw");
 	evsel_free(evsel);
 }
+
+TEST(parse_events_blanks)
+{
+	struct evlist *evlist = parse_ok("cs, faults:u ,{ cpu-clock , task-clock }:k", 4);
+	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
+
+	/* perf skips blanks but keeps them in the names it cuts from the text */
+	EXPECT_STREQ(nth(evlist, 0)->name, "cs");
+	EXPECT_STREQ(nth(evlist, 1)->name, " faults:u ");
+	EXPECT_EQ(nth(evlist, 1)->attr.exclude_kernel, 1);
+	EXPECT_STREQ(nth(evlist, 2)->name, " cpu-clock ");
+	EXPECT_EQ(nth(evlist, 3)->attr.exclude_user, 1);
+	EXPECT_TRUE(nth(evlist, 3)->leader == nth(evlist, 2));
+	/* error positions point into the string as given */
+	EXPECT_EQ(parse_events(evlist, "cs ,  cs:pppp", &err), -EINVAL);
+	EXPECT_EQ(err.idx, 9);
+	EXPECT_STREQ(err.event, "cs ,  cs:pppp");
+	parse_events_error_release(&err);
+	evlist_free(evlist);
+}
