@@ -21,4 +21,8 @@ rec group -F 999 -e "'{cpu-clock,task-clock}'" -- "$busy"
 rec compressed -z -F 999 -g -- "$busy"
 eval "$PERF record -q -F 999 -o - -- $busy" >"$out/pipe.data" 2>/dev/null
 eval "$PERF record -q -e sched:sched_switch -a -o - -- sleep 0.05" >"$out/pipe-tracepoint.data" 2>/dev/null
+# the byte-swapped fixture is callgraph.data converted by sonde's writer
+if [ -x "${UNIT_TESTS:-build/unit-tests}" ] && [ "$out" = tests/fixtures ]; then
+	SONDE_REGEN_FIXTURES=1 "${UNIT_TESTS:-build/unit-tests}" perf_data_swapped_fixture >/dev/null
+fi
 ls -l "$out"

@@ -18,4 +18,11 @@ golden_cases() {
 	for f in callgraph group multi-event compressed pipe; do
 		echo "$f.data $f.dump report -i $f.data -D"
 	done
+	# written by sonde's writer in the other byte order (see tools/gen-fixtures.sh)
+	b=swapped-callgraph.data
+	echo "$b swapped.header-only report -i $b --header-only"
+	echo "$b swapped.stats report -i $b --stats"
+	echo "$b swapped.evlist-v evlist -i $b -v"
+	echo "$b swapped.buildid-list buildid-list -i $b"
+	echo "$b swapped.buildid-list-H buildid-list -i $b -H"
 }

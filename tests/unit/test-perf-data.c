@@ -523,3 +523,64 @@ TEST(perf_data_swapped_copy_of_perf_file_multi_event)
 {
 	check_swapped_fixture("multi-event.data");
 }
+
+/*
+ * tests/fixtures/swapped-callgraph.data: callgraph.data converted to the
+ * other byte order by the writer (regenerate with SONDE_REGEN_FIXTURES=1
+ * build/unit-tests swapped_fixture, or tools/gen-fixtures.sh). The reader
+ * must give back exactly the records of the original.
+ */
+TEST(perf_data_swapped_fixture)
+{
+	char *fresh = swap_fixture("callgraph.data");
+	const char *fixed = "tests/fixtures/swapped-callgraph.data";
+	struct data_error e1 = { 0 }, e2 = { 0 };
+	struct data_reader *a, *b;
+	union perf_event *ea, *eb;
+	u64 oa, ob;
+	int ra, rb, n = 0;
+
+	if (getenv("SONDE_REGEN_FIXTURES")) {
+		char *cmd = xasprintf("cp %s %s", fresh, fixed);
+
+		EXPECT_EQ(system(cmd), 0);
+		free(cmd);
+	}
+	a = data_reader_open("tests/fixtures/callgraph.data", &e1);
+	b = data_reader_open(fixed, &e2);
+	EXPECT_TRUE(a && b);
+	if (!a || !b)
+		goto out;
+	EXPECT_TRUE(data_reader_header(b)->needs_swap);
+	EXPECT_EQ(data_reader_header(b)->nr_build_ids, data_reader_header(a)->nr_build_ids);
+	for (;;) {
+		ra = data_reader_next(a, &ea, &oa, &e1);
+		if (ra <= 0)
+			break;
+		{
+			union perf_event *copy = xmemdup(ea, ea->header.size);
+
+			rb = data_reader_next(b, &eb, &ob, &e2);
+			EXPECT_EQ(rb, 1);
+			if (rb == 1) {
+				EXPECT_EQ(copy->header.size, eb->header.size);
+				if (copy->header.size == eb->header.size &&
+				    memcmp(copy, eb, copy->header.size)) {
+					test_fail_at(__FILE__, __LINE__, "record %d (type %u) differs", n,
+						     copy->header.type);
+				}
+			}
+			free(copy);
+			if (rb != 1)
+				break;
+		}
+		n++;
+	}
+	EXPECT_EQ(ra, 0);
+	EXPECT_EQ(data_reader_next(b, &eb, &ob, &e2), 0);
+	EXPECT_TRUE(n > 10);
+out:
+	data_reader_close(a);
+	data_reader_close(b);
+	free(fresh);
+}
