@@ -472,6 +472,9 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	}
 	if (!a->quiet)
 		fprintf(out, "#\n# (Tip: %s)\n#\n", tips[(unsigned)time(NULL) % ARRAY_SIZE(tips)]);
+	/* -T: the per-thread counter table; its rows come from READ records (record -s) */
+	if (a->threads)
+		fputs("# PID  TID\n", out);
 	ret = 0;
 out:
 	report_release(&rep);
