@@ -374,6 +374,25 @@ static void check_perf_reads(const char *path)
 	if (count_lines_with(out, "synth  4242") != NR_SAMPLES || strstr(out, "arning"))
 		fprintf(stderr, "# perf script said:\n%.2000s\n", out);
 	free(out);
+	/* the same samples: every time and ip, in order */
+	out = run_perf("script -F time,ip", path);
+	{
+		int n = 0, good = 0;
+
+		for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+			unsigned long sec, usec, ip;
+
+			if (sscanf(line, " %lu.%lu: %lx", &sec, &usec, &ip) != 3)
+				continue;
+			if (sec * 1000000 + usec == (BASE_TIME + n * 1000) / 1000 &&
+			    ip == MAP_START + 0x100 + n * 4)
+				good++;
+			n++;
+		}
+		EXPECT_EQ(n, NR_SAMPLES);
+		EXPECT_EQ(good, NR_SAMPLES);
+	}
+	free(out);
 	out = run_perf("report --stdio --sort comm", path);
 	EXPECT_TRUE(strstr(out, "# Samples: 50  of event 'task-clock'") != NULL);
 	EXPECT_TRUE(strstr(out, "100.00%  synth") != NULL);
@@ -583,4 +602,50 @@ out:
 	data_reader_close(a);
 	data_reader_close(b);
 	free(fresh);
+}
+
+/* the features gathered from this machine decode to what the system says */
+TEST(perf_data_live_features)
+{
+	char *path = xasprintf("%s/live.data", test_tmpdir());
+	struct data_writer *w = data_writer_open(path, NULL, NULL);
+	const char *argv[] = { "record", "-g", "true" };
+	struct perf_event_attr attr;
+	struct data_error err = { 0 };
+	struct data_reader *r;
+	const struct perf_header *h;
+	u64 id = 1;
+
+	synth_attr(&attr);
+	data_writer_add_attr(w, &attr, &id, 1, "cpu-clock");
+	EXPECT_EQ(data_writer_set_live_features(w, 3, argv, "6.1.187"), 0);
+	EXPECT_EQ(data_writer_start(w), 0);
+	EXPECT_EQ(data_writer_finish(w), 0);
+	data_writer_free(w);
+	r = data_reader_open(path, &err);
+	EXPECT_TRUE(r != NULL);
+	if (!r)
+		return;
+	h = data_reader_header(r);
+	EXPECT_TRUE(h->hostname && h->hostname[0]);
+	EXPECT_STREQ(h->version, "6.1.187");
+	EXPECT_EQ(h->nr_cpus_online, sysconf(_SC_NPROCESSORS_ONLN));
+	EXPECT_TRUE(h->total_mem > 0);
+	EXPECT_EQ(h->nr_cmdline, 3);
+	if (h->nr_cmdline == 3) {
+		EXPECT_TRUE(h->cmdline[0][0] == '/'); /* argv[0] replaced by the executable's path */
+		EXPECT_STREQ(h->cmdline[2], "true");
+	}
+	EXPECT_TRUE(perf_header_has_feat(h, HEADER_PMU_MAPPINGS));
+	EXPECT_TRUE(h->pmu_mappings.nr > 0);
+	if (access("/sys/devices/system/cpu/cpu0/topology/core_id", R_OK) == 0) {
+		EXPECT_TRUE(h->nr_core_siblings > 0);
+		EXPECT_EQ(h->nr_cpu_topo, h->nr_cpus_avail);
+	}
+	if (access("/sys/devices/system/node/node0", R_OK) == 0)
+		EXPECT_TRUE(h->nr_numa_nodes > 0);
+	EXPECT_TRUE(perf_header_has_feat(h, HEADER_EVENT_DESC));
+	EXPECT_STREQ(h->attrs[0].name, "cpu-clock");
+	data_reader_close(r);
+	free(path);
 }
