@@ -185,6 +185,40 @@ struct outstate {
 
 static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, int a);
 
+/*
+ * --metric-only keeps the metrics that make sense as a column of their own:
+ * perf drops rates ("/sec"), frequencies and "CPUs utilized".
+ */
+static bool metric_only_unit_valid(const char *unit)
+{
+	if (!unit)
+		return false;
+	return !strstr(unit, "/sec") && !strstr(unit, "Hz") && !strstr(unit, "hz") &&
+	       !strstr(unit, "CPUs utilized");
+}
+
+#define METRIC_ONLY_LEN 20
+
+static void metric_only_value(struct outstate *os, const char *fmt, const char *unit, double val)
+{
+	struct stat_config *cfg = os->cfg;
+	char buf[64], *vals = buf;
+
+	if (!metric_only_unit_valid(unit))
+		return;
+	if (!fmt) {
+		buf[0] = 0;
+	} else {
+		snprintf(buf, sizeof(buf), fmt, val);
+		while (*vals == ' ')
+			vals++;
+	}
+	if (cfg->csv_output)
+		fprintf(cfg->output, "%s%s", vals, cfg->csv_sep);
+	else
+		fprintf(cfg->output, "%*s ", METRIC_ONLY_LEN, vals);
+}
+
 static void print_metric(struct outstate *os, const char *fmt, const char *unit, double val)
 {
 	struct stat_config *cfg = os->cfg;
@@ -192,6 +226,16 @@ static void print_metric(struct outstate *os, const char *fmt, const char *unit,
 	char buf[64], *vals, *ends;
 	int n;
 
+	if (cfg->metric_only) {
+		metric_only_value(os, fmt, unit, val);
+		return;
+	}
+	if (cfg->json_output) {
+		/* perf prints the raw ratio, and "(null)" when the counter has no metric */
+		fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"", fmt && unit ? val : 0.0,
+			unit ? unit : "(null)");
+		return;
+	}
 	if (cfg->csv_output) {
 		if (!fmt || !unit) {
 			fprintf(out, "%s%s", cfg->csv_sep, cfg->csv_sep);
@@ -353,6 +397,41 @@ static void print_shadow(struct outstate *os, struct evlist *evlist, const struc
 
 /* ---- one line ---- */
 
+static void aggr_printout_json(struct stat_config *cfg, const struct evsel *evsel,
+			       const struct aggr_id *id, int nr)
+{
+	FILE *out = cfg->output;
+
+	switch (cfg->aggr_mode) {
+	case AGGR_CORE:
+		fprintf(out, "\"core\" : \"S%d-D%d-C%d\", \"aggregate-number\" : %d, ", id->socket,
+			id->die, id->core, nr);
+		break;
+	case AGGR_DIE:
+		fprintf(out, "\"die\" : \"S%d-D%d\", \"aggregate-number\" : %d, ", id->socket, id->die,
+			nr);
+		break;
+	case AGGR_SOCKET:
+		fprintf(out, "\"socket\" : \"S%d\", \"aggregate-number\" : %d, ", id->socket, nr);
+		break;
+	case AGGR_NODE:
+		fprintf(out, "\"node\" : \"N%d\", \"aggregate-number\" : %d, ", id->node, nr);
+		break;
+	case AGGR_NONE:
+		if (id->cpu > -1)
+			fprintf(out, "\"cpu\" : \"%d\", ", id->cpu);
+		break;
+	case AGGR_THREAD:
+		if (evsel->threads && id->thread >= 0 && id->thread < evsel->threads->nr)
+			fprintf(out, "\"thread\" : \"%s-%d\", ",
+				thread_map_comm(evsel->threads, id->thread),
+				evsel->threads->pids[id->thread]);
+		break;
+	default:
+		break;
+	}
+}
+
 static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, int a)
 {
 	FILE *out = cfg->output;
@@ -366,6 +445,10 @@ static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, in
 		return;
 	id = &map->ids[a];
 	nr = map->nr_members[a];
+	if (cfg->json_output) {
+		aggr_printout_json(cfg, evsel, id, nr);
+		return;
+	}
 	switch (cfg->aggr_mode) {
 	case AGGR_CORE:
 		fprintf(out, "S%d-D%d-C%*d%s%*d%s", id->socket, id->die, csv ? 0 : -8, id->core, sep,
@@ -407,7 +490,9 @@ static void print_noise(struct stat_config *cfg, const struct evsel *evsel, doub
 	if (cfg->run_count == 1 || !st)
 		return;
 	pct = rel_stddev(stats_stddev(&st->res[0]), avg);
-	if (cfg->csv_output)
+	if (cfg->json_output)
+		fprintf(cfg->output, "\"variance\" : %.2f, ", pct);
+	else if (cfg->csv_output)
 		fprintf(cfg->output, "%s%.2f%%", cfg->csv_sep, pct);
 	else if (pct)
 		fprintf(cfg->output, "  ( +-%6.2f%% )", pct);
@@ -419,10 +504,46 @@ static void print_running(struct stat_config *cfg, double run, double ena)
 
 	if (run != ena)
 		pct = 100.0 * run / ena;
-	if (cfg->csv_output)
+	if (cfg->json_output)
+		fprintf(cfg->output, "\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", run,
+			ena ? pct : 100.0);
+	else if (cfg->csv_output)
 		fprintf(cfg->output, "%s%.0f%s%.2f", cfg->csv_sep, run, cfg->csv_sep, ena ? pct : 100.0);
 	else if (run != ena)
 		fprintf(cfg->output, "  (%.2f%%)", pct);
+}
+
+/* one JSON object per counter line, perf's keys and number formats */
+static void print_counter_json(struct stat_config *cfg, struct evlist *evlist,
+			       const struct evsel *evsel, int a, const char *prefix)
+{
+	FILE *out = cfg->output;
+	const struct evsel_stat *st = evsel->priv;
+	double val, ena, run, scale = stat_evsel_scale(evsel);
+	struct outstate os = { cfg, prefix, evsel, a, false };
+	struct shadow sh;
+
+	aggr_values(cfg, evsel, a, &val, &ena, &run);
+	fputc('{', out);
+	fputs(prefix, out);
+	aggr_printout(cfg, evsel, a);
+	if (!evsel->is_supported || !st || run == 0 || ena == 0) {
+		fprintf(out, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
+			evsel->is_supported ? CNTR_NOT_COUNTED : CNTR_NOT_SUPPORTED,
+			stat_evsel_unit(evsel), evsel->name ? evsel->name : "");
+		print_noise(cfg, evsel, val);
+		print_running(cfg, run, ena);
+		print_metric(&os, "", "", 0);
+		fputs("}\n", out);
+		return;
+	}
+	fprintf(out, "\"counter-value\" : \"%f\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
+		val * scale, stat_evsel_unit(evsel), evsel->name ? evsel->name : "");
+	print_noise(cfg, evsel, val);
+	print_running(cfg, run, ena);
+	shadow_collect(cfg, evlist, a, &sh);
+	print_shadow(&os, evlist, evsel, val * scale, &sh);
+	fputs("}\n", out);
 }
 
 static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
@@ -437,6 +558,19 @@ static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
 	struct shadow sh;
 
 	aggr_values(cfg, evsel, a, &val, &ena, &run);
+	if (cfg->json_output) {
+		print_counter_json(cfg, evlist, evsel, a, prefix);
+		return;
+	}
+	if (cfg->metric_only) {
+		struct shadow msh;
+
+		if (!evsel->is_supported || !st || run == 0 || ena == 0)
+			return;
+		shadow_collect(cfg, evlist, a, &msh);
+		print_shadow(&os, evlist, evsel, val * scale, &msh);
+		return;
+	}
 	fputs(prefix, out);
 	if (!evsel->is_supported || !st || run == 0 || ena == 0 ||
 	    (cfg->aggr_mode == AGGR_GLOBAL && st->scaled[0] < 0 && st->res[0].n == 0)) {
@@ -523,14 +657,14 @@ static void print_table(struct stat_config *cfg, int precision, double avg)
 	char tmp[64];
 	int indent;
 
-	snprintf(tmp, sizeof(tmp), "%17.*f", precision, avg);
+	snprintf(tmp, sizeof(tmp), " %17.*f", precision, avg);
 	indent = 0;
 	while (tmp[indent] == ' ')
 		indent++;
 	fprintf(out, "%*s# Table of individual measurements:\n", indent, "");
 	for (int i = 0; i < cfg->run_count; i++) {
 		double run = (double)cfg->walltime_run[i] / NSEC_PER_SEC;
-		int h, n = 1 + abs((int)(100.0 * (run - avg) / run / 5));
+		int h, n = 1 + abs((int)(100.0 * (run - avg) / run) / 5);
 
 		fprintf(out, " %17.*f (%+.*f) ", precision, run, precision, run - avg);
 		for (h = 0; h < n; h++)
@@ -626,6 +760,43 @@ static void print_interval_header(struct stat_config *cfg)
 		fprintf(out, "\n");
 }
 
+/* the metric-only table: a header line of metric names, then one line of values */
+static void print_metric_only(struct stat_config *cfg, struct evlist *evlist, const char *prefix)
+{
+	struct evsel *evsel;
+	struct aggr_map *map = cfg->aggr_map;
+	int nr_aggr = map ? map->nr : 1;
+	FILE *out = cfg->output;
+
+	if (!*prefix || cfg->num_print_interval == 1) {
+		/* the header: each kept metric's unit, as wide as its column */
+		evlist_for_each_entry(evlist, evsel) {
+			const char *u = NULL;
+
+			if (evsel->attr.type == PERF_TYPE_HARDWARE &&
+			    evsel->attr.config == PERF_COUNT_HW_INSTRUCTIONS)
+				u = "insn per cycle";
+			else if (evsel->attr.type == PERF_TYPE_HARDWARE &&
+				 evsel->attr.config == PERF_COUNT_HW_BRANCH_MISSES)
+				u = "of all branches";
+			if (!u)
+				continue;
+			if (cfg->csv_output)
+				fprintf(out, "%s%s", u, cfg->csv_sep);
+			else
+				fprintf(out, "%*s ", METRIC_ONLY_LEN, u);
+		}
+		fputc('\n', out);
+	}
+	for (int a = 0; a < nr_aggr; a++) {
+		fputs(prefix, out);
+		aggr_printout(cfg, evlist_first(evlist), a);
+		evlist_for_each_entry(evlist, evsel)
+			print_counter_line(cfg, evlist, evsel, a, prefix);
+		fputc('\n', out);
+	}
+}
+
 /* per-thread lines come sorted by count, highest first, as perf prints them */
 struct thread_sort {
 	int a;
@@ -656,7 +827,10 @@ void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const s
 			cfg->unit_width = len;
 	}
 
-	if (ts) {
+	if (ts && cfg->json_output) {
+		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", (unsigned long)ts->tv_sec,
+			 (unsigned long)ts->tv_nsec);
+	} else if (ts) {
 		snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", (unsigned long)ts->tv_sec,
 			 (unsigned long)ts->tv_nsec, cfg->csv_sep);
 		print_interval_header(cfg);
@@ -665,7 +839,9 @@ void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const s
 	} else {
 		print_header(cfg);
 	}
-	if (!cfg->null_run) {
+	if (cfg->metric_only && !cfg->null_run) {
+		print_metric_only(cfg, evlist, prefix);
+	} else if (!cfg->null_run) {
 		switch (cfg->aggr_mode) {
 		case AGGR_CORE:
 		case AGGR_DIE:

@@ -54,6 +54,21 @@ test_expect_success PERF '-I interval lines and header' 'layout_cmp -I 100 --int
 test_expect_success PERF '-I CSV' 'layout_cmp -x, -I 100 --interval-count 2 -e task-clock -- "$W"'
 test_expect_success PERF '-I with -A header' 'layout_cmp -a -A -I 100 --interval-count 1 -e task-clock -- sleep 1'
 test_expect_success PERF '-I with --per-socket header' 'layout_cmp -a --per-socket -I 100 --interval-count 1 -e task-clock -- sleep 1'
+test_expect_success PERF '-j JSON lines' 'layout_cmp -j -e task-clock,cs,cycles -- true'
+test_expect_success PERF '-j JSON with -r, -A, --per-core, -I' '
+	layout_cmp -j -r 2 -e task-clock -- true &&
+	layout_cmp -j -a -A -e cs -- sleep 0.05 &&
+	layout_cmp -j -a --per-core -e cs -- sleep 0.05 &&
+	layout_cmp -j -I 100 --interval-count 1 -e cs -- sleep 0.3
+'
+test_expect_success PERF '--metric-only' 'layout_cmp --metric-only -e task-clock,cs,faults -- true && layout_cmp --metric-only -x, -e task-clock -- true'
+test_expect_success PERF '--table with -r: per-run table, then the final result' '
+	"$SONDE" stat -r 3 --table -e task-clock -- true 2>out &&
+	test_grep "^           # Table of individual measurements:$" out &&
+	test "$(grep -cE "^ +[0-9.]+ \([-+][0-9.]+\) #+$" out)" = 3 &&
+	test_grep "^           # Final result:$" out &&
+	test_grep "^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed" out
+'
 test_expect_success PERF '-p PID header' '
 	sleep 3 & pid=$! &&
 	layout_cmp -p $pid -e task-clock,cs -- sleep 0.05; rc=$?; kill $pid; return $rc
