@@ -14,7 +14,7 @@ norm() {
 # layout_cmp ARGS...: stat output (stderr) of both tools, normalised, equal
 layout_cmp() {
 	local a CSV=""
-	for a in "$@"; do case "$a" in -x*) CSV=1 ;; esac; done
+	for a in "$@"; do case "$a" in -x*|-j) CSV=1 ;; esac; done
 	"$PERF" stat "$@" >/dev/null 2>perf.out </dev/null
 	"$SONDE" stat "$@" >/dev/null 2>sonde.out </dev/null
 	norm perf.out >perf.norm
