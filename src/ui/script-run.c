@@ -212,6 +212,8 @@ struct run {
 	struct script_time_range *ranges; /* --time with percentages: any of these */
 	int nr_ranges;
 	u64 aux_lost, aux_partial, aux_collision;
+	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off */
+	bool discarding;
 	int err;
 };
 
@@ -516,6 +518,28 @@ static bool cpu_filtered(struct run *r, const struct perf_sample *sample)
 			       !(r->cpu_mask[sample->cpu / 64] & (1ULL << (sample->cpu % 64))));
 }
 
+/*
+ * --switch-on/--switch-off, with perf's exact logic: before the on-event
+ * everything is dropped; the off-event starts dropping only when an
+ * on-event exists to end it (alone, it just hides its own first sample).
+ */
+static bool switch_discards(struct run *r, struct evsel *evsel)
+{
+	if (r->switch_on && r->discarding) {
+		if (r->switch_on != evsel)
+			return true;
+		r->discarding = false;
+		return !r->o->show_on_off_events;
+	}
+	if (r->switch_off && !r->discarding) {
+		if (r->switch_off != evsel)
+			return false;
+		r->discarding = true;
+		return !r->o->show_on_off_events;
+	}
+	return false;
+}
+
 static int process_sample(struct tool *tool, struct session *session, const union perf_event *ev,
 			  const struct perf_sample *sample, struct evsel *evsel)
 {
@@ -526,6 +550,8 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 	const struct script_frame *ipf = NULL;
 	u64 fields;
 
+	if (switch_discards(r, evsel))
+		return 0;
 	if ((r->time_start && sample->time < r->time_start) ||
 	    (r->time_end && sample->time > r->time_end))
 		return 0;
@@ -877,6 +903,25 @@ static int setup_filters(struct run *r)
 	}
 	if (o->stop_bt)
 		strvec_split(&r->stop_bt, o->stop_bt, ",");
+	if (o->switch_on) {
+		r->switch_on = evlist_find_by_name(r->evlist, o->switch_on);
+		if (!r->switch_on) {
+			fprintf(stderr, "ERROR: switch-on event not found (%s)\n"
+					"HINT:  use 'perf evlist' to see the available event names\n",
+				o->switch_on);
+			return -ENOENT;
+		}
+		r->discarding = true;
+	}
+	if (o->switch_off) {
+		r->switch_off = evlist_find_by_name(r->evlist, o->switch_off);
+		if (!r->switch_off) {
+			fprintf(stderr, "ERROR: switch-off event not found (%s)\n"
+					"HINT:  use 'perf evlist' to see the available event names\n",
+				o->switch_off);
+			return -ENOENT;
+		}
+	}
 	if (o->time_str && strchr(o->time_str, '%')) {
 		const struct perf_header *h = data_reader_header(r->reader);
 
@@ -1102,8 +1147,8 @@ int script_run(struct script_opts *o)
 	err = setup_filters(&r);
 	if (err) {
 		run_release(&r);
-		/* perf exits with -EINVAL & 0xff (234) for a bad --time, 255 otherwise */
-		return err == -EINVAL ? 256 - EINVAL : 255;
+		/* perf exits with its -errno & 0xff for these (234 bad --time, 254 no such event) */
+		return err == -EINVAL || err == -ENOENT ? 256 + err : 255;
 	}
 	for (int j = 0; j < SOT_MAX; j++) {
 		if (o->cfg.out[j].fields & SFB(SRCLINE))

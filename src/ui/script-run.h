@@ -24,6 +24,9 @@ struct script_opts {
 	const char *kallsyms;	  /* --kallsyms */
 	const char *symfs;	  /* --symfs */
 	const char *stop_bt;	  /* --stop-bt: callchains end at these symbols */
+	const char *switch_on;	  /* --switch-on: samples count from this event's first sample */
+	const char *switch_off;	  /* --switch-off */
+	bool show_on_off_events;
 	bool per_event_dump;	  /* --per-event-dump: <input>.<event>.dump files */
 	bool show_task_events;
 	bool show_mmap_events;
