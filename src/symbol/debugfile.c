@@ -6,6 +6,7 @@
 #include "symbol/elf.h"
 
 #include "lib/debug.h"
+#include "lib/util.h"
 #include "lib/xalloc.h"
 
 #include <elfutils/debuginfod.h>
@@ -91,6 +92,123 @@ out:
 	free(real);
 	strbuf_release(&f);
 	strbuf_release(&link);
+	return ret;
+}
+
+static bool candidate_ok(const char *cand, const u8 *bid, size_t bid_len);
+
+/* mkdir -p; 0 or -errno */
+static int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path), *q;
+	int ret = 0;
+
+	for (q = p + 1; ; q++) {
+		if (*q == '/' || !*q) {
+			char c = *q;
+
+			*q = 0;
+			if (mkdir(p, 0755) && errno != EEXIST) {
+				ret = -errno;
+				break;
+			}
+			*q = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return ret;
+}
+
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	if (!link(from, to) || errno == EEXIST)
+		return 0;
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (out < 0) {
+		ret = errno == EEXIST ? 0 : -errno;
+		close(in);
+		return ret;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write_full(out, buf, (size_t)n)) {
+			ret = -EIO;
+			break;
+		}
+	}
+	if (n < 0)
+		ret = -errno;
+	close(in);
+	if (close(out) && !ret)
+		ret = -errno;
+	if (ret)
+		unlink(to);
+	return ret;
+}
+
+int buildid_cache_add(const char *dir, const char *name, const char *src, const u8 *bid,
+		      size_t len)
+{
+	char hex[2 * BUILD_ID_SIZE + 1];
+	struct strbuf d = STRBUF_INIT, f = STRBUF_INIT, l = STRBUF_INIT, t = STRBUF_INIT;
+	const char *body = "elf", *rel = name;
+	struct stat st;
+	int ret, fd;
+
+	if (!len || len > BUILD_ID_SIZE || !*name)
+		return -EINVAL;
+	if (!strcmp(name, "[kernel.kallsyms]"))
+		body = "kallsyms";
+	else if (!strcmp(name, "[vdso]"))
+		body = "vdso";
+	while (*rel == '/')
+		rel++;
+	buildid_to_hex(bid, len, hex);
+	strbuf_addf(&d, "%s/%s/%s", dir, rel, hex);
+	ret = mkdir_p(d.buf);
+	if (ret)
+		goto out;
+	strbuf_addf(&f, "%s/%s", d.buf, body);
+	ret = copy_file(src ? src : name, f.buf, 0755);
+	if (ret)
+		goto out;
+	strbuf_reset(&f);
+	strbuf_addf(&f, "%s/probes", d.buf);
+	fd = open(f.buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	/* a stripped binary's distribution debug file goes along, as perf does */
+	if (strcmp(body, "elf") == 0) {
+		strbuf_reset(&t);
+		strbuf_addf(&t, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		if (!stat(t.buf, &st) && candidate_ok(t.buf, bid, len)) {
+			strbuf_reset(&f);
+			strbuf_addf(&f, "%s/debug", d.buf);
+			copy_file(t.buf, f.buf, 0644);
+		}
+	}
+	strbuf_addf(&l, "%s/.build-id/%.2s", dir, hex);
+	ret = mkdir_p(l.buf);
+	if (ret)
+		goto out;
+	strbuf_addf(&l, "/%s", hex + 2);
+	strbuf_reset(&t);
+	strbuf_addf(&t, "../../%s/%s", rel, hex);
+	if (symlink(t.buf, l.buf) && errno != EEXIST)
+		ret = -errno;
+out:
+	strbuf_release(&d);
+	strbuf_release(&f);
+	strbuf_release(&l);
+	strbuf_release(&t);
 	return ret;
 }
 

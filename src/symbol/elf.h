@@ -60,6 +60,19 @@ int buildid_cache_link(struct strbuf *out, const char *dir, const u8 *bid, size_
 int buildid_cache_find(struct strbuf *out, const char *dir, const u8 *bid, size_t len,
 		       bool want_debug);
 
+/*
+ * buildid_cache_add - store @src (NULL: the file @name itself) in the cache
+ * at @dir under its recorded name @name ("/usr/bin/ls", "[kernel.kallsyms]",
+ * "[vdso]") and build-id @bid, in perf 6.1's layout:
+ * <dir>/<name>/<hex>/{elf|kallsyms|vdso}, an empty "probes" file, "debug"
+ * when /usr/lib/debug/.build-id has the distribution's debug file, and the
+ * link <dir>/.build-id/<xx>/<rest> -> ../../<name>/<hex>. Files are hard
+ * linked when possible, else copied; existing entries are kept.
+ * Returns 0 or -errno.
+ */
+int buildid_cache_add(const char *dir, const char *name, const char *src, const u8 *bid,
+		      size_t len);
+
 /* gnu_debuglink_crc32 - the CRC of .gnu_debuglink (zlib's crc32, seed 0) over @len bytes. */
 u32 gnu_debuglink_crc32(u32 crc, const void *buf, size_t len);
 

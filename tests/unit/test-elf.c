@@ -831,3 +831,65 @@ TEST(elf_rust_symbols)
 	symsrc_free(ss);
 	strpool_release(&pool);
 }
+
+/* our cache entries are perf's: perf script finds a deleted binary through them */
+TEST(elf_build_id_cache_add_is_read_by_perf)
+{
+	struct strpool pool = STRPOOL_INIT;
+	struct strbuf found = STRBUF_INIT;
+	struct symbol_opts opts = { 0 };
+	struct symsrc_args args = { .opts = &opts };
+	struct symsrc *ss;
+	u8 bid[BUILD_ID_SIZE];
+	char hex[64], path[512], cmd[2048], line[512];
+	FILE *f, *p;
+	int n, hits = 0;
+
+	need_tools();
+	f = fopen(tmp_path("spin.c"), "w");
+	ASSERT_TRUE(f);
+	fputs("long __attribute__((noinline)) spin(long n) { volatile long s = 0; "
+	      "for (long i = 0; i < n; i++) s += i; return s; }\n"
+	      "int main(void) { return spin(200000000) > 0 ? 0 : 1; }\n", f);
+	fclose(f);
+	ASSERT_TRUE(sh("cc -O1 -Wl,--build-id -o spin spin.c") == 0);
+	snprintf(path, sizeof(path), "%s", tmp_path("spin"));
+	n = buildid_read_path(path, bid, sizeof(bid));
+	ASSERT_TRUE(n == 20);
+	EXPECT_EQ(buildid_cache_add(tmp_path("cache"), path, NULL, bid, 20), 0);
+	EXPECT_EQ(buildid_cache_add(tmp_path("cache"), path, NULL, bid, 20), 0); /* again: kept */
+	EXPECT_EQ(buildid_cache_find(&found, tmp_path("cache"), bid, 20, false), 0);
+	buildid_to_hex(bid, 20, hex);
+	EXPECT_TRUE(strendswith(found.buf, "/elf") && strstr(found.buf, hex));
+	opts.buildid_dir = tmp_path("cache");
+	args.build_id = bid;
+	args.build_id_size = 20;
+
+	if (access("/usr/bin/perf", X_OK)) {
+		strbuf_release(&found);
+		strpool_release(&pool);
+		test_skip("perf not installed: layout checked, not perf's reading of it");
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && /usr/bin/perf record -q -N -e cpu-clock -o spin.data ./spin >/dev/null 2>&1",
+		 test_tmpdir());
+	if (system(cmd))
+		test_skip("perf record failed here");
+	unlink(path);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && /usr/bin/perf --buildid-dir '%s' script -i spin.data -F ip,sym 2>/dev/null",
+		 test_tmpdir(), tmp_path("cache"));
+	p = popen(cmd, "r");
+	ASSERT_TRUE(p != NULL);
+	while (fgets(line, sizeof(line), p))
+		hits += strstr(line, "spin") != NULL;
+	pclose(p);
+	EXPECT_TRUE(hits > 10);
+	/* and we read it too, with the binary gone */
+	ss = symsrc_new(&pool);
+	EXPECT_EQ(symsrc_load(ss, path, &args), 0);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "spin") != NULL);
+	symsrc_free(ss);
+	strbuf_release(&found);
+	strpool_release(&pool);
+}
