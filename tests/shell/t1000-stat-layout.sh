@@ -7,7 +7,8 @@
 
 # norm FILE: the text with numbers replaced, and "LEN:" prefixes
 norm() {
-	awk -v csv="$CSV" '{ n = csv ? "csv" : length($0); gsub(/[KMG]\/sec/, "/sec"); gsub(/[0-9][0-9.,]*/, "N");
+	awk -v csv="$CSV" '{ n = csv ? "csv" : length($0);
+	       if ($0 ~ / \+- [0-9.]+ seconds time elapsed/) n = "var";	# precision follows the stddev gsub(/[KMG]\/sec/, "/sec"); gsub(/[0-9][0-9.,]*/, "N");
 	       gsub(/ +N/, " N"); gsub(/\/sec +/, "/sec "); print n ": " $0 }' "$1"
 }
 
@@ -64,9 +65,9 @@ test_expect_success PERF '-j JSON with -r, -A, --per-core, -I' '
 test_expect_success PERF '--metric-only' 'layout_cmp --metric-only -e task-clock,cs,faults -- true && layout_cmp --metric-only -x, -e task-clock -- true'
 test_expect_success PERF '--table with -r: per-run table, then the final result' '
 	"$SONDE" stat -r 3 --table -e task-clock -- true 2>out &&
-	test_grep "^           # Table of individual measurements:$" out &&
+	test_grep "^ +# Table of individual measurements:$" out &&
 	test "$(grep -cE "^ +[0-9.]+ \([-+][0-9.]+\) #+$" out)" = 3 &&
-	test_grep "^           # Final result:$" out &&
+	test_grep "^ +# Final result:$" out &&
 	test_grep "^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed" out
 '
 test_expect_success PERF '-p PID header' '
