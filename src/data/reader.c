@@ -29,7 +29,8 @@ struct data_reader {
 	int fd;
 	bool is_pipe;	     /* pipe-format records (HEADER_ATTR, HEADER_FEATURE) */
 	bool is_stream;	     /* read(2) from a pipe, not mmap'ed */
-	bool data_size_zero;
+	bool data_size_zero;	/* killed record: records read up to EOF */
+	bool hdr_data_size_zero; /* the header said data.size 0 (perf warns) */
 	const u8 *map;	     /* whole file, file mode and pipe-format files */
 	u64 map_size;
 	struct perf_header hdr;
@@ -280,6 +281,23 @@ static u32 sw32(u32 v, bool swap)
 	return swap ? __builtin_bswap32(v) : v;
 }
 
+/* forget the events read so far (a failed attempt at reading a header) */
+static void reset_attrs(struct data_reader *r)
+{
+	struct perf_header *h = &r->hdr;
+
+	for (int i = 0; i < h->nr_attrs; i++) {
+		free(h->attrs[i].ids);
+		free(h->attrs[i].name);
+	}
+	h->nr_attrs = 0;
+	evlist_free(r->evlist);
+	r->evlist = evlist_new();
+	r->nr_evsels = 0;
+	u64map_release(&r->id_map);
+	u64map_init(&r->id_map);
+}
+
 static int read_attrs(struct data_reader *r, struct data_error *err)
 {
 	struct perf_header *h = &r->hdr;
@@ -434,10 +452,29 @@ static int open_file_mode(struct data_reader *r, struct data_error *err)
 		return -EINVAL;
 	}
 	if (h->data_size == 0) {
-		/* killed record: the header was never rewritten; read what is there */
-		r->data_size_zero = true;
-		memset(h->features, 0, sizeof(h->features));
-		h->data_size = r->map_size - h->data_offset;
+		/*
+		 * Either a finished file without records (the feature table
+		 * follows at once), or a killed record: the header was never
+		 * rewritten, records run to EOF and there is no feature table.
+		 */
+		struct data_error ferr;
+		u64 saved[HEADER_FEAT_BITS / 64];
+
+		r->hdr_data_size_zero = true;
+		memcpy(saved, h->features, sizeof(saved));
+		if (h->attr_size == 0 || read_attrs(r, &ferr) || read_features(r, &ferr) ||
+		    !(saved[0] | saved[1] | saved[2] | saved[3]) ||
+		    !perf_header_has_feat(h, HEADER_EVENT_DESC)) {
+			r->data_size_zero = true;
+			memset(h->features, 0, sizeof(h->features));
+			h->data_size = r->map_size - h->data_offset;
+		} else {
+			h->feat_offset = h->data_offset;
+			r->data_start = r->data_end = r->main_end = r->pos = h->data_offset;
+			return 0;
+		}
+		/* start the attrs over: the attempt above may have added them */
+		reset_attrs(r);
 	} else if (h->data_size > r->map_size - h->data_offset) {
 		set_err(err, 48, EINVAL,
 			"data section [%#llx, +%#llx) is past the end of the file (%#llx bytes): truncated file?",
@@ -872,7 +909,7 @@ const char *data_reader_path(const struct data_reader *r)
 
 bool data_reader_data_size_was_zero(const struct data_reader *r)
 {
-	return r->data_size_zero;
+	return r->hdr_data_size_zero;
 }
 
 int data_reader_id_hdr_size(const struct data_reader *r)
