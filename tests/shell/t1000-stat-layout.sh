@@ -8,7 +8,7 @@
 # norm FILE: the text with numbers replaced, and "LEN:" prefixes
 norm() {
 	awk -v csv="$CSV" '{ n = csv ? "csv" : length($0);
-	       if ($0 ~ / \+- [0-9.]+ seconds time elapsed/) n = "var";	# precision follows the stddev gsub(/[KMG]\/sec/, "/sec"); gsub(/[0-9][0-9.,]*/, "N");
+	       if ($0 ~ / \+- [0-9.]+ seconds time elapsed/) n = "var"; gsub(/[KMG]\/sec/, "/sec"); gsub(/[0-9][0-9.,]*/, "N");
 	       gsub(/ +N/, " N"); gsub(/\/sec +/, "/sec "); print n ": " $0 }' "$1"
 }
 
