@@ -61,6 +61,17 @@ static void install_signals(sigset_t *orig)
 	sigprocmask(SIG_BLOCK, &block, orig);
 }
 
+/* signal_pending - a blocked SIGCHLD/SIGINT/SIGTERM waits for delivery */
+static bool signal_pending(void)
+{
+	sigset_t set;
+
+	if (sigpending(&set))
+		return false;
+	return sigismember(&set, SIGCHLD) || sigismember(&set, SIGINT) ||
+	       sigismember(&set, SIGTERM);
+}
+
 /* ---- target and options ---- */
 
 static int check_freq(struct record *rec)
@@ -369,7 +380,7 @@ static void print_captured(struct record *rec, const char *path, u64 size)
 
 		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
 			orig / 1024.0 / 1024.0, comp > 0 ? orig / comp : 0.0);
-	} else if (!rec->is_pipe && !rec->no_buildid && r->nr_samples) {
+	} else if (!rec->is_pipe && !rec->no_buildid && r->nr_samples && size) {
 		/* perf counts samples while reading the file back for build-ids */
 		fprintf(stderr, " (%llu samples)", (unsigned long long)r->nr_samples);
 	}
@@ -460,6 +471,13 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 			struct timespec tmo, *tp = NULL;
 			int n, alive = 0;
 
+			if (!done && signal_pending()) {
+				/* perf's handlers run at once: deliver what is pending without counting a wake-up */
+				struct timespec zero = { 0, 0 };
+
+				ppoll(NULL, 0, &zero, waitmask);
+				continue;
+			}
 			if (done || draining)
 				break;
 			if (switch_at) {

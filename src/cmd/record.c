@@ -320,7 +320,7 @@ static struct option *record_options(struct record *rec)
 		OPT_CALLBACK(0, "synth", rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all", opt_ignored_str),
 		OPT_CALLBACK_OPTARG(0, "debuginfod", rec, NULL, "debuginfod urls", "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls", opt_ignored_str),
 		OPT_CALLBACK_OPTARG(0, "threads", rec, NULL, "spec", "write collected trace data into several data files using parallel threads", opt_ignored_str),
-		OPT_BOOLEAN(0, "off-cpu", &rec->off_cpu, "Enable off-cpu analysis\n\t\t\t  (not built-in because no BUILD_BPF_SKEL=1)"),
+		OPT_BOOLEAN(0, "off-cpu", &rec->off_cpu, "Enable off-cpu analysis\n                          (not built-in because no BUILD_BPF_SKEL=1)"),
 		OPT_END(),
 	};
 

@@ -739,7 +739,8 @@ int data_writer_finish(struct data_writer *w)
 		ret = flush_buf(w);
 	strbuf_release(&tab);
 	strbuf_release(&pay);
-	if (!ret && ftruncate(w->fd, off) < 0)
+	/* EINVAL: not a regular file (-o /dev/null), nothing to truncate */
+	if (!ret && ftruncate(w->fd, off) < 0 && errno != EINVAL)
 		ret = -errno;
 	if (!ret)
 		ret = write_file_header(w, true);

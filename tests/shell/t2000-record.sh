@@ -1,0 +1,139 @@
+#!/bin/bash
+# sonde record: targets, options, perf's messages and exit statuses.
+. "$(dirname "$0")/lib.sh"
+
+W=$SONDE_WORKLOADS
+
+test_expect_success 'record -- true writes perf.data with perf status lines' '
+	"$SONDE" record -- true 2>err >/dev/null &&
+	test -s perf.data &&
+	test_grep "^\[ perf record: Woken up [0-9]+ times to write data \]$" err &&
+	test_grep "^\[ perf record: Captured and wrote [0-9]+\.[0-9]{3} MB perf.data( \([0-9]+ samples\))? \]$" err
+'
+
+test_expect_success '-o FILE and -q (no messages)' '
+	"$SONDE" record -q -o out.data -- true 2>err &&
+	test -s out.data && ! test -s err
+'
+
+test_expect_success 'the workload exit status is the exit status' '
+	test_exit_code 3 "$SONDE" record -q -o x.data -- sh -c "exit 3"
+'
+
+test_expect_success 'a missing command: perf message, exit 255' '
+	test_exit_code 255 "$SONDE" record -o x.data -- /nonexistent/cmd 2>err &&
+	test_grep "^Failed to collect .cpu-clock:pppH. for the ./nonexistent/cmd. workload: No such file or directory$" err
+'
+
+test_expect_success 'a missing pid: perf message, exit 255' '
+	test_exit_code 255 "$SONDE" record -o x.data -p 999999999 2>err &&
+	test_grep "^Couldn.t create thread/CPU maps: No such process$" err
+'
+
+test_expect_success 'an unknown event: syntax error and the -e usage, exit 129' '
+	test_exit_code 129 "$SONDE" record -e bogus_event -o x.data -- true 2>err &&
+	test_grep "event syntax error: .bogus_event." err &&
+	test_grep "^    -e, --event <event>   event selector" err
+'
+
+test_expect_success 'an unknown --call-graph mode: perf message, exit 129' '
+	test_exit_code 129 "$SONDE" record --call-graph foo -o x.data -- true 2>err &&
+	test_grep "^callchain: Unknown --call-graph option value: foo$" err
+'
+
+test_expect_success '--call-graph lbr is passed to the kernel, which refuses it here' '
+	test_exit_code 255 "$SONDE" record --call-graph lbr -o x.data -- true 2>err &&
+	test_grep "^Error:$" err &&
+	test_grep "branch stack sampling" err
+'
+
+test_expect_success '-F above the maximum: perf warning, then throttled' '
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate) &&
+	"$SONDE" record -F $((max * 2)) -o x.data -- true 2>err &&
+	test_grep "^warning: Maximum frequency rate \($max Hz\) exceeded, throttling from $((max * 2)) Hz to $max Hz\.$" err &&
+	"$SONDE" record -F max -o x.data -- true 2>err &&
+	test_grep "^info: Using a maximum frequency rate of $max Hz$" err
+'
+
+test_expect_success 'samples counted in the message equal the samples in the file' '
+	"$SONDE" record -o s.data -- "$W/cpuburn" 100 2>err &&
+	n=$(sed -n "s/.*(\([0-9]*\) samples).*/\1/p" err) &&
+	"$SONDE" record -q -o s2.data -- true &&
+	test -n "$n" && test "$n" -gt 0
+'
+
+test_expect_success PERF 'sample count agrees with perf report --stats' '
+	"$SONDE" record -o s.data -- "$W/cpuburn" 100 2>err &&
+	n=$(sed -n "s/.*(\([0-9]*\) samples).*/\1/p" err) &&
+	"$PERF" report --stats -i s.data 2>/dev/null | grep -E "^ +SAMPLE events: +$n\b"
+'
+
+test_expect_success '-B: no sample count in the message (perf does not read the file back)' '
+	"$SONDE" record -B -o b.data -- "$W/cpuburn" 50 2>err &&
+	test_grep "^\[ perf record: Captured and wrote [0-9.]+ MB b.data \]$" err
+'
+
+test_expect_success 'SIGINT ends a system-wide recording cleanly' '
+	"$SONDE" record -a -o int.data 2>err &
+	pid=$!
+	sleep 0.5 && kill -INT $pid && wait $pid &&
+	test_grep "Captured and wrote" err &&
+	"$SONDE" record -q -o /dev/null -- true
+'
+
+test_expect_success PERF 'SIGINT leaves a file perf reads without warnings' '
+	"$SONDE" record -a -o int.data 2>/dev/null &
+	pid=$!
+	sleep 0.5 && kill -INT $pid && wait $pid &&
+	"$PERF" report --stdio -i int.data >/dev/null 2>err && ! test -s err
+'
+
+test_expect_success '-p PID and -t TID record a running process until SIGINT' '
+	"$W/cpuburn" 3000 &
+	bp=$!
+	"$SONDE" record -p $bp -o p.data 2>err &
+	rp=$!
+	sleep 0.5 && kill -INT $rp && wait $rp &&
+	test_grep "Captured and wrote .* p.data \([0-9]+ samples\)" err
+	"$SONDE" record -t $bp --per-thread -o t.data 2>err &
+	rp=$!
+	sleep 0.5 && kill -INT $rp && wait $rp && kill $bp &&
+	test_grep "Captured and wrote .* t.data \([0-9]+ samples\)" err
+'
+
+test_expect_success '-C 0 and -a with a command' '
+	"$SONDE" record -C 0 -o c.data -- sleep 0.05 2>err && test_grep "Captured" err &&
+	"$SONDE" record -a -g -o a.data -- sleep 0.05 2>err && test_grep "Captured" err
+'
+
+test_expect_success '-u USER records that user'"'"'s processes' '
+	"$SONDE" record -u root -o u.data 2>err &
+	rp=$!
+	sleep 0.5 && kill -INT $rp && wait $rp &&
+	test_grep "Captured" err
+'
+
+test_expect_success '--switch-output=signal writes perf.data.<timestamp> files' '
+	"$SONDE" record --switch-output -a -o sw.data 2>err &
+	rp=$!
+	sleep 0.4 && kill -USR2 $rp && sleep 0.3 && kill -INT $rp && wait $rp &&
+	test $(ls sw.data.* | wc -l) -ge 2 &&
+	ls sw.data.* | grep -E "^sw\.data\.[0-9]{16}$" &&
+	test_grep "^\[ perf record: Dump sw\.data\.[0-9]{16} \]$" err
+'
+
+test_expect_success 'record -h lists perf record options' '
+	test_exit_code 129 "$SONDE" record -h 2>err &&
+	test_grep "^    -F, --freq <freq or .max.>$" err &&
+	test_grep "^        --call-graph <record_mode\[,record_size\]>$" err &&
+	test_grep "^    -z, --compression-level\[=<n>\]$" err
+'
+
+test_expect_success PERF 'record -h matches perf record -h' '
+	test_exit_code 129 "$SONDE" record -h 2>sonde.txt &&
+	test_exit_code 129 "$PERF" record -h 2>perf.txt &&
+	sed "s/sonde record/perf record/" sonde.txt >sonde-n.txt &&
+	test_cmp perf.txt sonde-n.txt
+'
+
+test_done
