@@ -173,7 +173,8 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 		set_bit(evsel, PERF_SAMPLE_ADDR);
 		attr->mmap_data = track;
 	}
-	if (opts->callchain != CALLCHAIN_NONE && !is_dummy(evsel))
+	/* perf asks for call chains on its tracking dummy too */
+	if (opts->callchain != CALLCHAIN_NONE)
 		config_callchain(evsel, opts);
 	if (has_cpu || opts->sample_cpu)
 		set_bit(evsel, PERF_SAMPLE_CPU);

@@ -1,0 +1,83 @@
+#!/bin/bash
+# sonde record opens the same perf_event_attrs as perf record for the same
+# command line (PERF_TEST_ATTR dumps compared; perf's BPF side-band dummy
+# event, which only feeds its in-memory BPF info, is left out).
+. "$(dirname "$0")/lib.sh"
+
+# attrs TOOL ARGS...: the distinct attrs opened, one line each with a count
+attrs() {
+	local tool=$1 d f
+	shift
+	d=$(mktemp -d "$TRASH/attr.XXXXXX")
+	PERF_TEST_ATTR=$d $RUN_PREFIX "$tool" record -q -o "$d/out.data" "$@" >/dev/null 2>&1 </dev/null
+	for f in "$d"/event-*; do
+		[ -e "$f" ] || continue
+		# perf's side-band event: dummy, watermark, wakeup_events=1, no sampling
+		if grep -q "^config=9$" "$f" && grep -q "^watermark=1$" "$f" &&
+			grep -q "^wakeup_events=1$" "$f" && grep -q "^sample_period=0$" "$f"; then
+			continue
+		fi
+		grep -v -E "^(\[event|fd=|group_fd=|cpu=|pid=)" "$f" | tr '\n' ' '
+		echo
+	done | sort | uniq -c
+	rm -rf "$d"
+}
+
+check() {
+	attrs "$PERF" "$@" >perf.attrs &&
+	attrs "$SONDE" "$@" >sonde.attrs &&
+	test -s perf.attrs &&
+	test_cmp perf.attrs sonde.attrs
+}
+
+while read -r args; do
+	[ -n "$args" ] || continue
+	test_expect_success PERF "attrs: record $args" "check $args"
+done <<'LIST'
+-- true
+-g -- true
+-F 999 -- true
+-F 200000 -- true
+-c 10000 -- true
+-e task-clock -e cpu-clock -- true
+-e {cpu-clock,task-clock} -- true
+-e cpu-clock/period=1000/ -- true
+-e cpu-clock/freq=300/ -- true
+-e cpu-clock -c 5000 -- true
+-e task-clock:u -- true
+-a -- sleep 0.01
+-C 0 -- sleep 0.01
+-a -g -e cpu-clock -e task-clock -- sleep 0.01
+-d -- true
+--call-graph dwarf -- true
+--call-graph dwarf,4096 -- true
+--call-graph fp -- true
+-o - -- true
+-R -T -- true
+-e sched:sched_switch -- true
+-a -e sched:sched_switch -e sched:sched_wakeup -- sleep 0.01
+--per-thread -- true
+-s -- true
+--no-inherit -- true
+-W -- true
+-P -- true
+--sample-cpu -- true
+--switch-events -- true
+-k mono -- true
+-n -- true
+--all-user -- true
+--running-time -e task-clock -- true
+--overwrite -- true
+-m 16 -- true
+LIST
+
+test_expect_success PERF 'attrs: record -p PID and -t TID' '
+	sleep 5 &
+	sp=$!
+	RUN_PREFIX="timeout -s INT 0.3" check -p $sp &&
+	RUN_PREFIX="timeout -s INT 0.3" check -t $sp &&
+	RUN_PREFIX="timeout -s INT 0.3" check -p $sp --per-thread -g &&
+	kill $sp
+'
+
+test_done
