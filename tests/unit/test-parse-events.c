@@ -13,7 +13,9 @@
 #include "core/parse-events-names.h"
 #include "core/parse-events.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "lib/xalloc.h"
+#include "trace/tracefs.h"
 
 static void write_file(const char *dir, const char *rel, const char *text)
 {
@@ -610,4 +612,30 @@ TEST(parse_events_blanks)
 	EXPECT_STREQ(err.event, "cs ,  cs:pppp");
 	parse_events_error_release(&err);
 	evlist_free(evlist);
+}
+
+TEST(parse_events_tracefs_lookups)
+{
+	struct strvec v = STRVEC_INIT;
+	char *name;
+
+	fake_system();
+	EXPECT_EQ(tracefs_event_id("sched", "sched_switch"), 316);
+	EXPECT_EQ(tracefs_event_id("sched", "nosuch"), -ENOENT);
+	EXPECT_EQ(tracefs_event_id("..", "sched"), -ENOENT);
+	EXPECT_EQ(tracefs_list_systems(&v, true), 0);
+	ASSERT_TRUE(v.nr == 3);
+	EXPECT_STREQ(v.v[0], "probe_t");
+	EXPECT_STREQ(v.v[2], "syscalls");
+	strvec_clear(&v);
+	/* "enable" is a file, not an event */
+	EXPECT_EQ(tracefs_list_events("sched", &v, true), 0);
+	ASSERT_TRUE(v.nr == 3);
+	EXPECT_STREQ(v.v[0], "sched_switch");
+	strvec_clear(&v);
+	name = tracefs_id_to_name(699);
+	EXPECT_STREQ(name, "syscalls:sys_exit_read");
+	free(name);
+	EXPECT_TRUE(tracefs_id_to_name(12345) == NULL);
+	EXPECT_TRUE(tracefs_is_glob("sched_*") && !tracefs_is_glob("sched"));
 }
