@@ -1,5 +1,6 @@
 /* sonde stat: count events for a command, processes, threads or cpus, and print perf's report. */
 #include "builtin.h"
+#include "core/cgroup.h"
 #include "core/counts.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
@@ -94,6 +95,67 @@ static void on_signal(int sig)
 		child_exited = 1;
 	else
 		done_signal = sig;
+}
+
+/*
+ * -G: one cgroup for every event given so far, or one per event in order
+ * ("-G a,,b": an empty name leaves that event without one). perf needs the
+ * events first.
+ */
+static int cgroup_cb(const struct option *opt, const char *arg, int unset)
+{
+	struct stat_opts *o = opt->value;
+	struct evsel *evsel;
+	char *names = xstrdup(arg ? arg : ""), *save = NULL, *tok;
+	int nr = 0, i = 0;
+
+	if (unset) {
+		free(names);
+		return 0;
+	}
+	if (!o->evlist || !o->evlist->nr_entries) {
+		/* the blank line perf leaves before the usage of a rejected option */
+		fprintf(stderr, "must define events before cgroups\n\n");
+		free(names);
+		return -1;
+	}
+	o->cgroup = arg;
+	for (const char *p = arg; *p; p++)
+		nr += *p == ',';
+	nr++;
+	tok = names;
+	evlist_for_each_entry(o->evlist, evsel) {
+		const char *name;
+		char *comma;
+		char path[8192];
+		int fd;
+
+		if (nr == 1) {
+			name = names;
+		} else {
+			if (!tok || i >= nr)
+				break;
+			comma = strchr(tok, ',');
+			if (comma)
+				*comma = 0;
+			name = tok;
+			tok = comma ? comma + 1 : NULL;
+			i++;
+		}
+		if (!*name || evsel->cgroup_fd >= 0)
+			continue;
+		fd = cgroup_open(name, path, sizeof(path));
+		if (fd < 0) {
+			fprintf(stderr, "no access to cgroup %s\n\n", path[0] ? path : name);
+			free(names);
+			return -1;
+		}
+		evsel->cgroup_fd = fd;
+		evsel->cgroup_name = xstrdup(name);
+	}
+	(void)save;
+	free(names);
+	return 0;
 }
 
 static int big_num_cb(const struct option *opt, const char *arg, int unset)
@@ -406,7 +468,7 @@ int cmd_stat(int argc, const char **argv)
 		OPT_BOOLEAN(0, "hybrid-merge", &o.hybrid_merge, "Merge identical named hybrid events"),
 		OPT_STRING('x', "field-separator", &o.csv_sep, "separator", "print counts with custom separator"),
 		OPT_BOOLEAN('j', "json-output", &o.json, "print counts in JSON format"),
-		OPT_STRING('G', "cgroup", &o.cgroup, "name", "monitor event in cgroup name only"),
+		OPT_CALLBACK('G', "cgroup", &o, "name", "monitor event in cgroup name only", cgroup_cb),
 		OPT_STRING('o', "output", &o.output_name, "file", "output file name"),
 		OPT_BOOLEAN(0, "append", &o.append, "append to the output file"),
 		OPT_INTEGER(0, "log-fd", &o.log_fd, "log output to fd, instead of stderr"),
@@ -580,10 +642,6 @@ int cmd_stat(int argc, const char **argv)
 			return 234;
 		}
 		fprintf(stderr, "print interval < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
-	}
-	if (o.cgroup) {
-		fprintf(stderr, "cgroup monitoring is not supported yet by sonde\n");
-		return 255;
 	}
 	o.run.target = &o.target;
 	o.run.no_inherit = o.no_inherit;

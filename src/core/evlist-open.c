@@ -245,8 +245,11 @@ int evsel_open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *thr
 				group_fd = leader->fd[idx];
 retry:
 			apply_missing_features(evsel);
-			fd = sys_perf_event_open(&evsel->attr, threads->pids[t], cpus->map[c],
-						 group_fd, missing.cloexec ? 0 : PERF_FLAG_FD_CLOEXEC);
+			fd = sys_perf_event_open(&evsel->attr,
+						 evsel->cgroup_fd >= 0 ? evsel->cgroup_fd : threads->pids[t],
+						 cpus->map[c], group_fd,
+						 (missing.cloexec ? 0 : PERF_FLAG_FD_CLOEXEC) |
+							 (evsel->cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0));
 			if (fd == -EINVAL && idx == 0 && detect_missing_feature(evsel))
 				goto retry;
 			if (fd < 0) {

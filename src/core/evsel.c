@@ -19,6 +19,7 @@ struct evsel *evsel_new(const struct perf_event_attr *attr)
 	evsel->leader = evsel;
 	evsel->nr_members = 1;
 	evsel->tp_id = -1;
+	evsel->cgroup_fd = -1;
 	evsel->is_supported = true;
 	return evsel;
 }
@@ -31,6 +32,9 @@ void evsel_free(struct evsel *evsel)
 		/* fd arrays are sized by the maps the evlist opened them on */
 		free(evsel->fd);
 	}
+	if (evsel->cgroup_fd >= 0)
+		close(evsel->cgroup_fd);
+	free(evsel->cgroup_name);
 	cpu_map_free(evsel->own_cpus);
 	thread_map_free(evsel->own_threads);
 	free(evsel->ids);

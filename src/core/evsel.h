@@ -84,6 +84,8 @@ struct evsel {
 	struct thread_map *threads; /* borrowed from the evlist, or own_threads */
 	struct cpu_map *own_cpus;   /* owned, may be NULL: a PMU's cpumask (uncore, power, ...) */
 	struct thread_map *own_threads; /* owned, may be NULL: {-1} with own_cpus */
+	int cgroup_fd;		    /* -G: open cgroup directory (owned), -1 when none */
+	char *cgroup_name;	    /* owned, may be NULL: the -G name as given */
 	int *fd;		    /* owned: [cpu_idx * nr_threads + thread_idx], -1 when closed */
 	u64 *ids;		    /* owned: kernel sample ids, same indexing as fd */
 	bool is_supported;	    /* false after EOPNOTSUPP/ENOENT on an optional event */

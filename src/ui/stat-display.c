@@ -482,6 +482,13 @@ static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, in
 	}
 }
 
+/* -G: the cgroup's name after the event's */
+static void print_cgroup(struct stat_config *cfg, const struct evsel *evsel)
+{
+	if (evsel->cgroup_name)
+		fprintf(cfg->output, "%s%s", cfg->csv_sep, evsel->cgroup_name);
+}
+
 static void print_noise(struct stat_config *cfg, const struct evsel *evsel, double avg)
 {
 	const struct evsel_stat *st = evsel->priv;
@@ -579,6 +586,7 @@ static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
 			evsel->is_supported ? CNTR_NOT_COUNTED : CNTR_NOT_SUPPORTED, cfg->csv_sep);
 		fprintf(out, "%-*s%s", csv ? 0 : cfg->unit_width, unit, cfg->csv_sep);
 		fprintf(out, "%*s", csv ? 0 : -EVNAME_LEN_NC, evsel->name ? evsel->name : "");
+		print_cgroup(cfg, evsel);
 		if (!csv)
 			print_metric(&os, NULL, NULL, 0);
 		print_noise(cfg, evsel, val);
@@ -600,6 +608,7 @@ static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
 			cfg->csv_sep);
 	fprintf(out, "%-*s%s", csv ? 0 : cfg->unit_width, unit, cfg->csv_sep);
 	fprintf(out, "%-*s", csv ? 0 : EVNAME_LEN, evsel->name ? evsel->name : "");
+	print_cgroup(cfg, evsel);
 	if (csv) {
 		print_noise(cfg, evsel, val);
 		print_running(cfg, run, ena);

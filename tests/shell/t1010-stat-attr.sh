@@ -63,6 +63,7 @@ test_expect_success PERF '-p PID' '
 test_expect_success PERF '-D delay: no enable_on_exec' 'attr_diff -D 10 -e cs true'
 test_expect_success PERF,TRACEFS 'tracepoints' 'attr_diff -e sched:sched_switch,sched:sched_process_exec true'
 test_expect_success PERF 'breakpoint and msr' 'attr_diff -e mem:0x1000:rw,msr/tsc/ true'
+test_expect_success PERF '-G cgroup (cgroup fd as pid, PID_CGROUP flag)' 'attr_diff -a -e cs,faults -G / sleep 0.01'
 test_expect_success PERF 'tool events' 'attr_diff -e duration_time,cs true'
 test_expect_success PERF '--no-scale' 'attr_diff --no-scale -e cs true'
 

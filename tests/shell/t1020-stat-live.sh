@@ -135,6 +135,20 @@ test_expect_success ROOT 'no command and no target: system wide until Ctrl-C' '
 	test_grep "Performance counter stats for .system wide.:" out
 '
 
+test_expect_success ROOT '-G cgroup: counts in the root cgroup, its name in a column' '
+	"$SONDE" stat -a -x, -e cs,task-clock -G / -- sleep 0.1 2>out &&
+	awk -F, "\$3 == \"cs\" && \$4 == \"/\" && \$1 > 0 { ok = 1 } END { exit !ok }" out &&
+	"$SONDE" stat -a -e cs -G / -- sleep 0.1 2>out &&
+	test_grep "^ +[0-9,]+ +cs +/ #" out
+'
+
+test_expect_success ROOT '-G before any -e, and a missing cgroup: perf texts, 129' '
+	test_exit_code 129 "$SONDE" stat -a -G / -- true 2>err &&
+	test_grep "^must define events before cgroups$" err &&
+	test_exit_code 129 "$SONDE" stat -a -e cs -G no-such-group -- true 2>err &&
+	test_grep "^no access to cgroup .*/no-such-group$" err
+'
+
 test_expect_success ROOT '-n null run: no counters, times only' '
 	"$SONDE" stat -n -- true 2>out &&
 	! grep -E "task-clock|cycles" out && test_grep "seconds time elapsed" out
