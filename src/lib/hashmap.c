@@ -158,6 +158,7 @@ void strpool_release(struct strpool *p)
 		c = n;
 	}
 	free(p->slots);
+	free(p->hashes);
 	strpool_init(p);
 }
 
@@ -186,34 +187,41 @@ static void pool_grow(struct strpool *p)
 {
 	size_t cap = p->slots ? (p->mask + 1) * 2 : 256;
 	const char **slots = xcalloc(cap, sizeof(*slots));
+	uint32_t *hashes = xcalloc(cap, sizeof(*hashes));
 
 	for (size_t i = 0; p->slots && i <= p->mask; i++) {
 		if (p->slots[i]) {
-			size_t j = hash_bytes(p->slots[i], strlen(p->slots[i])) & (cap - 1);
+			size_t j = p->hashes[i] & (cap - 1);
 
 			while (slots[j])
 				j = (j + 1) & (cap - 1);
 			slots[j] = p->slots[i];
+			hashes[j] = p->hashes[i];
 		}
 	}
 	free(p->slots);
+	free(p->hashes);
 	p->slots = slots;
+	p->hashes = hashes;
 	p->mask = cap - 1;
 }
 
 const char *strpool_intern_len(struct strpool *p, const char *s, size_t len)
 {
 	size_t i;
+	uint32_t h;
 
 	if (!p->slots || (p->nr + 1) * 2 > p->mask + 1)
 		pool_grow(p);
-	i = hash_bytes(s, len) & p->mask;
+	h = (uint32_t)hash_bytes(s, len);
+	i = h & p->mask;
 	while (p->slots[i]) {
-		if (!strncmp(p->slots[i], s, len) && p->slots[i][len] == '\0')
+		if (p->hashes[i] == h && !strncmp(p->slots[i], s, len) && p->slots[i][len] == '\0')
 			return p->slots[i];
 		i = (i + 1) & p->mask;
 	}
 	p->slots[i] = pool_copy(p, s, len);
+	p->hashes[i] = h;
 	p->nr++;
 	return p->slots[i];
 }

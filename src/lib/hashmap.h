@@ -45,9 +45,10 @@ struct strpool {
 	char *chunk; /* current allocation chunk */
 	size_t chunk_used, chunk_size;
 	void *chunks; /* list of chunks to free */
+	uint32_t *hashes; /* hash of slots[i], so probes and growth skip string work */
 };
 
-#define STRPOOL_INIT { NULL, 0, 0, NULL, 0, 0, NULL }
+#define STRPOOL_INIT { NULL, 0, 0, NULL, 0, 0, NULL, NULL }
 
 void strpool_init(struct strpool *p);
 void strpool_release(struct strpool *p);

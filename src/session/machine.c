@@ -4,12 +4,16 @@
 
 #include "lib/debug.h"
 #include "lib/xalloc.h"
+#include "lib/strbuf.h"
+#include "symbol/elf.h"
 #include "symbol/kallsyms.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define FCACHE_SIZE 8192 /* entries of the direct-mapped frame cache, a power of two */
 
 /* a u64map value for "known to be absent" where NULL cannot be stored */
 static char absent_marker;
@@ -141,6 +145,7 @@ void machine_init(struct machine *machine, struct strpool *names, const struct m
 	u64map_init(&machine->dso_by_name);
 	u64map_init(&machine->frames_by_key);
 	maps_init(&machine->kmaps);
+	machine->fcache = xcalloc(FCACHE_SIZE, sizeof(*machine->fcache));
 	if (opts)
 		machine->opts = *opts;
 }
@@ -160,6 +165,7 @@ void machine_release(struct machine *machine)
 		free(machine->all_maps_sets[i]);
 	}
 	free(machine->all_maps_sets);
+	free(machine->fcache);
 	maps_release(&machine->kmaps);
 	for (struct dso *d = machine->dsos, *n; d; d = n) {
 		n = d->next;
@@ -410,8 +416,30 @@ static int default_loader(struct machine *machine, struct dso *dso, void *arg)
 	if (dso->is_kernel) {
 		const char *n = dso->long_name;
 
-		if (!strncmp(n, "[kernel.kallsyms]", 17) || !strcmp(n, "[kernel.vmlinux]"))
-			return symsrc_load_kallsyms(dso->ss, NULL, &args);
+		if (!strncmp(n, "[kernel.kallsyms]", 17) || !strcmp(n, "[kernel.vmlinux]")) {
+			/*
+			 * The build-id cache's copy of kallsyms (saved by record) is
+			 * the same table as /proc/kallsyms for this kernel, and a
+			 * plain file reads several times faster than the proc file.
+			 */
+			struct symbol_opts o = args.opts ? *args.opts : (struct symbol_opts){ 0 };
+			struct strbuf path = STRBUF_INIT;
+			char *dir;
+			int err;
+
+			if (o.kallsyms || o.no_buildid_cache || !dso->build_id_size)
+				return symsrc_load_kallsyms(dso->ss, NULL, &args);
+			dir = buildid_dir(&o);
+			if (!buildid_cache_find(&path, dir, dso->build_id, dso->build_id_size, false) &&
+			    strendswith(path.buf, "kallsyms")) {
+				o.kallsyms = path.buf;
+				args.opts = &o;
+			}
+			err = symsrc_load_kallsyms(dso->ss, NULL, &args);
+			strbuf_release(&path);
+			free(dir);
+			return err;
+		}
 		if (n[0] == '[') {
 			char mod[128];
 			size_t len = strlen(n);
@@ -651,9 +679,16 @@ const struct frame *machine_resolve_ip(struct machine *machine, struct thread *t
 		maps = thread ? thread->maps : NULL;
 	if (!maps)
 		return frame_intern(machine, NULL, ip, level);
+	struct frame_cache_slot *slot =
+		&machine->fcache[hash_u64(ip ^ (u64)(uintptr_t)maps) & (FCACHE_SIZE - 1)];
+
+	if (slot->maps == maps && slot->ip == ip && slot->gen == maps->gen)
+		return slot->frame;
 	f = u64map_find(&maps->cache, ip);
-	if (f)
-		return f == (void *)&absent_marker ? NULL : f;
+	if (f && f != (void *)&absent_marker) {
+		*slot = (struct frame_cache_slot){ maps, ip, maps->gen, f };
+		return f;
+	}
 	map = maps_find(maps, ip);
 	if (!map && level == '.' && kernel_addr_is_kernel(ip)) {
 		/* a user sample that landed in the kernel (perf looks there too) */
@@ -663,6 +698,7 @@ const struct frame *machine_resolve_ip(struct machine *machine, struct thread *t
 	}
 	f = frame_intern(machine, map, ip, level);
 	u64map_set(&maps->cache, ip, f);
+	*slot = (struct frame_cache_slot){ maps, ip, maps->gen, f };
 	return f;
 }
 

@@ -135,6 +135,13 @@ struct machine {
 	struct build_id_entry *build_ids; /* borrowed from the header */
 	int nr_build_ids;
 	struct thread *last_thread;
+	/* direct-mapped cache in front of the per-maps ones: (maps, gen, ip) -> frame */
+	struct frame_cache_slot {
+		const struct maps *maps;
+		u64 ip;
+		u32 gen;
+		struct frame *frame;
+	} *fcache;
 };
 
 /* machine_init - an empty host model using @names for strings. */
