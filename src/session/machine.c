@@ -289,29 +289,25 @@ int machine_process_fork(struct machine *machine, const union perf_event *ev)
 {
 	const struct perf_record_fork *f = &ev->fork;
 	struct thread *parent, *child;
+	bool new_process;
 
 	if (ev->header.size < sizeof(*f))
 		return 0;
 	parent = machine_findnew_thread(machine, (int)f->ppid, (int)f->ptid);
-	child = machine_find_thread(machine, (int)f->tid);
-	if (child && f->pid != f->ppid && child->pid == (int)f->pid && child->maps->nr) {
-		/* a reused tid or a duplicate record: start the task afresh */
-		child = NULL;
+	new_process = f->pid != f->ppid;
+	if (new_process) {
+		/* a new address space, even when the pid was used before */
+		struct maps *maps = machine_new_maps(machine);
+
+		maps_clone(maps, parent->maps);
+		u64map_set(&machine->procs, (u64)f->pid, maps);
 	}
-	if (child && child->pid != (int)f->pid)
-		child = NULL;
-	if (!child || child->is_dead || child->comm_set) {
-		child = thread_new(machine, (int)f->pid, (int)f->tid);
-	}
+	/* like perf, a FORK always makes a new task: a thread seen before is retired */
+	child = thread_new(machine, (int)f->pid, (int)f->tid);
 	machine->last_thread = NULL;
 	child->ppid = (int)f->ppid;
-	/* perf copies the parent's comm only when a COMM named the parent */
-	if (parent->comm_set) {
-		child->comm = parent->comm;
-		child->comm_set = true;
-	}
-	if ((int)f->pid != parent->pid && child->maps != parent->maps && child->maps->nr == 0)
-		maps_clone(child->maps, parent->maps);
+	child->comm = parent->comm;
+	child->comm_set = parent->comm_set;
 	return 0;
 }
 
