@@ -64,9 +64,9 @@ test_expect_success PERF,TRACEFS 'tracepoints: perf script decodes the fields (T
 '
 
 test_expect_success PERF,TRACEFS 'tracepoint filter is applied' '
-	"$SONDE" record -q -e sched:sched_switch --filter "next_pid == 0" -a -o tf.data -- sleep 0.1 &&
+	"$SONDE" record -q -e sched:sched_switch --filter "prev_comm == \"sleep\"" -a -o tf.data -- sleep 0.05 &&
 	"$PERF" script -i tf.data 2>/dev/null >tr &&
-	test -s tr && ! grep -v "next_pid=0 " tr
+	test -s tr && ! grep -v "prev_comm=sleep " tr
 '
 
 test_expect_success PERF 'system-wide with call chains: perf reads it' '
