@@ -277,13 +277,13 @@ static void print_arg(const struct list_opts *o, const char *arg)
 }
 
 /* --parse-events: one line per event with the parser-set attr fields, for the tests */
-static int dump_parse(const char *spec)
+static int dump_parse(const char *spec, bool all_terms)
 {
 	struct evlist *evlist = evlist_new();
 	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
 	struct evsel *evsel;
 
-	if (parse_events_flags(evlist, spec, &err, PARSE_EVENTS_STAT_TERMS)) {
+	if (parse_events_flags(evlist, spec, &err, all_terms ? 0 : PARSE_EVENTS_STAT_TERMS)) {
 		parse_events_print_error(&err);
 		parse_events_error_release(&err);
 		evlist_free(evlist);
@@ -313,6 +313,9 @@ static int dump_parse(const char *spec)
 #undef HEX
 		printf(" leader=%d\n", evsel->leader->idx);
 		printf("name: %s\n", evsel->name ? evsel->name : "");
+		if (evsel->terms.has_period || evsel->terms.has_freq)
+			printf("period: sample_period=%llu freq=%d\n",
+			       (unsigned long long)a->sample_period, a->freq);
 	}
 	evlist_free(evlist);
 	return 0;
@@ -322,6 +325,7 @@ int cmd_list(int argc, const char **argv)
 {
 	struct list_opts o = { 0 };
 	const char *parse_spec = NULL;
+	bool all_terms = false;
 	const char *cputype = NULL;
 	bool debug = false;
 	const struct option options[] = {
@@ -338,6 +342,9 @@ int cmd_list(int argc, const char **argv)
 		{ .type = OPTION_STRING, .long_name = "parse-events", .value = &parse_spec,
 		  .argh = "events", .help = "dump the attrs -e makes of a string (testing)",
 		  .flags = PARSE_OPT_HIDDEN },
+		{ .type = OPTION_BOOLEAN, .long_name = "all-terms", .value = &all_terms,
+		  .help = "with --parse-events: record's terms, not stat's (testing)",
+		  .flags = PARSE_OPT_HIDDEN },
 		OPT_END()
 	};
 	const char *const usage[] = {
@@ -349,7 +356,7 @@ int cmd_list(int argc, const char **argv)
 	(void)cputype;
 	(void)debug;
 	if (parse_spec)
-		return dump_parse(parse_spec);
+		return dump_parse(parse_spec, all_terms);
 	if (argc == 0)
 		print_all(&o);
 	for (int i = 0; i < argc; i++)

@@ -59,6 +59,28 @@ compare_errors() {
 	[ $fails = 0 ]
 }
 
+# period=/freq= terms: perf stat ignores them, so compare with the attrs
+# perf record opens (PERF_TEST_ATTR files, one per CPU, in fd order; the
+# tracking dummy event record adds comes last)
+compare_periods() {
+	local spec fails=0 ncpu
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	while IFS= read -r spec; do
+		case "$spec" in ''|'#'*) continue ;; esac
+		rm -rf attrs && mkdir attrs
+		PERF_TEST_ATTR=$PWD/attrs "$PERF" record -q -o perf.data -e "$spec" true >/dev/null 2>&1 </dev/null
+		for f in $(ls attrs | sort -t- -k4 -n); do
+			awk -F= '/^sample_period=/ { p = $2 } /^freq=/ { q = $2 } /^type=/ { t = $2 }
+				/^config=/ { c = $2 } END { print t, c, "period: sample_period=" p " freq=" q }' "attrs/$f"
+		done | awk -v n="$ncpu" '(NR - 1) % n == 0' | grep -v "^1 9 " | cut -d" " -f3- >perf.period
+		"$SONDE" list --all-terms --parse-events "$spec" | grep "^period:" >sonde.period
+		if ! diff -u perf.period sonde.period >d.out; then
+			echo "period mismatch for: $spec"; cat d.out; fails=$((fails + 1))
+		fi
+	done <"$EV/periods.txt"
+	[ $fails = 0 ]
+}
+
 test_expect_success 'corpus has at least 150 strings' '
 	n=$(grep -cv -e "^#" -e "^\$" "$EV/valid.txt" "$EV/errors.txt" | awk -F: "{ s += \$2 } END { print s }") &&
 	test "$n" -ge 150
@@ -67,5 +89,7 @@ test_expect_success 'corpus has at least 150 strings' '
 test_expect_success PERF,TRACEFS,ROOT 'valid strings: same attrs and names as perf' 'compare_valid'
 
 test_expect_success PERF,TRACEFS,ROOT 'bad strings: same exit status and error text as perf' 'compare_errors'
+
+test_expect_success PERF,ROOT 'period= and freq= terms: the attrs perf record opens' 'compare_periods'
 
 test_done
