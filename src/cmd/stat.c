@@ -587,12 +587,13 @@ int cmd_stat(int argc, const char **argv)
 		o.cfg.aggr_mode = AGGR_CORE;
 	if (o.per_node)
 		o.cfg.aggr_mode = AGGR_NODE;
-	if (o.per_thread)
+	if (o.per_thread) {
 		o.cfg.aggr_mode = AGGR_THREAD;
+		o.target.per_thread = true;
+	}
 
 	/* no command and no target: count system-wide until Ctrl-C, as perf 6.1 does */
-	if (!argc && !o.target.pid && !o.target.tid && !o.target.cpu_list &&
-	    o.cfg.aggr_mode != AGGR_THREAD)
+	if (!argc && !o.target.pid && !o.target.tid && !o.target.cpu_list)
 		o.target.system_wide = true;
 
 	if (o.run_count < 0) {

@@ -35,6 +35,12 @@ int evlist_create_maps(struct evlist *evlist, const struct target *target)
 		evlist->cpus = cpu_map_dummy_new();
 		return 0;
 	}
+	if (target->system_wide && target->per_thread && !target->cpu_list) {
+		/* --per-thread -a: every thread of the system, on any cpu */
+		evlist->cpus = cpu_map_dummy_new();
+		evlist->threads = thread_map_new_all();
+		return evlist->threads->nr ? 0 : -ESRCH;
+	}
 	if (target->system_wide || target->cpu_list) {
 		evlist->cpus = cpu_map_new(target->cpu_list);
 		if (!evlist->cpus)

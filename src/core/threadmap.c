@@ -98,6 +98,37 @@ int thread_map_new_by_tid_str(const char *str, struct thread_map **out)
 	return parse_list(str, false, out);
 }
 
+struct thread_map *thread_map_new_all(void)
+{
+	struct thread_map *map = xzalloc(sizeof(*map));
+	size_t alloc = 0;
+	DIR *proc = opendir("/proc");
+	struct dirent *pe;
+
+	while (proc && (pe = readdir(proc))) {
+		char path[300];
+		DIR *task;
+		struct dirent *te;
+
+		if (!isdigit((unsigned char)pe->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", pe->d_name);
+		task = opendir(path);
+		if (!task)
+			continue; /* exited meanwhile */
+		while ((te = readdir(task))) {
+			if (!isdigit((unsigned char)te->d_name[0]))
+				continue;
+			ALLOC_GROW(map->pids, (size_t)map->nr + 1, alloc);
+			map->pids[map->nr++] = (pid_t)atoi(te->d_name);
+		}
+		closedir(task);
+	}
+	if (proc)
+		closedir(proc);
+	return map;
+}
+
 void thread_map_free(struct thread_map *map)
 {
 	if (!map)

@@ -22,6 +22,8 @@ struct thread_map *thread_map_new_pid(pid_t pid);
 int thread_map_new_by_pid_str(const char *str, struct thread_map **out);
 /* thread_map_new_by_tid_str - the threads "1,2" themselves; errors as above. */
 int thread_map_new_by_tid_str(const char *str, struct thread_map **out);
+/* thread_map_new_all - every thread of every process now in /proc (--per-thread -a). */
+struct thread_map *thread_map_new_all(void);
 void thread_map_free(struct thread_map *map);
 /* thread_map_comm - the command name of thread @idx ("" when gone); owned by the map. */
 const char *thread_map_comm(struct thread_map *map, int idx);

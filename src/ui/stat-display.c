@@ -871,8 +871,12 @@ void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const s
 					ts_buf[a].val = st && a < st->nr_aggr ? st->aggr[a].val : 0;
 				}
 				qsort(ts_buf, nr_aggr, sizeof(*ts_buf), thread_sort_cmp);
-				for (int a = 0; a < nr_aggr; a++)
+				for (int a = 0; a < nr_aggr; a++) {
+					/* system wide, the idle threads would drown the busy ones */
+					if (cfg->target && cfg->target->system_wide && !ts_buf[a].val)
+						continue;
 					print_counter_line(cfg, evlist, evsel, ts_buf[a].a, prefix);
+				}
 			}
 			free(ts_buf);
 			break;

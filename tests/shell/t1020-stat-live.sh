@@ -149,6 +149,13 @@ test_expect_success ROOT '-G before any -e, and a missing cgroup: perf texts, 12
 	test_grep "^no access to cgroup .*/no-such-group$" err
 '
 
+test_expect_success ROOT '--per-thread -a: busy threads of the whole system, comm-pid prefix' '
+	"$W" 600 & pid=$! &&
+	"$SONDE" stat --per-thread -a -x, -e task-clock -- sleep 0.3 2>out; wait $pid
+	grep -E "^cpuburn-$pid,[0-9.]+,msec,task-clock," out &&
+	! grep -E ",<not counted>," out
+'
+
 test_expect_success ROOT '-n null run: no counters, times only' '
 	"$SONDE" stat -n -- true 2>out &&
 	! grep -E "task-clock|cycles" out && test_grep "seconds time elapsed" out
