@@ -14,9 +14,11 @@ mkdir -p "$out/obj" "$out/corpus" "$out/crashes"
 pkgs="libelf libdw libtraceevent capstone libzstd liblzma ncursesw"
 cflags="-std=c11 -D_GNU_SOURCE -DSONDE_VERSION=\"fuzz\" -Isrc $(pkg-config --cflags $pkgs) -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 objs=()
+newest_h=$(ls -t src/*/*.h | head -1)
 for src in $(ls src/*/*.c | grep -v "^src/main.c$"); do
 	o="$out/obj/$(echo "$src" | tr / _).o"
-	if [ ! -e "$o" ] || [ "$src" -nt "$o" ]; then
+	# any header change rebuilds everything (no dependency files here)
+	if [ ! -e "$o" ] || [ "$src" -nt "$o" ] || [ "$newest_h" -nt "$o" ]; then
 		$CC $cflags -w -c -o "$o" "$src"
 	fi
 	objs+=("$o")

@@ -375,6 +375,67 @@ static void parse_pmu_caps(struct perf_header *h, struct fbuf *b, bool cpu_only)
 	}
 }
 
+/* drop what an earlier copy of @feat left (a pipe may repeat a feature record) */
+static void release_feature(struct perf_header *h, int feat)
+{
+	switch (feat) {
+	case HEADER_CPU_TOPOLOGY:
+		free_strv(h->core_siblings);
+		free_strv(h->thread_siblings);
+		free_strv(h->die_siblings);
+		free(h->cpu_topo);
+		h->core_siblings = h->thread_siblings = h->die_siblings = NULL;
+		h->cpu_topo = NULL;
+		h->nr_core_siblings = h->nr_thread_siblings = h->nr_die_siblings = 0;
+		h->nr_cpu_topo = 0;
+		h->has_die_info = false;
+		break;
+	case HEADER_NUMA_TOPOLOGY:
+		for (int i = 0; i < h->nr_numa_nodes; i++)
+			free(h->numa_nodes[i].cpus);
+		FREE_AND_NULL(h->numa_nodes);
+		h->nr_numa_nodes = 0;
+		break;
+	case HEADER_PMU_MAPPINGS:
+		free_strv(h->pmu_mappings.names);
+		FREE_AND_NULL(h->pmu_mappings.types);
+		h->pmu_mappings.names = NULL;
+		h->pmu_mappings.nr = 0;
+		break;
+	case HEADER_GROUP_DESC:
+		for (int i = 0; h->group_desc && i < h->nr_groups; i++)
+			free(h->group_desc[i].name);
+		FREE_AND_NULL(h->group_desc);
+		h->nr_groups = 0;
+		break;
+	case HEADER_CACHE:
+		for (int i = 0; i < h->nr_caches; i++) {
+			free(h->caches[i].type);
+			free(h->caches[i].size);
+			free(h->caches[i].map);
+		}
+		FREE_AND_NULL(h->caches);
+		h->nr_caches = 0;
+		break;
+	case HEADER_MEM_TOPOLOGY:
+		for (int i = 0; i < h->mem_topo.nr; i++)
+			free(h->mem_topo.nodes[i].bitmap);
+		FREE_AND_NULL(h->mem_topo.nodes);
+		h->mem_topo.nr = 0;
+		break;
+	case HEADER_HYBRID_TOPOLOGY:
+		for (int i = 0; i < h->nr_hybrid; i++) {
+			free(h->hybrid[i].pmu_name);
+			free(h->hybrid[i].cpus);
+		}
+		FREE_AND_NULL(h->hybrid);
+		h->nr_hybrid = 0;
+		break;
+	default:
+		break;
+	}
+}
+
 int perf_header_parse_feature(struct perf_header *h, int feat, const void *buf, u64 size,
 			      bool swap, char *msg, size_t msg_len, u64 *bad_off)
 {
@@ -382,6 +443,7 @@ int perf_header_parse_feature(struct perf_header *h, int feat, const void *buf, 
 
 	if (feat <= 0 || feat >= HEADER_LAST_FEATURE)
 		return 0;
+	release_feature(h, feat);
 	free(h->feat_raw[feat]);
 	h->feat_raw[feat] = size ? xmemdup(buf, size) : NULL;
 	h->feat_raw_size[feat] = size;
