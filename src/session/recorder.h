@@ -35,6 +35,7 @@ struct recorder {
 	/* accounting */
 	u64 nr_samples;
 	u64 nr_lost_records, nr_lost;
+	u64 nr_lost_samples;	/* from the PERF_FORMAT_LOST counts at the end */
 	u64 first_time, last_time;
 	u64 nr_chunks;		/* ring reads that found data */
 	u64 bytes_read;		/* uncompressed ring bytes */

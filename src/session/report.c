@@ -3,6 +3,8 @@
 
 #include "core/evlist.h"
 #include "core/evsel.h"
+#define PR_PREFIX "report"
+#include "lib/debug.h"
 #include "lib/xalloc.h"
 #include "symbol/srcline.h"
 
@@ -237,7 +239,13 @@ int report_process(struct report *rep, struct data_error *err)
 {
 	int ret = session_process(rep->session, &rep->tool, err);
 
-	for (int i = 0; i < rep->nr_hists; i++)
+	for (int i = 0; i < rep->nr_hists; i++) {
 		hists_sort(&rep->hists[i]);
+		pr_debug("hists %d: %zu entries, %u callchain nodes, %zu child index slots\n", i,
+			 rep->hists[i].nr_entries, rep->hists[i].nr_nodes,
+			 rep->hists[i].child_of.mask + 1);
+	}
+	pr_debug("machine: %u threads, %u dsos, %u frames\n", rep->session->machine.nr_threads,
+		 rep->session->machine.nr_dsos, rep->session->machine.nr_frames);
 	return ret;
 }

@@ -41,7 +41,20 @@ struct ordered_queue {
 	u64 last_delivered; /* timestamp of the last record delivered */
 	struct oq_chunk *cur;
 	struct oq_chunk *full; /* chunks with live records, not current */
+	struct oq_chunk *spare; /* emptied chunks kept for reuse (no fresh page faults) */
+	int nr_spare;
 };
+
+static void chunk_retire(struct ordered_queue *oq, struct oq_chunk *c)
+{
+	if (oq->nr_spare < 8) {
+		c->next = oq->spare;
+		oq->spare = c;
+		oq->nr_spare++;
+	} else {
+		free(c);
+	}
+}
 
 static void oq_free(struct ordered_queue *oq)
 {
@@ -49,6 +62,10 @@ static void oq_free(struct ordered_queue *oq)
 		return;
 	free(oq->evs);
 	free(oq->cur);
+	for (struct oq_chunk *c = oq->spare, *n; c; c = n) {
+		n = c->next;
+		free(c);
+	}
 	for (struct oq_chunk *c = oq->full, *n; c; c = n) {
 		n = c->next;
 		free(c);
@@ -67,10 +84,16 @@ static void oq_push(struct ordered_queue *oq, const union perf_event *ev, u64 ti
 				oq->cur->next = oq->full;
 				oq->full = oq->cur;
 			} else {
-				free(oq->cur);
+				chunk_retire(oq, oq->cur);
 			}
 		}
-		oq->cur = xmalloc(sizeof(*oq->cur) + OQ_CHUNK);
+		if (oq->spare) {
+			oq->cur = oq->spare;
+			oq->spare = oq->cur->next;
+			oq->nr_spare--;
+		} else {
+			oq->cur = xmalloc(sizeof(*oq->cur) + OQ_CHUNK);
+		}
 		oq->cur->used = oq->cur->live = 0;
 		oq->cur->next = NULL;
 	}
@@ -94,7 +117,7 @@ static void oq_release_chunk(struct ordered_queue *oq, struct oq_chunk *chunk)
 	for (struct oq_chunk **pp = &oq->full; *pp; pp = &(*pp)->next) {
 		if (*pp == chunk) {
 			*pp = chunk->next;
-			free(chunk);
+			chunk_retire(oq, chunk);
 			return;
 		}
 	}
