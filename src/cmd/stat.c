@@ -262,6 +262,22 @@ static void print_interval(struct stat_opts *o, u64 start_ns)
 	stat_print_counters(&o->cfg, o->evlist, &ts);
 }
 
+/* --summary: the whole run's totals from the last (cumulative) readings */
+static void summarize_intervals(struct stat_opts *o)
+{
+	struct evsel *evsel;
+
+	evlist_for_each_entry(o->evlist, evsel) {
+		struct evsel_stat *st = evsel->priv;
+
+		if (!st)
+			continue;
+		for (int i = 0; i < 3; i++)
+			stats_init(&st->res[i]);
+		evsel_stat_aggregate(evsel, st, o->cfg.aggr_map, o->cfg.scale, false);
+	}
+}
+
 /* one run: returns the workload's wait status (or 0), or -1 after printing an error */
 static int run_once(struct stat_opts *o, int argc, const char **argv, int run_idx)
 {
@@ -340,11 +356,11 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 			}
 			sleep_until(next);
 		}
-		if (forks && evlist->workload.pid && !(o->interval_count && nr_intervals >= o->interval_count)) {
-			/* the workload ended between two ticks: its last partial interval */
-		}
+		/* the workload ended between two ticks: its last partial interval */
 		if (!(o->interval_count && nr_intervals >= o->interval_count))
 			print_interval(o, start_ns);
+		if (o->summary)
+			summarize_intervals(o);
 		if (forks && evlist->workload.pid) {
 			kill(evlist->workload.pid, SIGTERM);
 			evlist_wait_workload(evlist, &status, 0);
@@ -387,6 +403,10 @@ static int run_once(struct stat_opts *o, int argc, const char **argv, int run_id
 	}
 	t1 = monotonic_ns();
 	o->run_end_ns = t1;
+	if (o->interval && o->summary) {
+		stats_init(&o->cfg.walltime_stats);
+		stats_update(&o->cfg.walltime_stats, t1 - t0);
+	}
 	if (!o->interval) {
 		stats_update(&o->cfg.walltime_stats, t1 - t0);
 		if (o->cfg.walltime_run)
@@ -573,7 +593,6 @@ int cmd_stat(int argc, const char **argv)
 	o.cfg.null_run = o.null_run;
 	o.cfg.metric_only = o.metric_only;
 	o.cfg.json_output = o.json;
-	o.cfg.summary = o.summary;
 	o.cfg.interval_clear = o.interval_clear;
 	o.cfg.no_csv_summary = o.no_csv_summary;
 
@@ -704,8 +723,10 @@ int cmd_stat(int argc, const char **argv)
 			o.evlist->threads->pids[0] = -1;
 	}
 	if (ret == 0 && !o.quiet && (!o.interval || o.summary)) {
-		if (o.interval && o.summary)
+		if (o.interval && o.summary) {
 			o.cfg.interval = 0;
+			o.cfg.summary = true;
+		}
 		stat_print_counters(&o.cfg, o.evlist, NULL);
 	}
 	if (ret == 0 && argc > 0 && WIFEXITED(status))

@@ -847,6 +847,9 @@ void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const s
 			cfg->num_print_interval = 0;
 	} else {
 		print_header(cfg);
+		/* CSV --summary lines carry "summary" where the timestamp was */
+		if (cfg->summary && cfg->csv_output && !cfg->no_csv_summary)
+			snprintf(prefix, sizeof(prefix), "%16s%s", "summary", cfg->csv_sep);
 	}
 	if (cfg->metric_only && !cfg->null_run) {
 		print_metric_only(cfg, evlist, prefix);

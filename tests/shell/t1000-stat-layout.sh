@@ -70,6 +70,11 @@ test_expect_success PERF '--table with -r: per-run table, then the final result'
 	test_grep "^ +# Final result:$" out &&
 	test_grep "^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed" out
 '
+test_expect_success PERF '-I --summary: totals after the intervals (CSV: "summary" prefix)' '
+	layout_cmp -I 100 --summary -e task-clock,cs -- "$W" 250 &&
+	layout_cmp -x, -I 100 --summary -e cs -- "$W" 250 &&
+	layout_cmp -x, -I 100 --summary --no-csv-summary -e cs -- "$W" 250
+'
 test_expect_success PERF '-p PID header' '
 	sleep 3 & pid=$! &&
 	layout_cmp -p $pid -e task-clock,cs -- sleep 0.05; rc=$?; kill $pid; return $rc
