@@ -40,10 +40,9 @@ static void on_signal(int sig)
 		done_signal = sig;
 }
 
-static void install_signals(sigset_t *orig)
+static void install_handlers(void)
 {
 	struct sigaction sa;
-	sigset_t block;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -52,7 +51,17 @@ static void install_signals(sigset_t *orig)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
-	/* blocked except inside ppoll(), so that none is lost between check and wait */
+}
+
+/*
+ * block_signals - blocked except inside ppoll(), so that none is lost
+ * between check and wait. Done after forking the workload: exec keeps the
+ * signal mask, and the workload must not start with these blocked.
+ */
+static void block_signals(sigset_t *orig)
+{
+	sigset_t block;
+
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
@@ -525,18 +534,92 @@ static int open_error(struct record *rec, struct evsel *evsel, int err)
 
 static int workload_status(struct record *rec)
 {
+	pid_t pid = rec->evlist->workload.pid;
 	int status = 0;
+	bool reaped = false;
 
-	if (rec->evlist->workload.pid <= 0)
+	if (pid <= 0)
 		return 0;
-	if (done_signal && waitpid(rec->evlist->workload.pid, &status, WNOHANG) == 0)
-		kill(rec->evlist->workload.pid, SIGTERM);
-	if (evlist_wait_workload(rec->evlist, &status, 0) < 0)
-		return 0;
+	/* interrupted: the workload is stopped with SIGTERM, as perf does */
+	if (done_signal) {
+		reaped = waitpid(pid, &status, WNOHANG) == pid;
+		if (!reaped)
+			kill(pid, SIGTERM);
+	}
+	if (!reaped && waitpid(pid, &status, 0) != pid)
+		status = 0;
+	rec->evlist->workload.pid = 0;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status)) {
+		/* perf dies of the workload's signal after writing the file */
+		rec->workload_signal = WTERMSIG(status);
 		return 128 + WTERMSIG(status);
+	}
+	return 0;
+}
+
+/*
+ * LOST_SAMPLES records for every fd whose PERF_FORMAT_LOST count is not
+ * zero, with the sample_id trailer of its event, as perf writes at the end.
+ */
+static int write_lost_samples(struct record *rec)
+{
+	struct evlist *evlist = rec->evlist;
+	struct evsel *evsel;
+	int ncpu = evlist->cpus->nr, nthr = evlist->threads->nr;
+
+	evlist_for_each_entry(evlist, evsel) {
+		u64 rf = evsel->attr.read_format, st = evsel->attr.sample_type;
+
+		if (!evsel->fd || !(rf & PERF_FORMAT_LOST) || (rf & PERF_FORMAT_GROUP))
+			continue;
+		for (int c = 0; c < ncpu; c++) {
+			for (int t = 0; t < nthr; t++) {
+				int i = c * nthr + t;
+				u64 v[8], rec_buf[16], *p, id = 0, lost;
+				int n = 1, err;
+
+				if (evsel->fd[i] < 0 || read(evsel->fd[i], v, sizeof(v)) <= 0)
+					continue;
+				n += !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED);
+				n += !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+				if (rf & PERF_FORMAT_ID)
+					id = v[n++];
+				lost = v[n];
+				if (!lost)
+					continue;
+				memset(rec_buf, 0, sizeof(rec_buf));
+				rec_buf[1] = lost;
+				p = &rec_buf[2];
+				if (st & PERF_SAMPLE_TID)
+					*p++ = (u64)(u32)evlist->threads->pids[t] |
+					       (u64)(u32)evlist->threads->pids[t] << 32;
+				if (st & PERF_SAMPLE_TIME)
+					*p++ = 0;
+				if (st & PERF_SAMPLE_ID)
+					*p++ = id;
+				if (st & PERF_SAMPLE_STREAM_ID)
+					*p++ = 0;
+				if (st & PERF_SAMPLE_CPU)
+					*p++ = (u32)evlist->cpus->map[c];
+				if (st & PERF_SAMPLE_IDENTIFIER)
+					*p++ = id;
+				{
+					struct perf_event_header h = {
+						.type = PERF_RECORD_LOST_SAMPLES,
+						.size = (u16)((char *)p - (char *)rec_buf),
+					};
+
+					memcpy(rec_buf, &h, sizeof(h));
+				}
+				rec->recorder.nr_lost_samples += lost;
+				err = data_writer_write(rec->w, rec_buf, (char *)p - (char *)rec_buf);
+				if (err)
+					return err;
+			}
+		}
+	}
 	return 0;
 }
 
@@ -585,17 +668,20 @@ int record_run(struct record *rec, const struct option *options, const char *con
 		return 255;
 	}
 	has_cpu = t->system_wide || t->cpu_list;
-	install_signals(&orig);
+	sigprocmask(SIG_BLOCK, NULL, &orig);
+	install_handlers();
 	if (has_workload) {
 		err = evlist_prepare_workload(rec->evlist, rec->argv);
 		if (err) {
 			fprintf(stderr, "Couldn't run the workload!\n");
+			status = 255;
 			goto out;
 		}
 		/* a lone workload is the task to follow; with -a/-C it only sets the duration */
 		if (!has_cpu)
 			rec->evlist->threads->pids[0] = rec->evlist->workload.pid;
 	}
+	block_signals(&orig);
 	record_config_evlist(rec->evlist, o, has_cpu, cpu_map_is_dummy(rec->evlist->cpus));
 	err = record_open_evlist(rec->evlist, rec->evlist->cpus, rec->evlist->threads, &failed,
 				 msg, sizeof(msg));
@@ -671,6 +757,8 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	if (err)
 		goto write_error;
 	status = workload_status(rec);
+	if ((err = write_lost_samples(rec)))
+		goto write_error;
 	if (rec->tail_synthesize && (err = synthesize(rec, true)))
 		goto write_error;
 	if (!rec->quiet)
@@ -703,3 +791,4 @@ out:
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	return status;
 }
+

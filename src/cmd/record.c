@@ -347,6 +347,18 @@ int cmd_record(int argc, const char **argv)
 	if (rec->quiet)
 		quiet = 1;
 	ret = record_run(rec, options, record_usage);
+	if (rec->workload_signal) {
+		int sig = rec->workload_signal;
+
+		free(options);
+		free(rec->orig_argv);
+		evlist_free(rec->evlist);
+		free(rec);
+		fflush(stderr);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	free(options);
 	free(rec->orig_argv);
 	evlist_free(rec->evlist);

@@ -44,6 +44,7 @@ struct record {
 	struct recorder recorder;
 	u64 nr_wakeups;
 	int nr_switches;
+	int workload_signal;	/* the workload died of this signal: perf re-raises it */
 };
 
 /* record_run - validate, open, record and write; returns the exit status. */

@@ -20,6 +20,12 @@ test_expect_success 'the workload exit status is the exit status' '
 	test_exit_code 3 "$SONDE" record -q -o x.data -- sh -c "exit 3"
 '
 
+test_expect_success 'a workload killed by a signal: sonde dies of it too, as perf' '
+	printf "#!/bin/sh\nkill -TERM \$\$\n" >selfkill.sh && chmod +x selfkill.sh &&
+	rc=0 && { "$SONDE" record -q -o k.data -- ./selfkill.sh || rc=$?; } &&
+	test $rc = 143 && test -s k.data
+'
+
 test_expect_success 'a missing command: perf message, exit 255' '
 	test_exit_code 255 "$SONDE" record -o x.data -- /nonexistent/cmd 2>err &&
 	test_grep "^Failed to collect .cpu-clock:pppH. for the ./nonexistent/cmd. workload: No such file or directory$" err
