@@ -4,11 +4,13 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The built-in terms in perf's order (its "valid terms:" help lists them so). */
 enum term_type {
@@ -126,6 +128,21 @@ static bool term_name_char(int c)
 	       c == '_' || c == '-' || c == '.' || c == ':';
 }
 
+/*
+ * A term value perf's lexer accepts unquoted: a number (checked by the
+ * caller) or a name ([a-zA-Z_*?][a-zA-Z0-9-_*?.:]*); digits first means a
+ * number that did not parse (too big, junk).
+ */
+static bool value_token_ok(const char *v)
+{
+	if (!(isalpha((unsigned char)*v) || strchr("_*?", *v)) || !*v)
+		return false;
+	for (v++; *v; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("-_*?.:", *v))
+			return false;
+	return true;
+}
+
 int pe_terms_parse(struct pe_ctx *ctx, const char *s, size_t len, int idx, struct pe_terms *terms)
 {
 	size_t i = 0;
@@ -173,6 +190,15 @@ int pe_terms_parse(struct pe_ctx *ctx, const char *s, size_t len, int idx, struc
 				}
 				t->val = xstrndup(s + vstart, vend - vstart);
 				t->is_num = pe_parse_number(t->val, vend - vstart, &t->num);
+				if (!t->is_num && !value_token_ok(t->val)) {
+					/*
+					 * not a token for perf's lexer (an overflowing
+					 * number, "-1"): bison blames the '='
+					 */
+					pe_error(ctx, t->val_idx - 1, NULL,
+						 "parser error");
+					return -EINVAL;
+				}
 			}
 		}
 		if (i < len) {
@@ -426,8 +452,13 @@ static int apply_one(struct pe_ctx *ctx, struct evsel *evsel, const struct pe_te
 	}
 	if (pmu) {
 		const struct pmu_format *f = pmu_format_find(pmu, t->name);
-		const struct pmu_alias *a;
+		const struct pmu_alias *a = NULL;
 
+		/* "event=<alias>" names an alias, as in perf */
+		if (t->val && !t->is_num && !strcasecmp(t->name, "event"))
+			a = pmu_alias_find(pmu, t->val);
+		if (a)
+			return apply_alias(ctx, evsel, pmu, a, t, depth);
 		if (f) {
 			u64 v, max, *word;
 
@@ -451,9 +482,6 @@ static int apply_one(struct pe_ctx *ctx, struct evsel *evsel, const struct pe_te
 	if (type >= 0 && term_valid(ctx->flags, type))
 		return apply_builtin(ctx, evsel, t, type);
 	if (pmu) {
-		/* perf reports an unknown PMU term twice (once per attempt); keep that */
-		pe_error(ctx, t->name_idx, valid_terms_help(ctx, pmu), "unknown term '%s' for pmu '%s'",
-			 t->name, pmu->name);
 		pe_error(ctx, t->name_idx, valid_terms_help(ctx, pmu), "unknown term '%s' for pmu '%s'",
 			 t->name, pmu->name);
 	} else {
@@ -498,8 +526,19 @@ int pe_terms_apply(struct pe_ctx *ctx, struct evsel *evsel, const struct pe_term
 		   const struct pmu *pmu, bool tracepoint)
 {
 	for (int i = 0; i < terms->nr; i++) {
+		int nr = ctx->err->nr_errors;
 		int ret = apply_one(ctx, evsel, &terms->v[i], pmu, tracepoint, 0);
 
+		if (ret && pmu && ctx->err->nr_errors == nr + 1 && ctx->err->idx >= 0) {
+			/*
+			 * perf tries a PMU's terms twice and reports the same error
+			 * each time ("Initial error:" repeats it); so do we
+			 */
+			struct parse_events_error *err = ctx->err;
+
+			pe_error(ctx, err->idx - ctx->idx_base, err->help ? xstrdup(err->help) : NULL,
+				 "%s", err->str);
+		}
 		if (ret)
 			return ret;
 	}

@@ -901,6 +901,46 @@ out:
 
 static int parse_clean(struct pe_ctx *ctx, struct evlist *evlist);
 
+static bool is_word_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '*' || c == '?' || c == '.';
+}
+
+/*
+ * An error offset in the blank-free string back to the given one. An event
+ * start right after ',' or '{' maps to just after that separator: perf's
+ * lexer counts the blanks there as the start of the event.
+ */
+static int map_back(const char *clean, const int *map, size_t n, int idx)
+{
+	if (idx < 0 || idx > (int)n)
+		return idx;
+	if (idx > 0 && (clean[idx - 1] == ',' || clean[idx - 1] == '{'))
+		return map[idx - 1] + 1;
+	return map[idx];
+}
+
+/* the offset of blanks that separate two name characters (outside quotes), or -1 */
+static int blank_inside_token(const char *s)
+{
+	bool quoted = false;
+
+	for (int i = 0; s[i]; i++) {
+		int j = i;
+
+		if (s[i] == '\'')
+			quoted = !quoted;
+		if (quoted || (s[i] != ' ' && s[i] != '\t'))
+			continue;
+		while (s[j] == ' ' || s[j] == '\t')
+			j++;
+		if (i > 0 && is_word_char((unsigned char)s[i - 1]) && is_word_char((unsigned char)s[j]))
+			return i;
+		i = j - 1;
+	}
+	return -1;
+}
+
 /*
  * perf's lexer skips blanks between tokens but its event-name pattern keeps
  * them ("cs, faults" counts " faults"): parse a copy without blanks (outside
@@ -929,13 +969,22 @@ int parse_events_flags(struct evlist *evlist, const char *orig, struct parse_eve
 	map[n] = (int)len;
 	ctx.str = clean;
 	ctx.map = map;
+	ret = blank_inside_token(orig);
+	if (ret >= 0) {
+		/* "cs faults", "name=a b": two names in a row, blamed on the blank */
+		pe_error(&ctx, ret, NULL, "parser error");
+		free(ctx.err->event);
+		ctx.err->event = xstrdup(orig);
+		free(clean);
+		free(map);
+		parse_events_error_release(&local);
+		return -EINVAL;
+	}
 	ret = parse_clean(&ctx, evlist);
-	if (ret && ctx.err->nr_errors > nr_before) {
-		if (ctx.err->idx >= 0 && ctx.err->idx <= (int)n && n != len)
-			ctx.err->idx = map[ctx.err->idx];
-		if (ctx.err->nr_errors > 1 && ctx.err->first_idx >= 0 &&
-		    ctx.err->first_idx <= (int)n && n != len)
-			ctx.err->first_idx = map[ctx.err->first_idx];
+	if (ret && ctx.err->nr_errors > nr_before && n != len) {
+		ctx.err->idx = map_back(clean, map, n, ctx.err->idx);
+		if (ctx.err->nr_errors > 1)
+			ctx.err->first_idx = map_back(clean, map, n, ctx.err->first_idx);
 	}
 	free(clean);
 	free(map);
