@@ -413,12 +413,6 @@ static int read_features(struct data_reader *r, struct data_error *err)
 	return 0;
 }
 
-/* EVENT_DESC gives names (and ids) for the attrs */
-static void apply_event_desc(struct data_reader *r)
-{
-	(void)r; /* names were stored in h->attrs[i].name by the feature parser */
-}
-
 static int open_file_mode(struct data_reader *r, struct data_error *err)
 {
 	struct perf_header *h = &r->hdr;
@@ -440,12 +434,10 @@ static int open_file_mode(struct data_reader *r, struct data_error *err)
 	h->data_size = sw64(fh.data.size, swap);
 	for (int i = 0; i < 4; i++)
 		h->features[i] = sw64(fh.adds_features[i], swap);
-	if (swap) {
-		/*
-		 * The bitmap is an array of unsigned long written in the writer's
-		 * order: a u64 swap gives the right words on 64-bit writers.
-		 */
-	}
+	/*
+	 * The bitmap is an array of unsigned long in the writer's order: the
+	 * u64 swap above gives the right words for 64-bit writers.
+	 */
 	if (h->data_offset > r->map_size) {
 		set_err(err, 40, EINVAL, "data offset %#llx is past the end of the file (%#llx bytes)",
 			(unsigned long long)h->data_offset, (unsigned long long)r->map_size);
@@ -491,7 +483,6 @@ static int open_file_mode(struct data_reader *r, struct data_error *err)
 		if (ret)
 			return ret;
 	}
-	apply_event_desc(r);
 	r->data_start = h->data_offset;
 	r->data_end = h->data_offset + h->data_size;
 	r->main_end = r->data_end;
