@@ -382,6 +382,11 @@ static void print_captured(struct record *rec, const char *path, u64 size)
 
 	if (rec->quiet)
 		return;
+	/* perf's build-id pass reads the file back and warns about LOST records */
+	if (!rec->is_pipe && !rec->no_buildid && !rec->comp_level && size && r->nr_lost_records)
+		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
+			"Check IO/CPU overload!\n\n",
+			(unsigned long long)r->nr_events, (unsigned long long)r->nr_lost_records);
 	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s", mb, path);
 	if (rec->comp_level && data_writer_bytes(rec->w)) {
 		double orig = data_writer_uncompressed_bytes(rec->w);
@@ -454,6 +459,7 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 		if (nr_read) {
 			static const struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, 8 };
 
+			rec->recorder.nr_events++;
 			err = data_writer_write(rec->w, &round, sizeof(round));
 			if (err)
 				break;
@@ -614,6 +620,7 @@ static int write_lost_samples(struct record *rec)
 					memcpy(rec_buf, &h, sizeof(h));
 				}
 				rec->recorder.nr_lost_samples += lost;
+				rec->recorder.nr_events++;
 				err = data_writer_write(rec->w, rec_buf, (char *)p - (char *)rec_buf);
 				if (err)
 					return err;
@@ -633,10 +640,11 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	sigset_t orig;
 	int err, status = 0;
 
-	(void)options;
-	(void)usage;
 	if (!has_workload && !t->pid && !t->tid && !t->uid_str && !t->cpu_list)
 		t->system_wide = true;
+	if (rec->cgroup && !t->system_wide && !t->cpu_list)
+		usage_with_options_msg(usage, options,
+				       "cgroup monitoring only available in system-wide mode");
 	if (has_workload && (t->pid || t->tid || t->uid_str))
 		return 255; /* perf refuses a command together with a task target, silently */
 	t->has_workload = has_workload;

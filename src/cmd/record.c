@@ -1,6 +1,7 @@
 /* sonde record: sample a command, processes, threads or cpus into perf.data. */
 #include "builtin.h"
 #include "cmd/record.h"
+#include "core/cgroup.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
 #include "core/mmap.h"
@@ -196,6 +197,54 @@ static int opt_switch_output(const struct option *opt, const char *arg, int unse
 	return 0;
 }
 
+/*
+ * -G NAME[,NAME...]: one cgroup for all events given so far, or one per
+ * event in order (an empty name skips an event). Events must come first.
+ */
+static int opt_cgroup(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	struct evsel *evsel;
+	char *names, *tok;
+	bool one = !strchr(arg, ',');
+
+	if (unset)
+		return 0;
+	if (!rec->evlist || !rec->evlist->nr_entries) {
+		fprintf(stderr, "must define events before cgroups\n\n");
+		return -1;
+	}
+	rec->cgroup = arg;
+	names = xstrdup(arg);
+	tok = names;
+	evlist_for_each_entry(rec->evlist, evsel) {
+		char path[8192], *next = NULL;
+		const char *name = tok;
+		int fd;
+
+		if (!tok)
+			break;
+		if (!one) {
+			next = strchr(tok, ',');
+			if (next)
+				*next++ = 0;
+		}
+		tok = one ? tok : next;
+		if (!*name || evsel->cgroup_fd >= 0)
+			continue;
+		fd = cgroup_open(name, path, sizeof(path));
+		if (fd < 0) {
+			fprintf(stderr, "no access to cgroup %s\n\n", path[0] ? path : name);
+			free(names);
+			return -1;
+		}
+		evsel->cgroup_fd = fd;
+		evsel->cgroup_name = xstrdup(name);
+	}
+	free(names);
+	return 0;
+}
+
 static int opt_aio(const struct option *opt, const char *arg, int unset)
 {
 	(void)opt;
@@ -277,7 +326,7 @@ static struct option *record_options(struct record *rec)
 		OPT_BOOLEAN('n', "no-samples", &o->no_samples, "don't sample"),
 		OPT_BOOLEAN('N', "no-buildid-cache", &rec->no_buildid_cache, "do not update the buildid cache"),
 		OPT_BOOLEAN('B', "no-buildid", &rec->no_buildid, "do not collect buildids in perf.data"),
-		OPT_STRING('G', "cgroup", &rec->cgroup, "name", "monitor event in cgroup name only"),
+		REC_CALLBACK('G', "cgroup", "name", "monitor event in cgroup name only", opt_cgroup),
 		OPT_CALLBACK('D', "delay", rec, "ms", "ms to wait before starting measurement after program start (-1: start with events disabled), or ranges of time to enable events e.g. '-D 10-20,30-40'", opt_ignored_str),
 		OPT_BOOLEAN(0, "kcore", &rec->kcore, "copy /proc/kcore"),
 		OPT_STRING('u', "uid", &o->target.uid_str, "user", "user to profile"),

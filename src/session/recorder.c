@@ -226,6 +226,7 @@ static void account_sample(struct recorder *r, const union perf_event *ev)
 
 static void account(struct recorder *r, const union perf_event *ev)
 {
+	r->nr_events++;
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		account_sample(r, ev);

@@ -34,6 +34,7 @@ struct recorder {
 	bool buildid_all;	/* --buildid-all: every DSO seen */
 	/* accounting */
 	u64 nr_samples;
+	u64 nr_events;		/* every record written (perf's "Processed N events") */
 	u64 nr_lost_records, nr_lost;
 	u64 nr_lost_samples;	/* from the PERF_FORMAT_LOST counts at the end */
 	u64 first_time, last_time;

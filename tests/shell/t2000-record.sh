@@ -128,6 +128,15 @@ test_expect_success '--switch-output=signal writes perf.data.<timestamp> files' 
 	test_grep "^\[ perf record: Dump sw\.data\.[0-9]{16} \]$" err
 '
 
+test_expect_success '-G needs events first and a system-wide target' '
+	test_exit_code 129 "$SONDE" record -G / -o g.data -- true 2>err &&
+	test_grep "^must define events before cgroups$" err &&
+	test_exit_code 129 "$SONDE" record -e cpu-clock -G / -o g.data -- true 2>err &&
+	test_grep "^  Error: cgroup monitoring only available in system-wide mode$" err &&
+	"$SONDE" record -a -e cpu-clock -G / -o g.data -- sleep 0.05 2>err &&
+	test_grep "Captured and wrote" err
+'
+
 test_expect_success 'record -h lists perf record options' '
 	test_exit_code 129 "$SONDE" record -h 2>err &&
 	test_grep "^    -F, --freq <freq or .max.>$" err &&

@@ -69,6 +69,8 @@ done <<'LIST'
 --running-time -e task-clock -- true
 --overwrite -- true
 -m 16 -- true
+-a -e cpu-clock -G / -- sleep 0.01
+-e cpu-clock -e task-clock -a -G /,/ -- sleep 0.01
 LIST
 
 test_expect_success PERF 'attrs: record -p PID and -t TID' '
