@@ -347,9 +347,12 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.socket = hs->socket;
 	key.level = hs->frame->level;
 	key.addr = hs->frame->addr;
+	key.filtered = hs->filtered;
 
 	hists->total_period += hs->period;
 	hists->nr_samples++;
+	if (!hs->filtered)
+		hists->nr_samples_unfiltered++;
 	self = entry_findnew(hists, &key, 0);
 	self->period += hs->period;
 	self->nr_events++;

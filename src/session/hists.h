@@ -84,7 +84,7 @@ struct hist_entry {
 	u32 pos;		    /* its place in that sample: 0 self, then chain order */
 	u64 hash;
 	struct hist_group_val *grp; /* group view: one per member (leader first), or NULL */
-	bool filtered;		    /* hidden by a filter (--percent-limit etc.) */
+	bool filtered;		    /* made by a sample a filter rejected: not shown */
 	u64 addr;		    /* unresolved symbol key: map-relative address for a
 				       sample's own entry, the raw address for one made
 				       from a callchain frame (as perf keys and prints them) */
@@ -126,6 +126,7 @@ struct hists {
 	u32 nr_nodes, alloc_nodes;
 	u64 total_period;	     /* sum of sample periods */
 	u64 nr_samples;
+	u64 nr_samples_unfiltered; /* samples no filter rejected */
 	u64 nr_lost;
 	char *chunk;		     /* entry allocation chunk */
 	size_t chunk_left;
@@ -156,6 +157,7 @@ struct hist_sample {
 	const char *srcline, *srcfile;
 	int cpu, socket;
 	u64 period;
+	bool filtered;	/* a --comm/--dsos/... filter rejects it: its new entries are hidden */
 };
 
 /* hists_add - account one sample (self entry, children entries, callchains). */

@@ -122,26 +122,31 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	if ((f->time_start && sample->time < f->time_start) ||
 	    (f->time_end && sample->time > f->time_end))
 		return 0;
-	/* cpu and time filters drop samples; the others hide them (perf's --percentage) */
+	/* cpu and time filters drop samples; the others hide entries (below) */
 	rep->nr_samples_all[evsel->idx]++;
 	rep->total_period_all[evsel->idx] += period;
 	machine_resolve(&s->machine, sample, &loc);
+	memset(&hs, 0, sizeof(hs));
+	/*
+	 * perf's filters mark the entries a sample creates as hidden; the
+	 * sample's period still counts, in the totals and in entries that an
+	 * unfiltered sample made visible
+	 */
 	if (f->comms && !str_in(f->comms, loc.thread->comm))
-		return 0;
+		hs.filtered = true;
 	if (f->nr_pids && !int_in(f->pids, f->nr_pids, loc.thread->pid))
-		return 0;
+		hs.filtered = true;
 	if (f->nr_tids && !int_in(f->tids, f->nr_tids, loc.thread->tid))
-		return 0;
+		hs.filtered = true;
 	if (f->dsos) {
 		const struct dso *d = loc.frame->dso;
 
 		if (!d || (!str_in(f->dsos, d->short_name) && !str_in(f->dsos, d->long_name)))
-			return 0;
+			hs.filtered = true;
 	}
 	if (f->symbols && (!loc.frame->sym || !str_in(f->symbols, loc.frame->sym->name)))
-		return 0;
+		hs.filtered = true;
 
-	memset(&hs, 0, sizeof(hs));
 	hs.thread = loc.thread;
 	hs.frame = loc.frame;
 	hs.period = period;

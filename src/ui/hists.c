@@ -431,13 +431,15 @@ static void print_callchain_graph(struct printer *p, const struct hist_entry *e)
 		.print_limit = cc->print_limit,
 	};
 	u64 parent_total = h->opts.children ? e->acc_period : e->period;
-	u64 total = p->total;
+	u64 total;
 	u32 *kids = NULL;
 	size_t alloc = 0, lines = 0;
 	u32 root = e->chain, nr;
 	int left = 0;
 
-	g.min_hit_abs = (u64)((double)p->total * cc->min_percent / 100.0);
+	/* callchain percentages stay relative to every sample, filtered or not */
+	total = p->hists->total_period;
+	g.min_hit_abs = (u64)((double)total * cc->min_percent / 100.0);
 	nr = kept_children(p, &g, root, &kids, &alloc);
 	/* one root path covering the whole entry is drawn as "---" without a percentage */
 	if (nr == 1 && h->nodes[kids[0]].cumul == parent_total) {
@@ -601,12 +603,26 @@ static void print_callchain(struct printer *p, const struct hist_entry *e)
 	}
 }
 
+u64 hists_visible_period(const struct hists *hists)
+{
+	u64 sum = 0;
+
+	for (size_t i = 0; i < hists->nr_entries; i++)
+		if (!hists->entries[i]->filtered)
+			sum += hists->entries[i]->period;
+	return sum;
+}
+
 void hists_fprintf_event_header(const struct hists *hists, const struct hists_print_opts *o,
 				FILE *fp)
 {
-	u64 n = o->percent_absolute && o->nr_samples_all ? o->nr_samples_all : hists->nr_samples;
-	u64 count = o->percent_absolute && o->total_period_all ? o->total_period_all
-							     : hists->total_period;
+	u64 n = hists->nr_samples, count = hists->total_period;
+
+	if (!o->percent_absolute) {
+		/* relative: what the filters let through */
+		n = hists->nr_samples_unfiltered;
+		count = hists_visible_period(hists);
+	}
 
 	if (o->nr_group > 1) {
 		n = o->group_nr_samples;
@@ -635,8 +651,7 @@ size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE
 	struct printer p = { .hists = hists, .o = o, .fp = fp };
 	size_t printed = 0;
 
-	p.total = o->percent_absolute && o->total_period_all ? o->total_period_all
-							   : hists->total_period;
+	p.total = o->percent_absolute ? hists->total_period : hists_visible_period(hists);
 	setup_cols(&p);
 	if (!o->quiet)
 		print_titles(&p);

@@ -43,6 +43,9 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
  */
 size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE *fp);
 
+/* hists_visible_period - the self periods of the entries no filter hides (--percentage relative) */
+u64 hists_visible_period(const struct hists *hists);
+
 /* hist_entry_sym_text - "[.] name" / "[k] 0x..." into @buf. Returns @buf. */
 const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t size);
 

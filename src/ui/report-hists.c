@@ -305,8 +305,11 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		if (dsos.nr == 1)
 			po.elide_keys |= 1u << SORT_DSO;
 	}
-	if (a->symbols)
+	if (a->symbols) {
 		filter.symbols = parse_str_list(a->symbols, &syms);
+		if (syms.nr == 1)
+			po.elide_keys |= 1u << SORT_SYM;
+	}
 	if (a->pids)
 		filter.pids = parse_int_list(a->pids, &filter.nr_pids);
 	if (a->tids)
@@ -385,6 +388,8 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 			fprintf(out, "# comm: %s\n", comms.v[0]);
 		if (dsos.nr == 1)
 			fprintf(out, "# dso: %s\n", dsos.v[0]);
+		if (syms.nr == 1)
+			fprintf(out, "# symbol: %s\n", syms.v[0]);
 		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)s->stats.total_lost_samples);
 	}
