@@ -361,7 +361,10 @@ int cmd_report(int argc, const char **argv)
 		      stdout);
 	}
 	if (o->dump_raw_trace) {
-		ret = dump_raw_trace(stdout, reader, !o->disable_order) ? 255 : 0;
+		struct dump_hooks stats_hooks = { .stats_tool = true };
+
+		ret = dump_raw_trace_hooks(stdout, reader, !o->disable_order,
+					   o->stats ? &stats_hooks : NULL) ? 255 : 0;
 		goto out;
 	}
 	if (o->stats) {

@@ -76,6 +76,7 @@ struct dumper {
 	const struct dump_hooks *hooks; /* NULL for perf report -D */
 	/* ordered queue */
 	bool ordered;
+	bool hooks_unhandled_after; /* stats tool: ": unhandled!" after the decoded lines */
 	struct qev *q;
 	size_t nr_q, alloc_q;
 	u64 max_time, next_flush;
@@ -315,6 +316,14 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 	int bad = data_reader_parse_sample(d->r, ev, &s, &evsel);
 
 	dump_head(d, ev, off, &s);
+	if (d->hooks && d->hooks->stats_tool) {
+		/* the sample lines come from the session, the rest from stub handlers */
+		if (ev->header.type == PERF_RECORD_SAMPLE && !bad && evsel)
+			dump_sample(d, ev, evsel, &s);
+		else
+			fprintf(fp, ": unhandled!\n");
+		return;
+	}
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		if (bad || !evsel) {
@@ -538,6 +547,24 @@ static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
 
 	memset(&s, 0, sizeof(s));
 	dump_head(d, ev, off, &s);
+	if (d->hooks && d->hooks->stats_tool) {
+		switch (ev->header.type) {
+		case PERF_RECORD_HEADER_ATTR:
+			d->nr_attrs_seen++;
+			update_evlist_info(d);
+			return;
+		case PERF_RECORD_EVENT_UPDATE:
+			/* decoded by the session, then the stub */
+			d->hooks_unhandled_after = true;
+			break;
+		case PERF_RECORD_THREAD_MAP:
+		case PERF_RECORD_CPU_MAP:
+			break; /* printed as usual */
+		default:
+			fprintf(fp, ": unhandled!\n");
+			return;
+		}
+	}
 	switch (ev->header.type) {
 	case PERF_RECORD_HEADER_ATTR:
 		d->nr_attrs_seen++;
@@ -672,6 +699,10 @@ static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
 		fprintf(fp, ": unhandled!\n");
 		break;
 	}
+	if (d->hooks_unhandled_after) {
+		d->hooks_unhandled_after = false;
+		fprintf(fp, ": unhandled!\n");
+	}
 }
 
 /* deliver_kernel plus the command's hook (perf script's line after each record) */
@@ -733,7 +764,8 @@ bool dump_has_sample_id_all(struct data_reader *r)
 int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
 			 const struct dump_hooks *hooks)
 {
-	struct dumper d = { .fp = fp, .r = r, .ordered = ordered, .hooks = hooks };
+	struct dumper d = { .fp = fp, .r = r, .ordered = ordered && !(hooks && hooks->stats_tool),
+			    .hooks = hooks };
 	struct machine_opts mopts = { .no_symbols = true };
 	struct data_error err = { 0 };
 	const char *path = data_reader_path(r);

@@ -28,6 +28,8 @@ struct dump_hooks {
 	void *arg;
 	bool no_stats;
 	bool handles_maps;
+	/* report -D --stats: perf's counting tool handles nothing ("unhandled!"), unordered */
+	bool stats_tool;
 };
 
 /* dump_raw_trace_hooks - dump_raw_trace() with @hooks (may be NULL). */

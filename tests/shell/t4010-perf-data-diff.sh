@@ -21,7 +21,7 @@ same() { # same ARGS...: sonde and perf print the same (stdout+stderr) and exit 
 
 test_expect_success PERF,ROOT 'perf record -g: report -D/--header-only/-I/--stats, evlist, buildid-list' '
 	record g -g -F 2000 -- "$busy" &&
-	same report -i g.data -D && same report -i g.data --header-only &&
+	same report -i g.data -D && same report -i g.data --header-only && same report -i g.data -D --stats &&
 	same report -i g.data --header-only -I && same report -i g.data --stats &&
 	same evlist -i g.data -v && same buildid-list -i g.data && same buildid-list -i g.data -H
 '
@@ -41,12 +41,13 @@ test_expect_success PERF,ROOT 'perf record -z (zstd COMPRESSED records)' '
 
 test_expect_success PERF,ROOT 'perf record with a group and --group/-g listing' '
 	record grp -F 1000 -e "\"{cpu-clock,task-clock}\"" -- "$busy" &&
-	same evlist -i grp.data -g && same report -i grp.data --header-only && same report -i grp.data -D
+	same evlist -i grp.data -g && same report -i grp.data --header-only && same report -i grp.data -D &&
+	same report -i grp.data -D --stats
 '
 
 test_expect_success PERF,ROOT 'perf record -o - (pipe), read from a file and from stdin' '
 	eval "\"$PERF\" record -q -F 2000 -o - -- $busy" >p.data 2>/dev/null &&
-	same report -i p.data -D && same report -i p.data --header-only &&
+	same report -i p.data -D && same report -i p.data --header-only && same report -i p.data -D --stats &&
 	"$PERF" report -i - --stats <p.data >perf.out 2>&1 &&
 	"$SONDE" report -i - --stats <p.data >sonde.out 2>&1 &&
 	test_cmp perf.out sonde.out
