@@ -301,6 +301,28 @@ static void find_inlines(struct srcline_cache *sc, Dwarf_Die *cudie, u64 addr,
 	sl->nr_inlines = nr;
 }
 
+/*
+ * intern_path - a line-table file name made absolute with the CU's
+ * DW_AT_comp_dir when relative, as addr2line (and so perf) prints it.
+ */
+static const char *intern_path(struct srcline_cache *sc, Dwarf_Die *cudie, const char *file)
+{
+	Dwarf_Attribute attr;
+	const char *dir;
+	const char *r;
+	char *joined;
+
+	if (!file || file[0] == '/')
+		return intern(sc, file);
+	dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr));
+	if (!dir || !*dir)
+		return intern(sc, file);
+	joined = xasprintf("%s/%s", dir, file);
+	r = intern(sc, joined);
+	free(joined);
+	return r;
+}
+
 int srcline_find(struct srcline_cache *sc, u64 addr, bool want_inlines, struct srcline *out)
 {
 	struct u64map *map = want_inlines ? &sc->cache_inl : &sc->cache;
@@ -319,7 +341,7 @@ int srcline_find(struct srcline_cache *sc, u64 addr, bool want_inlines, struct s
 		if (line) {
 			int lineno = 0;
 
-			e->sl.file = intern(sc, dwarf_linesrc(line, NULL, NULL));
+			e->sl.file = intern_path(sc, &cudie, dwarf_linesrc(line, NULL, NULL));
 			dwarf_lineno(line, &lineno);
 			e->sl.line = lineno > 0 ? (unsigned int)lineno : 0;
 			e->err = e->sl.file ? 0 : -ENOENT;

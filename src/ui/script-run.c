@@ -180,6 +180,8 @@ struct run {
 	bool want_srcline;	 /* some event prints srcline */
 	bool want_insn;		 /* some event prints insn/insnlen */
 	struct u64map srclines;	 /* dso -> struct srcline_cache * */
+	struct u64map sources;	 /* interned path -> struct source_file * (srccode) */
+	struct u64map srccode_states; /* thread -> struct srccode_state * */
 	struct u64map dso_fds;	 /* dso -> fd + 1 (0: not opened yet), for insn bytes */
 	csh capstone;
 	bool capstone_open;
@@ -270,6 +272,119 @@ static bool is_kernel_mode(int cpumode)
 	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
 }
 
+/* the DWARF line cache of @dso, made on first use */
+static struct srcline_cache *dso_srclines(struct run *r, struct dso *dso)
+{
+	struct srcline_cache *sc = u64map_find(&r->srclines, (uint64_t)(uintptr_t)dso);
+
+	if (!sc) {
+		const char *debug = dso->ss ? dso->ss->symbol_path : NULL;
+
+		sc = srcline_cache_new(dso->ss && dso->ss->path ? dso->ss->path : dso->long_name,
+				       debug, NULL, r->machine->names);
+		u64map_set(&r->srclines, (uint64_t)(uintptr_t)dso, sc);
+	}
+	return sc;
+}
+
+/* a source file's text split in lines, cached by (interned) path */
+struct source_file {
+	char *text;	/* owned, NULL when unreadable */
+	size_t *starts; /* line n (1-based) starts at text + starts[n - 1] */
+	size_t nr_lines;
+};
+
+static struct source_file *source_file_get(struct run *r, const char *path)
+{
+	struct source_file *sf = u64map_find(&r->sources, (uint64_t)(uintptr_t)path);
+	struct strbuf sb = STRBUF_INIT;
+	size_t alloc = 0;
+
+	if (sf)
+		return sf;
+	sf = xzalloc(sizeof(*sf));
+	if (strbuf_read_file(&sb, path, 8192) >= 0) {
+		sf->text = strbuf_detach(&sb, NULL);
+		for (char *p = sf->text; *p;) {
+			char *nl = strchr(p, '\n');
+
+			ALLOC_GROW(sf->starts, sf->nr_lines + 1, alloc);
+			sf->starts[sf->nr_lines++] = (size_t)(p - sf->text);
+			if (!nl)
+				break;
+			p = nl + 1;
+		}
+	}
+	strbuf_release(&sb);
+	u64map_set(&r->sources, (uint64_t)(uintptr_t)path, sf);
+	return sf;
+}
+
+static int source_free_one(uint64_t key, void *val, void *arg)
+{
+	struct source_file *sf = val;
+
+	free(sf->text);
+	free(sf->starts);
+	free(sf);
+	return 0;
+}
+
+struct srccode_state {
+	const char *file; /* interned */
+	unsigned int line;
+};
+
+/*
+ * srccode - perf's srccode field: the source line of @ip, printed only when
+ * it differs from the last one printed for this thread. Returns the length
+ * of the text (0: nothing to print) with *@text and *@line set.
+ */
+static int srccode(struct run *r, struct thread *thread, int cpumode, u64 ip, const char **text,
+		   unsigned int *line)
+{
+	const struct maps *maps = is_kernel_mode(cpumode) ? &r->machine->kmaps : thread->maps;
+	struct map *map = maps ? maps_find(maps, ip) : NULL;
+	struct srccode_state *st;
+	struct source_file *src;
+	struct srcline sl;
+	const char *start, *end;
+	u64 addr;
+
+	if (!map || !map->dso || map->dso->is_kernel)
+		return 0;
+	(void)machine_resolve_ip(r->machine, thread, cpumode, ip); /* loads the dso's symbols */
+	addr = map->dso->ss ? symsrc_map_ip(map->dso->ss, map->start, map->pgoff, ip) :
+			      ip - map->start + map->pgoff;
+	if (srcline_find(dso_srclines(r, map->dso), addr, false, &sl) || !sl.file || !sl.line)
+		return 0;
+	st = u64map_find(&r->srccode_states, (uint64_t)(uintptr_t)thread);
+	if (st && st->file == sl.file && st->line == sl.line)
+		return 0;
+	src = source_file_get(r, sl.file);
+	if (!src->text || sl.line > src->nr_lines)
+		return 0;
+	start = src->text + src->starts[sl.line - 1];
+	end = strchr(start, '\n');
+	if (!end)
+		end = start + strlen(start);
+	if (!st) {
+		st = xzalloc(sizeof(*st));
+		u64map_set(&r->srccode_states, (uint64_t)(uintptr_t)thread, st);
+	}
+	st->file = sl.file;
+	st->line = sl.line;
+	*text = start;
+	*line = sl.line;
+	return (int)(end - start);
+}
+
+static int free_one(uint64_t key, void *val, void *arg)
+{
+	free(val);
+	return 0;
+}
+
 /*
  * the srcline perf prints for @ip in @map: "file:line", or when that is
  * unknown (no DWARF, the kernel without vmlinux) "<dso>[<address>]".
@@ -285,14 +400,7 @@ static const char *frame_srcline(struct run *r, struct dso *dso, struct map *map
 	       dso->ss ? symsrc_map_ip(dso->ss, map->start, map->pgoff, ip) :
 			 ip - map->start + map->pgoff;
 	if (!dso->is_kernel) {
-		sc = u64map_find(&r->srclines, (uint64_t)(uintptr_t)dso);
-		if (!sc) {
-			const char *debug = dso->ss ? dso->ss->symbol_path : NULL;
-
-			sc = srcline_cache_new(dso->ss && dso->ss->path ? dso->ss->path :
-					       dso->long_name, debug, NULL, r->machine->names);
-			u64map_set(&r->srclines, (uint64_t)(uintptr_t)dso, sc);
-		}
+		sc = dso_srclines(r, dso);
 		if (!srcline_find(sc, addr, false, &sl) && sl.file) {
 			srcline_format(&sl, r->o->cfg.full_source_path, buf, sizeof(buf));
 			return strpool_intern(r->machine->names, buf);
@@ -659,6 +767,9 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 	}
 	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		s.tp = tp_format(r, evsel);
+	if (fields & SFB(SRCCODE))
+		s.srccode_len = srccode(r, thread, sample->cpumode, sample->ip, &s.srccode,
+					&s.srccode_line);
 	u8 insn[16];
 	if (fields & (SFB(INSN) | SFB(INSNLEN))) {
 		s.insn_len = fetch_insn(r, thread, sample->cpumode, sample->ip, insn);
@@ -1051,6 +1162,10 @@ static void run_release(struct run *r)
 {
 	size_t i;
 
+	u64map_for_each(&r->sources, source_free_one, NULL);
+	u64map_release(&r->sources);
+	u64map_for_each(&r->srccode_states, free_one, NULL);
+	u64map_release(&r->srccode_states);
 	u64map_for_each(&r->srclines, srcline_free_one, NULL);
 	u64map_release(&r->srclines);
 	u64map_for_each(&r->dso_fds, fd_close_one, NULL);
@@ -1134,6 +1249,8 @@ int script_run(struct script_opts *o)
 			has_traces = true;
 	u64map_init(&r.caches);
 	u64map_init(&r.srclines);
+	u64map_init(&r.sources);
+	u64map_init(&r.srccode_states);
 	u64map_init(&r.dso_fds);
 	u64map_init(&r.pids);
 	u64map_init(&r.tids);

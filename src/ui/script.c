@@ -1057,6 +1057,8 @@ void script_print_sample(struct script_printer *p, const struct script_sample *s
 	if (f & SFB(CODE_PAGE_SIZE))
 		print_page_size(sb, sample->code_page_size);
 	put_ch(sb, '\n');
+	if ((f & SFB(SRCCODE)) && s->srccode_len > 0)
+		strbuf_addf(sb, "|%-8u %.*s\n", s->srccode_line, s->srccode_len, s->srccode);
 	if (sb->len >= FLUSH_AT)
 		script_printer_flush(p);
 }

@@ -102,6 +102,9 @@ struct script_sample {
 	struct tep_event *tp;	   /* format of a tracepoint sample, or NULL */
 	const struct script_frame *br_from, *br_to; /* branch stack entries resolved (brstack*) */
 	int nr_br;
+	const char *srccode;	   /* srccode field: the source line's text (not NUL-ended) */
+	int srccode_len;	   /* 0: nothing to print */
+	unsigned int srccode_line;
 	const u8 *insn;		   /* the instruction at ip (insn/insnlen fields), or NULL */
 	int insn_len;
 };
