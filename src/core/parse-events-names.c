@@ -214,3 +214,12 @@ bool hw_cache_name(u64 config, struct strbuf *out)
 		strbuf_addf(out, "%s-%s", hw_cache_names[type][0], hw_cache_op_names[op][1]);
 	return true;
 }
+
+size_t hw_cache_op_result_len(const char *s, size_t len)
+{
+	size_t lo = 0, lr = 0;
+
+	match_longest(hw_cache_op_names, PERF_COUNT_HW_CACHE_OP_MAX, s, len, &lo);
+	match_longest(hw_cache_result_names, PERF_COUNT_HW_CACHE_RESULT_MAX, s, len, &lr);
+	return lo > lr ? lo : lr;
+}

@@ -63,6 +63,12 @@ bool hw_cache_op_valid(unsigned int type, unsigned int op);
 int hw_cache_parse(const char *name, size_t len, u64 *config);
 
 /*
+ * hw_cache_op_result_len - the length of the operation or result spelling
+ * that starts @s (@len bytes) and ends at '-' or the end; 0 when none.
+ */
+size_t hw_cache_op_result_len(const char *s, size_t len);
+
+/*
  * hw_cache_name - append perf's canonical name of cache @config
  * ("L1-dcache-load-misses", "dTLB-stores"); "unknown-ext-hardware-cache-type"
  * style fallbacks for out-of-range configs. Returns false for those.

@@ -154,7 +154,8 @@ int pe_terms_parse(struct pe_ctx *ctx, const char *s, size_t len, int idx, struc
 		while (i < len && term_name_char((unsigned char)s[i]))
 			i++;
 		if (i == start) {
-			pe_error(ctx, idx + (int)start, NULL, "parser error");
+			/* bison blames the separator before ('/' or ',') */
+			pe_error(ctx, idx + (int)start - 1, NULL, "parser error");
 			return -EINVAL;
 		}
 		if (terms->nr == terms->alloc) {

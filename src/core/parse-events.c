@@ -415,7 +415,9 @@ static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out
 	for (q = p; !is_stop(s[q], true) && s[q] != ':'; q++)
 		;
 	if (!pe_parse_number(s + p, q - p, &addr)) {
-		pe_error(ctx, ev->start, NULL, "parser error");
+		/* a name after "mem:" is blamed on the event, anything else on itself */
+		pe_error(ctx, isalnum((unsigned char)s[p]) || s[p] == '_' || !s[p] ? ev->start : p,
+			 NULL, "parser error");
 		return -EINVAL;
 	}
 	p = q;
@@ -499,7 +501,24 @@ static int split_event(struct pe_ctx *ctx, int start, bool in_group, struct pe_e
 			q++;
 		}
 		if (s[q] != '/') {
-			pe_error(ctx, start, NULL, "parser error");
+			/* bison at the end: the start of the next-to-last token */
+			int at = start;
+
+			if (q > p + 1) {
+				int last_sep = p;
+
+				for (int i = p + 1; i < q; i++)
+					if (s[i] == ',' || s[i] == '=' || s[i] == '/')
+						last_sep = i;
+				at = last_sep;
+				if (last_sep == q - 1) {
+					/* ends on a separator: the token before it */
+					at = last_sep - 1;
+					while (at > p + 1 && !strchr(",=/", s[at - 1]))
+						at--;
+				}
+			}
+			pe_error(ctx, at, NULL, "parser error");
 			return -EINVAL;
 		}
 		ev->has_terms = true;
@@ -563,6 +582,22 @@ static int unknown_name_idx(struct pe_ctx *ctx, const char *base, size_t blen, i
 			    !memcmp(base, hw_cache_names[t][j], l))
 				first_end = l;
 		}
+	if (first_end) {
+		/* cache grammar: type, then at most two op/result parts */
+		size_t p = first_end, part_start = 0;
+
+		for (int nparts = 0; p < blen && base[p] == '-'; nparts++) {
+			size_t m = hw_cache_op_result_len(base + p + 1, blen - p - 1);
+
+			if (nparts == 2)
+				return idx + (int)part_start;
+			if (!m)
+				return idx + (int)p;
+			part_start = p + 1;
+			p += 1 + m;
+		}
+		return idx + (int)p;
+	}
 	for (i = first_end; i < blen; i++) {
 		if (base[i] != '-')
 			continue;
@@ -614,8 +649,8 @@ static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 			int at = idx + (int)(colon - base);
 
 			/* where bison gives up, as perf reports it */
-			if (!*ev)
-				at = idx;
+			if (!*ev || c2 == ev)
+				at = is_fixed_event_name(base, colon - base) || c2 == ev ? at : idx;
 			else if (is_fixed_event_name(base, colon - base))
 				at += all_modifier_chars(ev, c2 ? (size_t)(c2 - ev) : strlen(ev)) ? 1 : 0;
 			else if (c2)
