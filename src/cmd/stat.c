@@ -552,28 +552,33 @@ int cmd_stat(int argc, const char **argv)
 	if (o.cfg.csv_output && o.big_num_opt == 1) {
 		fprintf(stderr, "-B option not supported with -x\n");
 		print_usage_for(stat_usage, options, "!B", "x", NULL);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	o.cfg.big_num = o.big_num_opt != 0 && !o.cfg.csv_output;
 	if (o.output_name && o.log_fd >= 0) {
 		fprintf(stderr, "cannot use both --output and --log-fd\n");
 		print_usage_for(stat_usage, options, "!o", "log-fd", NULL);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	if (o.metric_only && o.run_count > 1) {
 		fprintf(stderr, "--metric-only is not supported with -r\n");
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	if (o.table && o.run_count <= 1) {
 		fprintf(stderr, "--table is only supported with -r\n");
 		print_usage_for(stat_usage, options, "!r", "table", NULL);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	if (o.output_name) {
 		out = fopen(o.output_name, o.append ? "a" : "w");
 		if (!out) {
 			perror("failed to create output file");
-			return 255;
+			ret = 255;
+			goto out;
 		}
 		{
 			time_t now = time(NULL);
@@ -584,7 +589,8 @@ int cmd_stat(int argc, const char **argv)
 		out = fdopen(o.log_fd, o.append ? "a" : "w");
 		if (!out) {
 			perror("Failed opening logfd");
-			return 255;
+			ret = 255;
+			goto out;
 		}
 	}
 	/* the report goes out in a few large writes, not one per field */
@@ -618,7 +624,8 @@ int cmd_stat(int argc, const char **argv)
 	if (o.run_count < 0) {
 		fprintf(stderr, "Run count must be a positive number\n");
 		print_usage_for(stat_usage, options, "!r", NULL);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	if (o.run_count == 0) {
 		/* "forever": repeat until interrupted */
@@ -629,29 +636,34 @@ int cmd_stat(int argc, const char **argv)
 	    !o.target.system_wide) {
 		fprintf(stderr, "The --per-thread option is only available when monitoring via -p -t -a options or only --per-thread.\n");
 		print_usage_for(stat_usage, options, "p", "t", NULL);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	if ((o.cfg.aggr_mode == AGGR_NONE || o.cgroup) && !o.target.system_wide &&
 	    !o.target.cpu_list) {
 		fprintf(stderr, "both cgroup and no-aggregation modes only available in system-wide mode\n");
 		print_usage_for(stat_usage, options, "!G", "A", "a", "for-each-cgroup", NULL);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	if (o.interval_count && !o.interval) {
 		fprintf(stderr, "interval-count option should be used together with interval-print.\n");
 		print_usage_for(stat_usage, options, "!interval-count", "!I", NULL);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	if (o.timeout && o.interval) {
 		fprintf(stderr, "timeout option is not supported with interval-print.\n");
 		print_usage_for(stat_usage, options, "!timeout", NULL);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	if (o.timeout && o.timeout < 100) {
 		if (o.timeout < 10) {
 			fprintf(stderr, "timeout must be >= 10ms.\n");
 			print_usage_for(stat_usage, options, "!timeout", NULL);
-			return 234;
+			ret = 234;
+			goto out;
 		}
 		fprintf(stderr, "timeout < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
 	}
@@ -659,7 +671,8 @@ int cmd_stat(int argc, const char **argv)
 		if (o.interval < 10) {
 			fprintf(stderr, "print interval must be >= 10ms\n");
 			print_usage_for(stat_usage, options, "!I", NULL);
-			return 234;
+			ret = 234;
+			goto out;
 		}
 		fprintf(stderr, "print interval < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
 	}
@@ -685,8 +698,8 @@ int cmd_stat(int argc, const char **argv)
 	if (ret) {
 		fprintf(stderr, "Problems finding threads of monitor\n");
 		print_usage_for(stat_usage, options, "!p", "t", NULL);
-		evlist_free(o.evlist);
-		return 234;
+		ret = 234;
+		goto out;
 	}
 	o.cfg.target = &o.target;
 	o.cfg.argc = argc;
@@ -731,11 +744,12 @@ int cmd_stat(int argc, const char **argv)
 	}
 	if (ret == 0 && argc > 0 && WIFEXITED(status))
 		ret = WEXITSTATUS(status);
+out:
 	stat_free_counters(o.evlist);
 	aggr_map_free(o.cfg.aggr_map);
 	free(o.cfg.walltime_run);
 	evlist_free(o.evlist);
-	if (out != stderr)
+	if (out && out != stderr)
 		fclose(out);
 	else
 		fflush(stderr);
