@@ -891,6 +891,12 @@ static int parse_group(struct pe_ctx *ctx, int *pos, int brace, struct pe_list *
 		free(name);
 		return -EINVAL;
 	}
+	if (*name && !is_pmu_name_token(name)) {
+		/* a group name is one name token for perf's lexer */
+		pe_error(ctx, *pos, NULL, "parser error");
+		free(name);
+		return -EINVAL;
+	}
 
 	for (;;) {
 		ret = parse_event(ctx, &p, true, out);
