@@ -617,6 +617,17 @@ int cmd_stat(int argc, const char **argv)
 		o.target.per_thread = true;
 	}
 
+	/* a task target wins over cpu targets, with perf's warnings */
+	if (o.target.pid || o.target.tid) {
+		if (o.target.cpu_list) {
+			fprintf(stderr, "PID/TID switch overriding CPU\n");
+			o.target.cpu_list = NULL;
+		}
+		if (o.target.system_wide) {
+			fprintf(stderr, "PID/TID switch overriding SYSTEM\n");
+			o.target.system_wide = false;
+		}
+	}
 	/* no command and no target: count system-wide until Ctrl-C, as perf 6.1 does */
 	if (!argc && !o.target.pid && !o.target.tid && !o.target.cpu_list)
 		o.target.system_wide = true;

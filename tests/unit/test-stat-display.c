@@ -230,3 +230,55 @@ TEST(stat_format_count_width)
 	stat_format_count(buf, sizeof(buf), 0.44, false, 18);
 	EXPECT_STREQ(buf, "              0.44");
 }
+
+/* the hardware metrics, which this VM cannot produce live */
+TEST(stat_hardware_metrics)
+{
+	struct fixture f;
+	const char *out;
+
+	setup(&f, AGGR_GLOBAL, NULL);
+	add(&f, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", 1000, 1000, 1000, true);
+	add(&f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles", 2000, 1000, 1000, true);
+	add(&f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions", 3000, 1000, 1000, true);
+	add(&f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches", 200, 1000, 1000, true);
+	add(&f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "branch-misses", 10, 1000, 1000, true);
+	add(&f, PERF_TYPE_HW_CACHE,
+	    PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+		    (PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16),
+	    "L1-dcache-loads", 400, 1000, 1000, true);
+	add(&f, PERF_TYPE_HW_CACHE,
+	    PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+		    (PERF_COUNT_HW_CACHE_RESULT_MISS << 16),
+	    "L1-dcache-load-misses", 40, 1000, 1000, true);
+	out = print(&f, NULL);
+	EXPECT_STREQ(line(out, 3), "              0.00 msec task-clock                       #    0.001 CPUs utilized          ");
+	EXPECT_STREQ(line(out, 4), "              2000      cycles                           #    2.000 GHz                    ");
+	EXPECT_STREQ(line(out, 5), "              3000      instructions                     #    1.50  insn per cycle         ");
+	EXPECT_STREQ(line(out, 6), "               200      branches                         #  200.000 M/sec                  ");
+	EXPECT_STREQ(line(out, 7), "                10      branch-misses                    #    5.00% of all branches        ");
+	EXPECT_STREQ(line(out, 8), "               400      L1-dcache-loads                  #  400.000 M/sec                  ");
+	EXPECT_STREQ(line(out, 9), "                40      L1-dcache-load-misses            #   10.00% of all L1-dcache accesses");
+	teardown(&f);
+}
+
+TEST(stat_metrics_need_the_same_modifiers)
+{
+	struct fixture f;
+	const char *out;
+	struct evsel *e;
+
+	setup(&f, AGGR_GLOBAL, NULL);
+	add(&f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles", 2000, 1000, 1000, true);
+	e = add(&f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions:u", 3000, 1000, 1000, true);
+	e->attr.exclude_kernel = 1;
+	out = print(&f, NULL);
+	/* cycles counts kernel too: no ratio, perf leaves the 35 metric columns blank */
+	{
+		char exp[256];
+
+		snprintf(exp, sizeof(exp), "%18s      %-32s%35s", "3000", "instructions:u", "");
+		EXPECT_STREQ(line(out, 4), exp);
+	}
+	teardown(&f);
+}
