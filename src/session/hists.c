@@ -351,8 +351,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 
 	hists->total_period += hs->period;
 	hists->nr_samples++;
-	if (!hs->filtered)
+	if (!hs->filtered) {
 		hists->nr_samples_unfiltered++;
+		hists->period_unfiltered += hs->period;
+	}
 	self = entry_findnew(hists, &key, 0);
 	self->period += hs->period;
 	self->nr_events++;

@@ -127,6 +127,7 @@ struct hists {
 	u64 total_period;	     /* sum of sample periods */
 	u64 nr_samples;
 	u64 nr_samples_unfiltered; /* samples no filter rejected */
+	u64 period_unfiltered;	   /* their periods */
 	u64 nr_lost;
 	char *chunk;		     /* entry allocation chunk */
 	size_t chunk_left;

@@ -437,9 +437,13 @@ static void print_callchain_graph(struct printer *p, const struct hist_entry *e)
 	u32 root = e->chain, nr;
 	int left = 0;
 
-	/* callchain percentages stay relative to every sample, filtered or not */
+	/*
+	 * callchain percentages stay relative to every sample; the threshold,
+	 * with --percentage relative, to the samples the filters let through
+	 */
 	total = p->hists->total_period;
-	g.min_hit_abs = (u64)((double)total * cc->min_percent / 100.0);
+	g.min_hit_abs = (u64)((double)(p->o->percent_absolute ? total : p->hists->period_unfiltered) *
+			      cc->min_percent / 100.0);
 	nr = kept_children(p, &g, root, &kids, &alloc);
 	/* one root path covering the whole entry is drawn as "---" without a percentage */
 	if (nr == 1 && h->nodes[kids[0]].cumul == parent_total) {

@@ -76,9 +76,17 @@ test_expect_success PERF,ROOT 'several processes and threads: children' '
 
 test_expect_success PERF,ROOT 'filters and limits' '
 	same $TRASH/mix.data --no-children --comm rptmix &&
+	same_rows $TRASH/mix.data --comm rptmix &&
 	same $TRASH/mix.data --no-children --percent-limit 5 &&
 	same $TRASH/mix.data --no-children -q &&
-	same $TRASH/mix.data --no-children -g none
+	same $TRASH/mix.data --no-children -g none &&
+	same $TRASH/mix.data --dsos rptmix &&
+	same $TRASH/mix.data --dsos rptmix,libc.so.6 &&
+	same $TRASH/mix.data --symbols hot &&
+	same $TRASH/mix.data --no-children --comm rptmix --percentage relative &&
+	same_rows $TRASH/mix.data --comm rptmix --percentage relative &&
+	same $TRASH/mix.data --no-children --symbols hot --percentage relative &&
+	same $TRASH/mix.data -T
 '
 
 test_expect_success PERF,ROOT 'several events: one section each' '
@@ -100,11 +108,11 @@ test_expect_success PERF,ROOT 'event groups: group view, --group, --no-group, sa
 	same $TRASH/multi.data --group &&
 	same $TRASH/multi.data --no-group &&
 	"$PERF" record -q -g -e "{cpu-clock,task-clock}" -o $TRASH/grp.data "$W/rptmix" 100 >/dev/null 2>&1 &&
-	same $TRASH/grp.data &&
+	same_rows $TRASH/grp.data &&
 	same $TRASH/grp.data --no-children -n &&
 	"$PERF" record -q -e "{cpu-clock,task-clock}:S" -o $TRASH/grps.data "$W/cpuburn" 100 >/dev/null 2>&1 &&
-	same $TRASH/grps.data &&
-	same $TRASH/grps.data --no-group
+	same_rows $TRASH/grps.data &&
+	same $TRASH/grps.data --no-group --no-children
 '
 
 test_expect_success PERF,ROOT 'callchain presentations: flat, folded, fractal, caller, callee, limits' '
