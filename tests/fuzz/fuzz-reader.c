@@ -11,6 +11,7 @@
 #include "ui/header.h"
 #include "ui/stats.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,33 @@ int fuzz_one(const unsigned char *data, size_t size)
 			dump_raw_trace(null, r, true);
 		}
 		data_reader_close(r);
+	}
+	/* stream mode: the same bytes through a pipe (pipe-format inputs are read as a stream) */
+	{
+		int pfd[2];
+
+		if (size <= (1 << 20) && pipe(pfd) == 0) {
+			if (fcntl(pfd[1], F_SETPIPE_SZ, 1 << 20) >= (int)size &&
+			    write(pfd[1], data, size) == (ssize_t)size) {
+				close(pfd[1]);
+				pfd[1] = -1;
+				snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd[0]);
+				r = data_reader_open(path, &err);
+				if (r) {
+					union perf_event *ev;
+					u64 off;
+					struct perf_sample s;
+
+					header_fprintf(null, r, true);
+					while (data_reader_next(r, &ev, &off, &err) > 0)
+						data_reader_parse_sample(r, ev, &s, NULL);
+					data_reader_close(r);
+				}
+			}
+			if (pfd[1] >= 0)
+				close(pfd[1]);
+			close(pfd[0]);
+		}
 	}
 	fclose(null);
 	close(fd);
