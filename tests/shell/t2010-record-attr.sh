@@ -74,7 +74,7 @@ done <<'LIST'
 LIST
 
 test_expect_success PERF 'attrs: record -p PID and -t TID' '
-	sleep 5 &
+	sleep 30 &
 	sp=$!
 	RUN_PREFIX="timeout -s INT 0.3" check -p $sp &&
 	RUN_PREFIX="timeout -s INT 0.3" check -t $sp &&
