@@ -306,8 +306,14 @@ int machine_process_fork(struct machine *machine, const union perf_event *ev)
 	child = thread_new(machine, (int)f->pid, (int)f->tid);
 	machine->last_thread = NULL;
 	child->ppid = (int)f->ppid;
-	child->comm = parent->comm;
-	child->comm_set = parent->comm_set;
+	/*
+	 * perf copies the parent's comm only when a COMM named the parent:
+	 * otherwise the child keeps its own ":<tid>" (perf script shows it so).
+	 */
+	if (parent->comm_set) {
+		child->comm = parent->comm;
+		child->comm_set = true;
+	}
 	return 0;
 }
 
