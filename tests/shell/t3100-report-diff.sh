@@ -164,7 +164,6 @@ test_expect_success PERF,ROOT 'system wide with callchains' '
 	same $TRASH/sw.data --no-children --comm rptmix,rpt-child,rpt-worker1 &&
 	same_rows $TRASH/sw.data --comm rptmix,rpt-child,rpt-worker1
 '
-'
 
 test_expect_success PERF,ROOT 'files written by sonde record' '
 	"$SONDE" record -q -g -o $TRASH/sr.data "$W/rptmix" 100 >/dev/null 2>&1 &&
