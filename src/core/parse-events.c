@@ -286,7 +286,7 @@ static char *tracepoint_help(const char *sys, const char *name, int err)
 			       "Hint:\tTry 'sudo mount -t debugfs nodev /sys/kernel/debug'");
 	if (err == -EACCES)
 		return xasprintf("Error:\tNo permissions to read %s/%s/%s\n"
-				 "Hint:\tTry 'sudo mount -o remount,mode=755 %s'\n",
+				 "Hint:\tTry 'sudo mount -o remount,mode=755 %s/'\n",
 				 dir, sys, name, tracefs_root());
 	return xasprintf("Error:\tFile %s/%s/%s not found.\n"
 			 "Hint:\tPerhaps this kernel misses some CONFIG_ setting to enable this feature?.\n",
@@ -317,25 +317,44 @@ static int add_tracepoints(struct pe_ctx *ctx, const char *sys, const char *name
 		int id = tracefs_event_id(sys, name);
 
 		if (id < 0) {
-			pe_error(ctx, idx, tracepoint_help(sys, name, id), "unknown tracepoint");
+			pe_error(ctx, idx, tracepoint_help(sys, name, id),
+				 id == -EACCES ? "can't access trace events" : "unknown tracepoint");
 			return id == -EACCES ? -EACCES : -ENOENT;
 		}
 		pe_list_add(out, new_tracepoint(sys, name, id));
 		return 0;
 	}
-	if (tracefs_is_glob(sys))
-		tracefs_list_systems(&systems, false);
-	else
+	if (tracefs_is_glob(sys)) {
+		int ret = tracefs_list_systems(&systems, false);
+
+		if (ret == -EACCES) {
+			/* perf names the pattern it could not read */
+			pe_error(ctx, idx, tracepoint_help(sys, name, ret), "can't access trace events");
+			strvec_clear(&systems);
+			return ret;
+		}
+	} else {
 		strvec_push(&systems, sys);
+	}
 	for (size_t i = 0; i < systems.nr; i++) {
 		struct strvec events = STRVEC_INIT;
+		int ret;
 
 		if (fnmatch(sys, systems.v[i], 0))
 			continue;
 		/* perf's hint names the first subsystem it looked in */
 		if (!last_sys)
 			last_sys = xstrdup(systems.v[i]);
-		if (tracefs_list_events(systems.v[i], &events, false)) {
+		ret = tracefs_list_events(systems.v[i], &events, false);
+		if (ret == -EACCES) {
+			pe_error(ctx, idx, tracepoint_help(systems.v[i], name, ret),
+				 "can't access trace events");
+			strvec_clear(&events);
+			strvec_clear(&systems);
+			free(last_sys);
+			return ret;
+		}
+		if (ret) {
 			strvec_clear(&events);
 			continue;
 		}

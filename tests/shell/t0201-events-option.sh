@@ -33,6 +33,25 @@ test_expect_success PERF "stat: a term perf stat refuses" '
 	test_grep "'"'"'freq'"'"' is not usable in '"'"'perf stat'"'"'" sonde.err
 '
 
+# as_nobody ARGS...: same stderr/exit as perf when run by an unprivileged user
+as_nobody() {
+	local prc=0 src=0
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$PERF" "$@" >/dev/null 2>perf.err </dev/null || prc=$?
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$SONDE" "$@" >/dev/null 2>sonde.err </dev/null || src=$?
+	sed -i 's/\bsonde\b/perf/g' sonde.err
+	test "$prc" = "$src" || { echo "exit: perf $prc, sonde $src: $*"; cat sonde.err; return 1; }
+	test_cmp perf.err sonde.err
+}
+
+if [ -d /sys/kernel/tracing ] && [ "$(stat -c %a /sys/kernel/tracing 2>/dev/null)" = 700 ]; then
+	for ev in sched:sched_switch 'sched:sched_sw*' 'sch*:x'; do
+		test_expect_success PERF,NOBODY "stat -e '$ev' without access to tracefs" \
+			"as_nobody stat -e '$ev' true"
+	done
+else
+	test_skip 'tracepoints without access to tracefs' 'tracefs is readable by everyone here'
+fi
+
 test_expect_success 'repeated -e append, in order (stat)' '
 	"$SONDE" stat -x, -e cs -e faults,cpu-clock:u true 2>out &&
 	cut -d, -f3 out >names &&
