@@ -366,7 +366,15 @@ static const char *display_name(const char *raw, const struct symbol_opts *opts,
 	return d;
 }
 
-/* executable-looking section: perf keeps NOTYPE labels only in "text" sections */
+static bool section_is_alloc(Elf *elf, size_t shndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC);
+}
+
+/* perf keeps NOTYPE labels only in sections whose name says "text" or "data" */
 static bool section_is_text(Elf *elf, size_t shndx)
 {
 	size_t shstrndx;
@@ -377,7 +385,7 @@ static bool section_is_text(Elf *elf, size_t shndx)
 	if (!scn || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx))
 		return false;
 	n = elf_strptr(elf, shstrndx, sh.sh_name);
-	return n && strstr(n, "text");
+	return n && (strstr(n, "text") || strstr(n, "data"));
 }
 
 static int add_table(struct symtab *st, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
@@ -409,6 +417,9 @@ static int add_table(struct symtab *st, Elf *elf, Elf_Scn *scn, const GElf_Shdr 
 		    sym.st_shndx < SHN_LORESERVE && vis != STV_HIDDEN && vis != STV_INTERNAL)
 			keep = section_is_text(elf, sym.st_shndx);
 		if (!keep)
+			continue;
+		/* symbols of sections not loaded at run time (.gnu.warning.*) name nothing */
+		if (sym.st_shndx < SHN_LORESERVE && !section_is_alloc(elf, sym.st_shndx))
 			continue;
 		raw = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!raw || !*raw)

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char wl_src[] =
@@ -65,6 +66,10 @@ static void run_diff(const char *cflags)
 		test_skip("reference perf (/usr/bin/perf) not installed");
 	if (system("cc --version >/dev/null 2>&1"))
 		test_skip("no C compiler (cc)");
+	/* perf record fills $HOME/.debug: keep it in the scratch directory */
+	snprintf(cmd, sizeof(cmd), "%s/home", test_tmpdir());
+	mkdir(cmd, 0755);
+	setenv("HOME", cmd, 1);
 	snprintf(cmd, sizeof(cmd), "%s/wl.c", test_tmpdir());
 	f = fopen(cmd, "w");
 	ASSERT_TRUE(f);
