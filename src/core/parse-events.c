@@ -324,6 +324,10 @@ static int add_tracepoints(struct pe_ctx *ctx, const char *sys, const char *name
 		pe_list_add(out, new_tracepoint(sys, name, id));
 		return 0;
 	}
+	if (!tracefs_root()) {
+		pe_error(ctx, idx, tracepoint_help(sys, name, -ENOENT), "unknown tracepoint");
+		return -ENOENT;
+	}
 	if (tracefs_is_glob(sys)) {
 		int ret = tracefs_list_systems(&systems, false);
 

@@ -52,6 +52,27 @@ else
 	test_skip 'tracepoints without access to tracefs' 'tracefs is readable by everyone here'
 fi
 
+# without tracefs at all (unmounted in a private mount namespace, and a user
+# who cannot mount it): perf's "Unable to find debugfs/tracefs" hints
+no_tracefs_same() {
+	unshare -m sh -c 'cd /; umount /sys/kernel/tracing 2>/dev/null;
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$1" stat -e "$2" true >/dev/null 2>"$3"
+		echo "exit $?" >>"$3"' sh "$PERF" "$1" perf.err &&
+	unshare -m sh -c 'cd /; umount /sys/kernel/tracing 2>/dev/null;
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$1" stat -e "$2" true >/dev/null 2>"$3"
+		echo "exit $?" >>"$3"' sh "$SONDE" "$1" sonde.err &&
+	sed -i "s/\bsonde\b/perf/g" sonde.err &&
+	test_cmp perf.err sonde.err
+}
+if command -v unshare >/dev/null; then
+	for ev in sched:sched_switch 'sched:*' 'sch*:x'; do
+		test_expect_success PERF,NOBODY "stat -e '$ev' without any tracefs" \
+			"no_tracefs_same '$ev'"
+	done
+else
+	test_skip 'tracepoints without any tracefs' 'unshare (util-linux) not installed'
+fi
+
 test_expect_success 'repeated -e append, in order (stat)' '
 	"$SONDE" stat -x, -e cs -e faults,cpu-clock:u true 2>out &&
 	cut -d, -f3 out >names &&
