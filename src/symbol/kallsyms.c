@@ -68,6 +68,45 @@ static int hexval(int c)
 	return -1;
 }
 
+static int cmp_first_start(const void *a, const void *b)
+{
+	const struct kmodule *x = *(const struct kmodule *const *)a;
+	const struct kmodule *y = *(const struct kmodule *const *)b;
+	u64 sx = x->symtab.syms[0].start, sy = y->symtab.syms[0].start;
+
+	return sx < sy ? -1 : sx > sy;
+}
+
+/*
+ * perf fixes ends on one table of kernel and module symbols: the last
+ * symbol of a module, when it has no size, runs up to the next module's
+ * first symbol (only the very last one gets the page rule). Our tables
+ * are per module, so stretch those ends the same way afterwards.
+ */
+static void stretch_module_ends(struct kallsyms *ks)
+{
+	struct kmodule **order;
+	size_t i, n = 0;
+
+	order = xmalloc((ks->nr_modules ? ks->nr_modules : 1) * sizeof(*order));
+	for (i = 0; i < ks->nr_modules; i++)
+		if (ks->modules[i].symtab.nr_syms)
+			order[n++] = &ks->modules[i];
+	qsort(order, n, sizeof(*order), cmp_first_start);
+	for (i = 0; i + 1 < n; i++) {
+		struct symtab *st = &order[i]->symtab;
+		struct symbol *last = &st->syms[st->nr_syms - 1];
+		u64 next = order[i + 1]->symtab.syms[0].start;
+
+		if ((last->flags & SYMBOL_SIZE_FIXED) && next > last->start) {
+			last->end = next;
+			if (st->max_end[st->nr_syms - 1] < next)
+				st->max_end[st->nr_syms - 1] = next;
+		}
+	}
+	free(order);
+}
+
 int kallsyms_parse(struct kallsyms *ks, const char *buf, size_t len, struct strpool *pool)
 {
 	const char *p = buf, *end = buf + len;
@@ -158,6 +197,7 @@ next:
 	symtab_finish(&ks->kernel, true);
 	for (i = 0; i < ks->nr_modules; i++)
 		symtab_finish(&ks->modules[i].symtab, true);
+	stretch_module_ends(ks);
 	if (!ks->nr_lines)
 		return -EINVAL;
 	if (!nonzero) {

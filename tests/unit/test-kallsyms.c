@@ -69,6 +69,12 @@ TEST(kallsyms_parse_sample)
 	s = kallsyms_find(&ks, 0xffffffffc0003004ULL, &mod);
 	EXPECT_STREQ(s ? s->name : NULL, "ext4_late");
 	EXPECT_TRUE(kallsyms_find_module(&ks, "bpf") != NULL);
+	/* as in perf's single table: a module's last symbol runs to the next module */
+	s = kallsyms_find(&ks, 0xffffffffc00f0000ULL, &mod);
+	EXPECT_STREQ(s ? s->name : NULL, "ext4_late");
+	s = kallsyms_find(&ks, 0xffffffffc01ff000ULL, &mod);
+	EXPECT_STREQ(s ? s->name : NULL, "xfs_foo");
+	EXPECT_STREQ(mod ? mod->name : NULL, "xfs");
 	EXPECT_TRUE(kallsyms_find_module(&ks, "nosuch") == NULL);
 	/* the kernel table stops before module space */
 	s = symtab_find(&ks.kernel, 0xffffffffc0001000ULL);
