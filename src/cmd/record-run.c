@@ -115,60 +115,6 @@ static int check_freq(struct record *rec)
 	return 0;
 }
 
-/* -u USER: the threads of that user's processes, as a "-t" list; NULL when unknown */
-static char *uid_tid_list(const char *user, int *err)
-{
-	struct passwd *pw = getpwnam(user);
-	struct strbuf sb = STRBUF_INIT;
-	struct dirent *d;
-	DIR *proc;
-	uid_t uid;
-	char *end;
-
-	*err = 0;
-	if (pw) {
-		uid = pw->pw_uid;
-	} else {
-		uid = (uid_t)strtoul(user, &end, 10);
-		if (*end || end == user) {
-			*err = -EINVAL;
-			return NULL;
-		}
-	}
-	proc = opendir("/proc");
-	if (!proc) {
-		*err = -errno;
-		return NULL;
-	}
-	while ((d = readdir(proc))) {
-		char path[300];
-		struct stat st;
-		DIR *task;
-		struct dirent *t;
-
-		if (d->d_name[0] < '0' || d->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s", d->d_name);
-		if (stat(path, &st) || st.st_uid != uid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task", d->d_name);
-		task = opendir(path);
-		if (!task)
-			continue;
-		while ((t = readdir(task)))
-			if (t->d_name[0] >= '0' && t->d_name[0] <= '9')
-				strbuf_addf(&sb, "%s%s", sb.len ? "," : "", t->d_name);
-		closedir(task);
-	}
-	closedir(proc);
-	if (!sb.len) {
-		strbuf_release(&sb);
-		*err = -ESRCH;
-		return NULL;
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
 static int create_maps(struct record *rec, char **tid_list)
 {
 	struct target *t = &rec->opts.target;
@@ -177,7 +123,7 @@ static int create_maps(struct record *rec, char **tid_list)
 	int err;
 
 	if (t->uid_str) {
-		*tid_list = uid_tid_list(t->uid_str, &err);
+		*tid_list = record_uid_tid_list(t->uid_str, &err);
 		if (!*tid_list)
 			return err;
 		copy.tid = *tid_list;
@@ -565,71 +511,6 @@ static int workload_status(struct record *rec)
 	return 0;
 }
 
-/*
- * LOST_SAMPLES records for every fd whose PERF_FORMAT_LOST count is not
- * zero, with the sample_id trailer of its event, as perf writes at the end.
- */
-static int write_lost_samples(struct record *rec)
-{
-	struct evlist *evlist = rec->evlist;
-	struct evsel *evsel;
-	int ncpu = evlist->cpus->nr, nthr = evlist->threads->nr;
-
-	evlist_for_each_entry(evlist, evsel) {
-		u64 rf = evsel->attr.read_format, st = evsel->attr.sample_type;
-
-		if (!evsel->fd || !(rf & PERF_FORMAT_LOST) || (rf & PERF_FORMAT_GROUP))
-			continue;
-		for (int c = 0; c < ncpu; c++) {
-			for (int t = 0; t < nthr; t++) {
-				int i = c * nthr + t;
-				u64 v[8], rec_buf[16], *p, id = 0, lost;
-				int n = 1, err;
-
-				if (evsel->fd[i] < 0 || read(evsel->fd[i], v, sizeof(v)) <= 0)
-					continue;
-				n += !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED);
-				n += !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-				if (rf & PERF_FORMAT_ID)
-					id = v[n++];
-				lost = v[n];
-				if (!lost)
-					continue;
-				memset(rec_buf, 0, sizeof(rec_buf));
-				rec_buf[1] = lost;
-				p = &rec_buf[2];
-				if (st & PERF_SAMPLE_TID)
-					*p++ = (u64)(u32)evlist->threads->pids[t] |
-					       (u64)(u32)evlist->threads->pids[t] << 32;
-				if (st & PERF_SAMPLE_TIME)
-					*p++ = 0;
-				if (st & PERF_SAMPLE_ID)
-					*p++ = id;
-				if (st & PERF_SAMPLE_STREAM_ID)
-					*p++ = 0;
-				if (st & PERF_SAMPLE_CPU)
-					*p++ = (u32)evlist->cpus->map[c];
-				if (st & PERF_SAMPLE_IDENTIFIER)
-					*p++ = id;
-				{
-					struct perf_event_header h = {
-						.type = PERF_RECORD_LOST_SAMPLES,
-						.size = (u16)((char *)p - (char *)rec_buf),
-					};
-
-					memcpy(rec_buf, &h, sizeof(h));
-				}
-				rec->recorder.nr_lost_samples += lost;
-				rec->recorder.nr_events++;
-				err = data_writer_write(rec->w, rec_buf, (char *)p - (char *)rec_buf);
-				if (err)
-					return err;
-			}
-		}
-	}
-	return 0;
-}
-
 int record_run(struct record *rec, const struct option *options, const char *const usage[])
 {
 	struct record_opts *o = &rec->opts;
@@ -765,7 +646,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	if (err)
 		goto write_error;
 	status = workload_status(rec);
-	if ((err = write_lost_samples(rec)))
+	if ((err = recorder_write_lost_samples(&rec->recorder, rec->evlist)))
 		goto write_error;
 	if (rec->tail_synthesize && (err = synthesize(rec, true)))
 		goto write_error;

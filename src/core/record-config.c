@@ -7,14 +7,17 @@
 #include "core/sys.h"
 #include "core/threadmap.h"
 #include "lib/debug.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void record_opts_init(struct record_opts *opts)
@@ -387,4 +390,57 @@ retry:
 		return err;
 	}
 	return 0;
+}
+
+char *record_uid_tid_list(const char *user, int *err)
+{
+	struct passwd *pw = getpwnam(user);
+	struct strbuf sb = STRBUF_INIT;
+	struct dirent *d;
+	DIR *proc;
+	uid_t uid;
+	char *end;
+
+	*err = 0;
+	if (pw) {
+		uid = pw->pw_uid;
+	} else {
+		uid = (uid_t)strtoul(user, &end, 10);
+		if (*end || end == user) {
+			*err = -EINVAL;
+			return NULL;
+		}
+	}
+	proc = opendir("/proc");
+	if (!proc) {
+		*err = -errno;
+		return NULL;
+	}
+	while ((d = readdir(proc))) {
+		char path[300];
+		struct stat st;
+		DIR *task;
+		struct dirent *t;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", d->d_name);
+		if (stat(path, &st) || st.st_uid != uid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", d->d_name);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((t = readdir(task)))
+			if (t->d_name[0] >= '0' && t->d_name[0] <= '9')
+				strbuf_addf(&sb, "%s%s", sb.len ? "," : "", t->d_name);
+		closedir(task);
+	}
+	closedir(proc);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		*err = -ESRCH;
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
 }

@@ -103,6 +103,13 @@ int record_open_evlist(struct evlist *evlist, struct cpu_map *cpus, struct threa
 /* record_id_hdr_size - the sample_id trailer size of the file's records. */
 size_t record_id_hdr_size(struct evlist *evlist);
 
+/*
+ * record_uid_tid_list - "-u USER" (name or number): the threads of that
+ * user's processes as a comma-separated tid list (caller frees), or NULL
+ * with *@err = -EINVAL (unknown user) or -ESRCH (no process).
+ */
+char *record_uid_tid_list(const char *user, int *err);
+
 /* record_max_sample_rate - perf_event_max_sample_rate (100000 when unreadable). */
 u64 record_max_sample_rate(void);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 /* the executable mappings of one process, newest last */
 struct rmap {
@@ -319,6 +320,70 @@ int recorder_read_rings(struct recorder *r, int *nr_read)
 		if (ret < 0)
 			return ret;
 		*nr_read += ret;
+	}
+	return 0;
+}
+
+/*
+ * LOST_SAMPLES records for every fd whose PERF_FORMAT_LOST count is not
+ * zero, with the sample_id trailer of its event, as perf writes at the end.
+ */
+int recorder_write_lost_samples(struct recorder *r, struct evlist *evlist)
+{
+	struct evsel *evsel;
+	int ncpu = evlist->cpus->nr, nthr = evlist->threads->nr;
+
+	evlist_for_each_entry(evlist, evsel) {
+		u64 rf = evsel->attr.read_format, st = evsel->attr.sample_type;
+
+		if (!evsel->fd || !(rf & PERF_FORMAT_LOST) || (rf & PERF_FORMAT_GROUP))
+			continue;
+		for (int c = 0; c < ncpu; c++) {
+			for (int t = 0; t < nthr; t++) {
+				int i = c * nthr + t;
+				u64 v[8], rec_buf[16], *p, id = 0, lost;
+				int n = 1, err;
+
+				if (evsel->fd[i] < 0 || read(evsel->fd[i], v, sizeof(v)) <= 0)
+					continue;
+				n += !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED);
+				n += !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+				if (rf & PERF_FORMAT_ID)
+					id = v[n++];
+				lost = v[n];
+				if (!lost)
+					continue;
+				memset(rec_buf, 0, sizeof(rec_buf));
+				rec_buf[1] = lost;
+				p = &rec_buf[2];
+				if (st & PERF_SAMPLE_TID)
+					*p++ = (u64)(u32)evlist->threads->pids[t] |
+					       (u64)(u32)evlist->threads->pids[t] << 32;
+				if (st & PERF_SAMPLE_TIME)
+					*p++ = 0;
+				if (st & PERF_SAMPLE_ID)
+					*p++ = id;
+				if (st & PERF_SAMPLE_STREAM_ID)
+					*p++ = 0;
+				if (st & PERF_SAMPLE_CPU)
+					*p++ = (u32)evlist->cpus->map[c];
+				if (st & PERF_SAMPLE_IDENTIFIER)
+					*p++ = id;
+				{
+					struct perf_event_header h = {
+						.type = PERF_RECORD_LOST_SAMPLES,
+						.size = (u16)((char *)p - (char *)rec_buf),
+					};
+
+					memcpy(rec_buf, &h, sizeof(h));
+				}
+				r->nr_lost_samples += lost;
+				r->nr_events++;
+				err = data_writer_write(r->w, rec_buf, (char *)p - (char *)rec_buf);
+				if (err)
+					return err;
+			}
+		}
 	}
 	return 0;
 }

@@ -70,6 +70,13 @@ int recorder_write_synth(void *recorder, union perf_event *ev);
 int recorder_read_rings(struct recorder *r, int *nr_read);
 
 /*
+ * recorder_write_lost_samples - LOST_SAMPLES records (with each event's
+ * sample_id trailer) for every fd of @evlist whose PERF_FORMAT_LOST count
+ * is not zero, as perf writes at the end of a recording. Returns 0 or -errno.
+ */
+int recorder_write_lost_samples(struct recorder *r, struct evlist *evlist);
+
+/*
  * recorder_add_build_ids - BUILD_ID entries for the DSOs that got samples
  * (all seen DSOs with buildid_all) whose build-id can be read.
  * Returns the number of entries added.
