@@ -98,9 +98,10 @@ struct pe_event {
 	bool has_mods;
 };
 
-static bool is_stop(int c, bool in_group)
+/* the characters that end an event's text for perf's lexer */
+static bool is_stop(int c)
 {
-	return c == ',' || c == '{' || c == '}' || c == '/' || c == '\0' || (in_group && c == '}');
+	return c == ',' || c == '{' || c == '}' || c == '/' || c == '\0';
 }
 
 static struct evsel *new_evsel(u32 type, u64 config)
@@ -435,7 +436,7 @@ static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out
 	int bp_type = 0;
 	struct evsel *evsel;
 
-	for (q = p; !is_stop(s[q], true) && s[q] != ':'; q++)
+	for (q = p; !is_stop(s[q]) && s[q] != ':'; q++)
 		;
 	if (!pe_parse_number(s + p, q - p, &addr)) {
 		/* a name after "mem:" is blamed on the event, anything else on itself */
@@ -445,7 +446,7 @@ static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out
 	}
 	p = q;
 	if (s[p] == '/') {
-		for (q = p + 1; !is_stop(s[q], true) && s[q] != ':'; q++)
+		for (q = p + 1; !is_stop(s[q]) && s[q] != ':'; q++)
 			;
 		if (!pe_parse_number(s + p + 1, q - p - 1, &len)) {
 			pe_error(ctx, p, NULL, "parser error");
@@ -461,7 +462,7 @@ static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out
 			pe_error(ctx, p + 1, NULL, "parser error");
 			return -EINVAL;
 		}
-		if (q > p + 1 && q - p - 1 <= 3 && (s[q] == ':' || is_stop(s[q], true))) {
+		if (q > p + 1 && q - p - 1 <= 3 && (s[q] == ':' || is_stop(s[q]))) {
 			for (int i = p + 1; i < q; i++) {
 				int bit = s[i] == 'r' ? HW_BREAKPOINT_R_BIT : s[i] == 'w' ? 2 : 4;
 
@@ -476,14 +477,14 @@ static int parse_bp(struct pe_ctx *ctx, struct pe_event *ev, struct pe_list *out
 	}
 	ev->has_mods = false;
 	if (s[p] == ':') {
-		for (q = p + 1; !is_stop(s[q], true); q++)
+		for (q = p + 1; !is_stop(s[q]); q++)
 			;
 		ev->has_mods = q > p + 1; /* "mem:0x1000:" has no modifier */
 		ev->mods_start = p + 1;
 		ev->mods_end = q;
 		p = q;
 	}
-	if (!is_stop(s[p], true) || s[p] == '/' || s[p] == '{') {
+	if (!is_stop(s[p]) || s[p] == '/' || s[p] == '{') {
 		pe_error(ctx, p, NULL, "parser error");
 		return -EINVAL;
 	}
@@ -511,7 +512,7 @@ static int split_event(struct pe_ctx *ctx, int start, bool in_group, struct pe_e
 
 	memset(ev, 0, sizeof(*ev));
 	ev->start = start;
-	while (!is_stop(s[p], in_group))
+	while (!is_stop(s[p]))
 		p++;
 	ev->base_end = p;
 	if (s[p] == '/') {
@@ -549,7 +550,7 @@ static int split_event(struct pe_ctx *ctx, int start, bool in_group, struct pe_e
 		ev->terms_end = q;
 		p = q + 1;
 		ev->mods_start = p;
-		while (!is_stop(s[p], in_group))
+		while (!is_stop(s[p]))
 			p++;
 		ev->mods_end = p;
 		ev->has_mods = p > ev->mods_start;
@@ -787,7 +788,7 @@ static int parse_event(struct pe_ctx *ctx, int *pos, bool in_group, struct pe_li
 	bool named = false;
 	char *text;
 
-	if (is_stop(s[*pos], in_group)) {
+	if (is_stop(s[*pos])) {
 		/*
 		 * bison blames the token before: the previous ',' (1 at the very
 		 * start); a nested '{' is blamed on itself (perf's lexer matched
@@ -808,7 +809,7 @@ static int parse_event(struct pe_ctx *ctx, int *pos, bool in_group, struct pe_li
 			ret = check_modifiers(ctx, ev.mods_start, ev.mods_end);
 		if (ret)
 			return ret;
-		for (base_end = ev.start; !is_stop(s[base_end], in_group); base_end++)
+		for (base_end = ev.start; !is_stop(s[base_end]); base_end++)
 			;
 		ev.base_end = base_end;
 		goto finish;
@@ -941,7 +942,7 @@ static int parse_group(struct pe_ctx *ctx, int *pos, int brace, struct pe_list *
 		int m = p + 1;
 
 		ctx->last_tok = p + 1;
-		while (!is_stop(s[m], false))
+		while (!is_stop(s[m]))
 			m++;
 		ret = check_modifiers(ctx, p + 1, m);
 		if (ret)
@@ -1072,7 +1073,7 @@ static int parse_clean(struct pe_ctx *ctx_in, struct evlist *evlist)
 	for (;;) {
 		int q = pos;
 
-		while (!is_stop(str[q], false))
+		while (!is_stop(str[q]))
 			q++;
 		if (str[q] == '{')
 			ret = parse_group(&ctx, &pos, q, &list, &nr_groups);
