@@ -76,6 +76,7 @@ struct evsel {
 	bool precise_max;	 /* ":P": use the highest precise_ip the kernel accepts */
 	bool sample_read;	 /* ":S" */
 	bool auto_merge;
+	bool is_fallback_name;	 /* record: the name comes from a fallback's attr (cycles -> cpu-clock) */
 	struct evsel_terms terms; /* from "pmu/.../" terms, see struct evsel_terms */
 	bool cmdline_group_boundary; /* last event of one -e option: --filter applies back to it */
 

@@ -88,7 +88,12 @@ void record_add_default_event(struct evlist *evlist)
 		.config = PERF_COUNT_HW_CPU_CYCLES,
 		.exclude_guest = 1,
 	};
-	struct evsel *evsel = evsel_new(&attr);
+	struct evsel *evsel;
+
+	/* perf's default event leaves the kernel out when paranoia forbids it to this user */
+	if (geteuid() != 0 && sys_paranoid() > 1)
+		attr.exclude_kernel = 1;
+	evsel = evsel_new(&attr);
 
 	/* "cycles:P": the highest precise level the kernel takes */
 	evsel->precise_max = true;
@@ -327,31 +332,52 @@ size_t record_id_hdr_size(struct evlist *evlist)
 
 /* ---- opening ---- */
 
-/* perf's name for the cpu-clock fallback keeps the modifiers of the failed event */
+/* perf's modifier suffix for an attr (":uhpppH"...), as its names derived from attrs show */
+static void attr_modifiers(const struct perf_event_attr *attr, char *buf, size_t len)
+{
+	size_t n = 0;
+	bool colon = false, guest_default = false;
+
+#define MOD(excl, c)                                                    \
+	do {                                                            \
+		if (!(excl) && n + 2 < len) {                           \
+			if (!colon) {                                   \
+				buf[n++] = ':';                         \
+				colon = true;                           \
+			}                                               \
+			buf[n++] = (c);                                 \
+		}                                                       \
+	} while (0)
+
+	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
+		MOD(attr->exclude_kernel, 'k');
+		MOD(attr->exclude_user, 'u');
+		MOD(attr->exclude_hv, 'h');
+		guest_default = true;
+	}
+	if (attr->precise_ip) {
+		for (unsigned i = 0; i < attr->precise_ip; i++)
+			MOD(0, 'p');
+		guest_default = true;
+	}
+	if (attr->exclude_host || attr->exclude_guest == guest_default) {
+		MOD(attr->exclude_host, 'H');
+		MOD(attr->exclude_guest, 'G');
+	}
+#undef MOD
+	buf[n] = 0;
+}
+
+/* no hardware cycles: sample the cpu-clock hrtimer instead, named from the final attr */
 static void fallback_to_cpu_clock(struct evsel *evsel)
 {
-	char buf[64];
-	const char *colon = evsel->name ? strchr(evsel->name, ':') : NULL;
-	struct perf_event_attr *attr = &evsel->attr;
-	int len = 0;
+	char mods[32];
 
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = PERF_COUNT_SW_CPU_CLOCK;
-	/* modifier letters as perf shows them for the final attr */
-	len = snprintf(buf, sizeof(buf), "cpu-clock:");
-	if (colon && strchr(colon, 'u') && attr->exclude_kernel)
-		len += snprintf(buf + len, sizeof(buf) - len, "u");
-	if (colon && strchr(colon, 'k') && attr->exclude_user)
-		len += snprintf(buf + len, sizeof(buf) - len, "k");
-	for (unsigned i = 0; i < attr->precise_ip && len < (int)sizeof(buf) - 2; i++)
-		buf[len++] = 'p';
-	buf[len] = 0;
-	if (attr->exclude_guest && !attr->exclude_host)
-		snprintf(buf + len, sizeof(buf) - len, "H");
-	if (buf[strlen(buf) - 1] == ':')
-		buf[strlen(buf) - 1] = 0;
+	evsel->attr.type = PERF_TYPE_SOFTWARE;
+	evsel->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr_modifiers(&evsel->attr, mods, sizeof(mods));
 	free(evsel->name);
-	evsel->name = xstrdup(buf);
+	evsel->name = xasprintf("cpu-clock%s", mods);
 }
 
 int record_open_evlist(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads,
@@ -378,6 +404,37 @@ retry:
 				snprintf(msg, msg_len,
 					 "The cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
 			fallback_to_cpu_clock(evsel);
+			evsel->is_fallback_name = true;
+			goto retry;
+		}
+		/*
+		 * perf_event_paranoid 2 forbids kernel samples to unprivileged
+		 * users: perf then samples user space only (exclude_kernel, the
+		 * hypervisor bit untouched) and renames the event.
+		 */
+		if ((err == -EACCES || err == -EPERM) && !evsel->attr.exclude_kernel &&
+		    !evsel->attr.exclude_user && sys_paranoid() > 1) {
+			evsel->attr.exclude_kernel = 1;
+			evsel->attr.exclude_hv = 1;
+			if (evsel->is_fallback_name) {
+				char mods[32];
+
+				/* a name perf derives from the attr: derive it again */
+				attr_modifiers(&evsel->attr, mods, sizeof(mods));
+				free(evsel->name);
+				evsel->name = xasprintf("cpu-clock%s", mods);
+			} else {
+				const char *name = evsel->name ? evsel->name : "";
+				char *n = xasprintf("%s%su", name,
+						    strchr(name, '/') || strchr(name, ':') ? "" : ":");
+
+				free(evsel->name);
+				evsel->name = n;
+			}
+			if (msg_len)
+				snprintf(msg, msg_len,
+					 "kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
+					 sys_paranoid());
 			goto retry;
 		}
 		/* a precise level the PMU cannot do: try a lower one, as perf does */

@@ -137,6 +137,15 @@ test_expect_success '-G needs events first and a system-wide target' '
 	test_grep "Captured and wrote" err
 '
 
+test_expect_success PERF,NOBODY 'unprivileged: user-only sampling named as perf names it' '
+	d=$(mktemp -d /tmp/sonde-nobody.XXXXXX) && chmod 777 "$d" &&
+	setpriv --reuid nobody --regid nogroup --clear-groups "$SONDE" record -q -o "$d/n.data" -- true &&
+	test "$("$PERF" evlist -f -i "$d/n.data")" = "cpu-clock:uhpppH" &&
+	setpriv --reuid nobody --regid nogroup --clear-groups "$SONDE" record -q -e cpu-clock -o "$d/n.data" -- true &&
+	test "$("$PERF" evlist -f -i "$d/n.data")" = "cpu-clock:u" &&
+	rm -rf "$d"
+'
+
 test_expect_success 'record -h lists perf record options' '
 	test_exit_code 129 "$SONDE" record -h 2>err &&
 	test_grep "^    -F, --freq <freq or .max.>$" err &&

@@ -9,6 +9,7 @@ attrs() {
 	local tool=$1 d f
 	shift
 	d=$(mktemp -d "$TRASH/attr.XXXXXX")
+	chmod 777 "$d"
 	PERF_TEST_ATTR=$d $RUN_PREFIX "$tool" record -q -o "$d/out.data" "$@" >/dev/null 2>&1 </dev/null
 	for f in "$d"/event-*; do
 		[ -e "$f" ] || continue
@@ -72,6 +73,13 @@ done <<'LIST'
 -a -e cpu-clock -G / -- sleep 0.01
 -e cpu-clock -e task-clock -a -G /,/ -- sleep 0.01
 LIST
+
+test_expect_success PERF,NOBODY 'attrs as an unprivileged user (paranoid fallbacks)' '
+	chmod 755 "$TRASH" &&
+	RUN_PREFIX="setpriv --reuid nobody --regid nogroup --clear-groups" check -- true &&
+	RUN_PREFIX="setpriv --reuid nobody --regid nogroup --clear-groups" check -e cpu-clock -- true &&
+	RUN_PREFIX="setpriv --reuid nobody --regid nogroup --clear-groups" check -g -e task-clock -- true
+'
 
 test_expect_success PERF 'attrs: record -p PID and -t TID' '
 	sleep 30 &
