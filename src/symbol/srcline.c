@@ -256,6 +256,7 @@ static void find_inlines(struct srcline_cache *sc, Dwarf_Die *cudie, u64 addr,
 
 	if (!find_func(sc, cudie, addr, &die))
 		return;
+	sl->func = func_name(sc, &die);
 	dwarf_getsrcfiles(cudie, &files, &nfiles);
 	/* descend through the blocks and inlined calls that hold addr: outermost first */
 	while (depth++ < 64 && !dwarf_child(&die, &child)) {

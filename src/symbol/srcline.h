@@ -25,6 +25,8 @@ struct srcline {
 	unsigned int line;	    /* 0 when unknown */
 	const struct inline_frame *inlines; /* innermost first; borrowed from the cache */
 	size_t nr_inlines;
+	const char *func;	    /* with inlines asked: the enclosing function's DWARF name
+				       (interned, demangled like symbols), NULL when unknown */
 };
 
 /*

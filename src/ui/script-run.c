@@ -11,6 +11,7 @@
 #include "lib/xalloc.h"
 #include "session/machine.h"
 #include "session/session.h"
+#include "session/unwind.h"
 #include "symbol/srcline.h"
 #include "trace/tep.h"
 #include "ui/dump.h"
@@ -512,6 +513,52 @@ static const struct script_frame *resolve_fb(struct run *r, struct thread *threa
 		       is_kernel_mode(cpumode) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL, ip);
 }
 
+/*
+ * add_unwound_frame - append the frames of an unwound user address at
+ * r->frames[n]: as perf does for unwound entries, an address whose DWARF
+ * shows inlined calls becomes one frame per function (innermost first),
+ * each not named like the ELF symbol marked "(inlined)". Returns the new n.
+ */
+static int add_unwound_frame(struct run *r, struct thread *thread, u64 ip, int n)
+{
+	const struct script_frame *base = resolve(r, thread, PERF_RECORD_MISC_USER, ip);
+	struct map *map = thread->maps ? maps_find(thread->maps, ip) : NULL;
+	struct srcline sl;
+	size_t need = (size_t)n + 1;
+
+	memset(&sl, 0, sizeof(sl));
+	if (base->sym && map && map->dso && !map->dso->is_kernel) {
+		struct dso *dso = map->dso;
+		u64 addr = dso->ss ? symsrc_map_ip(dso->ss, map->start, map->pgoff, ip) :
+				     ip - map->start + map->pgoff;
+
+		if (srcline_find(dso_srclines(r, dso), addr, true, &sl) || !sl.func ||
+		    !strcmp(sl.func, "??"))
+			memset(&sl, 0, sizeof(sl));
+		else
+			need += sl.nr_inlines;
+	}
+	if (r->alloc_frames < need) {
+		r->alloc_frames = need + 16;
+		r->frames = xreallocarray(r->frames, r->alloc_frames, sizeof(*r->frames));
+	}
+	if (!sl.func) {
+		r->frames[n++] = *base;
+		return n;
+	}
+	for (size_t i = 0; i <= sl.nr_inlines; i++) {
+		const char *name = i < sl.nr_inlines ? sl.inlines[i].func : sl.func;
+		struct script_frame *fr = &r->frames[n++];
+
+		*fr = *base;
+		if (name && strcmp(name, base->sym)) {
+			fr->sym = name;
+			fr->inlined = true;
+		}
+	}
+	return n;
+}
+
 /* ---- filters ---- */
 
 static void parse_int_list(const char *s, struct u64map *m)
@@ -735,6 +782,14 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 				continue;
 			}
 			r->frames[n++] = *resolve(r, thread, cpumode, ip);
+		}
+		if (unwind_possible(evsel->attr.sample_type)) {
+			/* --call-graph dwarf: the user part comes from unwinding the stack copy */
+			u64 uips[128];
+			int nu = unwind_user(r->machine, thread, sample, uips, (int)ARRAY_SIZE(uips));
+
+			for (int k = 0; k < nu; k++)
+				n = add_unwound_frame(r, thread, uips[k], n);
 		}
 		if (r->stop_bt.nr) {
 			/* --stop-bt: the chain ends with the first listed symbol */

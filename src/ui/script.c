@@ -680,7 +680,7 @@ static void print_sym_dso(struct strbuf *sb, u64 f, const struct script_frame *f
 			put_str(sb, "[unknown]");
 		}
 	}
-	if (f & SFB(DSO)) {
+	if ((f & SFB(DSO)) && !fr->inlined) {
 		put_str(sb, " (");
 		put_str(sb, fr->dso ? fr->dso : "[unknown]");
 		put_ch(sb, ')');
@@ -689,6 +689,8 @@ static void print_sym_dso(struct strbuf *sb, u64 f, const struct script_frame *f
 		put_str(sb, "\n  ");
 		put_str(sb, fr->srcline);
 	}
+	if (fr->inlined)
+		put_str(sb, " (inlined)");
 }
 
 /* ---- data_src: perf's memory access decoding ("|OP LOAD|LVL L1 hit|...") ---- */

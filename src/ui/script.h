@@ -87,6 +87,7 @@ struct script_frame {
 	u64 symoff;
 	const char *dso;    /* NULL: "[unknown]" */
 	const char *srcline; /* NULL: none */
+	bool inlined;	    /* an inlined function's frame: " (inlined)" instead of the dso */
 };
 
 /* struct script_sample - a sample with everything the printer needs, resolved by the caller. */

@@ -107,6 +107,15 @@ test_expect_success PERF,ROOT 'lost records, dropped samples, rounds in file ord
 	same "$TRASH/lost.data" --show-round-events -F comm,tid,time
 '
 
+test_expect_success PERF,ROOT '--call-graph dwarf: user stacks unwound from the stack copy' '
+	record "$TRASH/dw.data" --call-graph dwarf -F 1000 -- "$burn" 150 &&
+	same "$TRASH/dw.data" -F comm,tid,time,event,ip,sym,dso --comm cpuburn &&
+	"$PERF" script -i "$TRASH/dw.data" 2>/dev/null | grep "cpuburn)" | sort | uniq -c >expect &&
+	./perf script -i "$TRASH/dw.data" | grep "cpuburn)" | sort | uniq -c >actual &&
+	test_grep " outer\+0x" actual &&
+	test_cmp expect actual
+'
+
 test_expect_success PERF,ROOT 'pipe mode: perf record -o - | script' '
 	"$PERF" record -q -g -o - -- "$burn" 100 2>/dev/null >p.data &&
 	"$PERF" script -i - <p.data >expect &&
