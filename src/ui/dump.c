@@ -320,6 +320,10 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 		/* the sample lines come from the session, the rest from stub handlers */
 		if (ev->header.type == PERF_RECORD_SAMPLE && !bad && evsel)
 			dump_sample(d, ev, evsel, &s);
+		else if (ev->header.type == PERF_RECORD_LOST)
+			fprintf(fp, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", ev->lost.id, ev->lost.lost);
+		else if (ev->header.type == PERF_RECORD_LOST_SAMPLES)
+			; /* counted silently: the next record's newline ends the line */
 		else
 			fprintf(fp, ": unhandled!\n");
 		return;
@@ -720,6 +724,7 @@ static void flush_queue(struct dumper *d, u64 limit, bool all)
 	size_t n = 0;
 
 	while (n < d->nr_q && (all || d->q[n].time <= limit)) {
+		d->name = d->q[n].file;
 		deliver_kernel_hooked(d, d->q[n].ev, d->q[n].offset);
 		free(d->q[n].ev);
 		n++;
@@ -779,6 +784,7 @@ int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
 	(void)slash;
 	update_evlist_info(&d);
 	record_stats_init(&d.st, r);
+	d.st.no_evsel_lost = !(hooks && hooks->stats_tool);
 	strpool_init(&d.names);
 	machine_init(&d.machine, &d.names, &mopts);
 	/* perf registers the idle task before reading: pid 0 is "swapper" */
@@ -827,6 +833,10 @@ int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
 		flush_queue(&d, 0, true);
 		if (!hooks || !hooks->no_stats)
 			stats_fprintf(fp, &d.st, r);
+		if (!hooks || !hooks->stats_tool) {
+			fflush(fp);
+			stats_warn_lost(&d.st);
+		}
 	} else {
 		flush_queue(&d, 0, true);
 		fflush(fp);

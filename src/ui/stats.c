@@ -42,13 +42,28 @@ void record_stats_add(struct record_stats *st, const union perf_event *ev, int i
 	if (type < PERF_RECORD_HEADER_MAX)
 		st->nr_events[type]++;
 	st->nr_events[0]++;
+	if (type == PERF_RECORD_LOST_SAMPLES)
+		st->total_lost_samples += ev->lost_samples.lost;
 	if (idx < 0)
 		return;
 	grow(st, idx);
 	if (type == PERF_RECORD_SAMPLE)
 		st->nr_samples[idx]++;
-	else if (type == PERF_RECORD_LOST_SAMPLES)
+	else if (type == PERF_RECORD_LOST_SAMPLES && !st->no_evsel_lost)
 		st->nr_lost_samples[idx] += ev->lost_samples.lost;
+}
+
+void stats_warn_lost(const struct record_stats *st)
+{
+	u64 nr_samples = st->nr_events[PERF_RECORD_SAMPLE] + st->total_lost_samples;
+
+	if (st->nr_events[PERF_RECORD_LOST])
+		fprintf(stderr, "Warning:\nProcessed %d events and lost %d chunks!\n\n"
+				"Check IO/CPU overload!\n\n",
+			(int)st->nr_events[0], (int)st->nr_events[PERF_RECORD_LOST]);
+	if (nr_samples && (double)st->total_lost_samples / nr_samples > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " samples and lost %3.2f%%!\n\n",
+			nr_samples, (double)st->total_lost_samples / nr_samples * 100.0);
 }
 
 void stats_fprintf(FILE *fp, const struct record_stats *st, struct data_reader *reader)

@@ -13,6 +13,8 @@ struct record_stats {
 	u64 *nr_samples;      /* per evsel idx (owned), SAMPLE records */
 	u64 *nr_lost_samples; /* per evsel idx (owned), lost samples from LOST_SAMPLES */
 	int nr_evsels;
+	u64 total_lost_samples; /* sum of LOST_SAMPLES.lost over all events */
+	bool no_evsel_lost;	/* do not count lost samples per event (report -D does not) */
 };
 
 /* record_stats_init / _release - sized for @reader's events. */
@@ -23,6 +25,13 @@ void record_stats_release(struct record_stats *st);
  * unknown); a COMPRESSED record is counted, and so is each record inside it.
  */
 void record_stats_add(struct record_stats *st, const union perf_event *ev, int evsel_idx);
+
+/*
+ * stats_warn_lost - perf's end-of-session warnings on stderr: "Processed N
+ * events and lost M chunks!" (LOST records) and "Processed N samples and
+ * lost X%!" (LOST_SAMPLES above 5%).
+ */
+void stats_warn_lost(const struct record_stats *st);
 
 /* stats_fprintf - "\nAggregated stats:" then perf's table, then "<event> stats:" per event with samples. */
 void stats_fprintf(FILE *fp, const struct record_stats *st, struct data_reader *reader);

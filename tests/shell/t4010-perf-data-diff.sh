@@ -81,6 +81,20 @@ test_expect_success PERF 'perf inject -b output (HEADER_BUILD_ID records in pipe
 	same buildid-list -i inj2.data && same report -i inj2.data --header-only
 '
 
+lostload="sh -c 'for i in 1 2; do (i=0; while [ \$i -lt 60000 ]; do i=\$((i+1)); done) & done; wait'"
+
+test_expect_success PERF,ROOT 'lost events and samples (-m 1 at 30 kHz): stats, dump and warnings' '
+	record lost -m 1 -F 30000 -g -a -- "$lostload" &&
+	bad=0 &&
+	for m in "--stats" "-D" "-D --stats"; do
+		"$PERF" report -i lost.data $m >perf.out 2>perf.err || true
+		./perf report -i lost.data $m >sonde.out 2>sonde.err || true
+		test_cmp perf.out sonde.out >/dev/null || { echo "stdout differs: $m"; bad=1; }
+		test_cmp perf.err sonde.err || { echo "stderr differs: $m"; bad=1; }
+	done &&
+	test $bad = 0
+'
+
 test_expect_success PERF 'errors: missing and empty files, like perf' '
 	same report -i nosuch.data --stats && same evlist -i nosuch.data &&
 	: >empty.data && same report -i empty.data --stats && same buildid-list -i empty.data
