@@ -351,23 +351,29 @@ static void print_captured(struct record *rec, const char *path, u64 size)
 static int switch_output(struct record *rec, bool at_exit)
 {
 	char ts[80], *newname;
+	u64 size;
 	int err;
 
 	err = finish_output(rec);
+	size = file_size(rec);
 	format_timestamp(ts, sizeof(ts));
 	newname = xasprintf("%s.%s", rec->path, ts);
 	if (!err && rename(rec->path, newname))
 		err = -errno;
 	if (!rec->quiet) {
-		fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
-			(unsigned long long)rec->nr_wakeups);
+		/* the wake-up count runs on across files, as perf's */
+		if (!at_exit)
+			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
+				(unsigned long long)rec->nr_wakeups);
 		fprintf(stderr, "[ perf record: Dump %s ]\n", newname);
+		if (at_exit)
+			fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s.<timestamp> ]\n",
+				size / 1024.0 / 1024.0, rec->path);
 	}
 	free(newname);
 	data_writer_free(rec->w);
 	rec->w = NULL;
 	rec->nr_switches++;
-	rec->nr_wakeups = 0;
 	if (err || at_exit)
 		return err;
 	recorder_release(&rec->recorder);

@@ -388,6 +388,7 @@ int record_open_evlist(struct evlist *evlist, struct cpu_map *cpus, struct threa
 	if (msg_len)
 		msg[0] = 0;
 	evlist_for_each_entry(evlist, evsel) {
+		bool raised = false;
 		int err;
 
 		if (evsel->is_tool_event)
@@ -396,6 +397,12 @@ retry:
 		err = evsel_open(evsel, cpus, threads);
 		if (!err)
 			continue;
+		/* out of fds: raise the soft limit to the hard one once, as perf does */
+		if (err == -EMFILE && !raised) {
+			raised = true;
+			sys_raise_nofile_limit();
+			goto retry;
+		}
 		/* no hardware counters here: perf samples cpu-clock instead */
 		if ((err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL) &&
 		    evsel->attr.type == PERF_TYPE_HARDWARE &&

@@ -146,6 +146,21 @@ test_expect_success PERF,NOBODY 'unprivileged: user-only sampling named as perf 
 	rm -rf "$d"
 '
 
+test_expect_success '--switch-output=1s: one file per second, perf'"'"'s closing lines' '
+	"$SONDE" record --switch-output=1s -a -o st.data -- sleep 2.3 2>err &&
+	test $(ls st.data.* | wc -l) -ge 2 &&
+	test_grep "^\[ perf record: dump data: Woken up [0-9]+ times \]$" err &&
+	test_grep "^\[ perf record: Captured and wrote [0-9.]+ MB st\.data\.<timestamp> \]$" err
+'
+
+test_expect_success 'EMFILE: perf'"'"'s hints; a low soft limit is raised' '
+	evs="-e cpu-clock,task-clock,cs,faults,cpu-migrations -e minor-faults,major-faults,alignment-faults" &&
+	(ulimit -n 20; test_exit_code 255 "$SONDE" record $evs -a -o e.data -- true 2>err) &&
+	test_grep "^Too many events are opened\.$" err &&
+	test_grep "^Hint: Try increasing the limit with .ulimit -n <limit>.$" err &&
+	(ulimit -S -n 20; "$SONDE" record -q $evs -a -o e.data -- true)
+'
+
 test_expect_success 'record -h lists perf record options' '
 	test_exit_code 129 "$SONDE" record -h 2>err &&
 	test_grep "^    -F, --freq <freq or .max.>$" err &&
