@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define FCACHE_SIZE 8192 /* entries of the direct-mapped frame cache, a power of two */
 
@@ -338,8 +339,9 @@ static const char *dso_short_name_of(struct machine *machine, const char *long_n
 	if (dso_name_is_perf_map(long_name, &pid)) {
 		char buf[64];
 
-		snprintf(buf, sizeof(buf), "perf-%d.map", pid);
-		return strpool_intern(machine->names, buf);
+		/* perf report calls a JIT map "[JIT] tid PID" */
+		if (perf_map_short_name(long_name, buf, sizeof(buf)))
+			return strpool_intern(machine->names, buf);
 	}
 	slash = strrchr(long_name, '/');
 	return strpool_intern(machine->names, slash ? slash + 1 : long_name);
@@ -527,7 +529,13 @@ struct map *machine_add_map(struct machine *machine, int pid, int tid, u64 start
 		maps_insert(machine, maps, map);
 		return map;
 	}
-	dso = machine_findnew_dso(machine, name, build_id, build_id_size);
+	{
+		/* executable anonymous memory is a JIT's: perf names it /tmp/perf-PID.map */
+		char jit[64];
+
+		name = mmap_dso_name(filename, pid, prot, flags, jit, sizeof(jit));
+		dso = machine_findnew_dso(machine, name, build_id, build_id_size);
+	}
 add:
 	if (pid == -1) {
 		maps = &machine->kmaps;
@@ -566,7 +574,9 @@ int machine_process_mmap(struct machine *machine, const union perf_event *ev)
 	if (!record_name(ev, m->filename, name, sizeof(name)))
 		return 0;
 	machine_add_map(machine, (int)m->pid, (int)m->tid, m->start, m->len, m->pgoff, name, NULL, 0,
-			(ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 0 : 5 /* r-x */, 0);
+			(ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? PROT_READ
+								       : PROT_READ | PROT_EXEC,
+			0);
 	return 0;
 }
 
