@@ -409,7 +409,8 @@ int recorder_add_build_ids(struct recorder *r)
 		u8 bid[20];
 		int len;
 
-		if (!dso->hit && !r->buildid_all)
+		/* perf writes the vdso whenever it was mapped, hit or not */
+		if (!dso->hit && !r->buildid_all && strcmp(dso->name, "[vdso]"))
 			continue;
 		if (dso == r->kernel)
 			len = buildid_read_kernel(bid, sizeof(bid));

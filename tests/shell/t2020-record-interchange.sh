@@ -39,7 +39,8 @@ test_expect_success PERF 'header: event, cmdline and build-ids of the hit DSOs' 
 	test_grep "^# event : name = cpu-clock:pppH" hdr &&
 	test_grep "^# cmdline : .* record -q -o h.data -- " hdr &&
 	"$PERF" buildid-list -i h.data >bids 2>/dev/null &&
-	test_grep "cpuburn$" bids
+	test_grep "^[0-9a-f]{40} .*/cpuburn$" bids &&
+	test_grep "^[0-9a-f]{40} \[vdso\]$" bids
 '
 
 test_expect_success PERF 'pipe mode: sonde record -o - | perf report -i -' '
