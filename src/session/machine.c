@@ -145,6 +145,7 @@ void machine_init(struct machine *machine, struct strpool *names, const struct m
 	u64map_init(&machine->procs);
 	u64map_init(&machine->dso_by_name);
 	u64map_init(&machine->frames_by_key);
+	u64map_init(&machine->inline_frames);
 	maps_init(&machine->kmaps);
 	machine->fcache = xcalloc(FCACHE_SIZE, sizeof(*machine->fcache));
 	if (opts)
@@ -177,6 +178,10 @@ void machine_release(struct machine *machine)
 		free(machine->frames[i]);
 	free(machine->frames);
 	u64map_release(&machine->frames_by_key);
+	u64map_release(&machine->inline_frames);
+	for (size_t i = 0; i < machine->nr_inline_syms; i++)
+		free(machine->inline_syms[i]);
+	free(machine->inline_syms);
 	u64map_release(&machine->threads);
 	u64map_release(&machine->procs);
 	u64map_release(&machine->dso_by_name);
@@ -613,6 +618,7 @@ static struct frame *frame_new(struct machine *machine, const struct symbol *sym
 	f->ip = ip;
 	f->addr = addr;
 	f->level = level;
+	f->inlined = false;
 	f->id = machine->nr_frames;
 	ALLOC_GROW(machine->frames, machine->nr_frames + 1, machine->alloc_frames);
 	machine->frames[machine->nr_frames++] = f;
@@ -711,6 +717,36 @@ const struct frame *machine_resolve_ip(struct machine *machine, struct thread *t
 	f = frame_intern(machine, map, ip, level);
 	u64map_set(&maps->cache, ip, f);
 	*slot = (struct frame_cache_slot){ maps, ip, maps->gen, f };
+	return f;
+}
+
+const struct frame *machine_inline_frame(struct machine *machine, const struct frame *base,
+					 const char *name)
+{
+	const char *n = strpool_intern(machine->names, name);
+	u64 key;
+	struct frame *f;
+	struct symbol *sym;
+
+	if (!base->sym || base->sym->name == n || !strcmp(base->sym->name, n))
+		return base;
+	key = hash_u64((u64)(uintptr_t)base->dso ^ hash_u64((u64)(uintptr_t)n));
+	while ((f = u64map_find(&machine->inline_frames, key)) &&
+	       (f->dso != base->dso || f->sym->name != n))
+		key = hash_u64(key + 1);
+	if (f)
+		return f;
+	sym = xzalloc(sizeof(*sym));
+	sym->start = base->sym->start;
+	sym->end = base->sym->end;
+	sym->name = n;
+	sym->binding = base->sym->binding;
+	sym->type = base->sym->type;
+	ALLOC_GROW(machine->inline_syms, machine->nr_inline_syms + 1, machine->alloc_inline_syms);
+	machine->inline_syms[machine->nr_inline_syms++] = sym;
+	f = frame_new(machine, sym, base->dso, base->map, base->ip, base->addr, base->level);
+	f->inlined = true;
+	u64map_set(&machine->inline_frames, key, f);
 	return f;
 }
 

@@ -87,6 +87,7 @@ struct frame {
 	u64 addr;		  /* map-relative address (ip when no map), for "[.] 0x..." */
 	u32 id;			  /* interning order */
 	char level;		  /* '.', 'k', 'g', 'u', 'H' */
+	bool inlined;		  /* a function inlined there: shown "name (inlined)" */
 };
 
 /* struct addr_location - where a sample happened. */
@@ -135,6 +136,9 @@ struct machine {
 	struct build_id_entry *build_ids; /* borrowed from the header */
 	int nr_build_ids;
 	struct thread *last_thread;
+	struct u64map inline_frames; /* hash of (dso, name) -> frame of an inlined function */
+	struct symbol **inline_syms; /* owned: their synthetic symbols */
+	size_t nr_inline_syms, alloc_inline_syms;
 	/* direct-mapped cache in front of the per-maps ones: (maps, gen, ip) -> frame */
 	struct frame_cache_slot {
 		const struct maps *maps;
@@ -196,6 +200,15 @@ const struct frame *machine_resolve_ip(struct machine *machine, struct thread *t
  */
 int machine_resolve(struct machine *machine, const struct perf_sample *sample,
 		    struct addr_location *loc);
+
+/*
+ * machine_inline_frame - the frame of function @name (DWARF inline info)
+ * inlined at @base's address, as perf shows unwound frames: @base itself
+ * when @name is its symbol's name, else one frame per (dso, name) with a
+ * symbol spanning @base's. Owned by the machine.
+ */
+const struct frame *machine_inline_frame(struct machine *machine, const struct frame *base,
+					 const char *name);
 
 /* frame_is_kernel_level - true for kernel frames ('k' or 'g'). */
 static inline bool frame_is_kernel_level(const struct frame *f)

@@ -6,6 +6,7 @@
 #define PR_PREFIX "report"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
+#include "session/unwind.h"
 #include "symbol/srcline.h"
 
 #include <errno.h>
@@ -26,6 +27,32 @@ static bool int_in(const int *v, int nr, int x)
 		if (v[i] == x)
 			return true;
 	return false;
+}
+
+/* dso_srclines - the source-line state of @dso (grown on demand) */
+static struct report_srclines *dso_srclines(struct report *rep, struct session *s,
+					    struct dso *dso)
+{
+	struct report_srclines *rs;
+
+	if (dso->id >= rep->nr_srclines) {
+		u32 n = dso->id + 16;
+
+		rep->srclines = xreallocarray(rep->srclines, n, sizeof(*rep->srclines));
+		memset(rep->srclines + rep->nr_srclines, 0,
+		       (n - rep->nr_srclines) * sizeof(*rep->srclines));
+		for (u32 i = rep->nr_srclines; i < n; i++) {
+			u64map_init(&rep->srclines[i].line);
+			u64map_init(&rep->srclines[i].file);
+		}
+		rep->nr_srclines = n;
+	}
+	rs = &rep->srclines[dso->id];
+	if (!rs->sc && !dso->is_kernel && dso->long_name[0] == '/')
+		rs->sc = srcline_cache_new(dso->ss && dso->ss->path ? dso->ss->path : dso->long_name,
+					   dso->ss ? dso->ss->symbol_path : NULL, rep->symbol_opts,
+					   &s->names);
+	return rs;
 }
 
 /*
@@ -51,19 +78,7 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 		*file = strpool_intern(&s->names, "");
 		return;
 	}
-	if (dso->id >= rep->nr_srclines) {
-		u32 n = dso->id + 16;
-
-		rep->srclines = xreallocarray(rep->srclines, n, sizeof(*rep->srclines));
-		memset(rep->srclines + rep->nr_srclines, 0,
-		       (n - rep->nr_srclines) * sizeof(*rep->srclines));
-		for (u32 i = rep->nr_srclines; i < n; i++) {
-			u64map_init(&rep->srclines[i].line);
-			u64map_init(&rep->srclines[i].file);
-		}
-		rep->nr_srclines = n;
-	}
-	rs = &rep->srclines[dso->id];
+	rs = dso_srclines(rep, s, dso);
 	map = f->map;
 	if (loc->thread && !dso->is_kernel) {
 		struct map *m = maps_find(loc->thread->maps, ip);
@@ -78,10 +93,6 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 		*file = u64map_find(&rs->file, addr);
 		return;
 	}
-	if (!rs->sc && !dso->is_kernel && dso->long_name[0] == '/')
-		rs->sc = srcline_cache_new(dso->ss && dso->ss->path ? dso->ss->path : dso->long_name,
-					   dso->ss ? dso->ss->symbol_path : NULL, rep->symbol_opts,
-					   &s->names);
 	if (rs->sc && !srcline_find(rs->sc, addr, false, &sl) && sl.file) {
 		const char *slash = strrchr(sl.file, '/');
 
@@ -99,6 +110,58 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 	*file = strpool_intern(&s->names, fl);
 	u64map_set(&rs->line, addr, (void *)*line);
 	u64map_set(&rs->file, addr, (void *)*file);
+}
+
+/*
+ * append_unwound - --call-graph dwarf: the user frames unwound from the
+ * sample's registers and stack copy follow the kernel part of the chain.
+ */
+static u32 append_unwound(struct report *rep, struct session *s, struct thread *thread,
+			  const struct perf_sample *sample, u32 nr)
+{
+	u64 ips[128];
+	int max = rep->hopts.max_stack > 0 ? rep->hopts.max_stack : 127;
+	int n;
+
+	if ((int)nr >= max)
+		return nr;
+	if (max - (int)nr < (int)ARRAY_SIZE(ips))
+		max = max - (int)nr;
+	else
+		max = (int)ARRAY_SIZE(ips);
+	n = unwind_user(&s->machine, thread, sample, ips, max);
+	if (n <= 0)
+		return nr;
+	for (int i = 0; i < n; i++) {
+		const struct frame *base = machine_resolve_ip(&s->machine, thread,
+							      PERF_RECORD_MISC_USER, ips[i]);
+		struct srcline sl;
+
+		memset(&sl, 0, sizeof(sl));
+		/* as perf does for unwound entries: one frame per inlined function */
+		if (base->sym && base->dso && !base->dso->is_kernel) {
+			struct report_srclines *rs = dso_srclines(rep, s, base->dso);
+			struct map *map = maps_find(thread->maps, ips[i]);
+			u64 addr = map && base->dso->ss
+					   ? symsrc_map_ip(base->dso->ss, map->start, map->pgoff, ips[i])
+					   : base->addr;
+
+			if (!rs->sc || srcline_find(rs->sc, addr, true, &sl) || !sl.func ||
+			    !strcmp(sl.func, "??"))
+				memset(&sl, 0, sizeof(sl));
+		}
+		ALLOC_GROW(rep->frames, nr + sl.nr_inlines + 1, rep->frames_alloc);
+		if (!sl.func) {
+			rep->frames[nr++] = base;
+			continue;
+		}
+		for (size_t k = 0; k <= sl.nr_inlines; k++) {
+			const char *name = k < sl.nr_inlines ? sl.inlines[k].func : sl.func;
+
+			rep->frames[nr++] = name ? machine_inline_frame(&s->machine, base, name) : base;
+		}
+	}
+	return nr;
 }
 
 /* report_sample - the tool callback: one sample into its event's hists */
@@ -160,11 +223,15 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 		if (h->cpu_topo && sample->cpu < h->nr_cpus_avail)
 			hs.socket = (int)h->cpu_topo[sample->cpu].socket_id;
 	}
-	if (sample->callchain && (rep->hopts.use_callchain || rep->hopts.children || rep->has_parent_re)) {
+	if ((sample->callchain || unwind_possible(evsel->attr.sample_type)) &&
+	    (rep->hopts.use_callchain || rep->hopts.children || rep->has_parent_re)) {
 		hs.nr_chain = session_resolve_callchain(&s->machine, loc.thread, sample,
 							rep->hopts.max_stack,
 							rep->hopts.cc.order == ORDER_CALLER,
 							&rep->frames, &rep->frames_alloc);
+		hs.chain = rep->frames;
+		if (unwind_possible(evsel->attr.sample_type))
+			hs.nr_chain = append_unwound(rep, s, loc.thread, sample, hs.nr_chain);
 		hs.chain = rep->frames;
 		if (rep->hopts.cc.order == ORDER_CALLER && hs.nr_chain) {
 			/* session gives callee order always; hists reorders */

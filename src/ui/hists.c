@@ -29,6 +29,10 @@ struct printer {
 
 const char *frame_chain_name(const struct frame *f, char *buf, size_t size)
 {
+	if (f->sym && f->inlined) {
+		snprintf(buf, size, "%s (inlined)", f->sym->name);
+		return buf;
+	}
 	if (f->sym)
 		return f->sym->name;
 	snprintf(buf, size, "%#llx", (unsigned long long)f->ip);
@@ -41,7 +45,7 @@ const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t si
 
 	/* perf's "%#.16llx": no 0x for a zero address */
 	if (f->sym)
-		snprintf(buf, size, "[%c] %s", e->level, f->sym->name);
+		snprintf(buf, size, "[%c] %s%s", e->level, f->sym->name, f->inlined ? " (inlined)" : "");
 	else
 		snprintf(buf, size, "[%c] %#.16llx", e->level, (unsigned long long)e->addr);
 	return buf;
@@ -190,6 +194,9 @@ widths:
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET)
 				continue;
 			w = (int)strlen(key_text(e, col->key, p->buf, sizeof(p->buf)));
+			/* perf sizes the symbol column by the name, without " (inlined)" */
+			if (col->key == SORT_SYM && e->frame->inlined)
+				w -= (int)strlen(" (inlined)");
 			if (col->key == SORT_COMM && w > 15)
 				w = 15;
 			if (w > col->width)
