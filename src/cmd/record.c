@@ -262,6 +262,121 @@ static int opt_ignored_str(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* x86-64 perf register numbers (arch/x86 perf_regs), in the order perf lists them */
+static const struct {
+	const char *name;
+	int bit;
+} x86_regs[] = {
+	{ "AX", 0 }, { "BX", 1 }, { "CX", 2 }, { "DX", 3 }, { "SI", 4 }, { "DI", 5 },
+	{ "BP", 6 }, { "SP", 7 }, { "IP", 8 }, { "FLAGS", 9 }, { "CS", 10 }, { "SS", 11 },
+	{ "R8", 16 }, { "R9", 17 }, { "R10", 18 }, { "R11", 19 }, { "R12", 20 }, { "R13", 21 },
+	{ "R14", 22 }, { "R15", 23 },
+};
+
+/* "-I[=regs]" / "--user-regs[=regs]": register names, "?" lists them */
+static int parse_regs(const char *arg, u64 *mask)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (!arg || !*arg) {
+		*mask = PERF_REGS_MASK_X86_64;
+		return 0;
+	}
+	if (!strcmp(arg, "?")) {
+		fprintf(stderr, "available registers: ");
+		for (size_t i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
+			fprintf(stderr, "%s ", x86_regs[i].name);
+		fprintf(stderr, "\n\n");
+		return -1;
+	}
+	copy = xstrdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
+			if (!strcasecmp(tok, x86_regs[i].name))
+				break;
+		if (i == sizeof(x86_regs) / sizeof(x86_regs[0])) {
+			fprintf(stderr, "unknown register %s, check man page\n\n", tok);
+			free(copy);
+			return -1;
+		}
+		*mask |= 1ULL << x86_regs[i].bit;
+	}
+	free(copy);
+	return 0;
+}
+
+static int opt_intr_regs(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	if (unset) {
+		rec->opts.sample_regs_intr = 0;
+		return 0;
+	}
+	return parse_regs(arg, &rec->opts.sample_regs_intr);
+}
+
+static int opt_user_regs(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	if (unset) {
+		rec->opts.sample_regs_user = 0;
+		return 0;
+	}
+	return parse_regs(arg, &rec->opts.sample_regs_user);
+}
+
+/* -j: perf's branch filter names; only privilege levels given means "any" branch */
+static int opt_branch_filter(const struct option *opt, const char *arg, int unset)
+{
+	static const struct {
+		const char *name;
+		u64 bit;
+	} modes[] = {
+		{ "u", PERF_SAMPLE_BRANCH_USER }, { "k", PERF_SAMPLE_BRANCH_KERNEL },
+		{ "hv", PERF_SAMPLE_BRANCH_HV }, { "any", PERF_SAMPLE_BRANCH_ANY },
+		{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+		{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+		{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+		{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX }, { "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
+		{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX }, { "cond", PERF_SAMPLE_BRANCH_COND },
+		{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP }, { "call", PERF_SAMPLE_BRANCH_CALL },
+		{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+		{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+	};
+	const u64 plm = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV;
+	struct record *rec = opt->value;
+	char *copy, *tok, *save = NULL;
+	u64 mask = 0;
+
+	if (unset) {
+		rec->opts.branch_stack = 0;
+		return 0;
+	}
+	copy = xstrdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (!strcasecmp(tok, modes[i].name))
+				break;
+		if (i == sizeof(modes) / sizeof(modes[0])) {
+			fprintf(stderr, "unknown branch filter %s, check man page\n\n", tok);
+			free(copy);
+			return -1;
+		}
+		mask |= modes[i].bit;
+	}
+	free(copy);
+	if (!(mask & ~plm))
+		mask |= PERF_SAMPLE_BRANCH_ANY;
+	rec->opts.branch_stack = mask;
+	return 0;
+}
+
 static int opt_branch_any(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt->value;
@@ -331,12 +446,12 @@ static struct option *record_options(struct record *rec)
 		OPT_BOOLEAN(0, "kcore", &rec->kcore, "copy /proc/kcore"),
 		OPT_STRING('u', "uid", &o->target.uid_str, "user", "user to profile"),
 		OPT_CALLBACK_NOOPT('b', "branch-any", rec, NULL, "sample any taken branches", opt_branch_any),
-		OPT_CALLBACK('j', "branch-filter", rec, "branch filter mask", "branch stack filter modes", opt_ignored_str),
+		OPT_CALLBACK('j', "branch-filter", rec, "branch filter mask", "branch stack filter modes", opt_branch_filter),
 		OPT_BOOLEAN('W', "weight", &o->sample_weight, "sample by weight (on special events only)"),
 		OPT_BOOLEAN(0, "transaction", &rec->transaction, "sample transaction flags (special events only)"),
 		OPT_BOOLEAN(0, "per-thread", &o->target.per_thread, "use per-thread mmaps"),
-		OPT_CALLBACK_OPTARG('I', "intr-regs", rec, NULL, "any register", "sample selected machine registers on interrupt, use '-I?' to list register names", opt_ignored_str),
-		OPT_CALLBACK_OPTARG(0, "user-regs", rec, NULL, "any register", "sample selected machine registers in user space, use '--user-regs=?' to list register names", opt_ignored_str),
+		OPT_CALLBACK_OPTARG('I', "intr-regs", rec, NULL, "any register", "sample selected machine registers on interrupt, use '-I?' to list register names", opt_intr_regs),
+		OPT_CALLBACK_OPTARG(0, "user-regs", rec, NULL, "any register", "sample selected machine registers in user space, use '--user-regs=?' to list register names", opt_user_regs),
 		OPT_BOOLEAN(0, "running-time", &o->running_time, "Record running/enabled time of read (:S) events"),
 		REC_CALLBACK('k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", opt_clockid),
 		OPT_CALLBACK_OPTARG('S', "snapshot", rec, NULL, "opts", "AUX area tracing Snapshot Mode", opt_ignored_str),

@@ -184,6 +184,14 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	/* perf asks for call chains on its tracking dummy too */
 	if (opts->callchain != CALLCHAIN_NONE)
 		config_callchain(evsel, opts);
+	if (opts->sample_regs_intr && !is_dummy(evsel)) {
+		attr->sample_regs_intr = opts->sample_regs_intr;
+		set_bit(evsel, PERF_SAMPLE_REGS_INTR);
+	}
+	if (opts->sample_regs_user && !is_dummy(evsel)) {
+		attr->sample_regs_user |= opts->sample_regs_user;
+		set_bit(evsel, PERF_SAMPLE_REGS_USER);
+	}
 	if (has_cpu || opts->sample_cpu)
 		set_bit(evsel, PERF_SAMPLE_CPU);
 	/* without inheritance nor cpu-wide rings, time is only sampled when asked for */

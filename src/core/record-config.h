@@ -56,6 +56,8 @@ struct record_opts {
 	bool no_buffering;
 	bool kernel_callchains, user_callchains;
 	u64 branch_stack;	/* -b / -j */
+	u64 sample_regs_intr;	/* -I */
+	u64 sample_regs_user;	/* --user-regs */
 	enum callchain_mode callchain;
 	u32 dwarf_size;
 	u16 max_stack;		/* perf_event_max_stack */

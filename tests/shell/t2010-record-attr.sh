@@ -71,6 +71,10 @@ done <<'LIST'
 --overwrite -- true
 -m 16 -- true
 -a -e cpu-clock -G / -- sleep 0.01
+-I -- true
+--intr-regs=ax,sp -- true
+--user-regs=ax,bx -- true
+-g --user-regs=r15 -- true
 -e cpu-clock -e task-clock -a -G /,/ -- sleep 0.01
 LIST
 
