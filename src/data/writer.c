@@ -620,7 +620,22 @@ int data_writer_write_event(struct data_writer *w, const union perf_event *ev)
 
 static int compress_chunk(struct data_writer *w, const void *buf, size_t len);
 
+static int write_ring_records(struct data_writer *w, const void *buf, size_t len);
+
+/*
+ * Ring data reaches the file at once (not kept in the buffer): a record
+ * killed later still leaves every record read so far in the file.
+ */
 int data_writer_write_ring(struct data_writer *w, const void *buf, size_t len)
+{
+	int ret = write_ring_records(w, buf, len);
+
+	if (!ret)
+		ret = flush_buf(w);
+	return ret;
+}
+
+static int write_ring_records(struct data_writer *w, const void *buf, size_t len)
 {
 	size_t limit = w->opts.comp_mmap_len ? w->opts.comp_mmap_len : 528384;
 	const u8 *p = buf, *end = p + len;
