@@ -29,8 +29,11 @@ struct data_error {
  * data_reader_open - open @path ("-" or a pipe/FIFO: pipe mode) and read
  * its header, attrs and feature sections (file mode) or the leading
  * HEADER_* records (pipe mode).
+ * A directory (perf record --threads) is read as dir/data then dir/data.N.
  * Returns a reader owned by the caller (data_reader_close), or NULL with
- * @err filled and errno-like code in @err->msg.
+ * @err filled: @err->errnum EINVAL for a corrupt or truncated file (the
+ * offset and what was wrong in @err), another errno for open/mmap failures.
+ * Every size in the file is checked against the file before use.
  */
 struct data_reader *data_reader_open(const char *path, struct data_error *err);
 void data_reader_close(struct data_reader *reader);
