@@ -165,6 +165,25 @@ test_expect_success PERF,ROOT 'system wide with callchains' '
 	same_rows $TRASH/sw.data --comm rptmix,rpt-child,rpt-worker1
 '
 
+test_expect_success PERF,ROOT '--call-graph dwarf: unwound user stacks with inline frames' '
+	"$PERF" record -q --call-graph dwarf -o $TRASH/dw.data -F 499 "$W/rptmix" 100 >/dev/null 2>&1 &&
+	same $TRASH/dw.data &&
+	same $TRASH/dw.data --no-children -g folded
+'
+
+if [ -x "$W/jitmap" ]; then
+	test_expect_success PERF,ROOT 'JIT code: /tmp/perf-PID.map symbols, [JIT] tid names' '
+		"$PERF" record -q -o $TRASH/jit.data -F 2000 "$W/jitmap" 2 >/dev/null 2>&1 &&
+		same $TRASH/jit.data &&
+		same $TRASH/jit.data --sort dso,sym;
+		rc=$?;
+		rm -f $(grep -o "\[JIT\] tid [0-9]*" perf.out 2>/dev/null | sed "s|.* |/tmp/perf-|; s|\$|.map|" | sort -u);
+		return $rc
+	'
+else
+	test_skip 'JIT code: /tmp/perf-PID.map symbols, [JIT] tid names' 'no jitmap workload'
+fi
+
 test_expect_success PERF,ROOT 'files written by sonde record' '
 	"$SONDE" record -q -g -o $TRASH/sr.data "$W/rptmix" 100 >/dev/null 2>&1 &&
 	same $TRASH/sr.data &&
