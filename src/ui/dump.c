@@ -74,6 +74,7 @@ struct dumper {
 	struct strpool names;
 	struct machine machine;
 	const struct dump_hooks *hooks; /* NULL for perf report -D */
+	bool hook_done;			/* the hook already ran inside this record's lines */
 	/* ordered queue */
 	bool ordered;
 	bool hooks_unhandled_after; /* stats tool: ": unhandled!" after the decoded lines */
@@ -374,6 +375,15 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
+		if (ev->header.type == PERF_RECORD_EXIT && d->hooks && d->hooks->after_record) {
+			/*
+			 * perf script handles EXIT before perf's own exit processing
+			 * prints the details: its line lands between the name and them.
+			 */
+			fflush(fp);
+			d->hooks->after_record(d->hooks->arg, ev);
+			d->hook_done = true;
+		}
 		fprintf(fp, "(%d:%d):(%d:%d)\n", (int)ev->fork.pid, (int)ev->fork.tid,
 			(int)ev->fork.ppid, (int)ev->fork.ptid);
 		if (ev->header.type == PERF_RECORD_FORK)
@@ -712,8 +722,9 @@ static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
 /* deliver_kernel plus the command's hook (perf script's line after each record) */
 static void deliver_kernel_hooked(struct dumper *d, const union perf_event *ev, u64 off)
 {
+	d->hook_done = false;
 	deliver_kernel(d, ev, off);
-	if (d->hooks && d->hooks->after_record) {
+	if (d->hooks && d->hooks->after_record && !d->hook_done) {
 		fflush(d->fp);
 		d->hooks->after_record(d->hooks->arg, ev);
 	}
