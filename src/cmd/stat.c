@@ -453,6 +453,7 @@ int cmd_stat(int argc, const char **argv)
 {
 	struct stat_opts o;
 	int status = 0, ret = 0;
+	bool forever = false;
 	FILE *out = stderr;
 	struct sigaction sa;
 
@@ -639,9 +640,9 @@ int cmd_stat(int argc, const char **argv)
 		goto out;
 	}
 	if (o.run_count == 0) {
-		/* "forever": repeat until interrupted */
+		/* "forever": run, print, start again until interrupted */
+		forever = true;
 		o.run_count = 1;
-		o.cfg.run_count = 1;
 	}
 	if (o.cfg.aggr_mode == AGGR_THREAD && !o.target.pid && !o.target.tid &&
 	    !o.target.system_wide) {
@@ -725,7 +726,7 @@ int cmd_stat(int argc, const char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	for (int run = 0; run < o.run_count && !done_signal; run++) {
+	for (int run = 0; (forever || run < o.run_count) && !done_signal; run++) {
 		if (o.run_count > 1 && verbose > 0)
 			fprintf(out, "[ perf stat: executing run #%d ... ]\n", run + 1);
 		if (o.pre_cmd && system(o.pre_cmd)) {
@@ -745,6 +746,14 @@ int cmd_stat(int argc, const char **argv)
 		if (argc > 0 && !o.target.pid && !o.target.tid && o.evlist->threads->nr == 1 &&
 		    cpu_map_is_dummy(o.evlist->cpus))
 			o.evlist->threads->pids[0] = -1;
+		if (forever && !done_signal) {
+			/* -r 0: each run is reported on its own */
+			if (!o.quiet && !o.interval)
+				stat_print_counters(&o.cfg, o.evlist, NULL);
+			stat_free_counters(o.evlist);
+			stats_init(&o.cfg.walltime_stats);
+			run = -1;
+		}
 	}
 	if (ret == 0 && !o.quiet && (!o.interval || o.summary)) {
 		if (o.interval && o.summary) {
