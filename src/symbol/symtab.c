@@ -425,6 +425,8 @@ void symtab_release(struct symtab *st)
 {
 	free(st->syms);
 	free(st->max_end);
+	free(st->starts);
+	st->starts = NULL;
 	tree_free(st->tree);
 	st->tree = NULL;
 	st->syms = NULL;
@@ -464,6 +466,8 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 	st->tree = NULL;
 	free(st->max_end);
 	st->max_end = NULL;
+	free(st->starts);
+	st->starts = NULL;
 	if (!n) {
 		st->is_finished = true;
 		return;
@@ -535,6 +539,10 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 	st->nr_syms = out + nr_late;
 	st->alloc_syms = st->nr_syms;
 	st->max_end = xmalloc((st->nr_syms ? st->nr_syms : 1) * sizeof(u64));
+	free(st->starts);
+	st->starts = xmalloc((st->nr_syms ? st->nr_syms : 1) * sizeof(u64));
+	for (i = 0; i < st->nr_syms; i++)
+		st->starts[i] = st->syms[i].start;
 	for (i = 0; i < st->nr_syms; i++) {
 		struct symbol *sym = &st->syms[i];
 		u64 e = sym->end;
@@ -592,7 +600,7 @@ const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (st->syms[mid].start <= addr)
+		if (st->starts[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;

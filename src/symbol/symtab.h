@@ -58,6 +58,7 @@ struct symtab {
 	size_t nr_syms;
 	size_t alloc_syms;
 	u64 *max_end;	     /* owned: max_end[i] = max(syms[0..i].end), for nested symbols */
+	u64 *starts;	     /* owned: starts[i] = syms[i].start, dense for the binary search */
 	struct symtab_tree *tree; /* owned, NULL when no symbols overlap: perf's search tree */
 	struct strpool *pool; /* borrowed */
 	bool is_finished;
