@@ -755,6 +755,25 @@ static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 }
 
 /*
+ * "L1-dcacheu": a cache type spelled with a '-' (which no plain name can
+ * contain) followed directly by modifier letters. Returns the length of
+ * the cache type, or 0.
+ */
+static size_t glued_cache_mods(const char *s, size_t len)
+{
+	for (int t = 0; t < PERF_COUNT_HW_CACHE_MAX; t++)
+		for (int j = 0; j < HW_CACHE_MAX_NAMES && hw_cache_names[t][j]; j++) {
+			const char *name = hw_cache_names[t][j];
+			size_t l = strlen(name);
+
+			if (l < len && strchr(name, '-') && !memcmp(s, name, l) &&
+			    all_modifier_chars(s + l, len - l))
+				return l;
+		}
+	return 0;
+}
+
+/*
  * The start of the last token of an event as perf's lexer cuts it: the
  * modifiers, the closing '/', the part after the last ':' or '-' of a
  * name (symbolic names are one token).
@@ -835,6 +854,17 @@ static int parse_event(struct pe_ctx *ctx, int *pos, bool in_group, struct pe_li
 				ev.has_mods = true;
 				ev.mods_start = last - s + 1;
 				ev.mods_end = ev.base_end;
+			}
+		}
+		/* perf's lexer lets modifiers follow a dashed cache type directly: "L1-dcacheu" */
+		if (!ev.has_mods) {
+			size_t plen = glued_cache_mods(s + ev.start, base_end - ev.start);
+
+			if (plen) {
+				ev.has_mods = true;
+				ev.mods_start = ev.start + (int)plen;
+				ev.mods_end = base_end;
+				base_end = ev.mods_start;
 			}
 		}
 		/* perf takes "cs:" as "cs" with no modifier */
