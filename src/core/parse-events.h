@@ -47,10 +47,12 @@ enum parse_events_flags {
 
 /*
  * parse_events - parse @str and append its events to @evlist (groups get
- * their leader and nr_members; idx numbering continues the evlist's).
- * Nothing is appended when the string is rejected.
+ * their leader and nr_members and count in evlist->nr_groups; idx
+ * numbering continues the evlist's). Blanks between tokens are skipped, as
+ * perf's lexer does. Nothing is appended when the string is rejected.
  * Returns 0, or a negative errno with @err filled (-EINVAL for syntax and
- * unknown names, -ENOENT for unknown PMUs/tracepoints).
+ * unknown names, -ENOENT for unknown PMUs/tracepoints, -EACCES when tracefs
+ * cannot be read); @err may be NULL.
  *
  * What the parser sets in each evsel (commands add their own defaults on
  * top: read_format, inherit, disabled, enable_on_exec, sample_type, freq
