@@ -392,9 +392,16 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 	struct pollfd *pfd = xcalloc(rec->rings.nr + 1, sizeof(*pfd));
 	bool done = false, draining = false, disabled = false;
 	struct target *t = &rec->opts.target;
-	u64 switch_at = 0;
+	u64 switch_at = 0, enable_at = 0;
 	int err = 0;
 
+	/* -D: the events wait; the tracking dummy follows the workload from its exec */
+	if (rec->opts.initial_delay) {
+		if (!rec->quiet)
+			fprintf(stderr, "Events disabled\n");
+		if (rec->opts.initial_delay > 0)
+			enable_at = monotonic_ns() + rec->opts.initial_delay * NSEC_PER_MSEC;
+	}
 	for (int i = 0; i < rec->rings.nr; i++) {
 		pfd[i].fd = rec->rings.rings[i].fd;
 		pfd[i].events = POLLIN;
@@ -427,6 +434,19 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 			if (err)
 				break;
 		}
+		if (rec->max_size && !done && data_writer_bytes(rec->w) > rec->max_size) {
+			/* perf prints this one even with -q */
+			fprintf(stderr, "[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
+				(unsigned long long)data_writer_bytes(rec->w) / 1024);
+			done = true;
+			done_signal = SIGTERM; /* stops the events and the workload as an interrupt does */
+		}
+		if (enable_at && monotonic_ns() >= enable_at) {
+			enable_at = 0;
+			evlist_enable(rec->evlist);
+			if (!rec->quiet)
+				fprintf(stderr, "Events enabled\n");
+		}
 		if (got_sigchld || done_signal)
 			done = true;
 		if (done && !disabled && (t->pid || t->tid || t->uid_str || t->system_wide ||
@@ -447,9 +467,11 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 			}
 			if (done || draining)
 				break;
-			if (switch_at) {
-				u64 now = monotonic_ns(), left = switch_at > now ? switch_at - now : 0;
+			if (switch_at || enable_at) {
+				u64 now = monotonic_ns(), at, left;
 
+				at = switch_at && (!enable_at || switch_at < enable_at) ? switch_at : enable_at;
+				left = at > now ? at - now : 0;
 				tmo.tv_sec = left / NSEC_PER_SEC;
 				tmo.tv_nsec = left % NSEC_PER_SEC;
 				tp = &tmo;
@@ -646,7 +668,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 		}
 	}
 	/* cpu/task targets start now; a lone workload's events start at its exec */
-	if (has_cpu || t->pid || t->tid || t->uid_str)
+	if ((has_cpu || t->pid || t->tid || t->uid_str) && !o->initial_delay)
 		evlist_enable(rec->evlist);
 	err = record_loop(rec, &orig);
 	if (err)

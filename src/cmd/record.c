@@ -245,6 +245,53 @@ static int opt_cgroup(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* -D MSECS (-1: start disabled); perf's "-D 10-20,30-40" ranges are not supported */
+static int opt_delay(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	char *end;
+	long v;
+
+	if (unset) {
+		rec->opts.initial_delay = 0;
+		return 0;
+	}
+	v = strtol(arg, &end, 0);
+	if (end == arg || *end || v < -1 || v > 0x7fffffff) {
+		fprintf(stderr, "Failed to parse time range %s\n\n", arg);
+		return -1;
+	}
+	rec->opts.initial_delay = (int)v;
+	return 0;
+}
+
+/* --max-size SIZE[BKMG] */
+static int opt_max_size(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	char *end;
+	unsigned long long v;
+
+	if (unset) {
+		rec->max_size = 0;
+		return 0;
+	}
+	v = strtoull(arg, &end, 10);
+	if (end == arg)
+		return -1;
+	switch (*end) {
+	case 0: case 'B': break;
+	case 'K': v <<= 10; break;
+	case 'M': v <<= 20; break;
+	case 'G': v <<= 30; break;
+	default: return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	rec->max_size = v;
+	return 0;
+}
+
 static int opt_aio(const struct option *opt, const char *arg, int unset)
 {
 	(void)opt;
@@ -442,7 +489,7 @@ static struct option *record_options(struct record *rec)
 		OPT_BOOLEAN('N', "no-buildid-cache", &rec->no_buildid_cache, "do not update the buildid cache"),
 		OPT_BOOLEAN('B', "no-buildid", &rec->no_buildid, "do not collect buildids in perf.data"),
 		REC_CALLBACK('G', "cgroup", "name", "monitor event in cgroup name only", opt_cgroup),
-		OPT_CALLBACK('D', "delay", rec, "ms", "ms to wait before starting measurement after program start (-1: start with events disabled), or ranges of time to enable events e.g. '-D 10-20,30-40'", opt_ignored_str),
+		OPT_CALLBACK('D', "delay", rec, "ms", "ms to wait before starting measurement after program start (-1: start with events disabled), or ranges of time to enable events e.g. '-D 10-20,30-40'", opt_delay),
 		OPT_BOOLEAN(0, "kcore", &rec->kcore, "copy /proc/kcore"),
 		OPT_STRING('u', "uid", &o->target.uid_str, "user", "user to profile"),
 		OPT_CALLBACK_NOOPT('b', "branch-any", rec, NULL, "sample any taken branches", opt_branch_any),
@@ -478,7 +525,7 @@ static struct option *record_options(struct record *rec)
 		OPT_CALLBACK_OPTARG(0, "aio", rec, NULL, "n", "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)", opt_aio),
 		OPT_CALLBACK(0, "affinity", rec, "node|cpu", "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer", opt_ignored_str),
 		OPT_CALLBACK_OPTARG('z', "compression-level", rec, NULL, "n", "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)", opt_compression),
-		OPT_CALLBACK(0, "max-size", rec, "size", "Limit the maximum size of the output file", opt_ignored_str),
+		OPT_CALLBACK(0, "max-size", rec, "size", "Limit the maximum size of the output file", opt_max_size),
 		OPT_INTEGER(0, "num-thread-synthesize", &rec->nr_threads_synthesize, "number of threads to run for event synthesis"),
 		OPT_CALLBACK(0, "control", rec, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]", control_help, opt_ignored_str),
 		OPT_CALLBACK(0, "synth", rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all", opt_ignored_str),

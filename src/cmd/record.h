@@ -36,6 +36,7 @@ struct record {
 	const char *cgroup, *clang_path, *clang_opt, *vmlinux;
 	int comp_level;
 	size_t mmap_pages;
+	u64 max_size;		/* --max-size in bytes, 0: none */
 	bool switch_output, switch_signal;
 	u64 switch_size, switch_time;
 	/* live */

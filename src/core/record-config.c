@@ -234,7 +234,7 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	if (evsel_is_group_leader(evsel))
 		attr->disabled = 1;
 	if (!has_cpu && !opts->target.pid && !opts->target.tid && !opts->target.uid_str &&
-	    evsel_is_group_leader(evsel))
+	    evsel_is_group_leader(evsel) && !opts->initial_delay)
 		attr->enable_on_exec = 1;
 	if (opts->use_clockid) {
 		attr->use_clockid = 1;
@@ -286,7 +286,8 @@ void record_config_evlist(struct evlist *evlist, struct record_opts *opts, bool 
 	if (per_thread || opts->target.tid)
 		opts->no_inherit = true;
 	tracking = evlist_first(evlist);
-	if (has_cpu && !is_dummy(evlist_last(evlist)))
+	/* cpu targets and -D need a dummy that tracks maps while the events wait */
+	if ((has_cpu || opts->initial_delay) && !is_dummy(evlist_last(evlist)))
 		tracking = add_tracking_dummy(evlist);
 	evlist_for_each_entry(evlist, evsel) {
 		bool track = evsel == tracking;
@@ -294,10 +295,15 @@ void record_config_evlist(struct evlist *evlist, struct record_opts *opts, bool 
 		config_evsel(evsel, opts, track, has_cpu, per_thread);
 		if (track)
 			evsel->attr.comm_exec = 1;
-		if (evsel == tracking && is_dummy(evsel) && has_cpu) {
-			/* enabled at once: it tracks maps during synthesis */
-			evsel->attr.disabled = 0;
-			evsel->attr.enable_on_exec = 0;
+		if (evsel == tracking && is_dummy(evsel)) {
+			if (opts->initial_delay && !has_cpu) {
+				/* follows the workload from its exec while the events wait */
+				evsel->attr.enable_on_exec = 1;
+			} else {
+				/* enabled at once: it tracks maps during synthesis */
+				evsel->attr.disabled = 0;
+				evsel->attr.enable_on_exec = 0;
+			}
 		}
 	}
 	first = evlist_first(evlist);

@@ -62,6 +62,7 @@ struct record_opts {
 	u32 dwarf_size;
 	u16 max_stack;		/* perf_event_max_stack */
 	bool mmap_pages_set;
+	int initial_delay;	/* -D ms; -1: start disabled */
 };
 
 /* record_opts_init - perf's defaults: -F 4000, timestamps on, inherit on. */

@@ -161,6 +161,15 @@ test_expect_success 'EMFILE: perf'"'"'s hints; a low soft limit is raised' '
 	(ulimit -S -n 20; "$SONDE" record -q $evs -a -o e.data -- true)
 '
 
+test_expect_success '-D delays the events with perf'"'"'s messages; --max-size stops the session' '
+	"$SONDE" record -D 50 -o d.data -- "$W/cpuburn" 150 2>err &&
+	test_grep "^Events disabled$" err && test_grep "^Events enabled$" err &&
+	"$SONDE" record -D -1 -o d.data -- true 2>err &&
+	test_grep "^Events disabled$" err && ! grep -q "^Events enabled$" err &&
+	"$SONDE" record -q --max-size=20K -o m.data -- "$W/cpuburn" 1000 2>err &&
+	test_grep "^\[ perf record: perf size limit reached \([0-9]+ KB\), stopping session \]$" err
+'
+
 test_expect_success 'record -h lists perf record options' '
 	test_exit_code 129 "$SONDE" record -h 2>err &&
 	test_grep "^    -F, --freq <freq or .max.>$" err &&

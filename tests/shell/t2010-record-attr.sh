@@ -72,6 +72,9 @@ done <<'LIST'
 -m 16 -- true
 -a -e cpu-clock -G / -- sleep 0.01
 -I -- true
+-D 100 -- true
+-D -1 -g -- true
+-D 50 -a -- sleep 0.1
 --intr-regs=ax,sp -- true
 --user-regs=ax,bx -- true
 -g --user-regs=r15 -- true
