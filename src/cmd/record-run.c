@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -321,7 +322,7 @@ static int finish_output(struct record *rec)
 	return data_writer_finish(rec->w);
 }
 
-static void print_captured(struct record *rec, const char *path, u64 size)
+static void print_captured(struct record *rec, const char *path, u64 size, bool count)
 {
 	struct recorder *r = &rec->recorder;
 	double mb = size / 1024.0 / 1024.0;
@@ -340,7 +341,7 @@ static void print_captured(struct record *rec, const char *path, u64 size)
 
 		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
 			orig / 1024.0 / 1024.0, comp > 0 ? orig / comp : 0.0);
-	} else if (!rec->is_pipe && !rec->no_buildid && r->nr_samples && size) {
+	} else if (count && !rec->is_pipe && !rec->no_buildid && r->nr_samples && size) {
 		/* perf counts samples while reading the file back for build-ids */
 		fprintf(stderr, " (%llu samples)", (unsigned long long)r->nr_samples);
 	}
@@ -366,9 +367,13 @@ static int switch_output(struct record *rec, bool at_exit)
 			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
 				(unsigned long long)rec->nr_wakeups);
 		fprintf(stderr, "[ perf record: Dump %s ]\n", newname);
-		if (at_exit)
-			fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s.<timestamp> ]\n",
-				size / 1024.0 / 1024.0, rec->path);
+	}
+	if (at_exit) {
+		char *shown = xasprintf("%s.<timestamp>", rec->path);
+
+		/* perf counts samples only when it did not switch files */
+		print_captured(rec, shown, size, !rec->switch_output);
+		free(shown);
 	}
 	free(newname);
 	data_writer_free(rec->w);
@@ -585,6 +590,15 @@ int record_run(struct record *rec, const struct option *options, const char *con
 		return 255;
 	}
 	has_cpu = t->system_wide || t->cpu_list;
+	if (rec->realtime_prio) {
+		struct sched_param param = { .sched_priority = rec->realtime_prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
+			fprintf(stderr, "Could not set realtime priority.\n");
+			free(tid_list);
+			return 255;
+		}
+	}
 	sigprocmask(SIG_BLOCK, NULL, &orig);
 	install_handlers();
 	if (has_workload) {
@@ -681,7 +695,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	if (!rec->quiet)
 		fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)rec->nr_wakeups);
-	if (rec->switch_output && !rec->is_pipe) {
+	if ((rec->switch_output || rec->timestamp_filename) && !rec->is_pipe) {
 		err = switch_output(rec, true);
 		if (err)
 			goto write_error;
@@ -689,7 +703,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 		err = finish_output(rec);
 		if (err)
 			goto write_error;
-		print_captured(rec, rec->path, file_size(rec));
+		print_captured(rec, rec->path, file_size(rec), true);
 		data_writer_free(rec->w);
 		rec->w = NULL;
 	}

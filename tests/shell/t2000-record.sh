@@ -170,6 +170,12 @@ test_expect_success '-D delays the events with perf'"'"'s messages; --max-size s
 	test_grep "^\[ perf record: perf size limit reached \([0-9]+ KB\), stopping session \]$" err
 '
 
+test_expect_success '--timestamp-filename renames the output as perf' '
+	"$SONDE" record --timestamp-filename -o tsf.data -- true 2>err &&
+	ls tsf.data.* | grep -E "^tsf\.data\.[0-9]{16}$" &&
+	test_grep "^\[ perf record: Captured and wrote [0-9.]+ MB tsf\.data\.<timestamp> \([0-9]+ samples\) \]$" err
+'
+
 test_expect_success 'record -h lists perf record options' '
 	test_exit_code 129 "$SONDE" record -h 2>err &&
 	test_grep "^    -F, --freq <freq or .max.>$" err &&
