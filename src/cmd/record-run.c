@@ -249,6 +249,7 @@ static int synthesize(struct record *rec, bool tail)
 
 	synth_init(&s, recorder_write_synth, &rec->recorder, record_id_hdr_size(evlist), NULL);
 	s.mmap_data = rec->opts.sample_address;
+	s.buildid_mmap = rec->opts.build_id;
 	if (!tail) {
 		err = synth_id_index(&s, evlist, evlist->cpus, evlist->threads);
 		if (err)
@@ -566,6 +567,11 @@ int record_run(struct record *rec, const struct option *options, const char *con
 		return 255;
 	if (rec->timestamp_opt)
 		o->sample_time_set = true;
+	if (rec->buildid_mmap) {
+		/* build-ids travel in the MMAP2 records: no build-id table */
+		o->build_id = true;
+		rec->no_buildid = true;
+	}
 	if (rec->period_opt) {
 		o->period_set = true;
 		o->period = true;

@@ -220,6 +220,7 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	attr->mmap2 = track;
 	attr->comm = track;
 	/* perf asks for ksymbol/bpf_event records on the tracking event */
+	attr->build_id = track && opts->build_id;
 	attr->ksymbol = track;
 	attr->bpf_event = track && !opts->no_bpf_event;
 	if (opts->record_namespaces)

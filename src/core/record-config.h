@@ -63,6 +63,7 @@ struct record_opts {
 	u16 max_stack;		/* perf_event_max_stack */
 	bool mmap_pages_set;
 	int initial_delay;	/* -D ms; -1: start disabled */
+	bool build_id;		/* --buildid-mmap: MMAP2 records carry build-ids */
 };
 
 /* record_opts_init - perf's defaults: -F 4000, timestamps on, inherit on. */

@@ -7,6 +7,7 @@
 #include "core/threadmap.h"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
+#include "symbol/elf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -324,6 +325,18 @@ int synth_mmaps(struct synth *s, pid_t pid)
 		ev->mmap2.min = min;
 		ev->mmap2.ino = ino;
 		ev->mmap2.ino_generation = 0;
+		if (s->buildid_mmap && name[0] == '/') {
+			u8 bid[20];
+			int n = buildid_read_path(name, bid, sizeof(bid));
+
+			if (n > 0) {
+				/* the build-id replaces maj/min/ino in the record */
+				memset(&ev->mmap2.maj, 0, 24);
+				ev->mmap2.build_id_size = (u8)n;
+				memcpy(ev->mmap2.build_id, bid, n);
+				ev->header.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+			}
+		}
 		ev->mmap2.prot = prot_of(perms);
 		ev->mmap2.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		strcpy(ev->mmap2.filename, name);

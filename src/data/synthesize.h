@@ -32,6 +32,7 @@ struct synth {
 	void *arg;
 	size_t id_hdr_size;	/* perf_id_hdr_size(sample_type) of the first event */
 	bool mmap_data;		/* also non-executable mappings (record -d) */
+	bool buildid_mmap;	/* MMAP2 with the file's build-id instead of dev/inode */
 	const char *proc;	/* "/proc" (a fake tree in tests) */
 	void *buf;		/* owned scratch record buffer */
 	u64 nr_records;		/* records emitted */

@@ -72,6 +72,7 @@ done <<'LIST'
 -m 16 -- true
 -a -e cpu-clock -G / -- sleep 0.01
 -I -- true
+--buildid-mmap -- true
 -D 100 -- true
 -D -1 -g -- true
 -D 50 -a -- sleep 0.1
