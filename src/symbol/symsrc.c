@@ -72,6 +72,34 @@ static bool pid_root(int pid, char *root, size_t size)
 	return true;
 }
 
+/* the innermost pid namespace's pid of @pid (NSpid in /proc/PID/status), or @pid */
+static int ns_pid(int pid)
+{
+	char path[64], line[256];
+	int ret = pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return pid;
+	while (fgets(line, sizeof(line), f)) {
+		char *last;
+
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		last = strrchr(line, '\t');
+		if (!last)
+			last = strrchr(line, ' ');
+		if (last && atoi(last + 1) > 0)
+			ret = atoi(last + 1);
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
 static void take_info(struct symsrc *ss, struct elf_syms_info *info)
 {
 	free(ss->segs);
@@ -141,10 +169,16 @@ static int load_perf_map(struct symsrc *ss, const char *name, const struct symsr
 
 	n = perf_map_load(&ss->symtab, name);
 	if (n == -ENOENT && pid_root(args->pid, root, sizeof(root))) {
-		char *p = xasprintf("%s%s", root, name);
+		/* in a container the JIT writes /tmp/perf-<its own pid>.map in its /tmp */
+		char *p = xasprintf("%s/tmp/perf-%d.map", root, ns_pid(args->pid));
 
 		n = perf_map_load(&ss->symtab, p);
 		free(p);
+		if (n == -ENOENT) {
+			p = xasprintf("%s%s", root, name);
+			n = perf_map_load(&ss->symtab, p);
+			free(p);
+		}
 	}
 	if (n < 0)
 		return n;

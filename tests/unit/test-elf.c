@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* the workload: known functions, an alias, a weak symbol, PLT calls */
@@ -891,5 +892,56 @@ TEST(elf_build_id_cache_add_is_read_by_perf)
 	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "spin") != NULL);
 	symsrc_free(ss);
 	strbuf_release(&found);
+	strpool_release(&pool);
+}
+
+/* a JIT in a container: its map is /tmp/perf-<namespace pid>.map in the container's /tmp */
+TEST(elf_perf_map_in_pid_and_mount_namespace)
+{
+	struct strpool pool = STRPOOL_INIT;
+	struct symsrc_args args = { 0 };
+	struct symsrc *ss;
+	char buf[256], name[64];
+	FILE *f;
+	int upid = 0, pid = 0, i;
+
+	if (getuid() != 0 || system("unshare --version >/dev/null 2>&1"))
+		test_skip("needs root and unshare(1) to make namespaces");
+	/* the scratch dir is under /tmp too: report readiness through a descriptor opened before */
+	if (sh("(unshare -m -p -f --propagation private sh -c "
+	       "'exec 3>%s/ns.ready; mount -t tmpfs none /tmp && "
+	       "echo \"7f0000001000 40 ctr_jit_fn\" > /tmp/perf-$$.map && echo up >&3 && "
+	       "exec sleep 20 3>&-' & echo $! > unshare.pid)",
+	       test_tmpdir()))
+		test_skip("unshare -m -p failed here");
+	for (i = 0; i < 100; i++) {
+		struct stat st;
+
+		if (!stat(tmp_path("ns.ready"), &st) && st.st_size > 0)
+			break;
+		usleep(50 * 1000);
+	}
+	f = fopen(tmp_path("unshare.pid"), "r");
+	if (f && fgets(buf, sizeof(buf), f))
+		upid = atoi(buf);
+	if (f)
+		fclose(f);
+	/* the container's init is unshare's child */
+	snprintf(name, sizeof(name), "/proc/%d/task/%d/children", upid, upid);
+	f = upid > 0 ? fopen(name, "r") : NULL;
+	if (f && fgets(buf, sizeof(buf), f))
+		pid = atoi(buf);
+	if (f)
+		fclose(f);
+	if (pid <= 0 || i == 100)
+		test_skip("the namespaces did not come up");
+	snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
+	args.pid = pid;
+	ss = symsrc_new(&pool);
+	EXPECT_EQ(symsrc_load(ss, name, &args), 0);
+	EXPECT_TRUE(symtab_find_by_name(&ss->symtab, "ctr_jit_fn") != NULL);
+	symsrc_free(ss);
+	/* a namespace's init ignores SIGTERM from outside */
+	kill(pid, SIGKILL);
 	strpool_release(&pool);
 }
