@@ -3,31 +3,46 @@
 #include "session/unwind.h"
 
 #include "lib/debug.h"
+#include "lib/hashmap.h"
 #include "lib/xalloc.h"
 #include "session/machine.h"
+#include "symbol/elf.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* x86-64 perf_regs indices (PERF_REG_X86_*) */
 enum { X86_AX, X86_BX, X86_CX, X86_DX, X86_SI, X86_DI, X86_BP, X86_SP, X86_IP, X86_FLAGS,
        X86_R8 = 16 };
 
+/*
+ * struct unwinder - one libdw session for one address space (struct maps):
+ * modules stay reported while the maps do not change, so each sample only
+ * sets the registers and stack to unwind.
+ */
 struct unwinder {
 	struct machine *machine;
+	const struct maps *maps;
+	u32 maps_gen;
+	Dwfl *dwfl;
+	bool attached;
+	/* the sample being unwound */
 	struct thread *thread;
 	const struct perf_sample *sample;
-	Dwfl *dwfl;
 	u64 sp;
 	u64 *ips;
 	int nr, max;
-	bool thread_given;
 	int last_fd;		 /* file of the last DSO read for memory outside the stack */
 	const struct dso *last_dso;
+};
+
+struct unwind_cache {
+	struct u64map by_maps; /* struct maps * -> struct unwinder * */
 };
 
 /* reg_value - register @idx of the sampled user registers; false when not sampled */
@@ -57,7 +72,9 @@ static void report_module(struct unwinder *u, u64 ip)
 	const char *path;
 	u64 base;
 
-	if (!map || !map->dso || map->dso->is_kernel || map->dso->long_name[0] != '/')
+	if (!map || !map->dso || map->dso->is_kernel)
+		return;
+	if (map->dso->long_name[0] != '/' && strcmp(map->dso->long_name, "[vdso]"))
 		return;
 	base = map->start - map->pgoff;
 	mod = dwfl_addrmodule(u->dwfl, ip);
@@ -70,19 +87,40 @@ static void report_module(struct unwinder *u, u64 ip)
 	}
 	dso_load(u->machine, map->dso);
 	path = map->dso->ss && map->dso->ss->path ? map->dso->ss->path : map->dso->long_name;
+	if (path[0] != '/') {
+		/* the vdso without a cached copy: our own image, as the symbols came from it */
+		void *image = NULL;
+		size_t len = 0;
+		int fd;
+
+		if (vdso_read_self(&image, &len))
+			return;
+		fd = memfd_create("vdso", MFD_CLOEXEC);
+		if (fd >= 0 && write_full(fd, image, len)) {
+			close(fd);
+			fd = -1;
+		}
+		free(image);
+		if (fd < 0)
+			return;
+		if (!dwfl_report_elf(u->dwfl, map->dso->short_name, path, fd, base, false))
+			pr_debug("cannot report the vdso to libdw: %s\n", dwfl_errmsg(-1));
+		return;
+	}
 	if (!dwfl_report_elf(u->dwfl, map->dso->short_name, path, -1, base, false))
 		pr_debug("cannot report %s to libdw: %s\n", path, dwfl_errmsg(-1));
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
-	struct unwinder *u = arg;
+	/* never used to list threads: get_thread answers for any tid */
+	return 0;
+}
 
-	if (u->thread_given)
-		return 0;
-	u->thread_given = true;
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
 	*thread_argp = arg;
-	return dwfl_pid(dwfl);
+	return true;
 }
 
 /* memory outside the stack copy: read it from the DSO file mapped there */
@@ -143,6 +181,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.next_thread = next_thread,
+	.get_thread = get_thread,
 	.memory_read = memory_read,
 	.set_initial_registers = set_initial_registers,
 };
@@ -165,37 +204,107 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	return u->nr >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
-int unwind_user(struct machine *machine, struct thread *thread, const struct perf_sample *sample,
-		u64 *ips, int max)
+static void unwinder_free(struct unwinder *u)
 {
-	struct unwinder u;
-	u64 ip;
+	if (!u)
+		return;
+	if (u->dwfl)
+		dwfl_end(u->dwfl);
+	if (u->last_fd >= 0)
+		close(u->last_fd);
+	free(u);
+}
+
+static int unwinder_free_one(uint64_t key, void *val, void *arg)
+{
+	unwinder_free(val);
+	return 0;
+}
+
+struct unwind_cache *unwind_cache_new(void)
+{
+	struct unwind_cache *uc = xzalloc(sizeof(*uc));
+
+	u64map_init(&uc->by_maps);
+	return uc;
+}
+
+void unwind_cache_free(struct unwind_cache *uc)
+{
+	if (!uc)
+		return;
+	u64map_for_each(&uc->by_maps, unwinder_free_one, NULL);
+	u64map_release(&uc->by_maps);
+	free(uc);
+}
+
+/* a libdw session for @thread's address space, fresh when the maps changed */
+static struct unwinder *unwinder_get(struct unwind_cache *uc, struct machine *machine,
+				     struct thread *thread)
+{
+	struct unwinder *u = uc ? u64map_find(&uc->by_maps, (uint64_t)(uintptr_t)thread->maps) :
+				  NULL;
+
+	if (u && u->maps_gen != thread->maps->gen) {
+		u64map_remove(&uc->by_maps, (uint64_t)(uintptr_t)thread->maps);
+		unwinder_free(u);
+		u = NULL;
+	}
+	if (u)
+		return u;
+	u = xzalloc(sizeof(*u));
+	u->machine = machine;
+	u->maps = thread->maps;
+	u->maps_gen = thread->maps->gen;
+	u->last_fd = -1;
+	u->dwfl = dwfl_begin(&offline_callbacks);
+	if (uc)
+		u64map_set(&uc->by_maps, (uint64_t)(uintptr_t)thread->maps, u);
+	return u;
+}
+
+int unwind_user_cached(struct unwind_cache *uc, struct machine *machine, struct thread *thread,
+		       const struct perf_sample *sample, u64 *ips, int max)
+{
+	struct unwinder *u;
+	u64 ip, sp;
+	pid_t tid;
+	int nr;
 
 	if (max <= 0 || !thread || !thread->maps || !sample->user_regs.regs ||
 	    sample->user_regs.abi != PERF_SAMPLE_REGS_ABI_64 || !sample->user_stack.data ||
 	    !reg_value(&sample->user_regs, X86_IP, &ip) ||
-	    !reg_value(&sample->user_regs, X86_SP, &u.sp))
+	    !reg_value(&sample->user_regs, X86_SP, &sp))
 		return 0;
-	memset(&u, 0, sizeof(u));
-	reg_value(&sample->user_regs, X86_SP, &u.sp);
-	u.machine = machine;
-	u.thread = thread;
-	u.sample = sample;
-	u.ips = ips;
-	u.max = max;
-	u.last_fd = -1;
-	u.dwfl = dwfl_begin(&offline_callbacks);
-	if (!u.dwfl)
-		return 0;
-	report_module(&u, ip);
-	/* perf never ends the reporting phase: later modules stay invisible to lookups */
-	if (dwfl_attach_state(u.dwfl, NULL, thread->tid > 0 ? thread->tid : 1, &thread_callbacks,
-			      &u))
-		dwfl_getthread_frames(u.dwfl, thread->tid > 0 ? thread->tid : 1, frame_callback, &u);
-	else
-		pr_debug("cannot attach the unwinder: %s\n", dwfl_errmsg(-1));
-	dwfl_end(u.dwfl);
-	if (u.last_fd >= 0)
-		close(u.last_fd);
-	return u.nr;
+	u = unwinder_get(uc, machine, thread);
+	if (!u->dwfl)
+		goto out;
+	u->thread = thread;
+	u->sample = sample;
+	u->sp = sp;
+	u->ips = ips;
+	u->nr = 0;
+	u->max = max;
+	tid = thread->tid > 0 ? thread->tid : 1;
+	report_module(u, ip);
+	if (!u->attached) {
+		if (!dwfl_attach_state(u->dwfl, NULL, tid, &thread_callbacks, u)) {
+			pr_debug("cannot attach the unwinder: %s\n", dwfl_errmsg(-1));
+			goto out;
+		}
+		u->attached = true;
+	}
+	dwfl_getthread_frames(u->dwfl, tid, frame_callback, u);
+out:
+	nr = u->nr;
+	u->sample = NULL;
+	if (!uc)
+		unwinder_free(u);
+	return nr;
+}
+
+int unwind_user(struct machine *machine, struct thread *thread, const struct perf_sample *sample,
+		u64 *ips, int max)
+{
+	return unwind_user_cached(NULL, machine, thread, sample, ips, max);
 }

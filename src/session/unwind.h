@@ -30,4 +30,15 @@ static inline bool unwind_possible(u64 sample_type)
 int unwind_user(struct machine *machine, struct thread *thread, const struct perf_sample *sample,
 		u64 *ips, int max);
 
+/*
+ * struct unwind_cache - libdw sessions kept per address space between
+ * samples (modules are reported once while the maps stay the same): much
+ * faster on big files. unwind_user_cached() is unwind_user() with one.
+ */
+struct unwind_cache;
+struct unwind_cache *unwind_cache_new(void);
+void unwind_cache_free(struct unwind_cache *uc);
+int unwind_user_cached(struct unwind_cache *uc, struct machine *machine, struct thread *thread,
+		       const struct perf_sample *sample, u64 *ips, int max);
+
 #endif

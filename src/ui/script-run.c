@@ -217,6 +217,7 @@ struct run {
 	u64 aux_lost, aux_partial, aux_collision;
 	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off */
 	bool discarding;
+	struct unwind_cache *unwind_cache; /* --call-graph dwarf files */
 	int err;
 };
 
@@ -786,7 +787,12 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 		if (unwind_possible(evsel->attr.sample_type)) {
 			/* --call-graph dwarf: the user part comes from unwinding the stack copy */
 			u64 uips[128];
-			int nu = unwind_user(r->machine, thread, sample, uips, (int)ARRAY_SIZE(uips));
+			int nu;
+
+			if (!r->unwind_cache)
+				r->unwind_cache = unwind_cache_new();
+			nu = unwind_user_cached(r->unwind_cache, r->machine, thread, sample, uips,
+						(int)ARRAY_SIZE(uips));
 
 			for (int k = 0; k < nu; k++)
 				n = add_unwound_frame(r, thread, uips[k], n);
@@ -1232,6 +1238,7 @@ static void run_release(struct run *r)
 	for (i = 0; i < r->nr_chunks; i++)
 		free(r->chunk_list[i]);
 	free(r->chunk_list);
+	unwind_cache_free(r->unwind_cache);
 	free(r->frames);
 	free(r->br);
 	free(r->ranges);
