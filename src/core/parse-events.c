@@ -306,92 +306,82 @@ static struct evsel *new_tracepoint(const char *sys, const char *name, int id)
 	return evsel;
 }
 
-/* sys:name with globs on either side: one evsel per match, in tracefs order like perf */
+/*
+ * sys:name with globs on either side: one evsel per match, in tracefs
+ * order like perf. As in perf 6.1, every subsystem the glob matches must
+ * give at least one event: the first that gives none is the error
+ * ("*:sched_switch" fails on the first subsystem without sched_switch).
+ */
 static int add_tracepoints(struct pe_ctx *ctx, const char *sys, const char *name, int idx,
 			   struct pe_list *out)
 {
 	struct strvec systems = STRVEC_INIT;
-	int found = 0, last_err = -ENOENT;
-	char *last_sys = NULL;
+	bool any_sys = false;
+	int ret = 0;
 
-	if (!tracefs_is_glob(sys) && !tracefs_is_glob(name)) {
-		int id = tracefs_event_id(sys, name);
-
-		if (id < 0) {
-			pe_error(ctx, idx, tracepoint_help(sys, name, id),
-				 id == -EACCES ? "can't access trace events" : "unknown tracepoint");
-			return id == -EACCES ? -EACCES : -ENOENT;
-		}
-		pe_list_add(out, new_tracepoint(sys, name, id));
-		return 0;
-	}
 	if (!tracefs_root()) {
 		pe_error(ctx, idx, tracepoint_help(sys, name, -ENOENT), "unknown tracepoint");
 		return -ENOENT;
 	}
 	if (tracefs_is_glob(sys)) {
-		int ret = tracefs_list_systems(&systems, false);
-
+		ret = tracefs_list_systems(&systems, false);
 		if (ret == -EACCES) {
 			/* perf names the pattern it could not read */
 			pe_error(ctx, idx, tracepoint_help(sys, name, ret), "can't access trace events");
 			strvec_clear(&systems);
 			return ret;
 		}
+		ret = 0;
 	} else {
 		strvec_push(&systems, sys);
 	}
-	for (size_t i = 0; i < systems.nr; i++) {
+	for (size_t i = 0; i < systems.nr && !ret; i++) {
+		const char *s = systems.v[i];
 		struct strvec events = STRVEC_INIT;
-		int ret;
+		int found = 0, err = -ENOENT;
 
-		if (fnmatch(sys, systems.v[i], 0))
+		if (fnmatch(sys, s, 0))
 			continue;
-		/* perf's hint names the first subsystem it looked in */
-		if (!last_sys)
-			last_sys = xstrdup(systems.v[i]);
-		ret = tracefs_list_events(systems.v[i], &events, false);
-		if (ret == -EACCES) {
-			pe_error(ctx, idx, tracepoint_help(systems.v[i], name, ret),
-				 "can't access trace events");
-			strvec_clear(&events);
-			strvec_clear(&systems);
-			free(last_sys);
-			return ret;
-		}
-		if (ret) {
-			strvec_clear(&events);
-			continue;
-		}
-		for (size_t j = 0; j < events.nr; j++) {
-			int id;
+		any_sys = true;
+		if (!tracefs_is_glob(name)) {
+			int id = tracefs_event_id(s, name);
 
-			if (fnmatch(name, events.v[j], 0))
-				continue;
-			id = tracefs_event_id(systems.v[i], events.v[j]);
-			if (id < 0) {
-				last_err = id;
-				continue;
+			if (id >= 0) {
+				pe_list_add(out, new_tracepoint(s, name, id));
+				found = 1;
 			}
-			pe_list_add(out, new_tracepoint(systems.v[i], events.v[j], id));
-			found++;
+			err = id;
+		} else {
+			err = tracefs_list_events(s, &events, false);
+			for (size_t j = 0; !err && j < events.nr; j++) {
+				int id;
+
+				if (fnmatch(name, events.v[j], 0))
+					continue;
+				id = tracefs_event_id(s, events.v[j]);
+				if (id < 0)
+					continue;
+				pe_list_add(out, new_tracepoint(s, events.v[j], id));
+				found++;
+			}
+			strvec_clear(&events);
+			if (!err)
+				err = -ENOENT;
 		}
-		strvec_clear(&events);
+		if (!found) {
+			pe_error(ctx, idx, tracepoint_help(s, name, err),
+				 err == -EACCES ? "can't access trace events" : "unknown tracepoint");
+			ret = err == -EACCES ? -EACCES : -ENOENT;
+		}
 	}
 	strvec_clear(&systems);
-	if (!found && !last_sys) {
+	if (!ret && !any_sys) {
 		/* no subsystem matched the glob: perf only warns, with no location */
 		free(ctx->err->warning);
 		ctx->err->warning = xstrdup("WARNING: event parser found nothing");
-		return -ENOENT;
+		ret = -ENOENT;
 	}
-	if (!found) {
-		pe_error(ctx, idx, tracepoint_help(last_sys, name, last_err), "unknown tracepoint");
-		free(last_sys);
-		return -ENOENT;
-	}
-	free(last_sys);
-	return 0;
+	return ret;
 }
 
 /* a bare name that is an events/ alias of one or more PMUs ("tsc" -> msr/tsc/) */
