@@ -48,10 +48,11 @@ static int parse_timestamp(const char *s, size_t len, u64 *out)
 		secs = secs * 10 + (u64)(s[i] - '0');
 	if (i < len && s[i] == '.') {
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (digits < 9) {
-				frac = frac * 10 + (u64)(s[i] - '0');
-				digits++;
-			}
+			/* perf takes at most nanoseconds */
+			if (digits == 9)
+				return -EINVAL;
+			frac = frac * 10 + (u64)(s[i] - '0');
+			digits++;
 		}
 	}
 	if (i != len)
