@@ -142,6 +142,7 @@ struct tree_node {
 struct symtab_tree {
 	struct tree_node *n;
 	u32 root;
+	bool always; /* zero-sized symbols present: every lookup walks the tree */
 };
 
 static void tree_set_child(struct symtab_tree *t, u32 parent, u32 old, u32 new_)
@@ -458,7 +459,7 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 	size_t n = st->nr_syms, nr_reg = 0, nr_late = 0, i, out, nr_erased = 0;
 	struct symbol *reg, *late, *sorted, *final;
 	u32 *order, *erased, *final_node;
-	bool overlap = false;
+	bool overlap = false, has_zero = false;
 
 	if (st->is_finished)
 		return;
@@ -556,7 +557,13 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 			sym->flags |= SYMBOL_TANGLED;
 		st->max_end[i] = (i && st->max_end[i - 1] > e) ? st->max_end[i - 1] : e;
 	}
-	if (overlap) {
+	/*
+	 * perf's search also stops at a zero-sized symbol when the address is
+	 * its start (perf maps, allow_aliases): such tables always use the tree.
+	 */
+	for (i = 0; i < st->nr_syms && !has_zero; i++)
+		has_zero = st->syms[i].end == st->syms[i].start;
+	if (overlap || has_zero) {
 		struct symtab_tree *t = tree_new(nr_reg + nr_late);
 
 		/* the regular symbols in insertion order, then the removals, then the PLT */
@@ -578,6 +585,7 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 			t->n[final_node[i]].sym = (u32)i;
 			t->n[final_node[i]].end = st->syms[i].end;
 		}
+		t->always = has_zero;
 		st->tree = t;
 	}
 	free(final_node);
@@ -589,6 +597,28 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 	st->is_finished = true;
 }
 
+/*
+ * perf's search: left below a start, right at or past an end, except that a
+ * zero-sized symbol holds the address equal to its start.
+ */
+static const struct symbol *tree_find(const struct symtab *st, u64 addr)
+{
+	const struct symtab_tree *t = st->tree;
+	u32 n = t->root;
+
+	while (n != NIL) {
+		const struct tree_node *x = &t->n[n];
+
+		if (addr < x->start)
+			n = x->left;
+		else if (addr > x->end || (addr == x->end && addr != x->start))
+			n = x->right;
+		else
+			return &st->syms[x->sym];
+	}
+	return NULL;
+}
+
 const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 {
 	size_t lo = 0, hi = st->nr_syms;
@@ -596,6 +626,8 @@ const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 
 	if (!st->is_finished || !st->nr_syms)
 		return NULL;
+	if (st->tree && st->tree->always)
+		return tree_find(st, addr);
 	/* last symbol with start <= addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -618,20 +650,7 @@ const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 	 */
 	if (!(st->syms[i].flags & SYMBOL_TANGLED) || !st->tree)
 		return &st->syms[i];
-	{
-		const struct symtab_tree *t = st->tree;
-		u32 n = t->root;
-
-		while (n != NIL) {
-			if (addr < t->n[n].start)
-				n = t->n[n].left;
-			else if (addr >= t->n[n].end)
-				n = t->n[n].right;
-			else
-				return &st->syms[t->n[n].sym];
-		}
-	}
-	return NULL;
+	return tree_find(st, addr);
 }
 
 /* black height of the subtree at @n, or -1 when a rule is broken */

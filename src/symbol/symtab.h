@@ -37,7 +37,9 @@ enum symbol_flags {
  */
 struct symbol {
 	u64 start;	  /* first byte */
-	u64 end;	  /* one past the last byte (always > start after symtab_finish()) */
+	u64 end;	  /* one past the last byte; > start after symtab_finish() except in
+			     perf maps and with allow_aliases, where a zero-sized symbol
+			     names just the address of its start (as perf) */
 	const char *name; /* interned in the symtab's strpool: compare pointers; demangled
 			     unless the loader was told not to */
 	u8 binding;	  /* STB_LOCAL / STB_GLOBAL / STB_WEAK (kallsyms: lower case = local,
@@ -63,7 +65,7 @@ struct symtab {
 	struct strpool *pool; /* borrowed */
 	bool is_finished;
 	bool allow_aliases;  /* keep every symbol at one address (perf record's mode) */
-	bool keep_sizes;     /* no end fix-up: zero-sized symbols stay unfindable (perf maps) */
+	bool keep_sizes;     /* no end fix-up: zero-sized symbols keep no size (perf maps) */
 };
 
 void symtab_init(struct symtab *st, struct strpool *pool);
@@ -253,7 +255,8 @@ const char *symbol_format_unknown(char *buf, size_t size, u64 addr, bool raw_hex
  * hex, with or without 0x; names may contain spaces; bad lines are skipped)
  * into @st (finished). As in perf, every entry is kept (re-JITted code at
  * a reused address included) and sizes are not fixed up, so a zero-sized
- * entry names nothing. Returns the number of symbols, or -errno.
+ * entry names only its own start address. Returns the number of symbols,
+ * or -errno.
  */
 int perf_map_load(struct symtab *st, const char *path);
 /* perf_map_parse - the same from a buffer. Returns the number of symbols added. */

@@ -227,6 +227,9 @@ TEST(perf_map_parse_lenient)
 	EXPECT_EQ(n, 6);
 	EXPECT_EQ(st.nr_syms, 6);
 	EXPECT_TRUE(symtab_find(&st, 0x7f0000006010) == NULL);
+	/* perf's search stops at a zero-sized symbol for its start address */
+	s = symtab_find(&st, 0x7f0000006000);
+	EXPECT_STREQ(s ? s->name : NULL, "zero_size");
 	s = symtab_find(&st, 0x7f0000001010);
 	EXPECT_TRUE(s && (!strcmp(s->name, "jitted_a") || !strcmp(s->name, "rejitted_a")));
 	EXPECT_EQ(symtab_check_tree(&st), 0);
@@ -372,7 +375,8 @@ TEST(symtab_tree_stays_valid)
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			a = 0x1000 + x % 17000;
 			s = symtab_find(&st, a);
-			if (s && (a < s->start || a >= s->end)) {
+			/* (a zero-sized late symbol names its own start, as in perf) */
+			if (s && (a < s->start || a >= s->end) && !(s->start == s->end && a == s->start)) {
 				EXPECT_TRUE(!"answer does not hold the address");
 				break;
 			}
