@@ -27,7 +27,7 @@ if [ ! -s "$DATA" ]; then
 	[ -x "$WL/rptmix" ] || { echo "build the workloads first: make workloads" >&2; exit 1; }
 	export -f mixload
 	export WL
-	"$PERF" record -q -F 25000 -g -o "$DATA" -- bash -c 'mixload 24' >/dev/null 2>&1
+	"$PERF" record -q -F 40000 -g -o "$DATA" -- bash -c 'mixload 25' >/dev/null 2>&1
 	echo "made $DATA: $("$PERF" report --stats -i "$DATA" 2>/dev/null | awk '/SAMPLE events/ { print $3 }') samples"
 fi
 

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct report_opts {
 	bool branch_stack;
@@ -111,6 +113,7 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 	};
 	struct report_hist_args a = {
 		.input = o->input ? o->input : "perf.data",
+		.reader = reader,
 		.sort = o->sort,
 		.fields = o->fields,
 		.callchain = o->call_graph,
@@ -137,7 +140,6 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.show_progress = true,
 	};
 
-	(void)reader;
 	fflush(stdout);
 	return report_hists_run(&a, stdout);
 }
@@ -343,6 +345,13 @@ int cmd_report(int argc, const char **argv)
 	if (o->quiet)
 		quiet = 1;
 
+	/* like perf: no -i and a pipe on stdin reads the pipe */
+	if (!o->input || !*o->input) {
+		struct stat st;
+
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+			o->input = "-";
+	}
 	reader = data_open_for_read(o->input, o->force);
 	if (!reader)
 		return 255;

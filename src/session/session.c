@@ -143,45 +143,50 @@ static int free_value(uint64_t key, void *val, void *arg)
 }
 
 
+static struct session *session_setup(struct session *s, const struct machine_opts *opts)
+{
+	const struct perf_header *h;
+
+	s->evlist = data_reader_evlist(s->reader);
+	strpool_init(&s->names);
+	u64map_init(&s->read_values);
+	machine_init(&s->machine, &s->names, opts);
+	h = data_reader_header(s->reader);
+	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
+	s->oq = xzalloc(sizeof(*s->oq));
+	s->file_size = h->data_offset + h->data_size;
+	time_offsets(s);
+	return s;
+}
+
 struct session *session_open(const char *path, const struct machine_opts *opts,
 			     struct data_error *err)
 {
 	struct session *s = xzalloc(sizeof(*s));
-	const struct perf_header *h;
 
 	s->reader = data_reader_open(path, err);
 	if (!s->reader) {
 		free(s);
 		return NULL;
 	}
-	s->evlist = data_reader_evlist(s->reader);
-	strpool_init(&s->names);
-	u64map_init(&s->read_values);
-	machine_init(&s->machine, &s->names, opts);
-	h = data_reader_header(s->reader);
-	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
-	s->oq = xzalloc(sizeof(*s->oq));
-	time_offsets(s);
-	s->file_size = h->data_offset + h->data_size;
-	return s;
+	return session_setup(s, opts);
 }
 
 struct session *session_from_reader(struct data_reader *reader, const struct machine_opts *opts)
 {
 	struct session *s = xzalloc(sizeof(*s));
-	const struct perf_header *h;
 
 	s->reader = reader;
-	s->evlist = data_reader_evlist(s->reader);
-	strpool_init(&s->names);
-	u64map_init(&s->read_values);
-	machine_init(&s->machine, &s->names, opts);
-	h = data_reader_header(s->reader);
-	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
-	s->oq = xzalloc(sizeof(*s->oq));
-	time_offsets(s);
-	s->file_size = h->data_offset + h->data_size;
-	return s;
+	return session_setup(s, opts);
+}
+
+struct session *session_new_from_reader(struct data_reader *reader, const struct machine_opts *opts)
+{
+	struct session *s = xzalloc(sizeof(*s));
+
+	s->reader = reader;
+	s->borrowed_reader = true;
+	return session_setup(s, opts);
 }
 
 void session_free(struct session *s)
@@ -193,7 +198,8 @@ void session_free(struct session *s)
 	u64map_for_each(&s->read_values, free_value, NULL);
 	u64map_release(&s->read_values);
 	oq_free(s->oq);
-	data_reader_close(s->reader);
+	if (!s->borrowed_reader)
+		data_reader_close(s->reader);
 	free(s);
 }
 

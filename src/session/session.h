@@ -44,7 +44,8 @@ struct session_stats {
 struct ordered_queue;
 
 struct session {
-	struct data_reader *reader; /* owned */
+	struct data_reader *reader; /* owned unless borrowed_reader */
+	bool borrowed_reader;
 	struct evlist *evlist;	    /* borrowed from the reader */
 	struct strpool names;	    /* every interned name: comms, dsos, symbols */
 	struct machine machine;
@@ -63,6 +64,11 @@ struct session {
  */
 struct session *session_open(const char *path, const struct machine_opts *opts,
 			     struct data_error *err);
+/*
+ * session_new_from_reader - like session_from_reader() but the caller keeps
+ * the reader (session_free() leaves it open). Never NULL.
+ */
+struct session *session_new_from_reader(struct data_reader *reader, const struct machine_opts *opts);
 void session_free(struct session *session);
 
 /*

@@ -325,7 +325,8 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		goto out_filter;
 	}
 
-	s = session_open(a->input ? a->input : "perf.data", &mopts, &err);
+	s = a->reader ? session_new_from_reader(a->reader, &mopts)
+		      : session_open(a->input ? a->input : "perf.data", &mopts, &err);
 	if (!s) {
 		if (err.errnum == ENOENT || err.errnum == EACCES || err.errnum == EPERM)
 			fprintf(stderr, "failed to open %s: %s\n", a->input ? a->input : "perf.data",
@@ -335,6 +336,10 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		ret = 255;
 		goto out_filter;
 	}
+	/*
+	 * perf decides about callchains before a pipe has told it the events:
+	 * piped input is reported without callchains or children
+	 */
 	has_cc = evlist_has_callchain(s->evlist);
 	if (a->callchain && !cc_none && !has_cc) {
 		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or "
@@ -345,6 +350,17 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	}
 	ho.use_callchain = has_cc && !cc_none;
 	ho.children = a->children < 0 ? has_cc : (a->children && has_cc);
+	/*
+	 * perf decides about children before a pipe has told it the events:
+	 * piped input has no children (the caller order it implies stays)
+	 */
+	if (data_reader_is_pipe(s->reader) && ho.children) {
+		ho.children = false;
+		if (!ho.cc.order_set) {
+			ho.cc.order = ORDER_CALLER;
+			ho.cc.order_set = true;
+		}
+	}
 	if (!ho.cc.order_set)
 		ho.cc.order = ho.children ? ORDER_CALLER : ORDER_CALLEE;
 	/*

@@ -8,12 +8,15 @@
 
 #include "symbol/symtab.h"
 
+struct data_reader;
+
 #include <stdbool.h>
 #include <stdio.h>
 
 /* struct report_hist_args - perf report's options as given (strings borrowed). */
 struct report_hist_args {
 	const char *input;	   /* -i, default "perf.data" */
+	struct data_reader *reader; /* already open (borrowed), or NULL: open @input */
 	const char *sort;	   /* -s/--sort, NULL: perf's default */
 	const char *fields;	   /* -F/--fields */
 	const char *callchain;	   /* -g/--call-graph argument, NULL: default */
