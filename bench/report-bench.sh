@@ -22,13 +22,23 @@ mixload() {
 	wait
 }
 
+nr_samples() {
+	"$PERF" report --stats -i "$1" 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }'
+}
+
 if [ ! -s "$DATA" ]; then
 	mkdir -p "$(dirname "$DATA")"
 	[ -x "$WL/rptmix" ] || { echo "build the workloads first: make workloads" >&2; exit 1; }
 	export -f mixload
 	export WL
-	"$PERF" record -q -F 40000 -g -o "$DATA" -- bash -c 'mixload 25' >/dev/null 2>&1
-	echo "made $DATA: $("$PERF" report --stats -i "$DATA" 2>/dev/null | awk '/SAMPLE events/ { print $3 }') samples"
+	# the sample count depends on how much CPU the machine gives us: record
+	# longer until the file has at least 500k samples
+	for secs in 14 24 40 60; do
+		"$PERF" record -q -F 25000 -g -o "$DATA" -- bash -c "mixload $secs" >/dev/null 2>&1
+		n=$(nr_samples "$DATA")
+		echo "made $DATA: $n samples in ${secs}s"
+		[ "${n:-0}" -ge 500000 ] && break
+	done
 fi
 
 bench_compare report_children "$RUNS" \

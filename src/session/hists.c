@@ -10,6 +10,7 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_COMM] = "comm",	    [SORT_PID] = "pid",		[SORT_DSO] = "dso",
 	[SORT_SYM] = "sym",	    [SORT_PARENT] = "parent",	[SORT_CPU] = "cpu",
 	[SORT_SOCKET] = "socket",   [SORT_SRCLINE] = "srcline", [SORT_SRCFILE] = "srcfile",
+	[SORT_TRACE] = "trace",
 };
 
 int sort_key_parse(const char *name)
@@ -111,6 +112,9 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 		case SORT_SRCFILE:
 			h = mix(h, (u64)(uintptr_t)k->srcfile);
 			break;
+		case SORT_TRACE:
+			h = mix(h, (u64)(uintptr_t)k->trace);
+			break;
 		default:
 			break;
 		}
@@ -159,6 +163,10 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 			break;
 		case SORT_SRCFILE:
 			if (a->srcfile != b->srcfile)
+				return false;
+			break;
+		case SORT_TRACE:
+			if (a->trace != b->trace)
 				return false;
 			break;
 		default:
@@ -343,6 +351,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.parent = hs->parent;
 	key.srcline = hs->srcline;
 	key.srcfile = hs->srcfile;
+	key.trace = hs->trace;
 	key.cpu = hs->cpu;
 	key.socket = hs->socket;
 	key.level = hs->frame->level;
@@ -465,6 +474,8 @@ static int key_cmp(enum sort_key key, const struct hist_entry *a, const struct h
 		return cmp_str(a->srcline, b->srcline);
 	case SORT_SRCFILE:
 		return cmp_str(a->srcfile, b->srcfile);
+	case SORT_TRACE:
+		return cmp_str(a->trace, b->trace);
 	default:
 		return 0;
 	}
@@ -556,6 +567,9 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 			break;
 		case SORT_SRCFILE:
 			c = cmp_str(a->srcfile, b->srcfile);
+			break;
+		case SORT_TRACE:
+			c = cmp_str(a->trace, b->trace);
 			break;
 		default:
 			break;

@@ -23,6 +23,7 @@ enum sort_key {
 	SORT_SOCKET,
 	SORT_SRCLINE,
 	SORT_SRCFILE,
+	SORT_TRACE,	/* the tracepoint payload as perf script prints it */
 	SORT_NR_KEYS,
 };
 
@@ -75,6 +76,7 @@ struct hist_entry {
 	const struct frame *parent; /* the parent key's frame, NULL: "[other]" */
 	const char *srcline;	    /* interned, for srcline/srcfile keys */
 	const char *srcfile;	    /* interned */
+	const char *trace;	    /* interned tracepoint payload text, for the trace key */
 	int cpu, socket;
 	u64 period, nr_events;	    /* self */
 	u64 acc_period, acc_events; /* children (cumulative, includes self) */
@@ -156,6 +158,7 @@ struct hist_sample {
 	u32 nr_chain;
 	const struct frame *parent; /* parent key match, or NULL */
 	const char *srcline, *srcfile;
+	const char *trace;
 	int cpu, socket;
 	u64 period;
 	bool filtered;	/* a --comm/--dsos/... filter rejects it: its new entries are hidden */

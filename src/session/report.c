@@ -7,7 +7,9 @@
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 #include "session/unwind.h"
+#include "lib/strbuf.h"
 #include "symbol/srcline.h"
+#include "trace/tep.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -217,6 +219,17 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	hs.socket = -1;
 	if (rep->want_srcline)
 		sample_srcline(rep, s, &loc, sample->ip, &hs.srcline, &hs.srcfile);
+	if (rep->want_trace) {
+		struct tep_event *te = NULL;
+
+		if (rep->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
+			te = trace_tep_find_event(rep->tep, (int)evsel->attr.config);
+		strbuf_reset(rep->trace_buf);
+		if (te && sample->raw_data)
+			trace_tep_format(te, sample->raw_data, sample->raw_size, (int)sample->cpu,
+					 sample->time, rep->trace_buf);
+		hs.trace = strpool_intern(&s->names, rep->trace_buf->buf);
+	}
 	if (sample->cpu != (u32)-1) {
 		const struct perf_header *h = data_reader_header(s->reader);
 
@@ -262,9 +275,20 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 	rep->hopts = *hopts;
 	if (filter)
 		rep->filter = *filter;
-	for (int i = 0; i < hopts->nr_keys; i++)
+	for (int i = 0; i < hopts->nr_keys; i++) {
 		if (hopts->keys[i] == SORT_SRCLINE || hopts->keys[i] == SORT_SRCFILE)
 			rep->want_srcline = true;
+		if (hopts->keys[i] == SORT_TRACE)
+			rep->want_trace = true;
+	}
+	if (rep->want_trace) {
+		const struct perf_header *h = data_reader_header(session->reader);
+
+		rep->trace_buf = xzalloc(sizeof(*rep->trace_buf));
+		strbuf_init(rep->trace_buf, 256);
+		if (h->tracing_data)
+			trace_tep_from_data(h->tracing_data, h->tracing_data_size, &rep->tep);
+	}
 	for (int i = 0; i < hopts->nr_keys; i++) {
 		if (hopts->keys[i] == SORT_PARENT) {
 			if (regcomp(&rep->parent_re,
@@ -302,6 +326,11 @@ void report_release(struct report *rep)
 		u64map_release(&rep->srclines[i].file);
 	}
 	free(rep->srclines);
+	trace_tep_free(rep->tep);
+	if (rep->trace_buf) {
+		strbuf_release(rep->trace_buf);
+		free(rep->trace_buf);
+	}
 	if (rep->has_parent_re)
 		regfree(&rep->parent_re);
 	memset(rep, 0, sizeof(*rep));

@@ -24,6 +24,8 @@ struct report_filter {
 };
 
 struct srcline_cache;
+struct tep_handle;
+struct strbuf;
 
 /* struct report_srclines - source lines of one dso, by map-relative address */
 struct report_srclines {
@@ -43,6 +45,9 @@ struct report {
 	u64 *nr_samples_all;	 /* per evsel: samples before the filters */
 	u64 *total_period_all;	 /* per evsel: period before the filters */
 	bool want_srcline;	 /* a srcline/srcfile key is used */
+	bool want_trace;	 /* the trace key is used */
+	struct tep_handle *tep;	 /* owned: formats from the file's tracing data */
+	struct strbuf *trace_buf; /* scratch */
 	struct report_srclines *srclines; /* per dso id, grown as needed */
 	u32 nr_srclines;
 	const struct symbol_opts *symbol_opts; /* borrowed, may be NULL */

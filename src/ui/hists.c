@@ -72,6 +72,8 @@ static const char *key_title(int key)
 		return "Source:Line";
 	case SORT_SRCFILE:
 		return "Source File";
+	case SORT_TRACE:
+		return "Trace output";
 	default:
 		return "?";
 	}
@@ -102,6 +104,8 @@ static const char *key_text(const struct hist_entry *e, int key, char *buf, size
 		return e->srcline ? e->srcline : "??:0";
 	case SORT_SRCFILE:
 		return e->srcfile ? e->srcfile : "";
+	case SORT_TRACE:
+		return e->trace ? e->trace : "";
 	default:
 		return "";
 	}
@@ -190,8 +194,9 @@ widths:
 			struct col *col = &p->cols[c];
 			int w;
 
-			/* cpu and socket keep their 3-wide title width, as perf's do */
-			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET)
+			/* cpu, socket and trace keep their title width, as perf's do */
+			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
+			    col->key == SORT_TRACE)
 				continue;
 			w = (int)strlen(key_text(e, col->key, p->buf, sizeof(p->buf)));
 			/* perf sizes the symbol column by the name, without " (inlined)" */

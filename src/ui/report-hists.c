@@ -341,6 +341,18 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	 * piped input is reported without callchains or children
 	 */
 	has_cc = evlist_has_callchain(s->evlist);
+	/* perf's default for files of tracepoints only: the payload text */
+	if (!a->sort && !a->fields) {
+		bool all_tp = true;
+
+		evlist_for_each_entry(s->evlist, evsel)
+			if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
+				all_tp = false;
+		if (all_tp && s->evlist->nr_entries) {
+			ho.keys[0] = SORT_TRACE;
+			ho.nr_keys = 1;
+		}
+	}
 	if (a->callchain && !cc_none && !has_cc) {
 		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or "
 				"branch data.\nDid you call 'perf record' without -g or -b?\n");
