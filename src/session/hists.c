@@ -713,8 +713,45 @@ static void rbt_fixup(struct rbt *t, u32 z)
 	t->red[t->root] = 0;
 }
 
+static int prefix_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
+	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
+	const struct hists *hists = arg;
+	int c = 0;
+
+	for (int i = 0; i < hists->opts.nr_keys && hists->opts.keys[i] != SORT_TRACE && !c; i++)
+		c = key_cmp(hists->opts.keys[i], a, b);
+	return c;
+}
+
+/*
+ * mark_compared_traces - perf formats a tracepoint payload lazily, when two
+ * entries equal on the keys before "trace" are compared; only those count
+ * for the trace column's width. Mark them.
+ */
+static void mark_compared_traces(struct hists *hists)
+{
+	size_t n = hists->nr_entries;
+	struct hist_entry **v;
+	bool has_trace = false;
+
+	for (int i = 0; i < hists->opts.nr_keys; i++)
+		has_trace |= hists->opts.keys[i] == SORT_TRACE;
+	if (!has_trace || n < 2)
+		return;
+	v = xmemdup(hists->entries, n * sizeof(*v));
+	qsort_r(v, n, sizeof(*v), prefix_cmp, hists);
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (!prefix_cmp(&v[i], &v[i + 1], hists))
+			v[i]->trace_compared = v[i + 1]->trace_compared = true;
+	}
+	free(v);
+}
+
 void hists_sort(struct hists *hists)
 {
+	mark_compared_traces(hists);
 	size_t n = hists->nr_entries, k = 0;
 	struct hist_entry **in = hists->entries;
 	struct rbt t;

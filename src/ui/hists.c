@@ -194,9 +194,13 @@ widths:
 			struct col *col = &p->cols[c];
 			int w;
 
-			/* cpu, socket and trace keep their title width, as perf's do */
+			/* cpu and socket keep their 3-wide title width, as perf's do */
+			/*
+			 * perf formats a payload only when comparing it, so the
+			 * trace column of a lone entry keeps its title width
+			 */
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
-			    col->key == SORT_TRACE)
+			    (col->key == SORT_TRACE && !e->trace_compared))
 				continue;
 			w = (int)strlen(key_text(e, col->key, p->buf, sizeof(p->buf)));
 			/* perf sizes the symbol column by the name, without " (inlined)" */
@@ -304,7 +308,10 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 		default: {
 			const char *t = key_text(e, col->key, p->buf, sizeof(p->buf));
 
-			if ((col->key == SORT_SYM || col->key == SORT_SRCLINE || col->key == SORT_SRCFILE) && last)
+			if (col->key == SORT_TRACE && last)
+				fprintf(fp, "%.*s", col->width, t); /* cut to the column, unpadded */
+			else if ((col->key == SORT_SYM || col->key == SORT_SRCLINE ||
+				  col->key == SORT_SRCFILE) && last)
 				fputs(t, fp);
 			else if (col->left)
 				fprintf(fp, "%-*.*s", col->width, col->width, t);
