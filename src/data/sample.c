@@ -285,20 +285,31 @@ int perf_sample_parse(const struct perf_event_attr *attr, const union perf_event
 
 /* ---- byte swapping ---- */
 
+/* the swap helpers use memcpy: fields of hostile or unpadded records may be unaligned */
 static void swap64s(void *p, size_t n)
 {
-	u64 *w = p;
+	u8 *b = p;
 
-	for (size_t i = 0; i < n; i++)
-		w[i] = __builtin_bswap64(w[i]);
+	for (size_t i = 0; i < n; i++) {
+		u64 v;
+
+		memcpy(&v, b + i * 8, 8);
+		v = __builtin_bswap64(v);
+		memcpy(b + i * 8, &v, 8);
+	}
 }
 
 static void swap32s(void *p, size_t n)
 {
-	u32 *w = p;
+	u8 *b = p;
 
-	for (size_t i = 0; i < n; i++)
-		w[i] = __builtin_bswap32(w[i]);
+	for (size_t i = 0; i < n; i++) {
+		u32 v;
+
+		memcpy(&v, b + i * 4, 4);
+		v = __builtin_bswap32(v);
+		memcpy(b + i * 4, &v, 4);
+	}
 }
 
 /* reverse the bits of each byte: C bit-fields of a big-endian writer are laid out MSB-first */
@@ -571,10 +582,15 @@ static int swap_sample(u8 *p, u8 *end, const struct perf_event_attr *attr, bool 
 
 static void swap16s(void *p, size_t n)
 {
-	u16 *w = p;
+	u8 *b = p;
 
-	for (size_t i = 0; i < n; i++)
-		w[i] = __builtin_bswap16(w[i]);
+	for (size_t i = 0; i < n; i++) {
+		u16 v;
+
+		memcpy(&v, b + i * 2, 2);
+		v = __builtin_bswap16(v);
+		memcpy(b + i * 2, &v, 2);
+	}
 }
 
 /* a cpu_map payload: u16 type, then CPUS {u16 nr; u16 cpu[]}, MASK {u16 nr, long_size; longs}, RANGE {u8 any, pad; u16 start, end} */
@@ -731,12 +747,7 @@ int perf_event_swap(union perf_event *ev, const struct perf_event_attr *attr, bo
 			return -EINVAL;
 		swap64s(b, 1);
 		swap32s(b + 8, 1);
-		{
-			u16 *h = (u16 *)(b + 12);
-
-			h[0] = __builtin_bswap16(h[0]);
-			h[1] = __builtin_bswap16(h[1]);
-		}
+		swap16s(b + 12, 2);
 		swap_trailer(end, attr, body - 16);
 		return 0;
 	case PERF_RECORD_CGROUP:
