@@ -159,6 +159,25 @@ test_expect_success PERF,ROOT 'tracepoints, system wide' '
 
 # Whatever else runs on the machine is recorded too: compare our workload's
 # comms (other processes' odd frames are listed in docs/cmd/report.md).
+test_expect_success PERF,ROOT 'tracepoint-only files: the trace key' '
+	"$PERF" record -q -e sched:sched_switch -e sched:sched_wakeup -e raw_syscalls:sys_enter \
+		-o $TRASH/tp2.data "$W/rptmix" 50 >/dev/null 2>&1 &&
+	same $TRASH/tp2.data &&
+	same $TRASH/tp2.data -s comm,trace &&
+	"$PERF" record -q -e sched:sched_process_exec -o $TRASH/tp1.data true >/dev/null 2>&1 &&
+	same $TRASH/tp1.data
+'
+
+test_expect_success PERF,ROOT 'piped input' '
+	"$PERF" record -q -g -o - "$W/rptmix" 100 2>/dev/null >$TRASH/pipe.data &&
+	cat $TRASH/pipe.data | "$PERF" report --stdio 2>/dev/null | norm /dev/stdin >perf.norm &&
+	cat $TRASH/pipe.data | "$SONDE" report --stdio | norm /dev/stdin >sonde.norm &&
+	test_cmp perf.norm sonde.norm &&
+	cat $TRASH/pipe.data | "$PERF" report --stdio --no-children -i - 2>/dev/null | norm /dev/stdin >perf.norm &&
+	cat $TRASH/pipe.data | "$SONDE" report --stdio --no-children -i - | norm /dev/stdin >sonde.norm &&
+	test_cmp perf.norm sonde.norm
+'
+
 test_expect_success PERF,ROOT 'system wide with callchains' '
 	"$PERF" record -q -g -o $TRASH/sw.data -a "$W/rptmix" 100 >/dev/null 2>&1 &&
 	same $TRASH/sw.data --no-children --comm rptmix,rpt-child,rpt-worker1 &&
