@@ -277,7 +277,7 @@ static int read_ring(struct recorder *r, struct perf_mmap *m)
 	union perf_event *ev;
 	const void *ptr[2];
 	size_t len[2];
-	u64 start, end;
+	u64 start, end, ring_end;
 	int n, err;
 
 	if (perf_mmap_read_init(m))
@@ -287,7 +287,15 @@ static int read_ring(struct recorder *r, struct perf_mmap *m)
 	/* account first: read_event walks the same window without consuming it */
 	while ((ev = perf_mmap_read_event(m)))
 		account(r, ev);
-	/* a corrupt size stops the walk: write only the whole records seen */
+	/*
+	 * A corrupt size stops the walk: write only the whole records seen,
+	 * and give the rest of the window back so the ring cannot get stuck.
+	 */
+	if (m->start != end)
+		pr_debug("ring %d: bad record at %llu in [%llu, %llu), %llu bytes dropped\n", m->cpu,
+			 (unsigned long long)m->start, (unsigned long long)start,
+			 (unsigned long long)end, (unsigned long long)(end - m->start));
+	ring_end = end;
 	end = m->start;
 	n = perf_mmap_window(m, start, end, ptr, len);
 	if (n == 2) {
@@ -305,7 +313,7 @@ static int read_ring(struct recorder *r, struct perf_mmap *m)
 		err = 0;
 	}
 	r->bytes_read += end - start;
-	m->end = end;
+	m->end = ring_end;
 	perf_mmap_read_done(m);
 	r->nr_chunks++;
 	return err ? err : 1;
