@@ -159,6 +159,30 @@ int stat_run_once(struct stat_opts *o, int argc, const char **argv, int run_idx)
 	if (o->sync_run)
 		sync();
 	child_exited = 0;
+	/*
+	 * perf's order: the delay (-D) passes and the counters are enabled
+	 * before the corked workload is let go, and the clock starts after.
+	 */
+	if (o->initial_delay < 0) {
+		fprintf(stderr, "Events disabled\n");
+	} else {
+		struct evsel *e;
+
+		if (o->initial_delay > 0) {
+			fprintf(stderr, "Events disabled\n");
+			sleep_ms((unsigned int)o->initial_delay);
+		}
+		if (!stat_enable_on_exec(&o->run) || o->initial_delay) {
+			evlist_enable(evlist);
+			if (o->initial_delay > 0)
+				fprintf(stderr, "Events enabled\n");
+		} else {
+			/* events that cannot wait for the exec (PMU cpumask, duration_time) */
+			evlist_for_each_entry(evlist, e)
+				if (evsel_is_group_leader(e) && !e->attr.enable_on_exec)
+					evsel_enable(e);
+		}
+	}
 	t0 = monotonic_ns();
 	start_ns = t0;
 	o->run_start_ns = t0;
@@ -169,24 +193,6 @@ int stat_run_once(struct stat_opts *o, int argc, const char **argv, int run_idx)
 			fprintf(stderr, "Workload failed: %s\n", strerror(-err));
 			return -1;
 		}
-		if (o->initial_delay > 0) {
-			sleep_ms((unsigned int)o->initial_delay);
-			evlist_enable(evlist);
-		} else if (!o->initial_delay && !stat_enable_on_exec(&o->run)) {
-			/* cpu-wide or attached counters: enable_on_exec does not apply */
-			evlist_enable(evlist);
-		} else if (!o->initial_delay) {
-			struct evsel *e;
-
-			evlist_for_each_entry(evlist, e)
-				if (evsel_is_group_leader(e) && !e->attr.enable_on_exec)
-					evsel_enable(e);
-		}
-	} else {
-		if (o->initial_delay > 0)
-			sleep_ms((unsigned int)o->initial_delay);
-		if (o->initial_delay >= 0)
-			evlist_enable(evlist);
 	}
 
 	if (o->interval) {

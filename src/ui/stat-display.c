@@ -840,6 +840,11 @@ void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const s
 		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", (unsigned long)ts->tv_sec,
 			 (unsigned long)ts->tv_nsec);
 	} else if (ts) {
+		/* perf clears the terminal (stdout, puts()) even when the report goes elsewhere */
+		if (cfg->interval_clear) {
+			puts("\033[H\033[2J");
+			fflush(stdout);
+		}
 		snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", (unsigned long)ts->tv_sec,
 			 (unsigned long)ts->tv_nsec, cfg->csv_sep);
 		print_interval_header(cfg);

@@ -156,6 +156,17 @@ test_expect_success ROOT '--per-thread -a: busy threads of the whole system, com
 	! grep -E ",<not counted>," out
 '
 
+test_expect_success ROOT '-D delay: perf'"'"'s messages, counting after the delay' '
+	"$SONDE" stat -D 100 -x, -e task-clock -- "$W" 200 2>out &&
+	head -2 out >msgs && printf "Events disabled\nEvents enabled\n" >exp && test_cmp exp msgs &&
+	v=$(csv_val task-clock out) && awk -v v="$v" "BEGIN { exit !(v > 10) }"
+'
+
+test_expect_success ROOT '--interval-clear clears the terminal on stdout before each interval' '
+	"$SONDE" stat --interval-clear -I 100 --interval-count 1 -e cs -- sleep 0.3 >clear 2>/dev/null &&
+	printf "\033[H\033[2J\n" >exp && cmp exp clear
+'
+
 test_expect_success ROOT '-n null run: no counters, times only' '
 	"$SONDE" stat -n -- true 2>out &&
 	! grep -E "task-clock|cycles" out && test_grep "seconds time elapsed" out
