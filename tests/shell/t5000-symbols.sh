@@ -136,7 +136,7 @@ test_expect_success PERF 'rebuilt and not cached: both print [unknown] for the s
 
 # JIT code: perf names executable anonymous memory after /tmp/perf-PID.map
 if test_have_prereq PERF && [ -x "$SONDE_WORKLOADS/jitmap" ]; then
-	record jit.data "$SONDE_WORKLOADS/jitmap" 3
+	"$PERF" record -q -e cpu-clock -F 2000 -o jit.data "$SONDE_WORKLOADS/jitmap" 3 >jit.map-path 2>/dev/null
 	"$PERF" script -i jit.data -F ip,sym,symoff,dso >jit.perf 2>/dev/null
 	"$SONDE" script -i jit.data -F ip,sym,symoff,dso >jit.sonde 2>/dev/null
 	if grep -q "(//anon)" jit.sonde; then
@@ -148,8 +148,8 @@ if test_have_prereq PERF && [ -x "$SONDE_WORKLOADS/jitmap" ]; then
 			test_cmp jit.perf jit.sonde
 		'
 	fi
-	# the map the workload left behind
-	rm -f $(grep -o "/tmp/perf-[0-9]*\.map" jit.perf | sort -u)
+	# the map the workload left behind (it prints its path)
+	rm -f $(grep -o "^/tmp/perf-[0-9]*\.map$" jit.map-path)
 else
 	test_skip 'JIT code named in /tmp/perf-PID.map' "needs perf and the jitmap workload"
 fi
