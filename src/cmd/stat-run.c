@@ -198,6 +198,8 @@ int stat_run_once(struct stat_opts *o, int argc, const char **argv, int run_idx)
 	if (o->interval) {
 		u64 next = start_ns + (u64)o->interval * NSEC_PER_MSEC;
 
+		o->cfg.num_print_interval = 0; /* each run starts with the column header */
+
 		while (!done_signal) {
 			u64 now = monotonic_ns();
 

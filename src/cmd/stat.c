@@ -374,8 +374,8 @@ int cmd_stat(int argc, const char **argv)
 		ret = 234;
 		goto out;
 	}
-	if ((o.cfg.aggr_mode == AGGR_NONE || o.cgroup) && !o.target.system_wide &&
-	    !o.target.cpu_list) {
+	if (((o.cfg.aggr_mode != AGGR_GLOBAL && o.cfg.aggr_mode != AGGR_THREAD) || o.cgroup) &&
+	    !o.target.system_wide && !o.target.cpu_list) {
 		fprintf(stderr, "both cgroup and no-aggregation modes only available in system-wide mode\n");
 		print_usage_for(stat_usage, options, "!G", "A", "a", "for-each-cgroup", NULL);
 		ret = 234;

@@ -494,7 +494,8 @@ static void print_noise(struct stat_config *cfg, const struct evsel *evsel, doub
 	const struct evsel_stat *st = evsel->priv;
 	double pct;
 
-	if (cfg->run_count == 1 || !st)
+	/* interval lines are single readings: no spread to show */
+	if (cfg->run_count == 1 || !st || cfg->interval)
 		return;
 	pct = rel_stddev(stats_stddev(&st->res[0]), avg);
 	if (cfg->json_output)

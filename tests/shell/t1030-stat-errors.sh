@@ -42,6 +42,7 @@ test_expect_success PERF 'nonexistent TID: the open error' 'same_err -t 999999 -
 test_expect_success PERF '-B with -x' 'same_err -x, -B -e cs true'
 test_expect_success PERF '-A without -a' 'same_err -A -e cs true'
 test_expect_success PERF '--per-thread without a target' 'same_err --per-thread -e cs true'
+test_expect_success PERF '--per-core / --per-socket without -a' 'same_err --per-core -e cs true && same_err --per-socket -e cs true'
 test_expect_success PERF '--interval-count without -I' 'same_err --interval-count 2 -e cs true'
 test_expect_success PERF 'negative -r' 'same_err -r -1 -e cs true'
 test_expect_success PERF 'a PMU rejecting the attr: <not supported>, status 0' '
