@@ -33,6 +33,10 @@
 static const char *const default_events =
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"
 	"branch-misses";
+/* ... with the stall counters when the cpu PMU has them (perf asks sysfs too) */
+static const char *const default_events_stalls =
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,stalled-cycles-frontend,"
+	"stalled-cycles-backend,instructions,branches,branch-misses";
 static const char *const detailed_events[] = {
 	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
 	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
@@ -152,7 +156,11 @@ static void setup_default_events(struct stat_opts *o)
 
 	if (!o->evlist)
 		o->evlist = evlist_new();
-	if (add_defaults && parse_events(o->evlist, default_events, &err) == 0) {
+	if (add_defaults &&
+	    parse_events(o->evlist,
+			 access("/sys/bus/event_source/devices/cpu/events/stalled-cycles-frontend",
+				F_OK) ? default_events : default_events_stalls,
+			 &err) == 0) {
 		evlist_for_each_entry(o->evlist, e)
 			e->is_optional = true;
 	}

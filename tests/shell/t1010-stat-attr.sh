@@ -60,6 +60,11 @@ test_expect_success PERF '-p PID' '
 	attr_diff -p $pid -e task-clock,cs -- sleep 0.01; rc=$?
 	kill $pid; return $rc
 '
+test_expect_success PERF '--per-thread -p PID' '
+	sleep 5 & pid=$! &&
+	attr_diff --per-thread -p $pid -e cs -- sleep 0.01; rc=$?
+	kill $pid; return $rc
+'
 test_expect_success PERF '-D delay: no enable_on_exec' 'attr_diff -D 10 -e cs true'
 test_expect_success PERF,TRACEFS 'tracepoints' 'attr_diff -e sched:sched_switch,sched:sched_process_exec true'
 test_expect_success PERF 'breakpoint and msr' 'attr_diff -e mem:0x1000:rw,msr/tsc/ true'
