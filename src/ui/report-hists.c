@@ -357,7 +357,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or "
 				"branch data.\nDid you call 'perf record' without -g or -b?\n");
 		session_free(s);
-		ret = 255;
+		ret = 0; /* perf 6.1 exits 0 after this message */
 		goto out_filter;
 	}
 	ho.use_callchain = has_cc && !cc_none;
