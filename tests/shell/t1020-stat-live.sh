@@ -39,6 +39,13 @@ test_expect_success ROOT,TRACEFS 'a tracepoint counts its events: one exec' '
 	test "$(csv_val sched:sched_process_exec out)" = 1
 '
 
+test_expect_success ROOT,TRACEFS '--filter applies to the tracepoint' '
+	"$SONDE" stat -x, -e sched:sched_process_exec --filter "common_pid > 0" -- true 2>out &&
+	test "$(csv_val sched:sched_process_exec out)" = 1 &&
+	"$SONDE" stat -x, -e sched:sched_process_exec --filter "common_pid == 0" -- true 2>out &&
+	test "$(csv_val sched:sched_process_exec out)" = 0
+'
+
 test_expect_success ROOT,TRACEFS 'tracepoint globs: a whole subsystem' '
 	"$SONDE" stat -x, -e "sched:*" -- true 2>out &&
 	n=$(ls -d /sys/kernel/tracing/events/sched/*/ | wc -l) &&
