@@ -410,7 +410,16 @@ void evlist_close(struct evlist *evlist)
 
 void evlist_release_live(struct evlist *evlist)
 {
+	struct evsel *evsel;
+
 	evlist_close(evlist);
+	/* the maps go away below: no evsel may keep pointing at them */
+	evlist_for_each_entry(evlist, evsel) {
+		if (evsel->cpus == evlist->cpus)
+			evsel->cpus = NULL;
+		if (evsel->threads == evlist->threads)
+			evsel->threads = NULL;
+	}
 	if (evlist->workload.cork_fd >= 0) {
 		/* closing the cork without a byte makes the child exit */
 		close(evlist->workload.cork_fd);
