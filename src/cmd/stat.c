@@ -321,7 +321,7 @@ int cmd_stat(int argc, const char **argv)
 		out = fdopen(o.log_fd, o.append ? "a" : "w");
 		if (!out) {
 			perror("Failed opening logfd");
-			ret = 255;
+			ret = 234; /* perf: -errno of fdopen */
 			goto out;
 		}
 	}

@@ -45,6 +45,9 @@ test_expect_success PERF '--per-thread without a target' 'same_err --per-thread 
 test_expect_success PERF '--per-core / --per-socket without -a' 'same_err --per-core -e cs true && same_err --per-socket -e cs true'
 test_expect_success PERF '--interval-count without -I' 'same_err --interval-count 2 -e cs true'
 test_expect_success PERF 'negative -r' 'same_err -r -1 -e cs true'
+test_expect_success PERF '-o into a missing directory, --log-fd on a closed fd' '
+	same_err -o /nonexistent/dir/f -e cs true && same_err --log-fd 99 -e cs true
+'
 test_expect_success PERF,TRACEFS 'a tracepoint filter the kernel rejects' 'same_err -x, -e sched:sched_process_exec --filter "bogus_field > 0" -- true'
 test_expect_success PERF 'a PMU rejecting the attr: <not supported>, status 0' '
 	test -d /sys/bus/event_source/devices/msr || exit 0
