@@ -624,6 +624,8 @@ int record_run(struct record *rec, const struct option *options, const char *con
 				 msg, sizeof(msg));
 	if (verbose && *msg)
 		fputs(msg, stderr);
+	if (verbose)
+		fprintf(stderr, "mmap size %zuB\n", (rec->mmap_pages + 1) * (size_t)page_size);
 	if (err) {
 		status = open_error(rec, failed, err);
 		goto out;

@@ -424,7 +424,7 @@ retry:
 		    evsel->attr.config == PERF_COUNT_HW_CPU_CYCLES) {
 			if (msg_len)
 				snprintf(msg, msg_len,
-					 "The cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
+					 "Warning:\nThe cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
 			fallback_to_cpu_clock(evsel);
 			evsel->is_fallback_name = true;
 			goto retry;
@@ -455,7 +455,7 @@ retry:
 			}
 			if (msg_len)
 				snprintf(msg, msg_len,
-					 "kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
+					 "Warning:\nkernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
 					 sys_paranoid());
 			goto retry;
 		}
