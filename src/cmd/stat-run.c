@@ -115,6 +115,45 @@ static void print_interval(struct stat_opts *o, u64 start_ns)
 	stat_print_counters(&o->cfg, o->evlist, &ts);
 }
 
+/*
+ * With -p/-t and no workload perf stops when every watched task is gone
+ * (it looks in /proc; the counters' fds cannot tell: poll() on a counting
+ * fd without a ring says POLLHUP at once).
+ */
+struct target_watch {
+	struct thread_map *threads; /* borrowed; NULL: nothing to watch */
+};
+
+static void target_watch_init(struct target_watch *w, struct stat_opts *o)
+{
+	w->threads = (o->target.pid || o->target.tid) ? o->evlist->threads : NULL;
+}
+
+static bool target_alive(const struct target_watch *w)
+{
+	for (int i = 0; i < w->threads->nr; i++)
+		if (!kill(w->threads->pids[i], 0) || errno != ESRCH)
+			return true;
+	return false;
+}
+
+/* target_watch_wait - wait up to @ms (-1: until a signal); true once every task exited */
+static bool target_watch_wait(struct target_watch *w, int ms)
+{
+	if (!w->threads) {
+		if (ms < 0)
+			pause();
+		else if (ms > 0)
+			sleep_ms((unsigned int)ms);
+		return false;
+	}
+	if (!target_alive(w))
+		return true;
+	if (ms != 0)
+		sleep_ms(ms < 0 || ms > 100 ? 100 : (unsigned int)ms);
+	return !target_alive(w);
+}
+
 /* --summary: the whole run's totals from the last (cumulative) readings */
 static void summarize_intervals(struct stat_opts *o)
 {
@@ -197,6 +236,9 @@ int stat_run_once(struct stat_opts *o, int argc, const char **argv, int run_idx)
 
 	if (o->interval) {
 		u64 next = start_ns + (u64)o->interval * NSEC_PER_MSEC;
+		struct target_watch watch;
+
+		target_watch_init(&watch, o);
 
 		o->cfg.num_print_interval = 0; /* each run starts with the column header */
 
@@ -208,6 +250,8 @@ int stat_run_once(struct stat_opts *o, int argc, const char **argv, int run_idx)
 					break;
 				child_exited = 0;
 			}
+			if (!forks && target_watch_wait(&watch, 0))
+				break;
 			if (now >= next) {
 				print_interval(o, start_ns);
 				next += (u64)o->interval * NSEC_PER_MSEC;
@@ -249,17 +293,21 @@ int stat_run_once(struct stat_opts *o, int argc, const char **argv, int run_idx)
 		}
 	} else {
 		u64 deadline = o->timeout ? t0 + (u64)o->timeout * NSEC_PER_MSEC : 0;
+		struct target_watch w;
 
+		target_watch_init(&w, o);
 		while (!done_signal) {
+			int ms = -1;
+
 			if (deadline) {
 				u64 now = monotonic_ns();
 
 				if (now >= deadline)
 					break;
-				sleep_ms((unsigned int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 1000));
-			} else {
-				pause();
+				ms = (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 1000);
 			}
+			if (target_watch_wait(&w, ms))
+				break; /* every watched task exited, as perf notices */
 		}
 	}
 	t1 = monotonic_ns();

@@ -95,6 +95,12 @@ test_expect_success ROOT '-t TID counts one thread' '
 	v=$(csv_val task-clock out) && awk -v v="$v" "BEGIN { exit !(v > 10) }"
 '
 
+test_expect_success ROOT '-p PID without a command ends when the process exits' '
+	sleep 0.5 & pid=$! &&
+	timeout 5 "$SONDE" stat -p $pid -e cs 2>out &&
+	test_grep "Performance counter stats for process id .$pid.:" out
+'
+
 test_expect_success ROOT '-a counts every cpu; -A lists each' '
 	"$SONDE" stat -a -x, -e cs -- sleep 0.1 2>out && test "$(csv_val cs out)" -gt 0 &&
 	"$SONDE" stat -a -A -x, -e cs -- sleep 0.1 2>out &&
