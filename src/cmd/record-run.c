@@ -300,13 +300,27 @@ static void format_timestamp(char *buf, size_t len)
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 10000000) % 100);
 }
 
+/*
+ * The size perf reports: where the data section ends (its file position
+ * before the feature sections), read back from the finished header; 0 for
+ * pipes and non-regular files, as perf's lseek gives there.
+ */
 static u64 file_size(struct record *rec)
 {
 	struct stat st;
+	u64 hdr[7];
+	int fd;
 
-	if (rec->is_pipe || stat(rec->path, &st))
+	if (rec->is_pipe || stat(rec->path, &st) || !S_ISREG(st.st_mode))
 		return 0;
-	return st.st_size;
+	fd = open(rec->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	/* magic, size, attr_size, attrs{offset,size}, data{offset,size} */
+	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
+		hdr[5] = hdr[6] = 0;
+	close(fd);
+	return hdr[5] + hdr[6];
 }
 
 /* write the build-ids and times, close the file; returns 0 or -errno */
@@ -337,8 +351,9 @@ static void print_captured(struct record *rec, const char *path, u64 size, bool 
 			(unsigned long long)r->nr_events, (unsigned long long)r->nr_lost_records);
 	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s", mb, path);
 	if (rec->comp_level && data_writer_bytes(rec->w)) {
+		/* perf's ratio: ring bytes in over compressed bytes out (synthesized records aside) */
 		double orig = data_writer_uncompressed_bytes(rec->w);
-		double comp = data_writer_bytes(rec->w);
+		double comp = data_writer_bytes(rec->w) - rec->synth_bytes;
 
 		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
 			orig / 1024.0 / 1024.0, comp > 0 ? orig / comp : 0.0);
@@ -675,6 +690,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	rec->recorder.buildid_all = rec->buildid_all;
 	if (!rec->tail_synthesize && (err = synthesize(rec, false)))
 		goto write_error;
+	rec->synth_bytes = data_writer_bytes(rec->w);
 
 	if (has_workload) {
 		err = evlist_start_workload(rec->evlist);

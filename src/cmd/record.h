@@ -44,6 +44,7 @@ struct record {
 	struct perf_mmap_set rings;
 	struct recorder recorder;
 	u64 nr_wakeups;
+	u64 synth_bytes;	/* data bytes written before the rings (for the -z ratio) */
 	int nr_switches;
 	int workload_signal;	/* the workload died of this signal: perf re-raises it */
 };
