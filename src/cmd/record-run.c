@@ -411,7 +411,7 @@ static int switch_output(struct record *rec, bool at_exit)
 static int record_loop(struct record *rec, const sigset_t *waitmask)
 {
 	struct pollfd *pfd = xcalloc(rec->rings.nr + 1, sizeof(*pfd));
-	bool done = false, draining = false, disabled = false;
+	bool done = false, draining = false, disabled = false, overwrite_read = false;
 	struct target *t = &rec->opts.target;
 	u64 switch_at = 0, enable_at = 0;
 	int err = 0;
@@ -433,7 +433,12 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 		int nr_read = 0;
 		u64 before = data_writer_bytes(rec->w);
 
-		err = recorder_read_rings(&rec->recorder, &nr_read);
+		/*
+		 * --overwrite rings are a flight recorder: the kernel keeps the
+		 * newest data, read once at the end (or when switching output).
+		 */
+		if (!rec->opts.overwrite || done || got_sigusr2 || (switch_at && monotonic_ns() >= switch_at))
+			err = recorder_read_rings(&rec->recorder, &nr_read);
 		if (err)
 			break;
 		if (nr_read) {
@@ -486,8 +491,14 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 				ppoll(NULL, 0, &zero, waitmask);
 				continue;
 			}
-			if (done || draining)
+			if (done || draining) {
+				/* an overwrite ring is read once, now that the session ends */
+				if (rec->opts.overwrite && !overwrite_read) {
+					overwrite_read = true;
+					continue;
+				}
 				break;
+			}
 			if (switch_at || enable_at) {
 				u64 now = monotonic_ns(), at, left;
 
@@ -497,7 +508,8 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 				tmo.tv_nsec = left % NSEC_PER_SEC;
 				tp = &tmo;
 			}
-			n = ppoll(pfd, rec->rings.nr, tp, waitmask);
+			/* overwrite rings never wake us: wait for a signal or a deadline */
+			n = ppoll(pfd, rec->opts.overwrite ? 0 : rec->rings.nr, tp, waitmask);
 			rec->nr_wakeups++;
 			if (n < 0 && errno != EINTR) {
 				err = -errno;

@@ -81,6 +81,14 @@ test_expect_success PERF 'dwarf call chains: perf reads it' '
 	perf_reads d.data
 '
 
+test_expect_success PERF '--overwrite: a flight recorder read once at the end' '
+	"$SONDE" record -q --overwrite -m 1 -o ow.data -- "$W/cpuburn" 300 &&
+	perf_reads ow.data &&
+	n=$(samples ow.data) && test "$n" -gt 0 &&
+	"$SONDE" record -q -m 1 -o full.data -- "$W/cpuburn" 300 &&
+	test "$n" -lt "$(samples full.data)"
+'
+
 test_expect_success PERF 'per-thread and several events' '
 	"$SONDE" record -q --per-thread -e cpu-clock -e task-clock -o pt.data -- "$W/cpuburn" 50 &&
 	perf_reads pt.data &&
