@@ -114,7 +114,8 @@ static int cgroup_cb(const struct option *opt, const char *arg, int unset)
 			tok = comma ? comma + 1 : NULL;
 			i++;
 		}
-		if (!*name || evsel->cgroup_fd >= 0)
+		/* a lone empty name is the root (perf joins it to the mount point) */
+		if ((!*name && nr > 1) || evsel->cgroup_fd >= 0)
 			continue;
 		fd = cgroup_open(name, path, sizeof(path));
 		if (fd < 0) {
@@ -410,15 +411,6 @@ int cmd_stat(int argc, const char **argv)
 		}
 		fprintf(stderr, "timeout < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
 	}
-	if (o.interval && o.interval < 100) {
-		if (o.interval < 10) {
-			fprintf(stderr, "print interval must be >= 10ms\n");
-			print_usage_for(stat_usage, options, "!I", NULL);
-			ret = 234;
-			goto out;
-		}
-		fprintf(stderr, "print interval < 100ms. The overhead percentage could be high in some cases. Please proceed with caution.\n");
-	}
 	o.run.target = &o.target;
 	o.run.no_inherit = o.no_inherit;
 	o.run.all_user = o.all_user;
@@ -438,6 +430,13 @@ int cmd_stat(int argc, const char **argv)
 	ret = evlist_create_maps(o.evlist, &o.target);
 	if (!ret)
 		stat_set_pmu_cpus(o.evlist, &o.target);
+	if (ret == -EINVAL && o.target.cpu_list && !o.target.pid && !o.target.tid) {
+		/* perf's words (and errno) for a -C list it cannot read */
+		fprintf(stderr, "failed to parse CPUs map: %s\n", strerror(ENOENT));
+		print_usage_for(stat_usage, options, "!C", "a", NULL);
+		ret = 234;
+		goto out;
+	}
 	if (ret) {
 		fprintf(stderr, "Problems finding threads of monitor\n");
 		print_usage_for(stat_usage, options, "!p", "t", NULL);

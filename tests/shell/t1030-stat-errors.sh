@@ -45,6 +45,8 @@ test_expect_success PERF '--per-thread without a target' 'same_err --per-thread 
 test_expect_success PERF '--per-core / --per-socket without -a' 'same_err --per-core -e cs true && same_err --per-socket -e cs true'
 test_expect_success PERF '--interval-count without -I' 'same_err --interval-count 2 -e cs true'
 test_expect_success PERF 'negative -r' 'same_err -r -1 -e cs true'
+test_expect_success PERF 'a malformed -C list' 'same_err -C abc -e cs true'
+test_expect_success PERF 'a too short --timeout' 'same_err --timeout 5 -e cs true'
 test_expect_success PERF '-o into a missing directory, --log-fd on a closed fd' '
 	same_err -o /nonexistent/dir/f -e cs true && same_err --log-fd 99 -e cs true
 '
