@@ -34,6 +34,9 @@ bench_compare record_overhead_nobpf "$RUNS" \
 stat_of() { # FILE KEY
 	"$PERF" report --stats -i "$1" 2>/dev/null | sed -n "s/^ *$2 events: *\([0-9]*\).*/\1/p" | head -1
 }
+# Note: the sample count follows the CPU share the workload got (4999 per
+# CPU second in frequency mode): on a loaded machine it varies by +-20%
+# between runs of the same tool; compare medians of several runs.
 fidelity() { # TOOL OUT -> "samples lost bytes"
 	local tool=$1 out=$2 s l b
 	"$tool" record -q -F 4999 -g -o "$out" -- "$W" 1500 >/dev/null 2>&1
@@ -41,7 +44,7 @@ fidelity() { # TOOL OUT -> "samples lost bytes"
 	echo "${s:-0} ${l:-0} $b"
 }
 ss=(); sl=(); sb=(); ps=(); pl=(); pb=()
-for ((i = 0; i < (RUNS + 1) / 2; i++)); do
+for ((i = 0; i < RUNS; i++)); do
 	read -r a b c < <(fidelity "$SONDE" "$TMP/fs.data"); ss+=("$a"); sl+=("$b"); sb+=("$(awk -v b="$c" -v s="$a" 'BEGIN { printf "%.1f", s ? b / s : 0 }')")
 	read -r a b c < <(fidelity "$PERF" "$TMP/fp.data"); ps+=("$a"); pl+=("$b"); pb+=("$(awk -v b="$c" -v s="$a" 'BEGIN { printf "%.1f", s ? b / s : 0 }')")
 done
