@@ -122,7 +122,7 @@ test_expect_success '-u USER records that user'"'"'s processes' '
 test_expect_success '--switch-output=signal writes perf.data.<timestamp> files' '
 	"$SONDE" record --switch-output -a -o sw.data 2>err &
 	rp=$!
-	sleep 0.4 && kill -USR2 $rp && sleep 0.3 && kill -INT $rp && wait $rp &&
+	sleep 0.8 && kill -USR2 $rp && sleep 0.5 && kill -INT $rp && wait $rp &&
 	test $(ls sw.data.* | wc -l) -ge 2 &&
 	ls sw.data.* | grep -E "^sw\.data\.[0-9]{16}$" &&
 	test_grep "^\[ perf record: Dump sw\.data\.[0-9]{16} \]$" err
