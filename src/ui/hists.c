@@ -663,8 +663,11 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
 		n /= 1000;
 		unit = 'K';
 	}
-	fprintf(fp, "# Samples: %llu%c of event%s '%s'\n", (unsigned long long)n, unit,
+	fprintf(fp, "# Samples: %llu%c of event%s '%s'", (unsigned long long)n, unit,
 		o->plural ? "s" : "", o->event_name ? o->event_name : "");
+	if (o->time_str)
+		fprintf(fp, " (time slices: %s)", o->time_str);
+	fputc('\n', fp);
 	fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)count);
 	fputs("#\n", fp);
 }

@@ -22,6 +22,7 @@ struct hists_print_opts {
 	bool overhead_title;	/* -F given: the self column is "Overhead" even with children */
 	bool has_dso_filter;
 	bool plural;		/* "of events" in the header */
+	const char *time_str;	/* --time: " (time slices: ...)" after the sample count */
 	int nr_group;		/* group view: members, leader first (0: no group) */
 	const u64 *group_totals; /* the 100% of each member */
 	u64 group_nr_samples;	/* samples of all members, for the header */

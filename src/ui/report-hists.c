@@ -340,6 +340,30 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	 * perf decides about callchains before a pipe has told it the events:
 	 * piped input is reported without callchains or children
 	 */
+	if (a->cpus) {
+		bool has_cpu = true;
+		u64 seen_types = 0;
+
+		/* perf checks the first event of every type */
+		evlist_for_each_entry(s->evlist, evsel) {
+			u32 t = evsel->attr.type < 63 ? evsel->attr.type : 63;
+
+			if (seen_types & (1ULL << t))
+				continue;
+			seen_types |= 1ULL << t;
+			if (!(evsel->attr.sample_type & PERF_SAMPLE_CPU))
+				has_cpu = false;
+		}
+		if (!has_cpu) {
+			/* perf's words, and its exit status 0 */
+			fputs("File does not contain CPU events. Remove -C option to proceed.\n"
+			      "Error:\nfailed to set cpu bitmap\n",
+			      stderr);
+			session_free(s);
+			ret = 0;
+			goto out_filter;
+		}
+	}
 	has_cc = evlist_has_callchain(s->evlist);
 	/* perf's default for files of tracepoints only: the payload text */
 	if (!a->sort && !a->fields) {
@@ -488,6 +512,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 			continue;
 		}
 		po.event_name = po.nr_group ? gname.buf : evsel->name;
+		po.time_str = a->time;
 		/*
 		 * perf says "events" for a group leader even when showing it alone;
 		 * an explicit --no-group makes the first event the leader of all
