@@ -202,11 +202,26 @@ static int add_tracing_data(struct record *rec)
 	return err;
 }
 
+/* perf keeps the previous non-empty output as <path>.old */
+static void backup_output(const char *path)
+{
+	struct stat st;
+	char *old;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+		return;
+	old = xasprintf("%s.old", path);
+	rename(path, old);
+	free(old);
+}
+
 static int open_writer(struct record *rec, const char *path)
 {
 	struct data_writer_opts wo = { 0 };
 	int err = 0;
 
+	if (!rec->is_pipe)
+		backup_output(path);
 	wo.comp_level = rec->comp_level;
 	wo.comp_mmap_len = (u32)((rec->mmap_pages + 1) * page_size);
 	rec->w = data_writer_open(path, &wo, &err);

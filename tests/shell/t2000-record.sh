@@ -11,6 +11,12 @@ test_expect_success 'record -- true writes perf.data with perf status lines' '
 	test_grep "^\[ perf record: Captured and wrote [0-9]+\.[0-9]{3} MB perf.data( \([0-9]+ samples\))? \]$" err
 '
 
+test_expect_success 'an existing output is kept as FILE.old, as perf does' '
+	"$SONDE" record -q -o keep.data -- true &&
+	"$SONDE" record -q -o keep.data -- true &&
+	test -s keep.data.old && test -s keep.data
+'
+
 test_expect_success '-o FILE and -q (no messages)' '
 	"$SONDE" record -q -o out.data -- true 2>err &&
 	test -s out.data && ! test -s err
