@@ -11,6 +11,7 @@
 #include "core/threadmap.h"
 #include "lib/debug.h"
 #include "lib/parse-options.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
 #include "ui/events-option.h"
@@ -146,6 +147,53 @@ static int enable_metric_only(const struct option *opt, const char *arg, int uns
 
 	(void)arg;
 	*v = !unset;
+	return 0;
+}
+
+/*
+ * -T, --topdown and --smi-cost need hardware this machine may not have:
+ * perf's messages and status (234) when it does not.
+ */
+static int setup_special_events(struct stat_opts *o)
+{
+	if (o->transaction) {
+		struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
+		const char *spec =
+			access("/sys/bus/event_source/devices/cpu/events/el-start", F_OK) ?
+				"task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/,cpu/cycles-ct/}" :
+				"task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/,cpu/el-start/,cpu/cycles-ct/}";
+
+		if (!o->evlist)
+			o->evlist = evlist_new();
+		if (parse_events(o->evlist, spec, &err)) {
+			fprintf(stderr, "Cannot set up transaction events\n");
+			if (err.event) {
+				struct strbuf sb = STRBUF_INIT;
+
+				parse_events_error_format(&err, term_width(), &sb);
+				fputs(sb.buf, stderr);
+				strbuf_release(&sb);
+			}
+			parse_events_error_release(&err);
+			return 234;
+		}
+		parse_events_error_release(&err);
+	}
+	if (o->topdown) {
+		if (!o->target.system_wide && !o->target.cpu_list) {
+			fprintf(stderr, "top down event configuration requires system-wide mode (-a)\n");
+			return 234;
+		}
+		if (access("/sys/bus/event_source/devices/cpu/events/topdown-total-slots", F_OK) &&
+		    access("/sys/bus/event_source/devices/cpu/events/slots", F_OK)) {
+			fprintf(stderr, "System does not support topdown\n");
+			return 234;
+		}
+	}
+	if (o->smi_cost && access("/sys/bus/event_source/devices/cpu/freeze_on_smi", F_OK)) {
+		fprintf(stderr, "freeze_on_smi is not supported.\n");
+		return 234;
+	}
 	return 0;
 }
 
@@ -422,6 +470,9 @@ int cmd_stat(int argc, const char **argv)
 	if (o.table)
 		o.cfg.walltime_run = xcalloc(o.run_count, sizeof(u64));
 
+	ret = setup_special_events(&o);
+	if (ret)
+		goto out;
 	setup_default_events(&o);
 	if (o.group)
 		stat_set_one_group(o.evlist);
@@ -495,7 +546,8 @@ int cmd_stat(int argc, const char **argv)
 	if (ret == 0 && argc > 0 && WIFEXITED(status))
 		ret = WEXITSTATUS(status);
 out:
-	stat_free_counters(o.evlist);
+	if (o.evlist)
+		stat_free_counters(o.evlist);
 	aggr_map_free(o.cfg.aggr_map);
 	free(o.cfg.walltime_run);
 	evlist_free(o.evlist);

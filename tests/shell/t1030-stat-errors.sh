@@ -46,6 +46,14 @@ test_expect_success PERF '--per-core / --per-socket without -a' 'same_err --per-
 test_expect_success PERF '--interval-count without -I' 'same_err --interval-count 2 -e cs true'
 test_expect_success PERF 'negative -r' 'same_err -r -1 -e cs true'
 test_expect_success PERF 'a malformed -C list' 'same_err -C abc -e cs true'
+test_expect_success PERF '--topdown and --smi-cost where the machine has neither' '
+	same_err --topdown true && same_err --topdown -a true && same_err --smi-cost true
+'
+test_expect_success '-T without transaction events: perf'"'"'s first line, 234' '
+	test_exit_code 234 "$SONDE" stat -T true 2>err &&
+	head -1 err | grep -x "Cannot set up transaction events" ||
+	test -e /sys/bus/event_source/devices/cpu/events/tx-start
+'
 test_expect_success PERF 'a too short --timeout' 'same_err --timeout 5 -e cs true'
 test_expect_success PERF '-o into a missing directory, --log-fd on a closed fd' '
 	same_err -o /nonexistent/dir/f -e cs true && same_err --log-fd 99 -e cs true
