@@ -431,6 +431,19 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		ret = 255;
 		goto out;
 	}
+	/* nothing survived --cpu/--time (or the file is empty): perf says so and stops */
+	{
+		u64 nr = 0;
+
+		for (int i = 0; i < rep.nr_hists; i++)
+			nr += rep.hists[i].nr_samples;
+		if (!nr) {
+			fprintf(stderr, "Error:\nThe %s data has no samples!\n",
+				a->input ? a->input : "perf.data");
+			ret = 0;
+			goto out;
+		}
+	}
 	if (!a->quiet) {
 		if (!a->show_header)
 			fputs("# To display the perf.data header info, please use "
@@ -533,6 +546,19 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	/* -T: the per-thread counter table; its rows come from READ records (record -s) */
 	if (a->threads)
 		fputs("# PID  TID\n", out);
+	{
+		/* every entry hidden by the filters: perf ends with the same words */
+		size_t shown = 0;
+
+		for (int i = 0; i < rep.nr_hists; i++)
+			for (size_t j = 0; j < rep.hists[i].nr_entries; j++)
+				shown += !rep.hists[i].entries[j]->filtered;
+		if (!shown) {
+			fflush(out);
+			fprintf(stderr, "Error:\nThe %s data has no samples!\n",
+				a->input ? a->input : "perf.data");
+		}
+	}
 	ret = 0;
 out:
 	report_release(&rep);
