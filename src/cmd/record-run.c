@@ -392,6 +392,18 @@ static int switch_output(struct record *rec, bool at_exit)
 	newname = xasprintf("%s.%s", rec->path, ts);
 	if (!err && rename(rec->path, newname))
 		err = -errno;
+	/* --switch-max-files: rotate, removing the oldest dump */
+	if (!err && rec->switch_max_files > 0) {
+		if (!rec->switch_files)
+			rec->switch_files = xcalloc(rec->switch_max_files, sizeof(char *));
+		int slot = rec->nr_switches % rec->switch_max_files;
+
+		if (rec->switch_files[slot]) {
+			unlink(rec->switch_files[slot]);
+			free(rec->switch_files[slot]);
+		}
+		rec->switch_files[slot] = xstrdup(newname);
+	}
 	if (!rec->quiet) {
 		/* the wake-up count runs on across files, as perf's */
 		if (!at_exit)

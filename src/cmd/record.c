@@ -572,6 +572,9 @@ int cmd_record(int argc, const char **argv)
 	}
 	free(options);
 	free(rec->orig_argv);
+	for (int i = 0; rec->switch_files && i < rec->switch_max_files; i++)
+		free(rec->switch_files[i]);
+	free(rec->switch_files);
 	evlist_free(rec->evlist);
 	free(rec);
 	return ret;

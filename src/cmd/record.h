@@ -46,6 +46,7 @@ struct record {
 	u64 nr_wakeups;
 	u64 synth_bytes;	/* data bytes written before the rings (for the -z ratio) */
 	int nr_switches;
+	char **switch_files;	/* owned: the last --switch-max-files dumps, a ring */
 	int workload_signal;	/* the workload died of this signal: perf re-raises it */
 };
 

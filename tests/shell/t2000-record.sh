@@ -182,6 +182,13 @@ test_expect_success '--timestamp-filename renames the output as perf' '
 	test_grep "^\[ perf record: Captured and wrote [0-9.]+ MB tsf\.data\.<timestamp> \([0-9]+ samples\) \]$" err
 '
 
+test_expect_success '--switch-max-files keeps only the newest dumps' '
+	"$SONDE" record -q --switch-output --switch-max-files=1 -a -o mx.data &
+	rp=$!
+	sleep 0.8 && kill -USR2 $rp && sleep 0.3 && kill -USR2 $rp && sleep 0.3 && kill -INT $rp && wait $rp &&
+	test $(ls mx.data.* | wc -l) = 1
+'
+
 test_expect_success 'record -h lists perf record options' '
 	test_exit_code 129 "$SONDE" record -h 2>err &&
 	test_grep "^    -F, --freq <freq or .max.>$" err &&
