@@ -152,287 +152,6 @@ static bool stdout_is_fifo(void)
 	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
 }
 
-static void add_attrs(struct record *rec)
-{
-	struct evlist *evlist = rec->evlist;
-	struct evsel *evsel;
-	int nr = evlist->cpus->nr * evlist->threads->nr;
-
-	evlist_for_each_entry(evlist, evsel) {
-		u64 *ids = xcalloc(nr ? nr : 1, sizeof(u64));
-		u32 n = 0;
-
-		for (int i = 0; i < nr; i++)
-			if (evsel->fd && evsel->fd[i] >= 0)
-				ids[n++] = evsel->ids[i];
-		data_writer_add_attr(rec->w, &evsel->attr, ids, n, evsel->name);
-		free(ids);
-		if (evsel_is_group_leader(evsel) && evsel->nr_members > 1)
-			data_writer_add_group(rec->w, evsel->group_name, evsel->idx,
-					      evsel->nr_members);
-	}
-}
-
-static int add_tracing_data(struct record *rec)
-{
-	struct evsel *evsel;
-	struct strbuf blob = STRBUF_INIT;
-	struct strvec names = STRVEC_INIT;
-	int err;
-
-	evlist_for_each_entry(rec->evlist, evsel) {
-		if (evsel->attr.type != PERF_TYPE_TRACEPOINT || !evsel->name)
-			continue;
-		/* "sys:event", without any modifier after a second colon */
-		const char *c = strchr(evsel->name, ':');
-		const char *c2 = c ? strchr(c + 1, ':') : NULL;
-
-		if (c2)
-			strvec_pushf(&names, "%.*s", (int)(c2 - evsel->name), evsel->name);
-		else
-			strvec_push(&names, evsel->name);
-	}
-	if (!names.nr)
-		return 0;
-	err = tracing_data_build(&blob, (const char *const *)names.v, (int)names.nr);
-	if (!err)
-		data_writer_set_tracing_data(rec->w, blob.buf, blob.len);
-	strbuf_release(&blob);
-	strvec_clear(&names);
-	return err;
-}
-
-/* perf keeps the previous non-empty output as <path>.old */
-static void backup_output(const char *path)
-{
-	struct stat st;
-	char *old;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
-		return;
-	old = xasprintf("%s.old", path);
-	rename(path, old);
-	free(old);
-}
-
-static int open_writer(struct record *rec, const char *path)
-{
-	struct data_writer_opts wo = { 0 };
-	int err = 0;
-
-	if (!rec->is_pipe)
-		backup_output(path);
-	wo.comp_level = rec->comp_level;
-	wo.comp_mmap_len = (u32)((rec->mmap_pages + 1) * page_size);
-	rec->w = data_writer_open(path, &wo, &err);
-	if (!rec->w)
-		return err;
-	add_attrs(rec);
-	{
-		/* CMDLINE is "<path of the binary> record <args>": argv[0] gets replaced by the writer */
-		const char **argv = xcalloc(rec->orig_argc + 2, sizeof(*argv));
-
-		argv[0] = prog_name;
-		memcpy(argv + 1, rec->orig_argv, rec->orig_argc * sizeof(*argv));
-		data_writer_set_live_features(rec->w, rec->orig_argc + 1, argv, NULL);
-		free(argv);
-	}
-	if (rec->opts.use_clockid) {
-		struct timespec res, now, wall;
-
-		clock_getres(rec->opts.clockid, &res);
-		data_writer_set_clockid(rec->w, res.tv_sec * NSEC_PER_SEC + res.tv_nsec);
-		clock_gettime(CLOCK_REALTIME, &wall);
-		clock_gettime(rec->opts.clockid, &now);
-		data_writer_set_clock_data(rec->w, rec->opts.clockid,
-					   wall.tv_sec * NSEC_PER_SEC + wall.tv_nsec,
-					   now.tv_sec * NSEC_PER_SEC + now.tv_nsec);
-	}
-	err = add_tracing_data(rec);
-	if (err)
-		pr_debug("tracing data: %s\n", strerror(-err));
-	return data_writer_start(rec->w);
-}
-
-/* the records a report needs before the samples, in perf's order */
-static int synthesize(struct record *rec, bool tail)
-{
-	struct evlist *evlist = rec->evlist;
-	struct target *t = &rec->opts.target;
-	struct synth s;
-	int err;
-
-	synth_init(&s, recorder_write_synth, &rec->recorder, record_id_hdr_size(evlist), NULL);
-	s.mmap_data = rec->opts.sample_address;
-	s.buildid_mmap = rec->opts.build_id;
-	if (!tail) {
-		err = synth_id_index(&s, evlist, evlist->cpus, evlist->threads);
-		if (err)
-			goto out;
-	}
-	err = synth_kernel_mmap(&s);
-	if (err == -ENOENT)
-		err = 0; /* kallsyms hidden: perf goes on without a kernel map */
-	if (!err)
-		err = synth_modules(&s);
-	if (err)
-		goto out;
-	if (!tail) {
-		if (rec->rings.nr)
-			synth_time_conv(&s, rec->rings.rings[0].base);
-		if ((err = synth_thread_map(&s, evlist->threads)) ||
-		    (err = synth_cpu_map(&s, evlist->cpus)))
-			goto out;
-	}
-	if (t->system_wide || t->cpu_list) {
-		err = synth_all_tasks(&s, true);
-	} else if (evlist->workload.pid > 0) {
-		pid_t tgid;
-
-		/* the corked child: its COMM now, the exec's COMM and maps come from the kernel */
-		err = synth_comm(&s, evlist->workload.pid, &tgid);
-		if (err == -ESRCH)
-			err = 0;
-	} else {
-		err = synth_thread_map_tasks(&s, evlist->threads->pids, evlist->threads->nr, true);
-	}
-	if (!err && !tail)
-		err = synth_header_only(&s, PERF_RECORD_FINISHED_INIT);
-out:
-	synth_release(&s);
-	return err;
-}
-
-static void format_timestamp(char *buf, size_t len)
-{
-	struct timespec ts;
-	struct tm tm;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	localtime_r(&ts.tv_sec, &tm);
-	/* perf's switch-output suffix: YYYYmmddHHMMSS + centiseconds */
-	snprintf(buf, len, "%04d%02d%02d%02d%02d%02d%02d", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 10000000) % 100);
-}
-
-/*
- * The size perf reports: where the data section ends (its file position
- * before the feature sections), read back from the finished header; 0 for
- * pipes and non-regular files, as perf's lseek gives there.
- */
-static u64 file_size(struct record *rec)
-{
-	struct stat st;
-	u64 hdr[7];
-	int fd;
-
-	if (rec->is_pipe || stat(rec->path, &st) || !S_ISREG(st.st_mode))
-		return 0;
-	fd = open(rec->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	/* magic, size, attr_size, attrs{offset,size}, data{offset,size} */
-	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
-		hdr[5] = hdr[6] = 0;
-	close(fd);
-	return hdr[5] + hdr[6];
-}
-
-/* write the build-ids and times, close the file; returns 0 or -errno */
-static int finish_output(struct record *rec)
-{
-	struct recorder *r = &rec->recorder;
-
-	if (!rec->is_pipe) {
-		if (!rec->no_buildid)
-			recorder_add_build_ids(r);
-		if (r->nr_samples)
-			data_writer_set_sample_time(rec->w, r->first_time, r->last_time);
-	}
-	return data_writer_finish(rec->w);
-}
-
-static void print_captured(struct record *rec, const char *path, u64 size, bool count)
-{
-	struct recorder *r = &rec->recorder;
-	double mb = size / 1024.0 / 1024.0;
-
-	if (rec->quiet)
-		return;
-	/* perf's build-id pass reads the file back and warns about LOST records */
-	if (!rec->is_pipe && !rec->no_buildid && !rec->comp_level && size && r->nr_lost_records)
-		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
-			"Check IO/CPU overload!\n\n",
-			(unsigned long long)r->nr_events, (unsigned long long)r->nr_lost_records);
-	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s", mb, path);
-	if (rec->comp_level && data_writer_bytes(rec->w)) {
-		/* perf's ratio: ring bytes in over compressed bytes out (synthesized records aside) */
-		double orig = data_writer_uncompressed_bytes(rec->w);
-		double comp = data_writer_bytes(rec->w) - rec->synth_bytes;
-
-		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
-			orig / 1024.0 / 1024.0, comp > 0 ? orig / comp : 0.0);
-	} else if (count && !rec->is_pipe && !rec->no_buildid && r->nr_samples && size) {
-		/* perf counts samples while reading the file back for build-ids */
-		fprintf(stderr, " (%llu samples)", (unsigned long long)r->nr_samples);
-	}
-	fprintf(stderr, " ]\n");
-}
-
-/* --switch-output: close this file as <path>.<timestamp> and start a new one */
-static int switch_output(struct record *rec, bool at_exit)
-{
-	char ts[80], *newname;
-	u64 size;
-	int err;
-
-	err = finish_output(rec);
-	size = file_size(rec);
-	format_timestamp(ts, sizeof(ts));
-	newname = xasprintf("%s.%s", rec->path, ts);
-	if (!err && rename(rec->path, newname))
-		err = -errno;
-	/* --switch-max-files: rotate, removing the oldest dump */
-	if (!err && rec->switch_max_files > 0) {
-		if (!rec->switch_files)
-			rec->switch_files = xcalloc(rec->switch_max_files, sizeof(char *));
-		int slot = rec->nr_switches % rec->switch_max_files;
-
-		if (rec->switch_files[slot]) {
-			unlink(rec->switch_files[slot]);
-			free(rec->switch_files[slot]);
-		}
-		rec->switch_files[slot] = xstrdup(newname);
-	}
-	if (!rec->quiet) {
-		/* the wake-up count runs on across files, as perf's */
-		if (!at_exit)
-			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
-				(unsigned long long)rec->nr_wakeups);
-		fprintf(stderr, "[ perf record: Dump %s ]\n", newname);
-	}
-	if (at_exit) {
-		char *shown = xasprintf("%s.<timestamp>", rec->path);
-
-		/* perf counts samples only when it did not switch files */
-		print_captured(rec, shown, size, !rec->switch_output);
-		free(shown);
-	}
-	free(newname);
-	data_writer_free(rec->w);
-	rec->w = NULL;
-	rec->nr_switches++;
-	if (err || at_exit)
-		return err;
-	recorder_release(&rec->recorder);
-	err = open_writer(rec, rec->path);
-	if (err)
-		return err;
-	recorder_init(&rec->recorder, rec->w, &rec->rings, rec->evlist, !rec->no_buildid);
-	rec->recorder.buildid_all = rec->buildid_all;
-	return synthesize(rec, false);
-}
-
 /* ---- the loop ---- */
 
 static int record_loop(struct record *rec, const sigset_t *waitmask)
@@ -483,7 +202,7 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 			got_sigusr2 = 0;
 			if (switch_at)
 				switch_at = monotonic_ns() + rec->switch_time * NSEC_PER_SEC;
-			err = switch_output(rec, false);
+			err = record_switch_output(rec, false);
 			if (err)
 				break;
 		}
@@ -718,7 +437,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 		status = 255;
 		goto out;
 	}
-	err = open_writer(rec, rec->path);
+	err = record_open_writer(rec, rec->path);
 	if (err) {
 		fprintf(stderr, "failed to open %s : %s\nPerf session creation failed.\n",
 			rec->path, strerror(-err));
@@ -727,7 +446,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	}
 	recorder_init(&rec->recorder, rec->w, &rec->rings, rec->evlist, !rec->no_buildid);
 	rec->recorder.buildid_all = rec->buildid_all;
-	if (!rec->tail_synthesize && (err = synthesize(rec, false)))
+	if (!rec->tail_synthesize && (err = record_synthesize(rec, false)))
 		goto write_error;
 	rec->synth_bytes = data_writer_bytes(rec->w);
 
@@ -753,20 +472,20 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	status = workload_status(rec);
 	if ((err = recorder_write_lost_samples(&rec->recorder, rec->evlist)))
 		goto write_error;
-	if (rec->tail_synthesize && (err = synthesize(rec, true)))
+	if (rec->tail_synthesize && (err = record_synthesize(rec, true)))
 		goto write_error;
 	if (!rec->quiet)
 		fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)rec->nr_wakeups);
 	if ((rec->switch_output || rec->timestamp_filename) && !rec->is_pipe) {
-		err = switch_output(rec, true);
+		err = record_switch_output(rec, true);
 		if (err)
 			goto write_error;
 	} else {
-		err = finish_output(rec);
+		err = record_finish_output(rec);
 		if (err)
 			goto write_error;
-		print_captured(rec, rec->path, file_size(rec), true);
+		record_print_captured(rec, rec->path, record_file_size(rec), true);
 		data_writer_free(rec->w);
 		rec->w = NULL;
 	}

@@ -50,6 +50,20 @@ struct record {
 	int workload_signal;	/* the workload died of this signal: perf re-raises it */
 };
 
+/* record-output.c: the output side of a recording */
+/* record_open_writer - back up an old @path, open the writer, declare events and features, start it. */
+int record_open_writer(struct record *rec, const char *path);
+/* record_synthesize - the records perf writes before the samples (@tail: only the task state). */
+int record_synthesize(struct record *rec, bool tail);
+/* record_file_size - where the data section ends (perf's "Captured and wrote" size); 0 for pipes. */
+u64 record_file_size(struct record *rec);
+/* record_finish_output - build-ids, sample times, features, final header. */
+int record_finish_output(struct record *rec);
+/* record_print_captured - perf's "[ perf record: Captured and wrote ... ]" (@count: add the samples). */
+void record_print_captured(struct record *rec, const char *path, u64 size, bool count);
+/* record_switch_output - close the file as <path>.<timestamp>; reopen unless @at_exit. */
+int record_switch_output(struct record *rec, bool at_exit);
+
 /* record_run - validate, open, record and write; returns the exit status. */
 int record_run(struct record *rec, const struct option *options, const char *const usage[]);
 
