@@ -11,6 +11,9 @@ RUNS=${RUNS:-21}
 [ -x "$SONDE" ] || { echo "stat-bench: $SONDE not built (make)"; exit 1; }
 [ -x "$PERF" ] || { echo "stat-bench: skipped: $PERF not installed"; exit 0; }
 
+# what the harness itself costs (bash -c + /usr/bin/time): subtract it from
+# both sides of the start-up rows before comparing them
+bench_compare harness_floor_true "$RUNS" "true" "true"
 bench_compare stat_startup "$RUNS" \
 	"$SONDE stat -e task-clock,cs,faults -- true" \
 	"$PERF stat -e task-clock,cs,faults -- true"
