@@ -206,8 +206,9 @@ widths:
 			/* perf sizes the symbol column by the name, without " (inlined)" */
 			if (col->key == SORT_SYM && e->frame->inlined)
 				w -= (int)strlen(" (inlined)");
-			if (col->key == SORT_COMM && w > 15)
-				w = 15;
+			/* perf sizes the comm column by the thread's last comm */
+			if (col->key == SORT_COMM)
+				w = (int)strlen(e->thread->comm);
 			if (w > col->width)
 				col->width = w;
 		}

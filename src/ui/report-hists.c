@@ -546,19 +546,6 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	/* -T: the per-thread counter table; its rows come from READ records (record -s) */
 	if (a->threads)
 		fputs("# PID  TID\n", out);
-	{
-		/* every entry hidden by the filters: perf ends with the same words */
-		size_t shown = 0;
-
-		for (int i = 0; i < rep.nr_hists; i++)
-			for (size_t j = 0; j < rep.hists[i].nr_entries; j++)
-				shown += !rep.hists[i].entries[j]->filtered;
-		if (!shown) {
-			fflush(out);
-			fprintf(stderr, "Error:\nThe %s data has no samples!\n",
-				a->input ? a->input : "perf.data");
-		}
-	}
 	ret = 0;
 out:
 	report_release(&rep);

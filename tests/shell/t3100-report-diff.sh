@@ -216,6 +216,16 @@ test_expect_success PERF,ROOT '-g on a file without callchains: perf message and
 	test_cmp perf.err sonde.err
 '
 
+test_expect_success PERF,ROOT 'nothing left after the filters: perf message' '
+	"$PERF" report --stdio -i $TRASH/mix.data --comm nosuch >perf.out 2>perf.err &&
+	"$SONDE" report --stdio -i $TRASH/mix.data --comm nosuch >sonde.out 2>sonde.err &&
+	test_cmp perf.err sonde.err &&
+	norm perf.out >perf.norm && norm sonde.out >sonde.norm && test_cmp perf.norm sonde.norm &&
+	"$PERF" report --stdio -i $TRASH/mix.data --time 1,2 >perf.out 2>perf.err &&
+	"$SONDE" report --stdio -i $TRASH/mix.data --time 1,2 >sonde.out 2>sonde.err &&
+	test_cmp perf.err sonde.err && test_cmp perf.out sonde.out
+'
+
 test_expect_success 'a missing file fails like perf' '
 	test_exit_code 255 "$SONDE" report --stdio -i nosuch.data 2>err
 '
