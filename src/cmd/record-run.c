@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -80,6 +81,33 @@ static bool signal_pending(void)
 		return false;
 	return sigismember(&set, SIGCHLD) || sigismember(&set, SIGINT) ||
 	       sigismember(&set, SIGTERM);
+}
+
+/*
+ * fork_workload - fork the corked workload as perf does: named "perf-exec"
+ * until its exec (what the synthesized COMM and early samples show), and in
+ * pipe mode with its stdout on stderr so that it cannot corrupt the stream.
+ * Both are inherited state, set around the fork and restored here.
+ */
+static int fork_workload(struct record *rec)
+{
+	char comm[17] = "";
+	int saved_stdout = -1, err;
+
+	prctl(PR_GET_NAME, comm);
+	prctl(PR_SET_NAME, "perf-exec");
+	if (rec->is_pipe) {
+		fflush(stdout);
+		saved_stdout = dup(STDOUT_FILENO);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	}
+	err = evlist_prepare_workload(rec->evlist, rec->argv);
+	if (saved_stdout >= 0) {
+		dup2(saved_stdout, STDOUT_FILENO);
+		close(saved_stdout);
+	}
+	prctl(PR_SET_NAME, comm);
+	return err;
 }
 
 /* ---- target and options ---- */
@@ -381,7 +409,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	sigprocmask(SIG_BLOCK, NULL, &orig);
 	install_handlers();
 	if (has_workload) {
-		err = evlist_prepare_workload(rec->evlist, rec->argv);
+		err = fork_workload(rec);
 		if (err) {
 			fprintf(stderr, "Couldn't run the workload!\n");
 			status = 255;

@@ -50,6 +50,18 @@ test_expect_success PERF 'pipe mode: sonde record -o - | perf report -i -' '
 	test_grep "^\[ perf record: Captured and wrote 0.000 MB - \]$" err
 '
 
+test_expect_success PERF 'pipe mode: the workload'"'"'s stdout goes to stderr, the stream stays valid' '
+	"$SONDE" record -q -o - -- sh -c "echo hello-from-workload; \"$W/cpuburn\" 50" 2>err |
+		"$PERF" report -i - --stdio >rep 2>perr &&
+	! test -s perr && test_grep "hello-from-workload" err &&
+	test_grep "cpuburn" rep
+'
+
+test_expect_success PERF 'the corked workload is named perf-exec until its exec' '
+	"$SONDE" record -q -o pe.data -- true &&
+	"$PERF" report -D -i pe.data 2>/dev/null | grep -E "PERF_RECORD_COMM: perf-exec:[0-9]+/[0-9]+"
+'
+
 test_expect_success PERF '-z: compressed file read by perf, same samples' '
 	"$SONDE" record -z -g -o z.data -- "$W/cpuburn" 100 2>err &&
 	perf_reads z.data &&
