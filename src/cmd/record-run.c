@@ -366,6 +366,10 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	t->has_workload = has_workload;
 	if (check_freq(rec))
 		return 255;
+	if (o->user_freq && o->user_interval) {
+		fprintf(stderr, "cannot set frequency and period at the same time\n");
+		return -EINVAL & 0xff; /* perf exits with its -EINVAL */
+	}
 	if (rec->timestamp_opt)
 		o->sample_time_set = true;
 	if (rec->buildid_mmap) {

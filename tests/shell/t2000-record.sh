@@ -67,6 +67,11 @@ test_expect_success '-F above the maximum: perf warning, then throttled' '
 	test_grep "^info: Using a maximum frequency rate of $max Hz$" err
 '
 
+test_expect_success '-c with -F: perf'"'"'s error and status' '
+	test_exit_code 234 "$SONDE" record -c 1000 -F 100 -o x.data -- true 2>err &&
+	test_grep "^cannot set frequency and period at the same time$" err
+'
+
 test_expect_success 'samples counted in the message equal the samples in the file' '
 	"$SONDE" record -o s.data -- "$W/cpuburn" 100 2>err &&
 	n=$(sed -n "s/.*(\([0-9]*\) samples).*/\1/p" err) &&
