@@ -370,6 +370,13 @@ int record_run(struct record *rec, const struct option *options, const char *con
 		fprintf(stderr, "cannot set frequency and period at the same time\n");
 		return -EINVAL & 0xff; /* perf exits with its -EINVAL */
 	}
+	/* a period wins; "-c 0" keeps the frequency; both zero is perf's error */
+	if (o->default_interval) {
+		o->freq = 0;
+	} else if (!o->freq) {
+		fprintf(stderr, "frequency and count are zero, aborting\n");
+		return -EINVAL & 0xff;
+	}
 	if (rec->timestamp_opt)
 		o->sample_time_set = true;
 	if (rec->buildid_mmap) {

@@ -87,6 +87,16 @@ static int opt_call_graph(const struct option *opt, const char *arg, int unset)
 		rec->opts.callchain = CALLCHAIN_NONE;
 		return 0;
 	}
+	if (!strncmp(arg, "dwarf,", 6)) {
+		u64 size;
+
+		/* perf's check of the stack dump size, before anything else */
+		if (!parse_u64(arg + 6, &size) && PERF_ALIGN(size, 8) > 65528) {
+			fprintf(stderr, "callchain: Incorrect stack dump size (max 65528): %s\n\n",
+				arg + 6);
+			return -1;
+		}
+	}
 	if (record_parse_callchain(&rec->opts, arg)) {
 		fprintf(stderr, "callchain: Unknown --call-graph option value: %s\n", arg);
 		return -1;
@@ -97,23 +107,47 @@ static int opt_call_graph(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* perf's short size form: "4K", "16K", "2M" */
+static void format_size(char *buf, size_t len, unsigned long long bytes)
+{
+	if (bytes >= (1ULL << 30) && !(bytes & ((1ULL << 30) - 1)))
+		snprintf(buf, len, "%lluG", bytes >> 30);
+	else if (bytes >= (1ULL << 20) && !(bytes & ((1ULL << 20) - 1)))
+		snprintf(buf, len, "%lluM", bytes >> 20);
+	else if (bytes >= 1024)
+		snprintf(buf, len, "%lluK", bytes >> 10);
+	else
+		snprintf(buf, len, "%llu", bytes);
+}
+
 static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt->value;
-	char buf[64];
+	char buf[64], *end;
 	const char *comma = strchr(arg, ',');
+	unsigned long long requested;
 	size_t pages;
 
 	(void)unset;
 	snprintf(buf, sizeof(buf), "%.*s", comma ? (int)(comma - arg) : (int)strlen(arg), arg);
-	if (*buf && perf_mmap_pages_parse(buf, &pages)) {
+	if (!*buf)
+		return 0;
+	requested = strtoull(buf, &end, 0);
+	if (end != buf && !*end && requested == 0) {
+		pages = 1; /* perf takes 0 as the smallest ring */
+	} else if (perf_mmap_pages_parse(buf, &pages)) {
 		fprintf(stderr, "Invalid argument for --mmap_pages/-m\n");
 		return -1;
 	}
-	if (*buf) {
-		rec->mmap_pages = pages;
-		rec->opts.mmap_pages_set = true;
+	/* a page count that is not a power of two is rounded up, with perf's note */
+	if (end != buf && !*end && requested != pages) {
+		char sz[32];
+
+		format_size(sz, sizeof(sz), (unsigned long long)pages * page_size);
+		fprintf(stderr, "rounding mmap pages size to %s (%zu pages)\n", sz, pages);
 	}
+	rec->mmap_pages = pages;
+	rec->opts.mmap_pages_set = true;
 	return 0;
 }
 

@@ -65,7 +65,7 @@ int record_parse_callchain(struct record_opts *opts, const char *arg)
 				return -EINVAL;
 			/* the kernel wants a multiple of 8 below 64 KiB */
 			size = PERF_ALIGN(size, 8);
-			if (size > 0xffff - 0xff)
+			if (size > 65528) /* USHRT_MAX rounded down to 8 */
 				return -EINVAL;
 			opts->dwarf_size = (u32)size;
 		}
@@ -161,7 +161,7 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	 */
 	if (!is_dummy(evsel) &&
 	    (!attr->sample_period || opts->user_freq || opts->user_interval)) {
-		if (opts->freq && !opts->user_interval) {
+		if (opts->freq) {
 			attr->freq = 1;
 			attr->sample_freq = opts->freq;
 		} else {

@@ -72,6 +72,15 @@ test_expect_success '-c with -F: perf'"'"'s error and status' '
 	test_grep "^cannot set frequency and period at the same time$" err
 '
 
+test_expect_success '-F 0, -m rounding, dwarf stack size: perf'"'"'s texts' '
+	test_exit_code 234 "$SONDE" record -F 0 -o x.data -- true 2>err &&
+	test_grep "^frequency and count are zero, aborting$" err &&
+	"$SONDE" record -q -m 3 -o x.data -- true 2>err &&
+	test_grep "^rounding mmap pages size to 16K \(4 pages\)$" err &&
+	test_exit_code 129 "$SONDE" record --call-graph dwarf,100000 -o x.data -- true 2>err &&
+	test_grep "^callchain: Incorrect stack dump size \(max 65528\): 100000$" err
+'
+
 test_expect_success 'samples counted in the message equal the samples in the file' '
 	"$SONDE" record -o s.data -- "$W/cpuburn" 100 2>err &&
 	n=$(sed -n "s/.*(\([0-9]*\) samples).*/\1/p" err) &&

@@ -72,6 +72,9 @@ done <<'LIST'
 --running-time -e task-clock -- true
 --overwrite -- true
 -m 16 -- true
+-c 0 -- true
+-e sched:sched_switch -c 5 -- true
+-e sched:sched_switch -F 100 -- true
 -a -e cpu-clock -G / -- sleep 0.01
 -I -- true
 --buildid-mmap -- true
