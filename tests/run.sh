@@ -65,7 +65,7 @@ for v in $variants; do
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$LOG/asan"
 	run_part "$v:unit" "$v/unit-tests"
 	for t in tests/shell/t[0-9]*.sh; do
-		[ -n "$SONDE_TESTS" ] && ! echo "$t" | grep -q "$SONDE_TESTS" && continue
+		[ -n "$SONDE_TESTS" ] && ! echo "$t" | grep -Eq "$SONDE_TESTS" && continue
 		name=$(basename "$t" .sh)
 		SONDE="$ROOT/$v/sonde" SONDE_BUILD="$ROOT/$v" SONDE_ROOT="$ROOT" \
 			SONDE_WORKLOADS="$ROOT/$O/workloads" run_part "$v:$name" bash "$t"

@@ -237,6 +237,29 @@ struct perf_sample {
 	const void *aux_data; /* PERF_SAMPLE_AUX bytes, points into the record */
 };
 
+/*
+ * callchain_context_cpumode - the cpumode (PERF_RECORD_MISC_*) that a
+ * callchain context marker (PERF_CONTEXT_KERNEL, _USER, ...) switches to,
+ * or -1 for a value at or above PERF_CONTEXT_MAX that is no known marker.
+ */
+static inline int callchain_context_cpumode(u64 ip)
+{
+	switch (ip) {
+	case PERF_CONTEXT_HV:
+		return PERF_RECORD_MISC_HYPERVISOR;
+	case PERF_CONTEXT_KERNEL:
+		return PERF_RECORD_MISC_KERNEL;
+	case PERF_CONTEXT_USER:
+		return PERF_RECORD_MISC_USER;
+	case PERF_CONTEXT_GUEST_KERNEL:
+		return PERF_RECORD_MISC_GUEST_KERNEL;
+	case PERF_CONTEXT_GUEST_USER:
+		return PERF_RECORD_MISC_GUEST_USER;
+	default:
+		return -1;
+	}
+}
+
 /* the name perf prints for a record type ("SAMPLE", "MMAP2", "FINISHED_ROUND", ...), or "UNKNOWN" */
 const char *perf_event_name(u32 type);
 

@@ -510,25 +510,10 @@ u32 session_resolve_callchain(struct machine *machine, struct thread *thread,
 			u64 ip = cc->ips[i];
 
 			if (ip >= PERF_CONTEXT_MAX) {
-				switch (ip) {
-				case PERF_CONTEXT_HV:
-					cpumode = PERF_RECORD_MISC_HYPERVISOR;
-					break;
-				case PERF_CONTEXT_KERNEL:
-					cpumode = PERF_RECORD_MISC_KERNEL;
-					break;
-				case PERF_CONTEXT_USER:
-					cpumode = PERF_RECORD_MISC_USER;
-					break;
-				case PERF_CONTEXT_GUEST_KERNEL:
-					cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
-					break;
-				case PERF_CONTEXT_GUEST_USER:
-					cpumode = PERF_RECORD_MISC_GUEST_USER;
-					break;
-				default:
-					break;
-				}
+				int mode = callchain_context_cpumode(ip);
+
+				if (mode >= 0)
+					cpumode = mode;
 				continue;
 			}
 			(*frames)[nr++] = machine_resolve_ip(machine, thread, cpumode, ip);
@@ -555,16 +540,10 @@ u32 session_resolve_callchain(struct machine *machine, struct thread *thread,
 		u64 ip = cc->ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			if (ip == PERF_CONTEXT_KERNEL)
-				cpumode = PERF_RECORD_MISC_KERNEL;
-			else if (ip == PERF_CONTEXT_USER)
-				cpumode = PERF_RECORD_MISC_USER;
-			else if (ip == PERF_CONTEXT_HV)
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-			else if (ip == PERF_CONTEXT_GUEST_KERNEL)
-				cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
-			else if (ip == PERF_CONTEXT_GUEST_USER)
-				cpumode = PERF_RECORD_MISC_GUEST_USER;
+			int mode = callchain_context_cpumode(ip);
+
+			if (mode >= 0)
+				cpumode = mode;
 			continue;
 		}
 		if (i < start)

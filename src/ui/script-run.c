@@ -759,28 +759,15 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 			u64 ip = cc->ips[i];
 
 			if (ip >= (u64)PERF_CONTEXT_MAX) {
-				switch (ip) {
-				case PERF_CONTEXT_HV:
-					cpumode = PERF_RECORD_MISC_HYPERVISOR;
-					break;
-				case PERF_CONTEXT_KERNEL:
-					cpumode = PERF_RECORD_MISC_KERNEL;
-					break;
-				case PERF_CONTEXT_USER:
-					cpumode = PERF_RECORD_MISC_USER;
-					break;
-				case PERF_CONTEXT_GUEST_KERNEL:
-					cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
-					break;
-				case PERF_CONTEXT_GUEST_USER:
-					cpumode = PERF_RECORD_MISC_GUEST_USER;
-					break;
-				default:
+				int mode = callchain_context_cpumode(ip);
+
+				if (mode < 0) {
 					/* an invalid context: perf drops the whole chain */
 					n = 0;
 					i = cc->nr;
 					continue;
 				}
+				cpumode = mode;
 				continue;
 			}
 			r->frames[n++] = *resolve(r, thread, cpumode, ip);
