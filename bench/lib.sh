@@ -51,3 +51,29 @@ bench_compare() {
 	[ -n "$BENCH_OUT" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$msw" "$mpw" "$msc" "$mpc" "$msr" "$mpr" >>"$BENCH_OUT"
 	return 0
 }
+
+# bench_startup NAME RUNS SONDE_CMD PERF_CMD: for millisecond-scale commands,
+# where the bash -c + /usr/bin/time harness of bench_compare would dominate:
+# hyperfine runs each command directly (no shell, -N) with warm-up, and the
+# row gives median wall times and their ratio. Falls back to bench_compare.
+bench_startup() {
+	local name=$1 runs=$2 scmd=$3 pcmd=$4 json
+	if ! command -v hyperfine >/dev/null; then
+		bench_compare "$@"
+		return
+	fi
+	json=$(mktemp)
+	hyperfine -N -w 5 -r "$runs" --export-json "$json" "$scmd" "$pcmd" >/dev/null 2>&1 || {
+		rm -f "$json"
+		bench_compare "$@"
+		return
+	}
+	python3 - "$json" "$name" "$runs" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["results"]
+s, p = d[0]["median"] * 1000, d[1]["median"] * 1000
+print("%-28s runs=%-3s wall sonde %9.2f ms  perf %9.2f ms  ratio %.3f (hyperfine -N, medians)"
+      % (sys.argv[2], sys.argv[3], s, p, s / p if p else 0))
+PY
+	rm -f "$json"
+}

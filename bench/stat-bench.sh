@@ -14,6 +14,9 @@ RUNS=${RUNS:-21}
 # what the harness itself costs (bash -c + /usr/bin/time): subtract it from
 # both sides of the start-up rows before comparing them
 bench_compare harness_floor_true "$RUNS" "true" "true"
+bench_startup stat_startup_direct "$RUNS" \
+	"$SONDE stat -e task-clock,cs,faults -- true" \
+	"$PERF stat -e task-clock,cs,faults -- true"
 bench_compare stat_startup "$RUNS" \
 	"$SONDE stat -e task-clock,cs,faults -- true" \
 	"$PERF stat -e task-clock,cs,faults -- true"
