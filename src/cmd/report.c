@@ -111,6 +111,9 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 	struct symbol_opts sopts = {
 		.symfs = o->symfs,
 		.kallsyms = o->kallsyms,
+		.no_demangle = !o->demangle,
+		.demangle_params = verbose > 0, /* perf shows parameters only with -v */
+		.demangle_kernel = o->demangle_kernel,
 	};
 	struct report_hist_args a = {
 		.input = o->input ? o->input : "perf.data",
@@ -155,7 +158,8 @@ static int parse_tristate(const struct option *opt, const char *arg, int unset)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report_opts opts = { .children = true, .group = -1 }; /* --no-children turns it off */
+	/* --no-children and --no-demangle turn the defaults off */
+	struct report_opts opts = { .children = true, .demangle = true, .group = -1 };
 	struct report_opts *o = &opts;
 	const struct option options[] = {
 		OPT_BOOLEAN('b', "branch-stack", &o->branch_stack, "use branch records for per branch histogram filling"),
