@@ -131,6 +131,7 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.show_header = true, /* the banner or the header was printed by cmd_report */
 		.group = o->group,
 		.threads = o->threads,
+		.threads_raw = o->pretty && !strcmp(o->pretty, "raw"),
 		.comms = o->comms,
 		.pids = o->pid,
 		.tids = o->tid,

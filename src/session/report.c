@@ -12,6 +12,8 @@
 #include "trace/tep.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -312,6 +314,65 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 	return 0;
 }
 
+/*
+ * report_read_event - a PERF_RECORD_READ (record -s / inherit_stat): its
+ * value is added to the (pid, tid) row and the event's column, as perf -T
+ * does. The event is the one of the record's sample_id (its trailer).
+ */
+static int report_read_event(struct tool *tool, struct session *s, const union perf_event *ev,
+			     const struct perf_sample *sample)
+{
+	struct report *rep = (struct report *)((char *)tool - offsetof(struct report, tool));
+	struct report_thread_values *tv = &rep->tv;
+	struct evsel *evsel;
+	u32 pid, tid;
+	u64 value, key;
+	uintptr_t t;
+	int c;
+
+	(void)sample;
+	if (ev->header.type != PERF_RECORD_READ || ev->header.size < sizeof(ev->header) + 16)
+		return 0;
+	memcpy(&pid, (const u8 *)ev + sizeof(ev->header), 4);
+	memcpy(&tid, (const u8 *)ev + sizeof(ev->header) + 4, 4);
+	memcpy(&value, (const u8 *)ev + sizeof(ev->header) + 8, 8);
+	evsel = data_reader_evsel_for_event(s->reader, ev);
+	if (!evsel)
+		evsel = evlist_first(s->evlist);
+	if (!evsel || evsel->idx < 0 || evsel->idx >= rep->nr_hists)
+		return 0;
+	key = (u64)pid << 32 | tid;
+	t = (uintptr_t)u64map_find(&tv->thread_of, key);
+	if (!t) {
+		ALLOC_GROW(tv->pid, tv->nr_threads + 1, tv->alloc_threads);
+		tv->tid = xreallocarray(tv->tid, tv->alloc_threads, sizeof(*tv->tid));
+		tv->value = xreallocarray(tv->value, tv->alloc_threads, sizeof(*tv->value));
+		tv->pid[tv->nr_threads] = (int)pid;
+		tv->tid[tv->nr_threads] = (int)tid;
+		tv->value[tv->nr_threads] = xcalloc(rep->nr_hists, sizeof(u64));
+		t = (uintptr_t)++tv->nr_threads;
+		u64map_set(&tv->thread_of, key, (void *)t);
+	}
+	c = tv->counter_of[evsel->idx];
+	if (!c) {
+		tv->counter_name[tv->nr_counters] = evsel->name;
+		tv->counter_evsel[tv->nr_counters] = evsel->idx;
+		c = tv->counter_of[evsel->idx] = ++tv->nr_counters;
+	}
+	tv->value[t - 1][c - 1] += value;
+	return 0;
+}
+
+void report_want_thread_values(struct report *rep)
+{
+	rep->want_thread_values = true;
+	u64map_init(&rep->tv.thread_of);
+	rep->tv.counter_name = xcalloc(rep->nr_hists ? rep->nr_hists : 1, sizeof(char *));
+	rep->tv.counter_of = xcalloc(rep->nr_hists ? rep->nr_hists : 1, sizeof(int));
+	rep->tv.counter_evsel = xcalloc(rep->nr_hists ? rep->nr_hists : 1, sizeof(int));
+	rep->tool.other = report_read_event;
+}
+
 void report_release(struct report *rep)
 {
 	for (int i = 0; i < rep->nr_hists; i++)
@@ -333,6 +394,17 @@ void report_release(struct report *rep)
 	}
 	if (rep->has_parent_re)
 		regfree(&rep->parent_re);
+	if (rep->want_thread_values) {
+		for (int i = 0; i < rep->tv.nr_threads; i++)
+			free(rep->tv.value[i]);
+		free(rep->tv.value);
+		free(rep->tv.pid);
+		free(rep->tv.tid);
+		free(rep->tv.counter_name);
+		free(rep->tv.counter_of);
+		free(rep->tv.counter_evsel);
+		u64map_release(&rep->tv.thread_of);
+	}
 	memset(rep, 0, sizeof(*rep));
 }
 

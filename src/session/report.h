@@ -10,6 +10,7 @@
 
 #include <regex.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* struct report_filter - which samples count (perf's --comm/--pid/... lists). */
 struct report_filter {
@@ -34,6 +35,23 @@ struct report_srclines {
 	struct u64map file;	/* addr -> interned basename, "" when unknown */
 };
 
+/*
+ * struct report_thread_values - perf's -T table: PERF_RECORD_READ values
+ * summed per (pid, tid) and event, threads and events in the order of their
+ * first READ record.
+ */
+struct report_thread_values {
+	int *pid, *tid;		/* nr_threads */
+	int nr_threads;
+	size_t alloc_threads;
+	struct u64map thread_of; /* (pid << 32 | tid) -> thread index + 1 */
+	const char **counter_name; /* nr_counters (evsel names, borrowed) */
+	int *counter_of;	/* by evsel idx: counter index + 1, 0: none yet */
+	int *counter_evsel;	/* nr_counters: the evsel idx (perf's raw id) */
+	int nr_counters;
+	u64 **value;		/* [thread][counter], rows of nr_hists */
+};
+
 struct report {
 	struct session *session; /* borrowed */
 	struct hists_opts hopts;
@@ -53,6 +71,8 @@ struct report {
 	const struct symbol_opts *symbol_opts; /* borrowed, may be NULL */
 	const struct frame **frames; /* scratch */
 	size_t frames_alloc;
+	bool want_thread_values; /* -T: collect READ records into tv */
+	struct report_thread_values tv;
 	struct tool tool;
 };
 
@@ -64,6 +84,8 @@ struct report {
 int report_init(struct report *rep, struct session *session, const struct hists_opts *hopts,
 		const struct report_filter *filter, const char *parent_pattern);
 void report_release(struct report *rep);
+/* report_want_thread_values - collect perf's -T table (call before report_process) */
+void report_want_thread_values(struct report *rep);
 
 /* report_process - run the session into the hists. Returns 0 or -errno (@err filled). */
 int report_process(struct report *rep, struct data_error *err);

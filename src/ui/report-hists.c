@@ -218,6 +218,84 @@ static int parse_time(const char *s, struct report_filter *f)
 }
 
 
+/* udigits - printed width of @v in decimal (or hex) */
+static int udigits(u64 v, int base)
+{
+	int n = 1;
+
+	while (v >= (u64)base) {
+		v /= base;
+		n++;
+	}
+	return n;
+}
+
+static int idigits(int v)
+{
+	return v < 0 ? udigits(-(long long)v, 10) + 1 : udigits(v, 10);
+}
+
+/*
+ * fprint_thread_values - perf's -T table: "# PID TID <event>..." then one row
+ * per thread, widths from the widest cell; @raw (--pretty raw): one
+ * "pid tid name idx count" group per cell, all on one line as perf prints them.
+ */
+static void fprint_thread_values(const struct report_thread_values *tv, bool raw, FILE *out)
+{
+	int pidw = 3, tidw = 3, i, j;
+
+	for (i = 0; i < tv->nr_threads; i++) {
+		if (idigits(tv->pid[i]) > pidw)
+			pidw = idigits(tv->pid[i]);
+		if (idigits(tv->tid[i]) > tidw)
+			tidw = idigits(tv->tid[i]);
+	}
+	if (raw) {
+		int namew = 4, raww = 3, countw = 5;
+
+		for (j = 0; j < tv->nr_counters; j++) {
+			int w = (int)strlen(tv->counter_name[j]);
+
+			if (w > namew)
+				namew = w;
+		}
+		for (j = 0; j < tv->nr_counters; j++)
+			if (udigits((u64)tv->counter_evsel[j], 16) > raww)
+				raww = udigits((u64)tv->counter_evsel[j], 16);
+		for (i = 0; i < tv->nr_threads; i++)
+			for (j = 0; j < tv->nr_counters; j++)
+				if (udigits(tv->value[i][j], 10) > countw)
+					countw = udigits(tv->value[i][j], 10);
+		fprintf(out, "# %*s  %*s  %*s  %*s  %*s\n", pidw, "PID", tidw, "TID", namew, "Name",
+			raww, "Raw", countw, "Count");
+		for (i = 0; i < tv->nr_threads; i++)
+			for (j = 0; j < tv->nr_counters; j++)
+				fprintf(out, "  %*d  %*d  %*s  %*x  %*llu", pidw, tv->pid[i], tidw,
+					tv->tid[i], namew, tv->counter_name[j], raww,
+					tv->counter_evsel[j], countw,
+					(unsigned long long)tv->value[i][j]);
+		return;
+	}
+	int cw[tv->nr_counters ? tv->nr_counters : 1];
+
+	for (j = 0; j < tv->nr_counters; j++)
+		cw[j] = (int)strlen(tv->counter_name[j]);
+	for (i = 0; i < tv->nr_threads; i++)
+		for (j = 0; j < tv->nr_counters; j++)
+			if (udigits(tv->value[i][j], 10) > cw[j])
+				cw[j] = udigits(tv->value[i][j], 10);
+	fprintf(out, "# %*s  %*s", pidw, "PID", tidw, "TID");
+	for (j = 0; j < tv->nr_counters; j++)
+		fprintf(out, "  %*s", cw[j], tv->counter_name[j]);
+	fputc('\n', out);
+	for (i = 0; i < tv->nr_threads; i++) {
+		fprintf(out, "  %*d  %*d", pidw, tv->pid[i], tidw, tv->tid[i]);
+		for (j = 0; j < tv->nr_counters; j++)
+			fprintf(out, "  %*llu", cw[j], (unsigned long long)tv->value[i][j]);
+		fputc('\n', out);
+	}
+}
+
 /* a progress line on stderr, for terminals only, once a load takes over a second */
 struct progress_line {
 	u64 start_ns;
@@ -411,6 +489,8 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 
 	ret = report_init(&rep, s, &ho, &filter, a->parent);
 	rep.symbol_opts = a->symbol_opts;
+	if (!ret && a->threads)
+		report_want_thread_values(&rep);
 	if (ret) {
 		fprintf(stderr, "Invalid regex: %s\n", a->parent);
 		session_free(s);
@@ -545,7 +625,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		fprintf(out, "#\n# (Tip: %s)\n#\n", tips[(unsigned)time(NULL) % ARRAY_SIZE(tips)]);
 	/* -T: the per-thread counter table; its rows come from READ records (record -s) */
 	if (a->threads)
-		fputs("# PID  TID\n", out);
+		fprint_thread_values(&rep.tv, a->threads_raw, out);
 	ret = 0;
 out:
 	report_release(&rep);

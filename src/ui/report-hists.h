@@ -31,6 +31,7 @@ struct report_hist_args {
 	bool show_header;	   /* --header: the header was printed already by the caller */
 	int group;		   /* --group: 1, --no-group: 0, -1: when the file has groups */
 	bool threads;		   /* -T */
+	bool threads_raw;	   /* -T with --pretty raw */
 	const char *comms, *pids, *tids, *dsos, *symbols, *cpus, *time;
 	const char *parent;	   /* -p regex */
 	int max_stack;		   /* --max-stack, 0: default 127 */

@@ -89,6 +89,15 @@ test_expect_success PERF,ROOT 'filters and limits' '
 	same $TRASH/mix.data -T
 '
 
+test_expect_success PERF,ROOT '-T: per-thread counts from READ records (record -s)' '
+	"$PERF" record -q -s -o $TRASH/rs.data -e cpu-clock -e task-clock "$W/rptmix" 100 >/dev/null 2>&1 &&
+	same $TRASH/rs.data -T --no-children &&
+	same $TRASH/rs.data -T --group --sort comm &&
+	same $TRASH/rs.data -T --pretty raw --sort comm &&
+	"$PERF" record -q -s -g -o $TRASH/rsg.data "$W/rptmix" 100 >/dev/null 2>&1 &&
+	same $TRASH/rsg.data -T --no-children --sort comm,dso
+'
+
 test_expect_success PERF,ROOT 'several events: one section each' '
 	same $TRASH/multi.data &&
 	same $TRASH/multi.data -n --sort comm
