@@ -355,7 +355,8 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.cpu = hs->cpu;
 	key.socket = hs->socket;
 	key.level = hs->frame->level;
-	key.addr = hs->frame->addr;
+	/* a resolved entry shows (perf -v) the address of the sample that made it */
+	key.addr = hs->frame->sym && hs->addr ? hs->addr : hs->frame->addr;
 	key.filtered = hs->filtered;
 
 	hists->total_period += hs->period;
@@ -403,6 +404,9 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			if (cur[k]->map)
 				key.level = cur[k]->level;
 			key.addr = cur[k]->ip;
+			/* a resolved frame is one per symbol: its sample's raw ip is in chain_ips */
+			if (cur[k]->sym && hs->chain_ips)
+				key.addr = hs->chain_ips[hists->opts.cc.order == ORDER_CALLER ? n - 1 - k : k];
 			e = entry_findnew(hists, &key, k + 1);
 			for (j = 0; j < nr_seen && seen[j] != e; j++)
 				;
@@ -439,13 +443,15 @@ static int cmp_u64(u64 a, u64 b)
 	return a < b ? -1 : a > b;
 }
 
-static const char *frame_dso_name(const struct frame *f)
+/* frame_dso_name - the name dsos sort by: perf -v compares the long names */
+static const char *frame_dso_name(const struct frame *f, bool long_names)
 {
-	return f->dso ? f->dso->short_name : NULL;
+	return f->dso ? (long_names ? f->dso->long_name : f->dso->short_name) : NULL;
 }
 
 /* key_cmp - one sort key in output order: <0 when @a goes first */
-static int key_cmp(enum sort_key key, const struct hist_entry *a, const struct hist_entry *b)
+static int key_cmp(const struct hists *hists, enum sort_key key, const struct hist_entry *a,
+		   const struct hist_entry *b)
 {
 	switch (key) {
 	case SORT_COMM:
@@ -456,7 +462,8 @@ static int key_cmp(enum sort_key key, const struct hist_entry *a, const struct h
 		/* perf puts entries without a dso after the others */
 		if (!a->frame->dso || !b->frame->dso)
 			return !a->frame->dso - !b->frame->dso;
-		return cmp_str(frame_dso_name(a->frame), frame_dso_name(b->frame));
+		return cmp_str(frame_dso_name(a->frame, hists->opts.long_dso_names),
+			       frame_dso_name(b->frame, hists->opts.long_dso_names));
 	case SORT_SYM:
 		if (a->frame->sym && b->frame->sym)
 			return cmp_str(a->frame->sym->name, b->frame->sym->name);
@@ -487,7 +494,7 @@ int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,
 	int c = 0;
 
 	for (int i = 0; i < hists->opts.nr_keys && !c; i++)
-		c = key_cmp(hists->opts.keys[i], a, b);
+		c = key_cmp(hists, hists->opts.keys[i], a, b);
 	return c;
 }
 
@@ -542,7 +549,8 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 			if (!fa->dso || !fb->dso)
 				c = -cmp_null(fa->dso, fb->dso);
 			else
-				c = cmp_str(fa->dso->short_name, fb->dso->short_name);
+				c = cmp_str(frame_dso_name(fa, hists->opts.long_dso_names),
+					    frame_dso_name(fb, hists->opts.long_dso_names));
 			if (c || hists->opts.keys[i] == SORT_DSO)
 				break;
 			if (!fa->sym || !fb->sym)
@@ -641,7 +649,7 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 								 : 0;
 				break;
 			default:
-				c = -key_cmp(f->key, a, b);
+				c = -key_cmp(hists, f->key, a, b);
 				break;
 			}
 			if (c)
@@ -721,7 +729,7 @@ static int prefix_cmp(const void *pa, const void *pb, void *arg)
 	int c = 0;
 
 	for (int i = 0; i < hists->opts.nr_keys && hists->opts.keys[i] != SORT_TRACE && !c; i++)
-		c = key_cmp(hists->opts.keys[i], a, b);
+		c = key_cmp(hists, hists->opts.keys[i], a, b);
 	return c;
 }
 

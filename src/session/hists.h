@@ -110,6 +110,7 @@ struct hists_opts {
 	bool children;	       /* --children: cumulative entries from callchains */
 	bool hide_children;    /* -F without overhead_children: not a column nor a sort key */
 	bool use_callchain;    /* build callchain trees */
+	bool long_dso_names;   /* -v: dsos sort by their long names, as perf's do */
 	struct callchain_opts cc;
 	int max_stack;	       /* frames used from each callchain (127 default) */
 	struct hist_field fields[HIST_MAX_FIELDS]; /* -F: columns and sort order, in order */
@@ -158,11 +159,13 @@ struct hist_sample {
 	const struct frame *frame; /* the sample's own frame */
 	const struct frame **chain; /* callee order; may be NULL */
 	u32 nr_chain;
+	const u64 *chain_ips;	/* -v: the raw ip of each chain frame, or NULL */
 	const struct frame *parent; /* parent key match, or NULL */
 	const char *srcline, *srcfile;
 	const char *trace;
 	int cpu, socket;
 	u64 period;
+	u64 addr;	/* the sample's map-relative address (0: the frame's), shown by -v */
 	bool filtered;	/* a --comm/--dsos/... filter rejects it: its new entries are hidden */
 };
 

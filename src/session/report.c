@@ -168,6 +168,28 @@ static u32 append_unwound(struct report *rep, struct session *s, struct thread *
 	return nr;
 }
 
+
+/*
+ * chain_raw_ips - the raw ips of the @nr frames session_resolve_callchain()
+ * gave (context markers dropped; --max-stack keeps the first ones in callee
+ * order, the outermost in caller order), or NULL when they do not line up.
+ */
+static const u64 *chain_raw_ips(struct report *rep, const struct perf_sample *sample, u32 nr)
+{
+	const struct ip_callchain *cc = sample->callchain;
+	u32 m = 0;
+
+	ALLOC_GROW(rep->chain_ips, cc->nr ? cc->nr : 1, rep->chain_ips_alloc);
+	for (u64 i = 0; i < cc->nr; i++)
+		if (cc->ips[i] < PERF_CONTEXT_MAX)
+			rep->chain_ips[m++] = cc->ips[i];
+	if (m < nr)
+		return NULL;
+	if (rep->hopts.cc.order == ORDER_CALLER)
+		return rep->chain_ips + (m - nr);
+	return rep->chain_ips;
+}
+
 /* report_sample - the tool callback: one sample into its event's hists */
 static int report_sample(struct tool *tool, struct session *s, const union perf_event *ev,
 			 const struct perf_sample *sample, struct evsel *evsel)
@@ -217,6 +239,20 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	hs.thread = loc.thread;
 	hs.frame = loc.frame;
 	hs.period = period;
+	/*
+	 * -v shows perf's al->addr of the sample that made an entry; frames
+	 * are one per symbol, so the sample's own address is found here
+	 */
+	if (rep->hopts.long_dso_names && loc.frame->sym && loc.frame->dso) {
+		if (loc.frame->dso->is_kernel) {
+			hs.addr = sample->ip;
+		} else if (loc.thread->maps) {
+			const struct map *m = maps_find(loc.thread->maps, sample->ip);
+
+			if (m && m->dso == loc.frame->dso)
+				hs.addr = sample->ip - m->start + m->pgoff;
+		}
+	}
 	hs.cpu = (int)sample->cpu;
 	hs.socket = -1;
 	if (rep->want_srcline)
@@ -245,6 +281,9 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 							rep->hopts.cc.order == ORDER_CALLER,
 							&rep->frames, &rep->frames_alloc);
 		hs.chain = rep->frames;
+		if (rep->hopts.long_dso_names && sample->callchain &&
+		    !unwind_possible(evsel->attr.sample_type))
+			hs.chain_ips = chain_raw_ips(rep, sample, hs.nr_chain);
 		if (unwind_possible(evsel->attr.sample_type))
 			hs.nr_chain = append_unwound(rep, s, loc.thread, sample, hs.nr_chain);
 		hs.chain = rep->frames;
@@ -381,6 +420,7 @@ void report_release(struct report *rep)
 	free(rep->nr_samples_all);
 	free(rep->total_period_all);
 	free(rep->frames);
+	free(rep->chain_ips);
 	for (u32 i = 0; i < rep->nr_srclines; i++) {
 		srcline_cache_free(rep->srclines[i].sc);
 		u64map_release(&rep->srclines[i].line);

@@ -71,6 +71,8 @@ struct report {
 	const struct symbol_opts *symbol_opts; /* borrowed, may be NULL */
 	const struct frame **frames; /* scratch */
 	size_t frames_alloc;
+	u64 *chain_ips;		/* scratch (-v): raw ips of the frames */
+	size_t chain_ips_alloc;
 	bool want_thread_values; /* -T: collect READ records into tv */
 	struct report_thread_values tv;
 	struct tool tool;

@@ -1,10 +1,13 @@
 /* perf report --stdio: event header, column titles, rows and callchain graphs. */
 #include "ui/hists.h"
 
+#include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "symbol/elf.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NR_MAX_COLS 16
 
@@ -24,6 +27,8 @@ struct printer {
 	u64 total;	/* the 100% of the percent columns */
 	u32 *kids;	/* scratch for sorted children, per depth */
 	size_t kids_alloc;
+	char *origin;	/* -v: symtab origin char by dso id, 0: not computed yet */
+	size_t origin_alloc;
 	char buf[4096];
 };
 
@@ -79,9 +84,89 @@ static const char *key_title(int key)
 	}
 }
 
-/* key_text - the value of a key column, unpadded */
-static const char *key_text(const struct hist_entry *e, int key, char *buf, size_t size)
+/*
+ * dso_origin - perf's -v symtab origin letter of @dso: where perf's loader
+ * would take the symbols from, in perf's lookup order ('B' the build-id
+ * cache copy, 'D' its debug file, 'b' /usr/lib/debug/.build-id, 'l' a
+ * debuglink file, 'd' the file on its path, 'k' kallsyms, 'j' a perf map,
+ * '!' nothing).
+ */
+static char dso_origin(const struct dso *dso, const struct symbol_opts *sopts)
 {
+	const struct symsrc *ss = dso ? dso->ss : NULL;
+	const u8 *bid;
+	size_t bl;
+	char c = '!';
+
+	if (!ss || ss->kind == SYMSRC_NONE || ss->status)
+		return '!';
+	if (ss->kind == SYMSRC_KALLSYMS)
+		return 'k';
+	if (ss->kind == SYMSRC_PERF_MAP)
+		return 'j';
+	bid = dso->build_id_size ? dso->build_id : ss->build_id;
+	bl = dso->build_id_size ? dso->build_id_size : ss->build_id_size;
+	bool from_debug = ss->symbol_path && ss->path && strcmp(ss->symbol_path, ss->path);
+
+	if (bl && !(sopts && sopts->no_buildid_cache)) {
+		char *dir = buildid_dir(sopts);
+		struct strbuf f = STRBUF_INIT;
+
+		if (!buildid_cache_find(&f, dir, bid, bl, false)) {
+			c = 'B';
+			if (from_debug) {
+				strbuf_reset(&f);
+				if (!buildid_cache_find(&f, dir, bid, bl, true))
+					c = 'D';
+			}
+		}
+		strbuf_release(&f);
+		free(dir);
+		if (c != '!' && !(from_debug && c == 'B'))
+			return c;
+		c = '!';
+	}
+	/* perf finds the vdso only in the build-id cache */
+	if (ss->kind == SYMSRC_VDSO)
+		return '!';
+	if (from_debug)
+		return !strncmp(ss->symbol_path, "/usr/lib/debug/.build-id/", 25) ? 'b' : 'l';
+	return 'd';
+}
+
+static char printer_origin(struct printer *p, const struct dso *dso)
+{
+	if (!dso)
+		return '!';
+	if (dso->id >= p->origin_alloc) {
+		size_t n = dso->id + 64;
+
+		p->origin = xrealloc(p->origin, n);
+		memset(p->origin + p->origin_alloc, 0, n - p->origin_alloc);
+		p->origin_alloc = n;
+	}
+	if (!p->origin[dso->id])
+		p->origin[dso->id] = dso_origin(dso, p->o->symbol_opts);
+	return p->origin[dso->id];
+}
+
+/* key_text - the value of a key column, unpadded (@p->o->verbose: perf -v's forms) */
+static const char *key_text(struct printer *p, const struct hist_entry *e, int key, char *buf,
+			    size_t size)
+{
+	if (p && p->o->verbose) {
+		if (key == SORT_DSO && e->frame->dso)
+			return e->frame->dso->long_name;
+		if (key == SORT_SYM) {
+			/* perf: "%-#18llx %c " (the address, the symtab origin) before "[.] " */
+			int n = snprintf(buf, size, "%-#*llx %c ", 18, (unsigned long long)e->addr,
+					 printer_origin(p, e->frame->dso));
+
+			if (n > 0 && (size_t)n < size)
+				hist_entry_sym_text(e, buf + n, size - n);
+			return buf;
+		}
+	}
 	switch (key) {
 	case SORT_COMM:
 		return e->comm;
@@ -202,13 +287,19 @@ widths:
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
 			    (col->key == SORT_TRACE && !e->trace_compared))
 				continue;
-			w = (int)strlen(key_text(e, col->key, p->buf, sizeof(p->buf)));
+			w = (int)strlen(key_text(p, e, col->key, p->buf, sizeof(p->buf)));
+			/* perf sizes an unresolved symbol by the raw address alone, even with -v */
+			if (col->key == SORT_SYM && !e->frame->sym && p->o->verbose)
+				w = 22;
 			/* perf sizes the symbol column by the name, without " (inlined)" */
 			if (col->key == SORT_SYM && e->frame->inlined)
 				w -= (int)strlen(" (inlined)");
 			/* perf sizes the comm column by the thread's last comm */
 			if (col->key == SORT_COMM)
 				w = (int)strlen(e->thread->comm);
+			/* perf -v makes the pid column room for a 7-wide comm at least */
+			if (col->key == SORT_PID && p->o->verbose && w < 15)
+				w = 15;
 			if (w > col->width)
 				col->width = w;
 		}
@@ -307,7 +398,7 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 			break;
 		}
 		default: {
-			const char *t = key_text(e, col->key, p->buf, sizeof(p->buf));
+			const char *t = key_text(p, e, col->key, p->buf, sizeof(p->buf));
 
 			if (col->key == SORT_TRACE && last)
 				fprintf(fp, "%.*s", col->width, t); /* cut to the column, unpadded */
@@ -692,5 +783,6 @@ size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE
 		printed++;
 	}
 	free(p.kids);
+	free(p.origin);
 	return printed;
 }

@@ -463,6 +463,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		goto out_filter;
 	}
 	ho.use_callchain = has_cc && !cc_none;
+	ho.long_dso_names = verbose > 0;
 	ho.children = a->children < 0 ? has_cc : (a->children && has_cc);
 	/*
 	 * perf decides about children before a pipe has told it the events:
@@ -484,6 +485,8 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	if (a->fields && !strstr(a->fields, "overhead_children"))
 		ho.hide_children = true;
 	po.overhead_title = a->fields != NULL;
+	po.verbose = verbose > 0;
+	po.symbol_opts = a->symbol_opts;
 	if (a->inverted)
 		ho.cc.order = ORDER_CALLER;
 

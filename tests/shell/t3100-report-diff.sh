@@ -145,6 +145,19 @@ test_expect_success PERF,ROOT 'other keys: pid, cpu, parent, fields, total perio
 	same $TRASH/mix.data --no-children -n --show-total-period
 '
 
+# -v: long dso names, the address of the sample that made each entry and the
+# symtab origin letter (B: build-id cache, D: its debug file, d: the path, k: kallsyms)
+test_expect_success PERF,ROOT '-v: symbol addresses, symtab origins, long dso names' '
+	same $TRASH/mix.data -v &&
+	same $TRASH/mix.data -v --no-children -s dso,sym &&
+	same $TRASH/mix.data -v --no-children -s pid,sym -g caller &&
+	same $TRASH/mix.data -v -g callee &&
+	same $TRASH/nog.data -v &&
+	same $FIXTURES/system-wide.data -v --no-children &&
+	mkdir -p nocache &&
+	HOME=$TRASH/nocache same $TRASH/nog.data -v --sort dso,sym
+'
+
 test_expect_success PERF,ROOT 'a shared library' '
 	cat >lib.c <<-\EOF &&
 	double lib_spin(double x) { for (int i = 0; i < 50000000; i++) x = x * 1.0000001 + 0.1; return x; }
