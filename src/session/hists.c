@@ -287,9 +287,93 @@ static u32 node_new(struct hists *hists, const struct frame *frame)
 	return hists->nr_nodes++;
 }
 
-/* chain_append - add the path @cur[0..n) to @e's trie with @period. */
+/*
+ * chain_match - perf's match of an existing child @c against the frame @f
+ * at raw ip @ip: 0 equal, <0 (MATCH_LT: the walk goes left) when @c sorts
+ * before. Dsos by creation (perf: by heap address), then symbol starts when
+ * both have a symbol (names for inlined ones), else the raw ips; this
+ * mixed order is not total, as in perf.
+ */
+static int chain_match(const struct cc_node *c, const struct frame *f, u64 ip)
+{
+	const struct frame *cf = c->frame;
+	long dc = cf->dso ? (long)cf->dso->id : -1, df = f->dso ? (long)f->dso->id : -1;
+
+	if (cf == f)
+		return 0;
+	if (dc != df)
+		return dc < df ? -1 : 1;
+	if (cf->sym && f->sym) {
+		if (cf->inlined || f->inlined) {
+			int r = strcmp(cf->sym->name, f->sym->name);
+
+			return r < 0 ? -1 : r > 0;
+		}
+		return cf->sym->start < f->sym->start ? -1 : cf->sym->start > f->sym->start;
+	}
+	return c->ip < ip ? -1 : c->ip > ip;
+}
+
+static void cc_rotate(struct hists *hists, u32 parent_node, u32 x, bool to_left)
+{
+	struct cc_node *N = hists->nodes;
+	u32 y = to_left ? N[x].rb_right : N[x].rb_left;
+	u32 b = to_left ? N[y].rb_left : N[y].rb_right;
+
+	if (to_left)
+		N[x].rb_right = b;
+	else
+		N[x].rb_left = b;
+	if (b)
+		N[b].rb_parent = x;
+	N[y].rb_parent = N[x].rb_parent;
+	if (!N[x].rb_parent)
+		N[parent_node].rb_root = y;
+	else if (x == N[N[x].rb_parent].rb_left)
+		N[N[x].rb_parent].rb_left = y;
+	else
+		N[N[x].rb_parent].rb_right = y;
+	if (to_left)
+		N[y].rb_left = x;
+	else
+		N[y].rb_right = x;
+	N[x].rb_parent = y;
+}
+
+static void cc_fixup(struct hists *hists, u32 parent_node, u32 z)
+{
+	struct cc_node *N = hists->nodes;
+
+	while (N[z].rb_parent && N[N[z].rb_parent].rb_red) {
+		u32 p = N[z].rb_parent, g = N[p].rb_parent;
+		bool p_left = p == N[g].rb_left;
+		u32 u = p_left ? N[g].rb_right : N[g].rb_left;
+
+		if (u && N[u].rb_red) {
+			N[p].rb_red = N[u].rb_red = false;
+			N[g].rb_red = true;
+			z = g;
+			continue;
+		}
+		if (z == (p_left ? N[p].rb_right : N[p].rb_left)) {
+			z = p;
+			cc_rotate(hists, parent_node, z, p_left);
+			p = N[z].rb_parent;
+		}
+		N[p].rb_red = false;
+		N[g].rb_red = true;
+		cc_rotate(hists, parent_node, g, !p_left);
+	}
+	N[N[parent_node].rb_root].rb_red = false;
+}
+
+/*
+ * chain_append - add the path @cur[0..n) (raw ips @ips, or NULL: the
+ * frames' own) to @e's trie with @period, finding children as perf's
+ * red-black walk does.
+ */
 static void chain_append(struct hists *hists, struct hist_entry *e, const struct frame *const *cur,
-			 u32 n, u64 period)
+			 const u64 *ips, u32 n, u64 period)
 {
 	u32 idx;
 
@@ -301,31 +385,34 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 	hists->nodes[idx].cumul += period;
 	for (u32 i = 0; i < n; i++) {
 		const struct frame *f = cur[i];
-		u64 key = (u64)idx << 32 | f->id;
-		u32 c;
+		u64 ip = ips ? ips[i] : f->ip;
+		u32 c = hists->nodes[idx].rb_root, y = 0;
+		int r = 1;
 
-		/* the first child is checked directly: most nodes have one */
-		c = hists->nodes[idx].first_child;
-		if (!c || hists->nodes[c].frame != f) {
-			void *v = hists->nodes[idx].nr_children > 1 ? u64map_find(&hists->child_of, key)
-								     : NULL;
+		while (c) {
+			r = chain_match(&hists->nodes[c], f, ip);
+			if (!r)
+				break;
+			y = c;
+			c = r < 0 ? hists->nodes[c].rb_left : hists->nodes[c].rb_right;
+		}
+		if (!c) {
+			c = node_new(hists, f);
+			struct cc_node *N = hists->nodes;
 
-			c = (u32)(uintptr_t)v;
-			if (!c) {
-				c = node_new(hists, f);
-				hists->nodes[c].next_sibling = hists->nodes[idx].first_child;
-				hists->nodes[idx].first_child = c;
-				if (hists->nodes[idx].nr_children++ == 1) {
-					/* from two children on, index them all */
-					u32 old = hists->nodes[c].next_sibling;
-
-					u64map_set(&hists->child_of,
-						   (u64)idx << 32 | hists->nodes[old].frame->id,
-						   (void *)(uintptr_t)old);
-				}
-				if (hists->nodes[idx].nr_children > 1)
-					u64map_set(&hists->child_of, key, (void *)(uintptr_t)c);
-			}
+			N[c].ip = ip;
+			N[c].next_sibling = N[idx].first_child;
+			N[idx].first_child = c;
+			N[idx].nr_children++;
+			N[c].rb_parent = y;
+			N[c].rb_red = true;
+			if (!y)
+				N[idx].rb_root = c;
+			else if (r < 0)
+				N[y].rb_left = c;
+			else
+				N[y].rb_right = c;
+			cc_fixup(hists, idx, c);
 		}
 		idx = c;
 		hists->nodes[idx].cumul += period;
@@ -342,6 +429,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	const struct frame **cur = stackbuf;
 	struct hist_entry *seenbuf[128];
 	struct hist_entry **seen = seenbuf;
+	u64 ipsbuf[128], *ips = NULL;
 	u32 n = hs->nr_chain;
 
 	memset(&key, 0, sizeof(key));
@@ -386,8 +474,14 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	} else {
 		memcpy(cur, hs->chain, n * sizeof(*cur));
 	}
+	/* the raw ips in display order too */
+	if (hs->chain_ips) {
+		ips = n > 128 ? xmalloc(n * sizeof(*ips)) : ipsbuf;
+		for (u32 i = 0; i < n; i++)
+			ips[i] = hs->chain_ips[hists->opts.cc.order == ORDER_CALLER ? n - 1 - i : i];
+	}
 	if (hists->opts.use_callchain)
-		chain_append(hists, self, cur, n, hs->period);
+		chain_append(hists, self, cur, ips, n, hs->period);
 	if (hists->opts.children) {
 		u32 nr_seen = 0;
 
@@ -405,8 +499,8 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				key.level = cur[k]->level;
 			key.addr = cur[k]->ip;
 			/* a resolved frame is one per symbol: its sample's raw ip is in chain_ips */
-			if (cur[k]->sym && hs->chain_ips)
-				key.addr = hs->chain_ips[hists->opts.cc.order == ORDER_CALLER ? n - 1 - k : k];
+			if (cur[k]->sym && ips)
+				key.addr = ips[k];
 			e = entry_findnew(hists, &key, k + 1);
 			for (j = 0; j < nr_seen && seen[j] != e; j++)
 				;
@@ -416,13 +510,15 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			e->acc_period += hs->period;
 			e->acc_events++;
 			if (hists->opts.use_callchain)
-				chain_append(hists, e, cur + k, n - k, hs->period);
+				chain_append(hists, e, cur + k, ips ? ips + k : NULL, n - k, hs->period);
 		}
 	}
 	if (cur != stackbuf) {
 		free(cur);
 		free(seen);
 	}
+	if (ips && ips != ipsbuf)
+		free(ips);
 }
 
 /* ---- output order ----------------------------------------------------- */
@@ -830,26 +926,58 @@ int hists_frame_order(const struct frame *a, const struct frame *b)
 	return cmp_u64(xb, xa);
 }
 
-static int child_cmp(const void *pa, const void *pb, void *arg)
+
+struct kid_rank {
+	u64 cumul;
+	u32 pos, node;
+};
+
+/* by cumul descending, ties in the tree's order */
+static int kid_rank_cmp(const void *pa, const void *pb)
 {
-	const struct hists *hists = arg;
-	const struct cc_node *a = &hists->nodes[*(const u32 *)pa];
-	const struct cc_node *b = &hists->nodes[*(const u32 *)pb];
+	const struct kid_rank *a = pa, *b = pb;
 
 	if (a->cumul != b->cumul)
 		return a->cumul > b->cumul ? -1 : 1;
-	return hists_frame_order(a->frame, b->frame);
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
 u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, size_t *alloc)
 {
-	const struct cc_node *n = &hists->nodes[node_idx];
-	u32 nr = 0;
+	const struct cc_node *N = hists->nodes;
+	u32 nr = 0, x = N[node_idx].rb_root;
 
-	ALLOC_GROW(*out, n->nr_children, *alloc);
-	for (u32 c = n->first_child; c; c = hists->nodes[c].next_sibling)
-		(*out)[nr++] = c;
-	if (nr > 1)
-		qsort_r(*out, nr, sizeof(**out), child_cmp, (void *)hists);
+	ALLOC_GROW(*out, N[node_idx].nr_children, *alloc);
+	/* perf walks its children tree in order, then sorts by cumul (ties keep that order) */
+	if (x) {
+		while (N[x].rb_left)
+			x = N[x].rb_left;
+	}
+	while (x) {
+		(*out)[nr++] = x;
+		if (N[x].rb_right) {
+			x = N[x].rb_right;
+			while (N[x].rb_left)
+				x = N[x].rb_left;
+		} else {
+			u32 p = N[x].rb_parent;
+
+			while (p && x == N[p].rb_right) {
+				x = p;
+				p = N[p].rb_parent;
+			}
+			x = p;
+		}
+	}
+	if (nr > 1) {
+		struct kid_rank *k = xmalloc(nr * sizeof(*k));
+
+		for (u32 i = 0; i < nr; i++)
+			k[i] = (struct kid_rank){ N[(*out)[i]].cumul, i, (*out)[i] };
+		qsort(k, nr, sizeof(*k), kid_rank_cmp);
+		for (u32 i = 0; i < nr; i++)
+			(*out)[i] = k[i].node;
+		free(k);
+	}
 	return nr;
 }

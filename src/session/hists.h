@@ -58,6 +58,15 @@ struct cc_node {
 	const struct frame *frame;
 	u32 first_child, next_sibling;
 	u32 nr_children;
+	/*
+	 * the children also form perf's red-black tree, ordered by perf's
+	 * callchain match (dso, then symbol start or raw ip): its lookups miss
+	 * some equal siblings, which perf then keeps twice
+	 */
+	u32 rb_root;			/* of the children */
+	u32 rb_left, rb_right, rb_parent; /* in the parent's tree */
+	bool rb_red;
+	u64 ip;				/* the raw ip of the chain that made it */
 	u32 count;	/* samples that end here */
 	u64 hit;	/* period of chains that end here */
 	u64 cumul;	/* period of chains through here (hit included) */

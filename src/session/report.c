@@ -281,8 +281,7 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 							rep->hopts.cc.order == ORDER_CALLER,
 							&rep->frames, &rep->frames_alloc);
 		hs.chain = rep->frames;
-		if (rep->hopts.long_dso_names && sample->callchain &&
-		    !unwind_possible(evsel->attr.sample_type))
+		if (sample->callchain && !unwind_possible(evsel->attr.sample_type))
 			hs.chain_ips = chain_raw_ips(rep, sample, hs.nr_chain);
 		if (unwind_possible(evsel->attr.sample_type))
 			hs.nr_chain = append_unwound(rep, s, loc.thread, sample, hs.nr_chain);
