@@ -133,6 +133,7 @@ int record_synthesize(struct record *rec, bool tail)
 	synth_init(&s, recorder_write_synth, &rec->recorder, record_id_hdr_size(evlist), NULL);
 	s.mmap_data = rec->opts.sample_address;
 	s.buildid_mmap = rec->opts.build_id;
+	s.namespaces = rec->opts.record_namespaces;
 	if (!tail) {
 		err = synth_id_index(&s, evlist, evlist->cpus, evlist->threads);
 		if (err)
@@ -152,17 +153,25 @@ int record_synthesize(struct record *rec, bool tail)
 		    (err = synth_cpu_map(&s, evlist->cpus)))
 			goto out;
 	}
-	if (t->system_wide || t->cpu_list) {
-		err = synth_all_tasks(&s, true);
+	if (rec->opts.record_cgroup && (rec->synth & RECORD_SYNTH_CGROUP) &&
+	    (err = synth_cgroups(&s, NULL)))
+		goto out;
+	if (!(rec->synth & RECORD_SYNTH_TASK)) {
+		err = 0; /* --synth=no|cgroup: no task state from /proc */
+	} else if (t->system_wide || t->cpu_list) {
+		err = synth_all_tasks(&s, rec->synth & RECORD_SYNTH_MMAP);
 	} else if (evlist->workload.pid > 0) {
 		pid_t tgid;
 
 		/* the corked child: its COMM now, the exec's COMM and maps come from the kernel */
 		err = synth_comm(&s, evlist->workload.pid, &tgid);
+		if (!err && s.namespaces)
+			err = synth_namespaces(&s, tgid, evlist->workload.pid);
 		if (err == -ESRCH)
 			err = 0;
 	} else {
-		err = synth_thread_map_tasks(&s, evlist->threads->pids, evlist->threads->nr, true);
+		err = synth_thread_map_tasks(&s, evlist->threads->pids, evlist->threads->nr,
+					     rec->synth & RECORD_SYNTH_MMAP);
 	}
 	if (!err && !tail)
 		err = synth_header_only(&s, PERF_RECORD_FINISHED_INIT);

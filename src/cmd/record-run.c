@@ -182,6 +182,47 @@ static bool stdout_is_fifo(void)
 
 /* ---- the loop ---- */
 
+/*
+ * --control: read the commands waiting on the control fd (perf's
+ * "enable", "disable", "snapshot", "stop", "ping"), act, and answer
+ * "ack\n" on the ack fd. Returns true when the session should stop.
+ */
+static bool control_commands(struct record *rec)
+{
+	struct pollfd p = { .fd = rec->ctl_fd, .events = POLLIN };
+	char buf[256];
+	bool stop = false;
+
+	while (poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
+		ssize_t n = read(rec->ctl_fd, buf, sizeof(buf) - 1);
+		char *line, *save = NULL;
+
+		if (n <= 0)
+			break;
+		buf[n] = 0;
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			bool ack = true;
+
+			if (!strcmp(line, "enable")) {
+				evlist_enable(rec->evlist);
+				if (!rec->quiet)
+					fprintf(stderr, "Events enabled\n");
+			} else if (!strcmp(line, "disable")) {
+				evlist_disable(rec->evlist);
+				if (!rec->quiet)
+					fprintf(stderr, "Events disabled\n");
+			} else if (!strcmp(line, "stop")) {
+				stop = true;
+			} else if (strcmp(line, "snapshot") && strcmp(line, "ping")) {
+				ack = false; /* unknown: perf answers nothing */
+			}
+			if (ack && rec->ctl_ack_fd >= 0 && write(rec->ctl_ack_fd, "ack\n", 4) != 4)
+				ack = false;
+		}
+	}
+	return stop;
+}
+
 static int record_loop(struct record *rec, const sigset_t *waitmask)
 {
 	struct pollfd *pfd = xcalloc(rec->rings.nr + 1, sizeof(*pfd));
@@ -247,6 +288,8 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 			if (!rec->quiet)
 				fprintf(stderr, "Events enabled\n");
 		}
+		if (rec->ctl_fd >= 0 && !done && control_commands(rec))
+			done_signal = SIGTERM; /* "stop": ends like an interrupt, workload included */
 		if (got_sigchld || done_signal)
 			done = true;
 		if (done && !disabled && (t->pid || t->tid || t->uid_str || t->system_wide ||
@@ -283,7 +326,18 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 				tp = &tmo;
 			}
 			/* overwrite rings never wake us: wait for a signal or a deadline */
-			n = ppoll(pfd, rec->opts.overwrite ? 0 : rec->rings.nr, tp, waitmask);
+			if (rec->ctl_fd >= 0) {
+				/* the control fd wakes us too (alone with overwrite rings) */
+				pfd[rec->rings.nr].fd = rec->ctl_fd;
+				pfd[rec->rings.nr].events = POLLIN;
+				pfd[rec->rings.nr].revents = 0;
+				if (rec->opts.overwrite)
+					n = ppoll(&pfd[rec->rings.nr], 1, tp, waitmask);
+				else
+					n = ppoll(pfd, rec->rings.nr + 1, tp, waitmask);
+			} else {
+				n = ppoll(pfd, rec->opts.overwrite ? 0 : rec->rings.nr, tp, waitmask);
+			}
 			rec->nr_wakeups++;
 			if (n < 0 && errno != EINTR) {
 				err = -errno;
@@ -346,6 +400,49 @@ static int workload_status(struct record *rec)
 	return 0;
 }
 
+/*
+ * Options perf 6.1 refuses here (no AUX area PMU, no kcore), in perf's
+ * order and with its texts, and the ones sonde does not do: never ignored.
+ */
+static int check_unsupported(struct record *rec)
+{
+	const char *msg = NULL;
+	int status = -EINVAL & 0xff;
+
+	if (rec->vmlinux && access(rec->vmlinux, R_OK)) {
+		if (!rec->quiet)
+			fprintf(stderr, "Invalid file: %s\n", rec->vmlinux);
+		return status;
+	}
+	if (rec->threads && (rec->aux_snapshot || rec->aux_sample))
+		msg = "AUX area tracing options are not available in parallel streaming mode.";
+	else if (rec->aux_snapshot)
+		msg = "No AUX area tracing to snapshot";
+	else if (rec->aux_sample)
+		msg = "No AUX area event to sample";
+	if (msg) {
+		if (!rec->quiet)
+			fprintf(stderr, "%s\n", msg);
+		return status;
+	}
+	if (rec->kcore) {
+		if (access("/proc/kcore", R_OK))
+			fprintf(stderr, "ERROR: kcore is not readable.\n");
+		else
+			fprintf(stderr, "sonde record: --kcore is not supported\n");
+		return 255;
+	}
+	if (rec->threads) {
+		fprintf(stderr, "sonde record: --threads (a directory of per-thread files) is not supported\n");
+		return 255;
+	}
+	if (rec->switch_output_event) {
+		fprintf(stderr, "sonde record: --switch-output-event is not supported\n");
+		return 255;
+	}
+	return 0;
+}
+
 int record_run(struct record *rec, const struct option *options, const char *const usage[])
 {
 	struct record_opts *o = &rec->opts;
@@ -363,6 +460,9 @@ int record_run(struct record *rec, const struct option *options, const char *con
 				       "cgroup monitoring only available in system-wide mode");
 	if (has_workload && (t->pid || t->tid || t->uid_str))
 		return 255; /* perf refuses a command together with a task target, silently */
+	err = check_unsupported(rec);
+	if (err)
+		return err;
 	t->has_workload = has_workload;
 	if (check_freq(rec))
 		return 255;

@@ -343,6 +343,177 @@ static int opt_ignored_str(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* --exclude-perf: "common_pid != <our pid>" on the tracepoints of the last -e */
+static int opt_exclude_perf(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	struct evlist *evlist = rec->evlist;
+	struct evsel *evsel;
+	char filter[64];
+
+	(void)arg;
+	(void)unset;
+	if (!evlist || !evlist_last(evlist) ||
+	    evlist_last(evlist)->attr.type != PERF_TYPE_TRACEPOINT) {
+		fprintf(stderr, "--exclude-perf option should follow a -e tracepoint option\n\n");
+		return -1;
+	}
+	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
+	evsel = evlist_last(evlist);
+	for (;;) {
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT) {
+			char *f = evsel->filter ? xasprintf("(%s) && (%s)", evsel->filter, filter)
+						: xstrdup(filter);
+
+			free(evsel->filter);
+			evsel->filter = f;
+		}
+		if (evsel->node.prev == &evlist->entries)
+			break;
+		evsel = list_entry(evsel->node.prev, struct evsel, node);
+		if (evsel->cmdline_group_boundary)
+			break;
+	}
+	return 0;
+}
+
+/* -S / --aux-sample: there is no AUX area event to use them with (checked at start) */
+static int opt_aux_snapshot(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	(void)arg;
+	rec->aux_snapshot = !unset;
+	return 0;
+}
+
+static int opt_aux_sample(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	(void)arg;
+	rec->aux_sample = !unset;
+	return 0;
+}
+
+static int opt_threads(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	(void)arg;
+	rec->threads = !unset;
+	return 0;
+}
+
+static int opt_debuginfod(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	(void)arg;
+	rec->debuginfod = !unset;
+	return 0;
+}
+
+/* --synth no|all|task|mmap|cgroup[,...] */
+static int opt_synth(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	char *copy, *tok, *save = NULL;
+	int mask = 0;
+
+	if (unset) {
+		rec->synth = RECORD_SYNTH_ALL;
+		return 0;
+	}
+	copy = xstrdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "no")) {
+			mask = 0;
+			break;
+		} else if (!strcmp(tok, "all")) {
+			mask = RECORD_SYNTH_ALL;
+		} else if (!strcmp(tok, "task")) {
+			mask |= RECORD_SYNTH_TASK;
+		} else if (!strcmp(tok, "mmap")) {
+			mask |= RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP;
+		} else if (!strcmp(tok, "cgroup")) {
+			mask |= RECORD_SYNTH_CGROUP;
+		} else {
+			fprintf(stderr, "Invalid synth option: %s\n", tok);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	rec->synth = mask;
+	return 0;
+}
+
+/* --control fd:CTL[,ACK] | fifo:CTL[,ACK] */
+static int opt_control(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	char *copy, *ack;
+	int ret = 0;
+
+	if (unset)
+		return 0;
+	copy = xstrdup(arg);
+	ack = strchr(copy, ',');
+	if (ack)
+		*ack++ = 0;
+	if (!strncmp(copy, "fd:", 3)) {
+		char *end;
+		long fd = strtol(copy + 3, &end, 10);
+
+		if (end == copy + 3 || *end || fd < 0) {
+			ret = -1;
+			goto out;
+		}
+		rec->ctl_fd = (int)fd;
+		if (ack) {
+			fd = strtol(ack, &end, 10);
+			if (end == ack || *end || fd < 0) {
+				ret = -1;
+				goto out;
+			}
+			rec->ctl_ack_fd = (int)fd;
+		}
+	} else if (!strncmp(copy, "fifo:", 5)) {
+		/* O_RDWR: the fifo opens without a writer and never reports EOF */
+		rec->ctl_fd = open(copy + 5, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (rec->ctl_fd < 0) {
+			fprintf(stderr, "Failed to open '%s'\n", copy + 5);
+			ret = -1;
+			goto out;
+		}
+		if (ack) {
+			rec->ctl_ack_fd = open(ack, O_WRONLY | O_CLOEXEC);
+			if (rec->ctl_ack_fd < 0) {
+				fprintf(stderr, "Failed to open '%s'\n", ack);
+				close(rec->ctl_fd);
+				rec->ctl_fd = -1;
+				ret = -1;
+				goto out;
+			}
+		}
+		rec->ctl_close = true;
+	} else {
+		ret = -1;
+	}
+out:
+	free(copy);
+	return ret;
+}
+
+static int opt_switch_output_event(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	rec->switch_output_event = unset ? NULL : arg;
+	return 0;
+}
+
 /* x86-64 perf register numbers (arch/x86 perf_regs), in the order perf lists them */
 static const struct {
 	const char *name;
@@ -487,7 +658,7 @@ static struct option *record_options(struct record *rec)
 	struct option opts[] = {
 		OPT_CALLBACK('e', "event", &rec->evlist, "event", "event selector. use 'perf list' to list available events", parse_events_option),
 		OPT_CALLBACK(0, "filter", &rec->evlist, "filter", "event filter", parse_filter_option),
-		OPT_CALLBACK_NOOPT(0, "exclude-perf", rec, NULL, "don't record events from perf itself", opt_ignored_str),
+		OPT_CALLBACK_NOOPT(0, "exclude-perf", rec, NULL, "don't record events from perf itself", opt_exclude_perf),
 		OPT_STRING('p', "pid", &o->target.pid, "pid", "record events on existing process id"),
 		OPT_STRING('t', "tid", &o->target.tid, "tid", "record events on existing thread id"),
 		OPT_INTEGER('r', "realtime", &rec->realtime_prio, "collect data with this RT SCHED_FIFO priority"),
@@ -513,8 +684,8 @@ static struct option *record_options(struct record *rec)
 		OPT_BOOLEAN('s', "stat", &o->inherit_stat, "per thread counts"),
 		OPT_BOOLEAN('d', "data", &o->sample_address, "Record the sample addresses"),
 		OPT_BOOLEAN(0, "phys-data", &o->sample_phys_addr, "Record the sample physical addresses"),
-		OPT_BOOLEAN(0, "data-page-size", &rec->data_page_size, "Record the sampled data address data page size"),
-		OPT_BOOLEAN(0, "code-page-size", &rec->code_page_size, "Record the sampled code address (ip) page size"),
+		OPT_BOOLEAN(0, "data-page-size", &o->sample_data_page_size, "Record the sampled data address data page size"),
+		OPT_BOOLEAN(0, "code-page-size", &o->sample_code_page_size, "Record the sampled code address (ip) page size"),
 		OPT_BOOLEAN(0, "sample-cpu", &o->sample_cpu, "Record the sample cpu"),
 		OPT_BOOLEAN(0, "sample-identifier", &o->sample_identifier, "Record the sample identifier"),
 		OPT_BOOLEAN('T', "timestamp", &rec->timestamp_opt, "Record the sample timestamps"),
@@ -529,14 +700,14 @@ static struct option *record_options(struct record *rec)
 		OPT_CALLBACK_NOOPT('b', "branch-any", rec, NULL, "sample any taken branches", opt_branch_any),
 		OPT_CALLBACK('j', "branch-filter", rec, "branch filter mask", "branch stack filter modes", opt_branch_filter),
 		OPT_BOOLEAN('W', "weight", &o->sample_weight, "sample by weight (on special events only)"),
-		OPT_BOOLEAN(0, "transaction", &rec->transaction, "sample transaction flags (special events only)"),
+		OPT_BOOLEAN(0, "transaction", &o->sample_transaction, "sample transaction flags (special events only)"),
 		OPT_BOOLEAN(0, "per-thread", &o->target.per_thread, "use per-thread mmaps"),
 		OPT_CALLBACK_OPTARG('I', "intr-regs", rec, NULL, "any register", "sample selected machine registers on interrupt, use '-I?' to list register names", opt_intr_regs),
 		OPT_CALLBACK_OPTARG(0, "user-regs", rec, NULL, "any register", "sample selected machine registers in user space, use '--user-regs=?' to list register names", opt_user_regs),
 		OPT_BOOLEAN(0, "running-time", &o->running_time, "Record running/enabled time of read (:S) events"),
 		REC_CALLBACK('k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", opt_clockid),
-		OPT_CALLBACK_OPTARG('S', "snapshot", rec, NULL, "opts", "AUX area tracing Snapshot Mode", opt_ignored_str),
-		OPT_CALLBACK_OPTARG(0, "aux-sample", rec, NULL, "opts", "sample AUX area", opt_ignored_str),
+		OPT_CALLBACK_OPTARG('S', "snapshot", rec, NULL, "opts", "AUX area tracing Snapshot Mode", opt_aux_snapshot),
+		OPT_CALLBACK_OPTARG(0, "aux-sample", rec, NULL, "opts", "sample AUX area", opt_aux_sample),
 		OPT_INTEGER(0, "proc-map-timeout", &rec->proc_map_timeout, "per thread proc mmap processing timeout in ms"),
 		OPT_BOOLEAN(0, "namespaces", &o->record_namespaces, "Record namespaces events"),
 		OPT_BOOLEAN(0, "all-cgroups", &o->record_cgroup, "Record cgroup events"),
@@ -553,7 +724,7 @@ static struct option *record_options(struct record *rec)
 		OPT_BOOLEAN(0, "timestamp-filename", &rec->timestamp_filename, "append timestamp to output filename"),
 		OPT_BOOLEAN(0, "timestamp-boundary", &rec->timestamp_boundary, "Record timestamp boundary (time of first/last samples)"),
 		OPT_CALLBACK_OPTARG(0, "switch-output", rec, NULL, "signal or size[BKMG] or time[smhd]", "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold", opt_switch_output),
-		OPT_CALLBACK(0, "switch-output-event", rec, "switch output event", "switch output event selector. use 'perf list' to list available events", opt_ignored_str),
+		OPT_CALLBACK(0, "switch-output-event", rec, "switch output event", "switch output event selector. use 'perf list' to list available events", opt_switch_output_event),
 		OPT_INTEGER(0, "switch-max-files", &rec->switch_max_files, "Limit number of switch output generated files"),
 		OPT_BOOLEAN(0, "dry-run", &rec->dry_run, "Parse options then exit"),
 		OPT_CALLBACK_OPTARG(0, "aio", rec, NULL, "n", "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)", opt_aio),
@@ -561,10 +732,10 @@ static struct option *record_options(struct record *rec)
 		OPT_CALLBACK_OPTARG('z', "compression-level", rec, NULL, "n", "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)", opt_compression),
 		OPT_CALLBACK(0, "max-size", rec, "size", "Limit the maximum size of the output file", opt_max_size),
 		OPT_INTEGER(0, "num-thread-synthesize", &rec->nr_threads_synthesize, "number of threads to run for event synthesis"),
-		OPT_CALLBACK(0, "control", rec, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]", control_help, opt_ignored_str),
-		OPT_CALLBACK(0, "synth", rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all", opt_ignored_str),
-		OPT_CALLBACK_OPTARG(0, "debuginfod", rec, NULL, "debuginfod urls", "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls", opt_ignored_str),
-		OPT_CALLBACK_OPTARG(0, "threads", rec, NULL, "spec", "write collected trace data into several data files using parallel threads", opt_ignored_str),
+		OPT_CALLBACK(0, "control", rec, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]", control_help, opt_control),
+		OPT_CALLBACK(0, "synth", rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all", opt_synth),
+		OPT_CALLBACK_OPTARG(0, "debuginfod", rec, NULL, "debuginfod urls", "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls", opt_debuginfod),
+		OPT_CALLBACK_OPTARG(0, "threads", rec, NULL, "spec", "write collected trace data into several data files using parallel threads", opt_threads),
 		OPT_BOOLEAN(0, "off-cpu", &rec->off_cpu, "Enable off-cpu analysis\n                          (not built-in because no BUILD_BPF_SKEL=1)"),
 		OPT_END(),
 	};
@@ -581,6 +752,8 @@ int cmd_record(int argc, const char **argv)
 	int ret;
 
 	record_opts_init(&rec->opts);
+	rec->synth = RECORD_SYNTH_ALL;
+	rec->ctl_fd = rec->ctl_ack_fd = -1;
 	rec->evlist = evlist_new();
 	/* parse_options reorders argv: keep the command line as given for CMDLINE */
 	rec->orig_argc = argc;
@@ -589,9 +762,18 @@ int cmd_record(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	rec->argc = argc;
 	rec->argv = argv;
+	if (rec->off_cpu)
+		fprintf(stderr, " Warning: option `off-cpu' is being ignored because no BUILD_BPF_SKEL=1 ");
+	if (rec->debuginfod && !rec->quiet)
+		fprintf(stderr, "WARNING: debuginfod support requested, but perf is not built with it\n");
 	if (rec->quiet)
 		quiet = 1;
 	ret = record_run(rec, options, record_usage);
+	if (rec->ctl_close) {
+		close(rec->ctl_fd);
+		if (rec->ctl_ack_fd >= 0)
+			close(rec->ctl_ack_fd);
+	}
 	if (rec->workload_signal) {
 		int sig = rec->workload_signal;
 

@@ -13,6 +13,12 @@
 struct option;
 struct data_writer;
 
+/* --synth: what is synthesized from /proc (mmap implies task) */
+#define RECORD_SYNTH_TASK	1
+#define RECORD_SYNTH_MMAP	2
+#define RECORD_SYNTH_CGROUP	4
+#define RECORD_SYNTH_ALL	7
+
 struct record {
 	struct record_opts opts;
 	struct evlist *evlist;
@@ -38,6 +44,12 @@ struct record {
 	size_t mmap_pages;
 	u64 max_size;		/* --max-size in bytes, 0: none */
 	bool switch_output, switch_signal;
+	/* options refused at start (perf's error, or no support here) */
+	bool aux_snapshot, aux_sample, threads, debuginfod;
+	const char *switch_output_event;
+	int synth;		/* RECORD_SYNTH_* mask (--synth), all by default */
+	int ctl_fd, ctl_ack_fd;	/* --control, -1: none */
+	bool ctl_close;		/* the fds are fifos we opened */
 	u64 switch_size, switch_time;
 	/* live */
 	struct data_writer *w;

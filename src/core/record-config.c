@@ -205,6 +205,13 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 		set_bit(evsel, PERF_SAMPLE_DATA_SRC);
 	if (opts->sample_phys_addr)
 		set_bit(evsel, PERF_SAMPLE_PHYS_ADDR);
+	/* perf sets these on every event, its tracking dummy included */
+	if (opts->sample_transaction)
+		set_bit(evsel, PERF_SAMPLE_TRANSACTION);
+	if (opts->sample_data_page_size)
+		set_bit(evsel, PERF_SAMPLE_DATA_PAGE_SIZE);
+	if (opts->sample_code_page_size)
+		set_bit(evsel, PERF_SAMPLE_CODE_PAGE_SIZE);
 	if (opts->no_buffering) {
 		attr->watermark = 0;
 		attr->wakeup_events = 1;
@@ -225,8 +232,10 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	attr->bpf_event = track && !opts->no_bpf_event;
 	if (opts->record_namespaces)
 		attr->namespaces = track;
-	if (opts->record_cgroup)
+	if (opts->record_cgroup) {
 		attr->cgroup = track;
+		set_bit(evsel, PERF_SAMPLE_CGROUP); /* every event, as perf */
+	}
 	if (opts->record_switch_events)
 		attr->context_switch = track;
 	if (opts->running_time)

@@ -64,6 +64,9 @@ struct record_opts {
 	bool mmap_pages_set;
 	int initial_delay;	/* -D ms; -1: start disabled */
 	bool build_id;		/* --buildid-mmap: MMAP2 records carry build-ids */
+	bool sample_data_page_size;	/* --data-page-size */
+	bool sample_code_page_size;	/* --code-page-size */
+	bool sample_transaction;	/* --transaction */
 };
 
 /* record_opts_init - perf's defaults: -F 4000, timestamps on, inherit on. */

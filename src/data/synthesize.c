@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* big enough for any synthesized record: MMAP2 with a PATH_MAX name plus trailer */
@@ -346,6 +348,125 @@ int synth_mmaps(struct synth *s, pid_t pid)
 	return err;
 }
 
+int synth_namespaces(struct synth *s, pid_t tgid, pid_t tid)
+{
+	/* the kernel's order (NET_NS_INDEX .. CGROUP_NS_INDEX) */
+	static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	const size_t nr = sizeof(names) / sizeof(names[0]);
+	size_t body = 8 + 8 + 8 + nr * 16;
+	union perf_event *ev = start_record(s, PERF_RECORD_NAMESPACES, 0, body);
+	u8 *p = (u8 *)ev + 8;
+	u32 ids[2] = { (u32)tgid, (u32)tid };
+	u64 n = nr;
+
+	memcpy(p, ids, 8);
+	memcpy(p + 8, &n, 8);
+	for (size_t i = 0; i < nr; i++) {
+		char path[128];
+		struct stat st;
+		u64 link[2] = { 0, 0 };
+
+		snprintf(path, sizeof(path), "%s/%d/ns/%s", s->proc, tid, names[i]);
+		if (!stat(path, &st)) {
+			link[0] = st.st_dev;
+			link[1] = st.st_ino;
+		}
+		memcpy(p + 16 + i * 16, link, 16);
+	}
+	return emit(s, ev);
+}
+
+static int emit_cgroup(struct synth *s, const char *path, const char *rel)
+{
+	struct {
+		struct file_handle fh;
+		u8 buf[64];
+	} h;
+	union perf_event *ev;
+	size_t len;
+	int mount_id;
+	u64 id;
+
+	h.fh.handle_bytes = sizeof(h.buf);
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) || h.fh.handle_bytes < 8)
+		return 0; /* perf skips what it cannot identify */
+	memcpy(&id, h.fh.f_handle, 8);
+	if (!*rel)
+		rel = "/";
+	len = PERF_ALIGN(strlen(rel) + 1, 8);
+	if (8 + 8 + len + s->id_hdr_size > SYNTH_BUF_SIZE)
+		return 0;
+	ev = start_record(s, PERF_RECORD_CGROUP, 0, 8 + 8 + len);
+	memcpy((u8 *)ev + 8, &id, 8);
+	memcpy((u8 *)ev + 16, rel, strlen(rel));
+	return emit(s, ev);
+}
+
+/* the directory itself, then each subdirectory in readdir order, as perf walks */
+static int walk_cgroups(struct synth *s, char *path, size_t cap, size_t mount_len, int depth)
+{
+	size_t len = strlen(path);
+	struct dirent *d;
+	DIR *dir;
+	int err;
+
+	err = emit_cgroup(s, path, path + mount_len);
+	if (err || depth > 64)
+		return err;
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir))) {
+		if (d->d_type != DT_DIR || !strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (len + 1 + strlen(d->d_name) + 1 > cap)
+			continue;
+		snprintf(path + len, cap - len, "/%s", d->d_name);
+		err = walk_cgroups(s, path, cap, mount_len, depth + 1);
+		path[len] = 0;
+	}
+	closedir(dir);
+	return err;
+}
+
+int synth_cgroups(struct synth *s, const char *mounts)
+{
+	char line[4096], v1[PATH_MAX] = "", v2[PATH_MAX] = "";
+	FILE *f = fopen(mounts ? mounts : "/proc/self/mounts", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char dev[256], dir[PATH_MAX], type[64], opts[1024];
+
+		if (sscanf(line, "%255s %4095s %63s %1023s", dev, dir, type, opts) != 4)
+			continue;
+		if (!strcmp(type, "cgroup2") && !v2[0]) {
+			snprintf(v2, sizeof(v2), "%s", dir);
+		} else if (!strcmp(type, "cgroup")) {
+			char *tok, *save = NULL;
+
+			for (tok = strtok_r(opts, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+				if (!strcmp(tok, "perf_event"))
+					break;
+			if (tok) {
+				snprintf(v1, sizeof(v1), "%s", dir);
+				break;
+			}
+		}
+	}
+	fclose(f);
+	{
+		char path[PATH_MAX];
+		const char *mnt = v1[0] ? v1 : v2;
+
+		if (!mnt[0])
+			return 0;
+		snprintf(path, sizeof(path), "%s", mnt);
+		return walk_cgroups(s, path, sizeof(path), strlen(mnt), 0);
+	}
+}
+
 /* one thread, not fully: COMM, and MMAP2s when it leads its group */
 static int synth_task_light(struct synth *s, pid_t tid, bool needs_mmap, pid_t *tgid)
 {
@@ -353,6 +474,8 @@ static int synth_task_light(struct synth *s, pid_t tid, bool needs_mmap, pid_t *
 
 	if (err)
 		return err == -ESRCH ? 0 : err;
+	if (s->namespaces && (err = synth_namespaces(s, *tgid, tid)))
+		return err;
 	if (*tgid == tid && needs_mmap)
 		return synth_mmaps(s, tid);
 	return 0;
@@ -415,6 +538,8 @@ static int synth_process_full(struct synth *s, pid_t pid, bool needs_mmap)
 
 		if (!err && !read_status(s, pid, tid, &st)) {
 			err = emit_fork(s, st.tgid, tid, st.ppid);
+			if (!err && s->namespaces)
+				err = synth_namespaces(s, st.tgid, tid);
 			if (!err)
 				err = emit_comm(s, st.tgid, tid, st.name);
 			/* kernel threads have no maps; synth_mmaps finds an empty file */

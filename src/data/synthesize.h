@@ -33,6 +33,7 @@ struct synth {
 	size_t id_hdr_size;	/* perf_id_hdr_size(sample_type) of the first event */
 	bool mmap_data;		/* also non-executable mappings (record -d) */
 	bool buildid_mmap;	/* MMAP2 with the file's build-id instead of dev/inode */
+	bool namespaces;	/* NAMESPACES after each synthesized task (record --namespaces) */
 	const char *proc;	/* "/proc" (a fake tree in tests) */
 	void *buf;		/* owned scratch record buffer */
 	u64 nr_records;		/* records emitted */
@@ -70,6 +71,18 @@ int synth_mmaps(struct synth *s, pid_t pid);
  * leader's COMM/MMAP2s when the leader is not in the map.
  */
 int synth_thread_map_tasks(struct synth *s, const pid_t *tids, int nr, bool needs_mmap);
+/*
+ * synth_namespaces - NAMESPACES of thread @tid (net, uts, ipc, pid, user,
+ * mnt, cgroup: st_dev/st_ino of /proc/TID/ns/NAME, zero when unreadable).
+ */
+int synth_namespaces(struct synth *s, pid_t tgid, pid_t tid);
+/*
+ * synth_cgroups - one CGROUP per directory of the cgroup hierarchy perf
+ * uses (the v1 "perf_event" mount, else the cgroup2 mount), parent first:
+ * id from name_to_handle_at, path relative to the mount ("/" for the root).
+ * @mounts NULL means /proc/self/mounts. Returns 0 when none is mounted.
+ */
+int synth_cgroups(struct synth *s, const char *mounts);
 /*
  * synth_all_tasks - perf's synthesis for -a/-C: for every process in /proc,
  * FORK + COMM for each of its threads and MMAP2s for the leader.

@@ -85,6 +85,14 @@ done <<'LIST'
 --user-regs=ax,bx -- true
 -g --user-regs=r15 -- true
 -e cpu-clock -e task-clock -a -G /,/ -- sleep 0.01
+--data-page-size -- true
+--code-page-size -- true
+--transaction -- true
+-a --data-page-size -- sleep 0.01
+--namespaces -- true
+--all-cgroups -- true
+-a --all-cgroups --namespaces -- sleep 0.01
+--synth=no -- true
 LIST
 
 test_expect_success PERF,NOBODY 'attrs as an unprivileged user (paranoid fallbacks)' '

@@ -1,0 +1,132 @@
+#!/bin/bash
+# sonde record: options that perf 6.1 accepts here either work or fail as
+# perf fails (texts, exit statuses); --synth, --control, --exclude-perf,
+# --namespaces and --all-cgroups files read by perf.
+. "$(dirname "$0")/lib.sh"
+
+# same stderr (first line) and exit status as perf for one command line
+same_failure() {
+	local prc=0 src=0
+	"$PERF" record -o p.data "$@" -- true 2>perf.err >/dev/null || prc=$?
+	"$SONDE" record -o s.data "$@" -- true 2>sonde.err >/dev/null || src=$?
+	echo "perf $prc sonde $src" &&
+	test "$prc" = "$src" && test "$prc" != 0 &&
+	head -1 perf.err >perf.first && head -1 sonde.err >sonde.first &&
+	test_cmp perf.first sonde.first
+}
+
+test_expect_success PERF '-S / --aux-sample without an AUX event: perf error and status' '
+	same_failure -S &&
+	same_failure --aux-sample &&
+	same_failure --threads -S
+'
+
+test_expect_success PERF '--vmlinux of a missing file: perf error and status' '
+	same_failure --vmlinux=/nonexistent/vmlinux &&
+	"$SONDE" record -q -o s.data --vmlinux=/etc/hostname -- true
+'
+
+test_expect_success PERF '--synth with a bad word: perf message, usage, exit 129' '
+	same_failure --synth=bogus
+'
+
+test_expect_success PERF '--control fifo that does not exist: perf message, exit 129' '
+	same_failure --control=fifo:/nonexistent/ctl
+'
+
+test_expect_success PERF '--exclude-perf without a tracepoint before it: perf message, exit 129' '
+	same_failure --exclude-perf &&
+	same_failure -e cpu-clock --exclude-perf
+'
+
+test_expect_success PERF '--kcore: perf refuses it when /proc/kcore cannot be read' '
+	if test -r /proc/kcore; then
+		test_exit_code 255 "$SONDE" record -o s.data --kcore -- true 2>err &&
+		test_grep "not supported" err
+	else
+		same_failure --kcore
+	fi
+'
+
+test_expect_success '--threads and --switch-output-event are refused, not ignored' '
+	test_exit_code 255 "$SONDE" record -o s.data --threads -- true 2>err &&
+	test_grep "not supported" err &&
+	test_exit_code 255 "$SONDE" record -o s.data --switch-output-event=dummy -- true 2>err &&
+	test_grep "not supported" err
+'
+
+test_expect_success PERF '--off-cpu and --debuginfod: perf warnings, recording goes on' '
+	"$PERF" record -q -o p.data --off-cpu --debuginfod -- true 2>perf.err >/dev/null &&
+	"$SONDE" record -q -o s.data --off-cpu --debuginfod -- true 2>sonde.err >/dev/null &&
+	test_cmp perf.err sonde.err && test -s s.data
+'
+
+count_types() {
+	"$PERF" report -D -i "$1" 2>/dev/null | grep -o "PERF_RECORD_$2\b" | wc -l
+}
+
+test_expect_success PERF '--synth=no|task|mmap: which task records are synthesized (-a)' '
+	"$SONDE" record -q -a -o all.data -- true &&
+	"$SONDE" record -q -a -o no.data --synth=no -- true &&
+	"$SONDE" record -q -a -o task.data --synth=task -- true &&
+	"$SONDE" record -q -a -o mmap.data --synth=mmap -- true &&
+	test $(count_types all.data FORK) -gt 20 &&
+	test $(count_types no.data FORK) -lt 10 &&
+	test $(count_types task.data FORK) -gt 20 &&
+	test $(count_types task.data MMAP2) -lt 20 &&
+	test $(count_types mmap.data MMAP2) -gt 20 &&
+	test $(count_types no.data MMAP) = 1 &&
+	"$PERF" report --stdio -i no.data >/dev/null 2>err && ! test -s err
+'
+
+test_expect_success PERF '--namespaces: NAMESPACES records perf shows, as in perf files' '
+	"$SONDE" record -q -o ns.data --namespaces -- true &&
+	"$PERF" record -q -o pns.data --namespaces -- true &&
+	"$PERF" report -D -i ns.data 2>/dev/null | grep -A2 "PERF_RECORD_NAMESPACES" |
+		sed -n "2,3p" >sonde.ns &&
+	"$PERF" report -D -i pns.data 2>/dev/null | grep -A2 "PERF_RECORD_NAMESPACES" |
+		sed -n "2,3p" >perf.ns &&
+	test -s sonde.ns && test_cmp perf.ns sonde.ns &&
+	"$PERF" report -D -i ns.data 2>/dev/null | grep -E "^0 0x" | grep -v FINISHED_ROUND |
+		sed -E "s/^0 0x[0-9a-f]+ \[0x[0-9a-f]+\]: //; s/[0-9]+\/[0-9]+/P/g" | cut -c1-22 >sonde.order &&
+	"$PERF" report -D -i pns.data 2>/dev/null | grep -E "^0 0x" | grep -v FINISHED_ROUND |
+		sed -E "s/^0 0x[0-9a-f]+ \[0x[0-9a-f]+\]: //; s/[0-9]+\/[0-9]+/P/g" | cut -c1-22 >perf.order &&
+	test_cmp perf.order sonde.order &&
+	"$PERF" script --show-namespace-events -i ns.data 2>err >out && ! test -s err &&
+	test_grep "PERF_RECORD_NAMESPACES" out
+'
+
+test_expect_success PERF '--all-cgroups: CGROUP records and cgroup samples, as perf' '
+	"$SONDE" record -q -a -o cg.data --all-cgroups -- sleep 0.05 &&
+	"$PERF" record -q -a -o pcg.data --all-cgroups -- sleep 0.05 &&
+	"$PERF" report -D -i cg.data 2>/dev/null | grep "PERF_RECORD_CGROUP" | sed "s/^.*PERF_RECORD/PERF_RECORD/" >sonde.cg &&
+	"$PERF" report -D -i pcg.data 2>/dev/null | grep "PERF_RECORD_CGROUP" | sed "s/^.*PERF_RECORD/PERF_RECORD/" >perf.cg &&
+	test -s sonde.cg && test_cmp perf.cg sonde.cg &&
+	"$PERF" report --stdio -s cgroup -i cg.data 2>err | grep -v "^#" | grep -v "^$" >out &&
+	! test -s err && ! grep -q "N/A" out && test -s out
+'
+
+test_expect_success PERF '--control fifo: enable, disable, ping, stop with acks, as perf' '
+	rm -f ctl ack && mkfifo ctl ack &&
+	{ "$SONDE" record -o c.data --control=fifo:ctl,ack -D -1 -- sleep 20 2>err; echo $? >rc; } &
+	exec 8<>ack &&
+	echo enable >ctl && read -t 5 a1 <&8 &&
+	echo ping >ctl && read -t 5 a2 <&8 &&
+	echo disable >ctl && read -t 5 a3 <&8 &&
+	echo stop >ctl && read -t 5 a4 <&8 &&
+	wait && exec 8<&- &&
+	test "$a1$a2$a3$a4" = ackackackack &&
+	test "$(cat rc)" = 143 &&
+	sed -n 1,3p err >got &&
+	printf "Events disabled\nEvents enabled\nEvents disabled\n" >want &&
+	test_cmp want got &&
+	"$PERF" report --stdio -i c.data >/dev/null 2>err && ! test -s err
+'
+
+test_expect_success PERF '--exclude-perf after a tracepoint: the filter drops our own pid' '
+	"$SONDE" record -q -o ex.data -e syscalls:sys_enter_write --exclude-perf -a -- sleep 0.05 &&
+	"$PERF" script -i ex.data -F pid 2>/dev/null | sort -u >pids &&
+	! grep -qw "$(pgrep -n -f "sonde record -q -o ex.data" || echo none)" pids
+'
+
+test_done
