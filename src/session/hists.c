@@ -853,6 +853,58 @@ static void mark_compared_traces(struct hists *hists)
 	free(v);
 }
 
+/* merge_tree_order - reorder @in[0..n) as perf's rb insertion with merge_cmp walks it */
+static void merge_tree_order(struct hists *hists, struct hist_entry **in, size_t n)
+{
+	struct rbt t;
+	struct hist_entry **tmp;
+	u32 *stack;
+	size_t sp = 0, k = 0;
+
+	t.left = xcalloc(n + 1, sizeof(u32));
+	t.right = xcalloc(n + 1, sizeof(u32));
+	t.parent = xcalloc(n + 1, sizeof(u32));
+	t.red = xcalloc(n + 1, 1);
+	t.root = 0;
+	for (u32 i = 1; i <= n; i++) {
+		u32 x = t.root, y = 0;
+		bool go_left = false;
+
+		while (x) {
+			y = x;
+			go_left = merge_cmp(&in[i - 1], &in[x - 1], hists) < 0;
+			x = go_left ? t.left[x] : t.right[x];
+		}
+		t.parent[i] = y;
+		if (!y)
+			t.root = i;
+		else if (go_left)
+			t.left[y] = i;
+		else
+			t.right[y] = i;
+		t.red[i] = 1;
+		rbt_fixup(&t, i);
+	}
+	tmp = xmalloc(n * sizeof(*tmp));
+	stack = xmalloc((n + 1) * sizeof(*stack));
+	for (u32 x = t.root; x || sp;) {
+		while (x) {
+			stack[sp++] = x;
+			x = t.left[x];
+		}
+		x = stack[--sp];
+		tmp[k++] = in[x - 1];
+		x = t.right[x];
+	}
+	memcpy(in, tmp, n * sizeof(*in));
+	free(tmp);
+	free(stack);
+	free(t.left);
+	free(t.right);
+	free(t.parent);
+	free(t.red);
+}
+
 void hists_sort(struct hists *hists)
 {
 	mark_compared_traces(hists);
@@ -864,7 +916,26 @@ void hists_sort(struct hists *hists)
 
 	if (n < 2)
 		return;
-	qsort_r(in, n, sizeof(*in), merge_cmp, hists);
+	/*
+	 * perf's merge order: entries inserted in creation order into its
+	 * entries_in tree, walked in order (and once more through the
+	 * collapse tree when comm is a key). An rb-tree, not a sort: with
+	 * raw addresses compared by signed difference the order is not total.
+	 */
+	bool has_comm = false, has_trace = false;
+
+	for (int i = 0; i < hists->opts.nr_keys; i++) {
+		has_comm |= hists->opts.keys[i] == SORT_COMM;
+		has_trace |= hists->opts.keys[i] == SORT_TRACE;
+	}
+	if (has_trace) {
+		/* merge_cmp does not see the payloads: keep the sorted order there */
+		qsort_r(in, n, sizeof(*in), merge_cmp, hists);
+	} else {
+		merge_tree_order(hists, in, n);
+		if (has_comm)
+			merge_tree_order(hists, in, n);
+	}
 	t.left = xcalloc(n + 1, sizeof(u32));
 	t.right = xcalloc(n + 1, sizeof(u32));
 	t.parent = xcalloc(n + 1, sizeof(u32));
