@@ -107,20 +107,23 @@ test_expect_success PERF '--all-cgroups: CGROUP records and cgroup samples, as p
 '
 
 test_expect_success PERF '--control fifo: enable, disable, ping, stop with acks, as perf' '
-	rm -f ctl ack && mkfifo ctl ack &&
-	{ "$SONDE" record -o c.data --control=fifo:ctl,ack -D -1 -- sleep 20 2>err; echo $? >rc; } &
+	rm -f ctl ack; mkfifo ctl ack
+	{ st=0; "$SONDE" record -o c.data --control=fifo:ctl,ack -D -1 -- sleep 20 \
+		>/dev/null 2>err </dev/null || st=$?; echo $st >rc; } &
+	bg=$! &&
+	test -p ctl && test -p ack &&
 	exec 8<>ack &&
 	echo enable >ctl && read -t 5 a1 <&8 &&
 	echo ping >ctl && read -t 5 a2 <&8 &&
 	echo disable >ctl && read -t 5 a3 <&8 &&
 	echo stop >ctl && read -t 5 a4 <&8 &&
-	wait && exec 8<&- &&
+	wait $bg && exec 8<&- &&
 	test "$a1$a2$a3$a4" = ackackackack &&
 	test "$(cat rc)" = 143 &&
 	sed -n 1,3p err >got &&
 	printf "Events disabled\nEvents enabled\nEvents disabled\n" >want &&
 	test_cmp want got &&
-	"$PERF" report --stdio -i c.data >/dev/null 2>err && ! test -s err
+	"$PERF" report --header-only -i c.data >/dev/null 2>err && ! test -s err
 '
 
 test_expect_success PERF '--exclude-perf after a tracepoint: the filter drops our own pid' '
