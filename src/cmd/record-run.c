@@ -228,7 +228,9 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 	struct pollfd *pfd = xcalloc(rec->rings.nr + 1, sizeof(*pfd));
 	bool done = false, draining = false, disabled = false, overwrite_read = false;
 	struct target *t = &rec->opts.target;
-	u64 switch_at = 0, enable_at = 0;
+	u64 switch_at = 0, enable_at = 0, range_start;
+	int range = 0;
+	bool range_on = false;
 	int err = 0;
 
 	/* -D: the events wait; the tracking dummy follows the workload from its exec */
@@ -238,6 +240,10 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 		if (rec->opts.initial_delay > 0)
 			enable_at = monotonic_ns() + rec->opts.initial_delay * NSEC_PER_MSEC;
 	}
+	/* -D A-B,...: enable at A, disable at B, each range in turn (from now) */
+	range_start = monotonic_ns();
+	if (rec->nr_delay_ranges)
+		enable_at = range_start + rec->delay_ranges[0][0] * NSEC_PER_MSEC;
 	for (int i = 0; i < rec->rings.nr; i++) {
 		pfd[i].fd = rec->rings.rings[i].fd;
 		pfd[i].events = POLLIN;
@@ -282,7 +288,21 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 			done = true;
 			done_signal = SIGTERM; /* stops the events and the workload as an interrupt does */
 		}
-		if (enable_at && monotonic_ns() >= enable_at) {
+		if (enable_at && monotonic_ns() >= enable_at && rec->nr_delay_ranges) {
+			/* the next edge of the -D ranges: enable, then disable */
+			range_on = !range_on;
+			if (range_on) {
+				evlist_enable(rec->evlist);
+				enable_at = range_start + rec->delay_ranges[range][1] * NSEC_PER_MSEC;
+			} else {
+				evlist_disable(rec->evlist);
+				range++;
+				enable_at = range < rec->nr_delay_ranges ?
+					range_start + rec->delay_ranges[range][0] * NSEC_PER_MSEC : 0;
+			}
+			if (!rec->quiet)
+				fprintf(stderr, range_on ? "Events enabled\n" : "Events disabled\n");
+		} else if (enable_at && monotonic_ns() >= enable_at) {
 			enable_at = 0;
 			evlist_enable(rec->evlist);
 			if (!rec->quiet)

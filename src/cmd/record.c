@@ -279,7 +279,42 @@ static int opt_cgroup(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-/* -D MSECS (-1: start disabled); perf's "-D 10-20,30-40" ranges are not supported */
+/* "A-B[,C-D...]" in ms, increasing and not overlapping, as perf takes them */
+static int parse_delay_ranges(struct record *rec, const char *arg)
+{
+	const char *p = arg;
+	u64 last = 0;
+	int n = 0;
+
+	while (*p) {
+		char *end;
+		unsigned long long a, b;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		a = strtoull(p, &end, 10);
+		if (*end != '-' || end[1] < '0' || end[1] > '9')
+			return -1;
+		b = strtoull(end + 1, &end, 10);
+		if (b <= a || (n && a <= last) || n == RECORD_MAX_DELAY_RANGES)
+			return -1;
+		if (*end && *end != ',')
+			return -1;
+		rec->delay_ranges[n][0] = a;
+		rec->delay_ranges[n][1] = b;
+		last = b;
+		n++;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return -1;
+	}
+	if (!n)
+		return -1;
+	rec->nr_delay_ranges = n;
+	return 0;
+}
+
+/* -D MSECS (-1: start disabled), or "-D 10-20,30-40": enabled in those ranges */
 static int opt_delay(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt->value;
@@ -288,11 +323,21 @@ static int opt_delay(const struct option *opt, const char *arg, int unset)
 
 	if (unset) {
 		rec->opts.initial_delay = 0;
+		rec->nr_delay_ranges = 0;
+		return 0;
+	}
+	if (*arg != '-' && strchr(arg, '-')) {
+		/* perf's usage alone on a bad range; the events start disabled */
+		if (parse_delay_ranges(rec, arg)) {
+			fprintf(stderr, "\n");
+			return -1;
+		}
+		rec->opts.initial_delay = -1;
 		return 0;
 	}
 	v = strtol(arg, &end, 0);
 	if (end == arg || *end || v < -1 || v > 0x7fffffff) {
-		fprintf(stderr, "Failed to parse time range %s\n\n", arg);
+		fprintf(stderr, "\n");
 		return -1;
 	}
 	rec->opts.initial_delay = (int)v;

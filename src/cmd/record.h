@@ -18,6 +18,7 @@ struct data_writer;
 #define RECORD_SYNTH_MMAP	2
 #define RECORD_SYNTH_CGROUP	4
 #define RECORD_SYNTH_ALL	7
+#define RECORD_MAX_DELAY_RANGES	64
 
 struct record {
 	struct record_opts opts;
@@ -48,6 +49,9 @@ struct record {
 	bool aux_snapshot, aux_sample, threads, debuginfod;
 	const char *switch_output_event;
 	int synth;		/* RECORD_SYNTH_* mask (--synth), all by default */
+	/* -D 10-20,30-40: ms after the start when events are enabled / disabled */
+	u64 delay_ranges[RECORD_MAX_DELAY_RANGES][2];
+	int nr_delay_ranges;
 	int ctl_fd, ctl_ack_fd;	/* --control, -1: none */
 	bool ctl_close;		/* the fds are fifos we opened */
 	u64 switch_size, switch_time;

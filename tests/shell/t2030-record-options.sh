@@ -132,4 +132,21 @@ test_expect_success PERF '--exclude-perf after a tracepoint: the filter drops ou
 	! grep -qw "$(pgrep -n -f "sonde record -q -o ex.data" || echo none)" pids
 '
 
+test_expect_success PERF '-D A-B,C-D: events enabled in those ranges, perf messages' '
+	"$SONDE" record -o r.data -D 10-20,30-40 -- sleep 0.1 2>err >/dev/null &&
+	sed -n 1,5p err >got &&
+	printf "Events disabled\nEvents enabled\nEvents disabled\nEvents enabled\nEvents disabled\n" >want &&
+	test_cmp want got &&
+	"$SONDE" record -q -o r.data -D 30-60 -- "$SONDE_WORKLOADS/cpuburn" 150 &&
+	n=$("$PERF" report --stdio -i r.data 2>/dev/null | sed -n "s/^# Samples: \([0-9]*\).*/\1/p") &&
+	test "$n" -gt 20 && test "$n" -lt 300
+'
+
+test_expect_success PERF '-D with bad ranges: perf usage, exit 129' '
+	same_failure -D 20-10 &&
+	same_failure -D 10-20,15-30 &&
+	same_failure -D 10-20, &&
+	same_failure -D abc
+'
+
 test_done
