@@ -10,6 +10,7 @@
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
+#include "symbol/elf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -221,8 +222,15 @@ int record_finish_output(struct record *rec)
 	struct recorder *r = &rec->recorder;
 
 	if (!rec->is_pipe) {
-		if (!rec->no_buildid)
+		if (!rec->no_buildid) {
+			/* the hit DSOs go to ~/.debug too, unless -N */
+			char *cache = rec->no_buildid_cache ? NULL : buildid_dir(NULL);
+
+			r->buildid_cache = cache;
 			recorder_add_build_ids(r);
+			r->buildid_cache = NULL;
+			free(cache);
+		}
 		if (r->nr_samples)
 			data_writer_set_sample_time(rec->w, r->first_time, r->last_time);
 	}

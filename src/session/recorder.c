@@ -11,6 +11,8 @@
 #include "symbol/elf.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -408,6 +410,31 @@ static int vdso_build_id(u8 *bid)
 	return buildid_read_mem((const void *)base, 2 * 4096, bid, 20);
 }
 
+/*
+ * Put one DSO in the build-id cache unless its .build-id link is already
+ * there: one lstat per DSO in the common case, a hard link (or a copy)
+ * the first time. The vdso image is not cached (it is not a file).
+ */
+static void cache_build_id(const struct recorder *r, const struct recorder_dso *dso,
+			   const u8 *bid, int len)
+{
+	char hex[2 * 20 + 1], path[4096];
+	struct stat st;
+
+	if (!r->buildid_cache || !strcmp(dso->name, "[vdso]"))
+		return;
+	for (int i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", r->buildid_cache, hex, hex + 2);
+	if (!lstat(path, &st))
+		return;
+	if (dso == r->kernel)
+		buildid_cache_add(r->buildid_cache, "[kernel.kallsyms]", "/proc/kallsyms", bid,
+				  (size_t)len);
+	else
+		buildid_cache_add(r->buildid_cache, dso->name, NULL, bid, (size_t)len);
+}
+
 int recorder_add_build_ids(struct recorder *r)
 {
 	int added = 0;
@@ -431,6 +458,7 @@ int recorder_add_build_ids(struct recorder *r)
 		if (len <= 0)
 			continue;
 		data_writer_add_build_id(r->w, -1, dso->cpumode, bid, (u8)len, dso->name);
+		cache_build_id(r, dso, bid, len);
 		added++;
 	}
 	return added;

@@ -32,6 +32,7 @@ struct recorder {
 	struct u64map type_by_id; /* id -> (void *)(uintptr_t)sample_type */
 	bool track_hits;	/* false with -B/--no-buildid */
 	bool buildid_all;	/* --buildid-all: every DSO seen */
+	const char *buildid_cache; /* build-id cache root to fill (~/.debug), NULL: none (-N) */
 	/* accounting */
 	u64 nr_samples;
 	u64 nr_events;		/* every record written (perf's "Processed N events") */

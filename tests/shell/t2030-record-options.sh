@@ -149,4 +149,23 @@ test_expect_success PERF '-D with bad ranges: perf usage, exit 129' '
 	same_failure -D abc
 '
 
+test_expect_success PERF 'the build-id cache gets the hit DSOs (not with -N); report of a rebuilt binary goes through it' '
+	command -v cc >/dev/null || { echo "# no cc: skipped"; return 0; }
+	printf "%s\n" "volatile unsigned long x;" \
+		"__attribute__((noinline)) void burn_first(void) { for (unsigned long i = 0; i < 300000000UL; i++) x += i; }" \
+		"int main(void) { burn_first(); return 0; }" >prog.c &&
+	cc -O1 -g -o prog prog.c &&
+	HOME=$PWD/nocache "$SONDE" record -N -q -o n.data -- ./prog &&
+	! test -e nocache/.debug &&
+	HOME=$PWD/home "$SONDE" record -q -o b.data -- ./prog &&
+	bid=$("$PERF" buildid-list -i b.data 2>/dev/null | grep "/prog$" | cut -d" " -f1) &&
+	test -n "$bid" &&
+	test -f "home/.debug/$PWD/prog/$bid/elf" &&
+	test -L "home/.debug/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)" &&
+	test -n "$(find home/.debug -path "*kernel.kallsyms*" -name kallsyms)" &&
+	sed -i s/burn_first/burn_second/ prog.c && rm -f prog && cc -O1 -g -o prog prog.c &&
+	HOME=$PWD/home "$PERF" report --stdio -s sym -i b.data 2>err >out &&
+	test_grep "burn_first" out && ! grep -q burn_second out
+'
+
 test_done
