@@ -77,7 +77,7 @@ test_expect_success PERF '--synth=no|task|mmap: which task records are synthesiz
 	test $all -gt 20 && test $((no * 2)) -lt $all && test $((task * 2)) -gt $all &&
 	test $((tm * 2)) -lt $mm &&
 	test $(count_types no.data MMAP) -ge 1 &&
-	"$PERF" report --stdio -i no.data >/dev/null 2>err && ! test -s err
+	"$PERF" script -i no.data >/dev/null 2>err && ! test -s err
 '
 
 test_expect_success PERF '--namespaces: NAMESPACES records perf shows, as in perf files' '
