@@ -163,7 +163,9 @@ test_expect_success PERF 'the build-id cache gets the hit DSOs (not with -N); re
 	test -n "$bid" &&
 	test -f "home/.debug/$PWD/prog/$bid/elf" &&
 	test -L "home/.debug/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)" &&
-	test -n "$(find home/.debug -path "*kernel.kallsyms*" -name kallsyms)" &&
+	# the kernel is cached only when it got a sample, which a short user-space loop may not give
+	{ ! "$PERF" buildid-list -i b.data 2>/dev/null | grep -q "kernel.kallsyms" ||
+	  test -n "$(find home/.debug -path "*kernel.kallsyms*" -name kallsyms)"; } &&
 	sed -i s/burn_first/burn_second/ prog.c && rm -f prog && cc -O1 -g -o prog prog.c &&
 	HOME=$PWD/home "$PERF" report --stdio -s sym -i b.data 2>err >out &&
 	test_grep "burn_first" out && ! grep -q burn_second out
