@@ -10,37 +10,41 @@
 
 void stats_init(struct stats *s)
 {
-	s->n = s->mean = s->M2 = 0;
+	memset(s, 0, sizeof(*s));
 }
 
 void stats_update(struct stats *s, u64 val)
 {
-	double delta;
+	double x = (double)val;
+	double before = s->avg;
 
-	s->n++;
-	delta = (double)val - s->mean;
-	s->mean += delta / s->n;
-	s->M2 += delta * ((double)val - s->mean);
+	s->count += 1;
+	s->avg = before + (x - before) / s->count;
+	/* (x - old mean) * (x - new mean) is the exact growth of the squared deviations */
+	s->sq_dev_sum += (x - before) * (x - s->avg);
 }
 
 double stats_avg(const struct stats *s)
 {
-	return s->mean;
+	return s->avg;
 }
 
 double stats_stddev(const struct stats *s)
 {
-	double variance;
+	double sample_var;
 
-	if (s->n < 2)
+	if (s->count < 2)
 		return 0.0;
-	variance = s->M2 / (s->n - 1);
-	return sqrt(variance / s->n);
+	/* stat -r reports the spread of the mean, not of one run */
+	sample_var = s->sq_dev_sum / (s->count - 1);
+	return sqrt(sample_var / s->count);
 }
 
 double rel_stddev(double stddev, double avg)
 {
-	return avg ? 100.0 * stddev / avg : 0.0;
+	if (avg == 0)
+		return 0.0;
+	return 100.0 * stddev / avg;
 }
 
 int counts_scale(struct perf_counts_values *v, bool scale)

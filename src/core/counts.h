@@ -53,8 +53,15 @@ struct aggr_map *aggr_map_new(enum aggr_mode mode, const struct cpu_map *cpus,
 void aggr_map_free(struct aggr_map *map);
 
 /* Welford running mean/variance, as perf's stats (stddev is of the mean). */
+/*
+ * Running mean and spread of repeated measurements (stat -r), updated one
+ * value at a time so no history is kept. Textbook one-pass update (Knuth,
+ * TAOCP vol. 2, 4.2.2): it stays exact where a sum of squares would cancel.
+ */
 struct stats {
-	double n, mean, M2;
+	double count;		/* values seen */
+	double avg;		/* their mean so far */
+	double sq_dev_sum;	/* sum of squared deviations from that mean */
 };
 void stats_init(struct stats *s);
 void stats_update(struct stats *s, u64 val);

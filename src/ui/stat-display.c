@@ -144,7 +144,7 @@ static void aggr_values(const struct stat_config *cfg, const struct evsel *evsel
 		*val = *ena = *run = 0;
 		return;
 	}
-	if (cfg->aggr_mode == AGGR_GLOBAL && !cfg->interval && st->res[0].n > 0) {
+	if (cfg->aggr_mode == AGGR_GLOBAL && !cfg->interval && st->res[0].count > 0) {
 		*val = stats_avg(&st->res[0]);
 		*ena = stats_avg(&st->res[1]);
 		*run = stats_avg(&st->res[2]);
@@ -581,7 +581,7 @@ static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
 	}
 	fputs(prefix, out);
 	if (!evsel->is_supported || !st || run == 0 || ena == 0 ||
-	    (cfg->aggr_mode == AGGR_GLOBAL && st->scaled[0] < 0 && st->res[0].n == 0)) {
+	    (cfg->aggr_mode == AGGR_GLOBAL && st->scaled[0] < 0 && st->res[0].count == 0)) {
 		aggr_printout(cfg, evsel, a);
 		fprintf(out, "%*s%s", csv ? 0 : COUNTS_LEN,
 			evsel->is_supported ? CNTR_NOT_COUNTED : CNTR_NOT_SUPPORTED, cfg->csv_sep);

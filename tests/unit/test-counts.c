@@ -125,14 +125,14 @@ TEST(aggregate_global_scales_the_sum)
 	/* (100 + 300) * 200 / 100 */
 	EXPECT_UEQ(st->aggr[0].val, 800);
 	EXPECT_EQ(st->scaled[0], 1);
-	EXPECT_TRUE(st->res[0].n == 1);
+	EXPECT_TRUE(st->res[0].count == 1);
 
 	/* never ran: "<not counted>", not folded into the repeat statistics */
 	e->counts[0] = (struct perf_counts_values){ 0, 100, 0 };
 	e->counts[1] = (struct perf_counts_values){ 0, 100, 0 };
 	evsel_stat_aggregate(e, st, m, true, false);
 	EXPECT_EQ(st->scaled[0], -1);
-	EXPECT_TRUE(st->res[0].n == 1);
+	EXPECT_TRUE(st->res[0].count == 1);
 
 	evsel_stat_free(st);
 	e->cpus = NULL;
