@@ -21,6 +21,25 @@ enum { X86_AX, X86_BX, X86_CX, X86_DX, X86_SI, X86_DI, X86_BP, X86_SP, X86_IP, X
        X86_R8 = 16 };
 
 /*
+ * struct stack_window - the user stack bytes a sample carries, as the address
+ * range [lo, hi) they were copied from. hi stops at what the kernel really
+ * copied (dyn_size), not at the reserved size.
+ */
+struct stack_window {
+	u64 lo, hi;
+	const unsigned char *bytes;
+};
+
+/* window_read - the word at @addr when it lies wholly inside @w */
+static bool window_read(const struct stack_window *w, u64 addr, Dwarf_Word *out)
+{
+	if (addr < w->lo || addr >= w->hi || w->hi - addr < sizeof(*out))
+		return false;
+	memcpy(out, w->bytes + (addr - w->lo), sizeof(*out));
+	return true;
+}
+
+/*
  * struct unwinder - one libdw session for one address space (struct maps):
  * modules stay reported while the maps do not change, so each sample only
  * sets the registers and stack to unwind.
@@ -34,7 +53,7 @@ struct unwinder {
 	/* the sample being unwound */
 	struct thread *thread;
 	const struct perf_sample *sample;
-	u64 sp;
+	struct stack_window stack;
 	u64 *ips;
 	int nr, max;
 	int last_fd;		 /* file of the last DSO read for memory outside the stack */
@@ -145,19 +164,12 @@ static bool read_dso_word(struct unwinder *u, u64 addr, Dwarf_Word *result)
 		     (off_t)(addr - map->start + map->pgoff)) == (ssize_t)sizeof(*result);
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+/* libdw's memory reader: the stack copy first, else the file mapped at @addr */
+static bool read_word(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out, void *arg)
 {
 	struct unwinder *u = arg;
-	const struct stack_dump *stack = &u->sample->user_stack;
-	/* perf unwinds within the bytes the kernel really copied (dyn_size) */
-	u64 end = u->sp + MIN(stack->size, stack->dyn_size);
 
-	if (addr + sizeof(*result) < addr)
-		return false;
-	if (addr < u->sp || addr + sizeof(*result) > end)
-		return read_dso_word(u, addr, result);
-	memcpy(result, stack->data + (addr - u->sp), sizeof(*result));
-	return true;
+	return window_read(&u->stack, addr, out) || read_dso_word(u, addr, out);
 }
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -182,26 +194,36 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.next_thread = next_thread,
 	.get_thread = get_thread,
-	.memory_read = memory_read,
+	.memory_read = read_word,
 	.set_initial_registers = set_initial_registers,
 };
 
-static int frame_callback(Dwfl_Frame *state, void *arg)
+/* unwinder_push - keep one frame's pc; false once the caller's array is full */
+static bool unwinder_push(struct unwinder *u, u64 pc)
+{
+	u->ips[u->nr++] = pc;
+	return u->nr < u->max;
+}
+
+/*
+ * on_frame - called by dwfl_getthread_frames for each frame, innermost first.
+ * Asking libdw whether a frame is an activation makes it unwind one step
+ * further, which needs the CFI of the module holding this pc: so the bare pc
+ * is read first, its module made known, and only then the question asked.
+ */
+static int on_frame(Dwfl_Frame *frame, void *arg)
 {
 	struct unwinder *u = arg;
-	Dwarf_Addr pc;
-	bool isactivation;
+	Dwarf_Addr where;
+	bool exact;
 
-	if (!dwfl_frame_pc(state, &pc, NULL))
+	if (!dwfl_frame_pc(frame, &where, NULL))
 		return DWARF_CB_ABORT;
-	/* the module must be known before libdw can say whether this is a call site */
-	report_module(u, pc);
-	if (!dwfl_frame_pc(state, &pc, &isactivation))
+	report_module(u, where);
+	if (!dwfl_frame_pc(frame, &where, &exact))
 		return DWARF_CB_ABORT;
-	if (!isactivation)
-		pc--;
-	u->ips[u->nr++] = pc;
-	return u->nr >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+	/* a return address lies after its call: step back into the calling instruction */
+	return unwinder_push(u, exact ? where : where - 1) ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 static void unwinder_free(struct unwinder *u)
@@ -281,7 +303,9 @@ int unwind_user_cached(struct unwind_cache *uc, struct machine *machine, struct 
 		goto out;
 	u->thread = thread;
 	u->sample = sample;
-	u->sp = sp;
+	u->stack.lo = sp;
+	u->stack.hi = sp + MIN(sample->user_stack.size, sample->user_stack.dyn_size);
+	u->stack.bytes = (const unsigned char *)sample->user_stack.data;
 	u->ips = ips;
 	u->nr = 0;
 	u->max = max;
@@ -294,7 +318,7 @@ int unwind_user_cached(struct unwind_cache *uc, struct machine *machine, struct 
 		}
 		u->attached = true;
 	}
-	dwfl_getthread_frames(u->dwfl, tid, frame_callback, u);
+	dwfl_getthread_frames(u->dwfl, tid, on_frame, u);
 out:
 	nr = u->nr;
 	u->sample = NULL;
