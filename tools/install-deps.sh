@@ -2,7 +2,7 @@
 # Installs sonde's build and test dependencies from Debian when missing.
 # As root it runs apt-get; otherwise it prints the exact command to run.
 PKGS="gcc make pkg-config libelf-dev libdw-dev libtraceevent-dev libcapstone-dev
-libzstd-dev liblzma-dev libncurses-dev libdebuginfod-dev"
+libzstd-dev liblzma-dev libncurses-dev libdebuginfod-dev libbsd-dev"
 # the test suite also compares against perf 6.1 and uses these tools
 TEST_PKGS="linux-perf clang libclang-rt-14-dev util-linux procps python3 g++ debuginfod"
 want=""

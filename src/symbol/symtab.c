@@ -8,6 +8,7 @@
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 
+#include <bsd/sys/tree.h>
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -125,289 +126,38 @@ static void fixup_ends(struct symbol *syms, size_t n, bool is_kallsyms)
 /*
  * Where symbols overlap, which one perf finds depends on the shape of its
  * red-black tree: the search stops at the first node on the path whose
- * range holds the address. We rebuild the same shape: the same insertions
- * (table order, equal keys to the right), the same removals of aliases,
- * then the PLT entries, with the classic red-black insert and erase
- * rebalancing, and search it the same way.
+ * range holds the address. The same shape comes from any classic red-black
+ * tree given the same operations: the same insertions (table order, equal
+ * keys to the right), the same removals of aliases, then the PLT entries.
+ * The tree is libbsd's <sys/tree.h> (BSD licence), nodes kept in one array.
  */
-#define NIL UINT32_MAX
-
 struct tree_node {
+	RB_ENTRY(tree_node) link;
 	u64 start, end; /* the symbol's range (ends after fix-up) */
-	u32 left, right, parent;
-	u32 sym;	/* index into symtab.syms, NIL when erased */
-	bool red;
+	u32 sym;	/* index into symtab.syms, UINT32_MAX while unknown */
 };
+
+RB_HEAD(sym_rb, tree_node);
+
+/* orders by start; never "equal", so a repeated start goes to the right */
+static int node_order(const struct tree_node *a, const struct tree_node *b)
+{
+	return a->start < b->start ? -1 : 1;
+}
+
+RB_GENERATE_INTERNAL(sym_rb, tree_node, link, node_order, static __attribute__((unused)))
 
 struct symtab_tree {
-	struct tree_node *n;
-	u32 root;
+	struct sym_rb root;
+	struct tree_node *nodes; /* one per symbol ever inserted, by insertion id */
 	bool always; /* zero-sized symbols present: every lookup walks the tree */
 };
-
-static void tree_set_child(struct symtab_tree *t, u32 parent, u32 old, u32 new_)
-{
-	if (parent == NIL)
-		t->root = new_;
-	else if (t->n[parent].left == old)
-		t->n[parent].left = new_;
-	else
-		t->n[parent].right = new_;
-}
-
-/* @new_ takes @old's place and color; @old becomes @new_'s child with @red */
-static void tree_rotate_parents(struct symtab_tree *t, u32 old, u32 new_, bool red)
-{
-	u32 parent = t->n[old].parent;
-
-	t->n[new_].parent = parent;
-	t->n[new_].red = t->n[old].red;
-	t->n[old].parent = new_;
-	t->n[old].red = red;
-	tree_set_child(t, parent, old, new_);
-}
-
-static bool is_red(const struct symtab_tree *t, u32 n)
-{
-	return n != NIL && t->n[n].red;
-}
-
-static void tree_insert(struct symtab_tree *t, u32 node)
-{
-	u32 *link = &t->root, parent = NIL, gparent, tmp;
-	u64 key = t->n[node].start;
-
-	while (*link != NIL) {
-		parent = *link;
-		link = key < t->n[parent].start ? &t->n[parent].left : &t->n[parent].right;
-	}
-	*link = node;
-	t->n[node].parent = parent;
-	t->n[node].left = t->n[node].right = NIL;
-	t->n[node].red = true;
-
-	for (;;) {
-		if (parent == NIL) {
-			t->n[node].red = false;
-			break;
-		}
-		if (!t->n[parent].red)
-			break;
-		gparent = t->n[parent].parent;
-		if (parent == t->n[gparent].left) {
-			tmp = t->n[gparent].right;
-			if (is_red(t, tmp)) { /* uncle red: recolor and go up */
-				t->n[tmp].red = t->n[parent].red = false;
-				node = gparent;
-				parent = t->n[node].parent;
-				t->n[node].red = true;
-				continue;
-			}
-			if (node == t->n[parent].right) { /* rotate left at parent */
-				tmp = t->n[node].left;
-				t->n[parent].right = tmp;
-				t->n[node].left = parent;
-				if (tmp != NIL)
-					t->n[tmp].parent = parent, t->n[tmp].red = false;
-				t->n[parent].parent = node;
-				t->n[parent].red = true;
-				parent = node;
-			}
-			/* rotate right at gparent */
-			tmp = t->n[parent].right;
-			t->n[gparent].left = tmp;
-			t->n[parent].right = gparent;
-			if (tmp != NIL)
-				t->n[tmp].parent = gparent, t->n[tmp].red = false;
-			tree_rotate_parents(t, gparent, parent, true);
-			break;
-		}
-		tmp = t->n[gparent].left;
-		if (is_red(t, tmp)) {
-			t->n[tmp].red = t->n[parent].red = false;
-			node = gparent;
-			parent = t->n[node].parent;
-			t->n[node].red = true;
-			continue;
-		}
-		if (node == t->n[parent].left) { /* rotate right at parent */
-			tmp = t->n[node].right;
-			t->n[parent].left = tmp;
-			t->n[node].right = parent;
-			if (tmp != NIL)
-				t->n[tmp].parent = parent, t->n[tmp].red = false;
-			t->n[parent].parent = node;
-			t->n[parent].red = true;
-			parent = node;
-		}
-		/* rotate left at gparent */
-		tmp = t->n[parent].left;
-		t->n[gparent].right = tmp;
-		t->n[parent].left = gparent;
-		if (tmp != NIL)
-			t->n[tmp].parent = gparent, t->n[tmp].red = false;
-		tree_rotate_parents(t, gparent, parent, true);
-		break;
-	}
-}
-
-static void tree_erase_fixup(struct symtab_tree *t, u32 parent)
-{
-	u32 node = NIL, sibling, t1, t2;
-
-	for (;;) {
-		sibling = t->n[parent].right;
-		if (node != sibling) { /* node is the left child */
-			if (is_red(t, sibling)) {
-				t1 = t->n[sibling].left;
-				t->n[parent].right = t1;
-				t->n[sibling].left = parent;
-				if (t1 != NIL)
-					t->n[t1].parent = parent, t->n[t1].red = false;
-				tree_rotate_parents(t, parent, sibling, true);
-				sibling = t1;
-			}
-			t1 = t->n[sibling].right;
-			if (!is_red(t, t1)) {
-				t2 = t->n[sibling].left;
-				if (!is_red(t, t2)) {
-					t->n[sibling].parent = parent, t->n[sibling].red = true;
-					if (t->n[parent].red) {
-						t->n[parent].red = false;
-					} else {
-						node = parent;
-						parent = t->n[node].parent;
-						if (parent != NIL)
-							continue;
-					}
-					break;
-				}
-				t1 = t->n[t2].right;
-				t->n[sibling].left = t1;
-				t->n[t2].right = sibling;
-				t->n[parent].right = t2;
-				if (t1 != NIL)
-					t->n[t1].parent = sibling, t->n[t1].red = false;
-				t1 = sibling;
-				sibling = t2;
-			}
-			t2 = t->n[sibling].left;
-			t->n[parent].right = t2;
-			t->n[sibling].left = parent;
-			if (t1 != NIL)
-				t->n[t1].parent = sibling, t->n[t1].red = false;
-			if (t2 != NIL)
-				t->n[t2].parent = parent;
-			tree_rotate_parents(t, parent, sibling, false);
-			break;
-		}
-		sibling = t->n[parent].left;
-		if (is_red(t, sibling)) {
-			t1 = t->n[sibling].right;
-			t->n[parent].left = t1;
-			t->n[sibling].right = parent;
-			if (t1 != NIL)
-					t->n[t1].parent = parent, t->n[t1].red = false;
-			tree_rotate_parents(t, parent, sibling, true);
-			sibling = t1;
-		}
-		t1 = t->n[sibling].left;
-		if (!is_red(t, t1)) {
-			t2 = t->n[sibling].right;
-			if (!is_red(t, t2)) {
-				t->n[sibling].parent = parent, t->n[sibling].red = true;
-				if (t->n[parent].red) {
-					t->n[parent].red = false;
-				} else {
-					node = parent;
-					parent = t->n[node].parent;
-					if (parent != NIL)
-						continue;
-				}
-				break;
-			}
-			t1 = t->n[t2].left;
-			t->n[sibling].right = t1;
-			t->n[t2].left = sibling;
-			t->n[parent].left = t2;
-			if (t1 != NIL)
-				t->n[t1].parent = sibling, t->n[t1].red = false;
-			t1 = sibling;
-			sibling = t2;
-		}
-		t2 = t->n[sibling].right;
-		t->n[parent].left = t2;
-		t->n[sibling].right = parent;
-		if (t1 != NIL)
-			t->n[t1].parent = sibling, t->n[t1].red = false;
-		if (t2 != NIL)
-			t->n[t2].parent = parent;
-		tree_rotate_parents(t, parent, sibling, false);
-		break;
-	}
-}
-
-static void tree_erase(struct symtab_tree *t, u32 node)
-{
-	u32 child = t->n[node].right, tmp = t->n[node].left, parent, rebalance, succ, child2;
-	bool red = t->n[node].red;
-
-	if (tmp == NIL) {
-		parent = t->n[node].parent;
-		tree_set_child(t, parent, node, child);
-		if (child != NIL) {
-			t->n[child].parent = parent;
-			t->n[child].red = red;
-			rebalance = NIL;
-		} else {
-			rebalance = red ? NIL : parent;
-		}
-	} else if (child == NIL) {
-		parent = t->n[node].parent;
-		t->n[tmp].parent = parent;
-		t->n[tmp].red = red;
-		tree_set_child(t, parent, node, tmp);
-		rebalance = NIL;
-	} else {
-		succ = child;
-		tmp = t->n[child].left;
-		if (tmp == NIL) {
-			parent = succ;
-			child2 = t->n[succ].right;
-		} else {
-			do {
-				parent = succ;
-				succ = tmp;
-				tmp = t->n[tmp].left;
-			} while (tmp != NIL);
-			child2 = t->n[succ].right;
-			t->n[parent].left = child2;
-			t->n[succ].right = child;
-			t->n[child].parent = succ;
-		}
-		tmp = t->n[node].left;
-		t->n[succ].left = tmp;
-		t->n[tmp].parent = succ;
-		tree_set_child(t, t->n[node].parent, node, succ);
-		if (child2 != NIL) {
-			t->n[child2].parent = parent;
-			t->n[child2].red = false;
-			rebalance = NIL;
-		} else {
-			rebalance = t->n[succ].red ? NIL : parent;
-		}
-		t->n[succ].parent = t->n[node].parent;
-		t->n[succ].red = red;
-	}
-	if (rebalance != NIL)
-		tree_erase_fixup(t, rebalance);
-}
 
 static void tree_free(struct symtab_tree *t)
 {
 	if (!t)
 		return;
-	free(t->n);
+	free(t->nodes);
 	free(t);
 }
 
@@ -415,9 +165,19 @@ static struct symtab_tree *tree_new(size_t n)
 {
 	struct symtab_tree *t = xzalloc(sizeof(*t));
 
-	t->n = xcalloc(n ? n : 1, sizeof(*t->n));
-	t->root = NIL;
+	t->nodes = xcalloc(n ? n : 1, sizeof(*t->nodes));
+	RB_INIT(&t->root);
 	return t;
+}
+
+/* tree_add - insert node @id with @start; its symbol is filled in later */
+static void tree_add(struct symtab_tree *t, u32 id, u64 start)
+{
+	struct tree_node *x = &t->nodes[id];
+
+	x->start = start;
+	x->sym = UINT32_MAX;
+	RB_INSERT(sym_rb, &t->root, x);
 }
 
 /* ---- finishing a table ------------------------------------------------- */
@@ -567,23 +327,15 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
 		struct symtab_tree *t = tree_new(nr_reg + nr_late);
 
 		/* the regular symbols in insertion order, then the removals, then the PLT */
-		for (i = 0; i < nr_reg; i++) {
-			t->n[i].start = reg[i].start;
-			t->n[i].sym = NIL;
-			tree_insert(t, (u32)i);
-		}
+		for (i = 0; i < nr_reg; i++)
+			tree_add(t, (u32)i, reg[i].start);
 		for (i = 0; i < nr_erased; i++)
-			tree_erase(t, erased[i]);
-		for (i = 0; i < nr_late; i++) {
-			u32 id = (u32)(nr_reg + i);
-
-			t->n[id].start = late[i].start;
-			t->n[id].sym = NIL;
-			tree_insert(t, id);
-		}
+			RB_REMOVE(sym_rb, &t->root, &t->nodes[erased[i]]);
+		for (i = 0; i < nr_late; i++)
+			tree_add(t, (u32)(nr_reg + i), late[i].start);
 		for (i = 0; i < st->nr_syms; i++) {
-			t->n[final_node[i]].sym = (u32)i;
-			t->n[final_node[i]].end = st->syms[i].end;
+			t->nodes[final_node[i]].sym = (u32)i;
+			t->nodes[final_node[i]].end = st->syms[i].end;
 		}
 		t->always = has_zero;
 		st->tree = t;
@@ -603,16 +355,13 @@ void symtab_finish(struct symtab *st, bool is_kallsyms)
  */
 static const struct symbol *tree_find(const struct symtab *st, u64 addr)
 {
-	const struct symtab_tree *t = st->tree;
-	u32 n = t->root;
+	const struct tree_node *x = RB_ROOT(&st->tree->root);
 
-	while (n != NIL) {
-		const struct tree_node *x = &t->n[n];
-
+	while (x) {
 		if (addr < x->start)
-			n = x->left;
+			x = RB_LEFT(x, link);
 		else if (addr > x->end || (addr == x->end && addr != x->start))
-			n = x->right;
+			x = RB_RIGHT(x, link);
 		else
 			return &st->syms[x->sym];
 	}
@@ -653,25 +402,29 @@ const struct symbol *symtab_find(const struct symtab *st, u64 addr)
 	return tree_find(st, addr);
 }
 
-/* black height of the subtree at @n, or -1 when a rule is broken */
-static int check_node(const struct symtab_tree *t, u32 n, u32 parent, u64 lo, u64 hi,
-		      size_t *count, size_t limit)
+static bool node_is_red(const struct tree_node *x)
+{
+	return x && RB_COLOR(x, link) == RB_RED;
+}
+
+/* black height of the subtree at @x, or -1 when a rule is broken */
+static int check_node(const struct tree_node *x, const struct tree_node *parent, u64 lo,
+		      u64 hi, size_t *count, size_t limit)
 {
 	int l, r;
 
-	if (n == NIL)
+	if (!x)
 		return 1;
-	if (++*count > limit || t->n[n].parent != parent || t->n[n].start < lo ||
-	    t->n[n].start > hi)
+	if (++*count > limit || RB_PARENT(x, link) != parent || x->start < lo || x->start > hi)
 		return -1;
-	if (t->n[n].red && (is_red(t, t->n[n].left) || is_red(t, t->n[n].right)))
+	if (node_is_red(x) && (node_is_red(RB_LEFT(x, link)) || node_is_red(RB_RIGHT(x, link))))
 		return -1;
 	/* in-order is non-decreasing (rotations may move an equal key left) */
-	l = check_node(t, t->n[n].left, n, lo, t->n[n].start, count, limit);
-	r = check_node(t, t->n[n].right, n, t->n[n].start, hi, count, limit);
+	l = check_node(RB_LEFT(x, link), x, lo, x->start, count, limit);
+	r = check_node(RB_RIGHT(x, link), x, x->start, hi, count, limit);
 	if (l < 0 || r < 0 || l != r)
 		return -1;
-	return l + !t->n[n].red;
+	return l + !node_is_red(x);
 }
 
 int symtab_check_tree(const struct symtab *st)
@@ -681,9 +434,9 @@ int symtab_check_tree(const struct symtab *st)
 
 	if (!t)
 		return 0;
-	if (t->root != NIL && t->n[t->root].red)
+	if (node_is_red(RB_ROOT(&t->root)))
 		return -EINVAL;
-	if (check_node(t, t->root, NIL, 0, UINT64_MAX, &count, st->nr_syms) < 0)
+	if (check_node(RB_ROOT(&t->root), NULL, 0, UINT64_MAX, &count, st->nr_syms) < 0)
 		return -EINVAL;
 	return count == st->nr_syms ? 0 : -EINVAL;
 }
