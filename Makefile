@@ -9,10 +9,17 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginfod
 
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+# Evaluated once, when make reads this file: a target that installs the packages
+# (demo) re-runs make afterwards, and a build without them stops at pkg-check.
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null || echo PKG-MISSING)
 # libdebuginfod, capstone and libstdc++ are loaded on first use (src/lib/lazy-libs.c),
 # not linked: loading them would cost every command 2-20 ms at start-up.
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libdebuginfod capstone,$(PKGS)) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libdebuginfod capstone,$(PKGS)) 2>/dev/null || echo PKG-MISSING)
+PKG_MISSING := $(filter PKG-MISSING,$(PKG_CFLAGS) $(PKG_LIBS))
+PKG_CFLAGS := $(filter-out PKG-MISSING,$(PKG_CFLAGS))
+PKG_LIBS := $(filter-out PKG-MISSING,$(PKG_LIBS))
+INSTALL_DEPS ?= tools/install-deps.sh
+DEMO ?= tools/demo.sh
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow=local
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DSONDE_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS) $(WARN)
@@ -42,7 +49,7 @@ $(O)/sonde: $(OBJS)
 $(O)/perf: | $(O)/sonde
 	ln -sf sonde $@
 
-$(O)/%.o: %.c
+$(O)/%.o: %.c | pkg-check
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -58,7 +65,7 @@ $(AO)/perf: | $(AO)/sonde
 $(AO)/unit-tests: $(ALIB_OBJS) $(ATEST_OBJS)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
 
-$(AO)/%.o: %.c
+$(AO)/%.o: %.c | pkg-check
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -MMD -MP -c -o $@ $<
 
@@ -79,11 +86,23 @@ check-fast: all $(O)/unit-tests workloads
 	@SONDE_NO_ASAN=1 O=$(O) tests/run.sh
 
 # Installs build dependencies (as root) when missing, builds, and profiles a workload.
-demo: deps all workloads
-	@tools/demo.sh
+# The build is a new make run: this one read pkg-config before the packages were there.
+demo:
+	@$(INSTALL_DEPS)
+	@$(MAKE) --no-print-directory all workloads
+	@O=$(O) $(DEMO)
 
 deps:
-	@tools/install-deps.sh
+	@$(INSTALL_DEPS)
+
+# Compiling without the packages' flags fails later with puzzling errors: stop here.
+pkg-check:
+ifneq ($(PKG_MISSING),)
+	@echo "error: $(PKG_CONFIG) does not find the libraries sonde builds with:" >&2
+	@$(PKG_CONFIG) --print-errors --exists $(PKGS) 2>&1 | sed "s/^/  /" >&2
+	@echo "Install them with 'make deps' (tools/install-deps.sh), then run make again." >&2
+	@exit 1
+endif
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -96,7 +115,7 @@ fuzz:
 clean:
 	rm -rf $(O) $(AO)
 
-.PHONY: all check check-fast demo deps install clean asan workloads fuzz
+.PHONY: all check check-fast demo deps pkg-check install clean asan workloads fuzz
 .DELETE_ON_ERROR:
 
 -include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(AOBJS:.o=.d) $(ATEST_OBJS:.o=.d)

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Runs every test layer (unit, layer check, shell/live, differential) for the
 # normal build and, unless SONDE_NO_ASAN=1, again under ASan+UBSan.
-# Prints TAP from each part and ends with one line: "N passed, N failed, N skipped".
+# Prints TAP from each part, the slowest parts, and ends with one line:
+# "N passed, N failed, N skipped". A part whose TAP plan (1..N) is missing or
+# does not match the results it printed failed (it died halfway).
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 LOG=$(mktemp -d /tmp/sonde-check.XXXXXX)
@@ -14,27 +16,35 @@ fi
 
 passed=0 failed=0 skipped=0
 failures=()
+: >"$LOG/times"
 
 # count TAP lines of one part; $1 = label, rest = command
 run_part() {
 	local label=$1 out line
 	shift
 	out="$LOG/part.out"
+	local t0=$EPOCHREALTIME
 	"$@" >"$out" 2>&1
 	local rc=$?
-	local seen=0
+	local t1=$EPOCHREALTIME
+	# elapsed time in ms, from the microsecond clock
+	echo "$(( (${t1/./} - ${t0/./}) / 1000 )) $label" >>"$LOG/times"
+	local seen=0 results=0 plan=""
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP"*)
-			skipped=$((skipped + 1)); seen=1
+			skipped=$((skipped + 1)); seen=1; results=$((results + 1))
 			echo "[$label] $line" ;;
 		"ok "*)
-			passed=$((passed + 1)); seen=1
+			passed=$((passed + 1)); seen=1; results=$((results + 1))
 			[ -n "$VERBOSE" ] && echo "[$label] $line" ;;
 		"not ok "*)
-			failed=$((failed + 1)); seen=1
+			failed=$((failed + 1)); seen=1; results=$((results + 1))
 			failures+=("[$label] $line")
 			echo "[$label] $line" ;;
+		1..[0-9]*)
+			plan=${line#1..}
+			[ -n "$VERBOSE" ] && echo "[$label] $line" ;;
 		"#"*)
 			[ -n "$VERBOSE" ] && echo "[$label] $line" ;;
 		*)
@@ -46,6 +56,12 @@ run_part() {
 		failed=$((failed + 1))
 		failures+=("[$label] exited $rc without results")
 		sed "s/^/[$label]   /" "$out" | tail -20
+	elif [ -z "$plan" ] || [ "$plan" != "$results" ]; then
+		# died halfway (or never reached test_done): the plan is missing or wrong
+		failed=$((failed + 1))
+		failures+=("[$label] TAP plan ${plan:-missing}: ${results} results, exit $rc")
+		echo "[$label] not ok - TAP plan ${plan:-missing}, but $results results (exit $rc)"
+		tail -5 "$out" | sed "s/^/[$label]   /"
 	fi
 	# show the diagnostics of failing tests
 	if grep -q '^not ok' "$out"; then
@@ -56,7 +72,17 @@ run_part() {
 O=${O:-build}
 AO=${AO:-$O-asan}
 variants="$O"
-[ -z "$SONDE_NO_ASAN" ] && [ -x "$AO/sonde" ] && variants="$O $AO"
+asan_note=""
+if [ -n "$SONDE_NO_ASAN" ]; then
+	asan_note="WARNING: the ASan+UBSan pass was SKIPPED (SONDE_NO_ASAN=$SONDE_NO_ASAN): run 'make check' for it"
+elif [ -x "$AO/sonde" ] && [ -x "$AO/unit-tests" ]; then
+	variants="$O $AO"
+else
+	asan_note="WARNING: the ASan+UBSan pass was SKIPPED: no ASan build in $AO/ (run 'make check', or set SONDE_NO_ASAN=1)"
+	failed=$((failed + 1))
+	failures+=("[asan] no ASan build in $AO/")
+fi
+[ -n "$asan_note" ] && echo "$asan_note"
 
 run_part layers tools/check-layers.sh
 
@@ -86,9 +112,14 @@ if [ ${#failures[@]} -gt 0 ]; then
 	printf '  %s\n' "${failures[@]}"
 fi
 echo
-if [ $skipped -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
+echo "slowest parts (seconds):"
+sort -rn "$LOG/times" | head -10 | while read -r ms label; do
+	printf '  %4d.%03d  %s\n' $((ms / 1000)) $((ms % 1000)) "$label"
+done
+if [ -n "$asan_note" ]; then
+	echo
+	echo "$asan_note"
 fi
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed = 0 ]

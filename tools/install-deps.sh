@@ -1,6 +1,8 @@
 #!/bin/bash
 # Installs sonde's build and test dependencies from Debian when missing.
 # As root it runs apt-get; otherwise it prints the exact command to run.
+# WITH_TEST_DEPS=1 adds the test tools and upgrades linux-perf (the reference
+# perf) to the newest version Debian serves, as users get it.
 PKGS="gcc make pkg-config libelf-dev libdw-dev libtraceevent-dev libcapstone-dev
 libzstd-dev liblzma-dev libncurses-dev libdebuginfod-dev libbsd-dev"
 # the test suite also compares against perf 6.1 and uses these tools
@@ -9,15 +11,32 @@ want=""
 for p in $PKGS ${WITH_TEST_DEPS:+$TEST_PKGS}; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || want="$want $p"
 done
-[ -z "$want" ] && exit 0
+[ -z "$want" ] && [ -z "$WITH_TEST_DEPS" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
+	[ -z "$want" ] && { echo "run as root to upgrade linux-perf"; exit 1; }
 	echo "missing packages:$want"
 	echo "install them with: sudo apt-get install -y$want"
 	exit 1
 fi
-echo "installing:$want"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null && apt-get install -y -q $want >/dev/null || {
-	echo "apt-get install failed for:$want"
-	exit 1
-}
+apt-get update -q >/dev/null || { echo "apt-get update failed"; exit 1; }
+if [ -n "$want" ]; then
+	echo "installing:$want"
+	apt-get install -y -q $want >/dev/null || {
+		echo "apt-get install failed for:$want"
+		exit 1
+	}
+fi
+if [ -n "$WITH_TEST_DEPS" ]; then
+	have=$(dpkg-query -W -f='${Version}' linux-perf)
+	cand=$(apt-cache policy linux-perf | sed -n 's/^ *Candidate: *//p')
+	if [ -n "$cand" ] && [ "$cand" != "(none)" ] && [ "$cand" != "$have" ]; then
+		echo "upgrading linux-perf $have -> $cand"
+		apt-get install -y -q "linux-perf=$cand" >/dev/null || {
+			echo "apt-get install failed for linux-perf=$cand"
+			exit 1
+		}
+	fi
+	echo "reference perf: $(perf version 2>&1) (linux-perf $(dpkg-query -W -f='${Version}' linux-perf))"
+fi
+exit 0

@@ -1,6 +1,7 @@
 /* sonde version: the version string and, with --build-options, the libraries and kernel features. */
 #include "builtin.h"
 #include "core/sys.h"
+#include "lib/lazy-libs.h"
 #include "lib/parse-options.h"
 
 #ifndef SONDE_VERSION
@@ -19,10 +20,12 @@ static void status_line(const char *name, bool on, const char *macro)
 }
 
 /*
- * What this binary is built with. sonde requires all of its libraries
- * (no build-time switches), so these are constants; the optional perf
- * features sonde does not use are listed OFF so scripts grepping perf's
- * list get an answer.
+ * What this binary and this machine offer. The linked libraries are
+ * required (no build-time switches), so their lines are constants; the
+ * libraries sonde loads on first use (libdebuginfod, libcapstone,
+ * libstdc++'s demangler) are "on" only when they really load here. The
+ * perf features sonde does not implement are listed OFF so scripts
+ * grepping perf's list get an answer.
  */
 static void print_build_options(void)
 {
@@ -30,11 +33,12 @@ static void print_build_options(void)
 	char paranoid[32];
 
 	status_line("dwarf", true, "HAVE_DWARF_SUPPORT");
-	status_line("dwarf_getlocations", true, "HAVE_DWARF_GETLOCATIONS_SUPPORT");
+	/* perf probe's variable locations: sonde does not call dwarf_getlocations */
+	status_line("dwarf_getlocations", false, "HAVE_DWARF_GETLOCATIONS_SUPPORT");
 	status_line("glibc", true, "HAVE_GLIBC_SUPPORT");
 	status_line("syscall_table", false, "HAVE_SYSCALL_TABLE_SUPPORT");
 	status_line("libbfd", false, "HAVE_LIBBFD_SUPPORT");
-	status_line("debuginfod", false, "HAVE_DEBUGINFOD_SUPPORT");
+	status_line("debuginfod", lazy_debuginfod_loadable(), "HAVE_DEBUGINFOD_SUPPORT");
 	status_line("libelf", true, "HAVE_LIBELF_SUPPORT");
 	status_line("libnuma", false, "HAVE_LIBNUMA_SUPPORT");
 	status_line("numa_num_possible_cpus", false, "HAVE_LIBNUMA_SUPPORT");
@@ -53,7 +57,8 @@ static void print_build_options(void)
 	status_line("libpfm4", false, "HAVE_LIBPFM");
 	/* sonde's own libraries that perf 6.1 does not list */
 	status_line("libtraceevent", true, "HAVE_LIBTRACEEVENT");
-	status_line("libcapstone", true, "HAVE_LIBCAPSTONE_SUPPORT");
+	status_line("libcapstone", lazy_capstone_loadable(), "HAVE_LIBCAPSTONE_SUPPORT");
+	status_line("cxa_demangle", lazy_demangler_loadable(), "libstdc++: C++ demangling");
 	status_line("ncursesw", true, "HAVE_NCURSESW_SUPPORT");
 
 	/* what this machine's kernel offers, probed now */

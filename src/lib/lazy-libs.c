@@ -8,6 +8,8 @@
  * forward to the real library through dlopen/dlsym. When a library is
  * missing the calls fail cleanly (NULL client, CS_ERR_MEM, NULL name).
  */
+#include "lib/lazy-libs.h"
+
 #include <capstone/capstone.h>
 #include <elfutils/debuginfod.h>
 
@@ -64,6 +66,11 @@ int debuginfod_find_executable(debuginfod_client *client, const unsigned char *b
 	return client && fn ? fn(client, build_id, build_id_len, path) : -ENOSYS;
 }
 
+bool lazy_debuginfod_loadable(void)
+{
+	return DINFOD(void *, "debuginfod_begin") != NULL;
+}
+
 /* ---- libcapstone ---- */
 static void *capstone;
 static int capstone_state;
@@ -101,9 +108,19 @@ void cs_free(cs_insn *insn, size_t count)
 		fn(insn, count);
 }
 
+bool lazy_capstone_loadable(void)
+{
+	return CAPSTONE(void *, "cs_disasm") != NULL;
+}
+
 /* ---- libstdc++: the demangler ---- */
 static void *stdcxx;
 static int stdcxx_state;
+
+bool lazy_demangler_loadable(void)
+{
+	return lazy_sym(&stdcxx, &stdcxx_state, "libstdc++.so.6", "__cxa_demangle") != NULL;
+}
 
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # sonde version --build-options: perf's layout, the libraries sonde links,
-# and the kernel features probed on this machine at run time.
+# the ones it loads on first use (on only when they load here), and the
+# kernel features probed on this machine at run time.
 . "$(dirname "$0")/lib.sh"
 
 feature_re='^ {0,22}[A-Za-z0-9_-]+: \[ (on |OFF|[0-9 -]+) \]  # .+$'
@@ -18,9 +19,43 @@ test_expect_success 'names are right-aligned to 22 columns, as perf' '
 
 test_expect_success 'the linked libraries are on' '
 	"$SONDE" version --build-options >out &&
-	for f in dwarf libelf lzma zstd libtraceevent libcapstone ncursesw; do
+	for f in dwarf libelf lzma zstd libtraceevent ncursesw libdw-dwarf-unwind; do
 		grep -E "^ *$f: \[ on  \]" out || { echo "missing $f"; exit 1; }
 	done
+'
+
+test_expect_success 'what sonde does not implement is OFF' '
+	"$SONDE" version --build-options >out &&
+	for f in dwarf_getlocations syscall_table libbfd libunwind libpython bpf aio zlib; do
+		grep -E "^ *$f: \[ OFF \]" out || { echo "$f should be OFF"; exit 1; }
+	done
+'
+
+# the libraries loaded on first use, as the dynamic loader's cache lists them
+ldcache() {
+	PATH=$PATH:/sbin:/usr/sbin ldconfig -p
+}
+
+test_expect_success 'libraries loaded on first use are on when this machine has them' '
+	ldcache >cache &&
+	"$SONDE" version --build-options >out &&
+	for l in "debuginfod libdebuginfod.so.1" "libcapstone libcapstone.so.4" \
+		"cxa_demangle libstdc++.so.6"; do
+		set -- $l
+		if awk "{print \$1}" cache | grep -qxF "$2"; then
+			grep -E "^ *$1: \[ on  \]" out || { echo "$1 should be on"; exit 1; }
+		else
+			grep -E "^ *$1: \[ OFF \]" out || { echo "$1 should be OFF"; exit 1; }
+		fi
+	done
+'
+
+test_expect_success 'a library that does not load is OFF (debuginfod, capstone)' '
+	mkdir lib && : >lib/libdebuginfod.so.1 && echo junk >lib/libcapstone.so.4 &&
+	LD_LIBRARY_PATH=$PWD/lib "$SONDE" version --build-options >out &&
+	grep -E "^ *debuginfod: \[ OFF \]  # HAVE_DEBUGINFOD_SUPPORT$" out &&
+	grep -E "^ *libcapstone: \[ OFF \]  # HAVE_LIBCAPSTONE_SUPPORT$" out &&
+	grep -E "^ *libelf: \[ on  \]" out
 '
 
 test_expect_success PERF 'every feature name perf lists is listed too' '
