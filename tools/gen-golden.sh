@@ -1,17 +1,24 @@
 #!/bin/bash
 # Regenerate tests/golden/*.txt: perf 6.1's outputs of the inspection
-# commands on tests/fixtures/*.data, normalised with tools/normalize.sh.
+# commands on tests/fixtures/*.data (stdout, then stderr), normalised with
+# tools/normalize.sh,
+# and tests/golden/status: "NAME EXIT-STATUS" of each case.
 # The commands run in a scratch directory on a copy named like the fixture,
-# exactly as tests/shell/t4000-perf-data-golden.sh runs sonde.
+# with an empty HOME, exactly as tests/shell/t4000-perf-data-golden.sh runs sonde.
 set -e
 PERF=${PERF:-/usr/bin/perf}
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/tests/golden/cases.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/home"
+export HOME=$tmp/home
 cd "$tmp"
 golden_cases | while read -r fixture name args; do
 	cp "$root/tests/fixtures/$fixture" .
-	eval "$PERF $args" 2>&1 | "$root/tools/normalize.sh" >"$root/tests/golden/$name.txt" || true
-done
+	rc=0
+	eval "$PERF $args" >out 2>err || rc=$?
+	cat out err | "$root/tools/normalize.sh" >"$root/tests/golden/$name.txt"
+	echo "$name $rc"
+done >"$root/tests/golden/status"
 ls "$root/tests/golden" | wc -l

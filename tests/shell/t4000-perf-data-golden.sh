@@ -1,14 +1,24 @@
 #!/bin/bash
 # Inspection commands on perf-written fixtures: output equal to perf 6.1's
-# (tests/golden, made by tools/gen-golden.sh; normalised by tools/normalize.sh).
+# and exit status equal to perf 6.1's (tests/golden/NAME.txt and tests/golden/status,
+# made by tools/gen-golden.sh; normalised by tools/normalize.sh).
 . "$(dirname "$0")/lib.sh"
 . "$GOLDEN/cases.sh"
+
+# as gen-golden.sh ran perf: no ~/.perfconfig, no build-id cache
+export HOME=$TRASH/home
+mkdir -p "$HOME"
 
 while read -r fixture name args; do
 	test_expect_success "golden: sonde $args" '
 		cp "$FIXTURES/'"$fixture"'" . &&
-		{ "$SONDE" '"$args"' 2>&1 || true; } | "$SONDE_ROOT/tools/normalize.sh" >out &&
-		test_cmp "$GOLDEN/'"$name"'.txt" out
+		rc=0 &&
+		{ "$SONDE" '"$args"' >raw 2>err || rc=$?; } &&
+		cat raw err | "$SONDE_ROOT/tools/normalize.sh" >out &&
+		test_cmp "$GOLDEN/'"$name"'.txt" out &&
+		want=$(awk -v n='"$name"' "\$1 == n { print \$2 }" "$GOLDEN/status") &&
+		test -n "$want" &&
+		{ test "$rc" = "$want" || { echo "exit $rc, perf $want"; false; }; }
 	'
 done < <(golden_cases)
 
