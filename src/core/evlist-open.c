@@ -8,6 +8,7 @@
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -363,13 +364,39 @@ int evsel_read_counts(struct evsel *evsel)
 	return ret;
 }
 
+/*
+ * A cgroup event enabled from another cpu may never be scheduled in there:
+ * the kernel takes the cgroup of the task current on the enabling cpu, and
+ * with every task in one cgroup (the root) no cgroup switch ever comes to fix
+ * it (seen on 6.18: 0 counted on the other cpus, running < enabled). So, as
+ * perf does, each cgroup fd is enabled from its own cpu, and the caller's
+ * affinity restored after. Without the rights to move, the ioctl is still made.
+ */
 static void evsel_ioctl(struct evsel *evsel, unsigned long req)
 {
-	int n = evsel_nr_fds(evsel);
+	int n = evsel_nr_fds(evsel), nthr = evsel->threads ? evsel->threads->nr : 1;
+	bool pin = evsel->cgroup_fd >= 0 && req == PERF_EVENT_IOC_ENABLE;
+	cpu_set_t saved;
 
-	for (int i = 0; evsel->fd && i < n; i++)
-		if (evsel->fd[i] >= 0)
-			ioctl(evsel->fd[i], req, 0);
+	if (pin && sched_getaffinity(0, sizeof(saved), &saved) < 0)
+		pin = false;
+	for (int i = 0; evsel->fd && i < n; i++) {
+		if (evsel->fd[i] < 0)
+			continue;
+		if (pin) {
+			int cpu = evsel->cpus->map[i / nthr];
+			cpu_set_t one;
+
+			CPU_ZERO(&one);
+			if (cpu >= 0 && cpu < CPU_SETSIZE) {
+				CPU_SET(cpu, &one);
+				(void)sched_setaffinity(0, sizeof(one), &one);
+			}
+		}
+		ioctl(evsel->fd[i], req, 0);
+	}
+	if (pin)
+		(void)sched_setaffinity(0, sizeof(saved), &saved);
 }
 
 void evsel_enable(struct evsel *evsel)

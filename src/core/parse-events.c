@@ -719,7 +719,8 @@ static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 		struct pmu *pmu = pmu_load(name);
 
 		if (!pmu) {
-			pe_error(ctx, idx, NULL, "Cannot find PMU `%s'. Missing kernel support?", name);
+			/* perf 6.1 points this error at the start of the whole string */
+			pe_error(ctx, 0, NULL, "Cannot find PMU `%s'. Missing kernel support?", name);
 			free(name);
 			return -ENOENT;
 		}

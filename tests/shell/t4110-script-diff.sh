@@ -15,8 +15,10 @@ same() {
 	"$PERF" script -i "$f" "$@" >expect 2>expect.err </dev/null || rc1=$?
 	./perf script -i "$f" "$@" >actual 2>actual.err </dev/null || rc2=$?
 	test "$rc1" = "$rc2" || { echo "exit status: perf $rc1, sonde $rc2 for $*"; cat actual.err; return 1; }
-	test_cmp expect actual
-	test_cmp expect.err actual.err
+	# explicit returns: set -e is off inside a function called before the
+	# last && of a chain, so a bare failing test_cmp here would not count
+	test_cmp expect actual || return 1
+	test_cmp expect.err actual.err || return 1
 }
 
 record() { # record FILE ARGS...
