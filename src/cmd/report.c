@@ -3,6 +3,7 @@
  * here, the histogram path in report_histograms() (see ui/ and session/).
  */
 #include "builtin.h"
+#include "core/evlist.h"
 #include "data/reader.h"
 #include "lib/debug.h"
 #include "lib/parse-options.h"
@@ -121,6 +122,13 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.time = o->time,
 		.parent = o->parent,
 		.max_stack = o->max_stack ? atoi(o->max_stack) : 0,
+		.field_sep = o->field_separator,
+		.hide_unresolved = o->hide_unresolved,
+		.exclude_other = o->exclude_other,
+		.symbol_filter = o->symbol_filter,
+		.switch_on = o->switch_on,
+		.switch_off = o->switch_off,
+		.show_on_off_events = o->show_on_off_events,
 		.symbol_opts = &sopts,
 		.show_progress = true,
 	};
@@ -359,6 +367,19 @@ int cmd_report(int argc, const char **argv)
 		/* perf's session set-up notice (stdout, -D only) */
 		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
 		o->disable_order = true;
+	}
+	/* perf checks the --switch-on/--switch-off events before any output */
+	for (int i = 0; i < 2 && !o->dump_raw_trace && !o->stats && !o->header_only; i++) {
+		const char *name = i ? o->switch_off : o->switch_on;
+		struct evlist *evlist = name ? data_reader_evlist(reader) : NULL;
+
+		if (name && (!evlist || !evlist_find_by_name(evlist, name))) {
+			fprintf(stderr, "ERROR: switch-%s event not found (%s)\n"
+					"HINT:  use 'perf evlist' to see the available event names\n",
+				i ? "off" : "on", name);
+			ret = -ENOENT & 0xff;
+			goto out;
+		}
 	}
 	if (o->header || o->header_only) {
 		header_fprintf(stdout, reader, o->show_info);
