@@ -3,15 +3,18 @@
  * here, the histogram path in report_histograms() (see ui/ and session/).
  */
 #include "builtin.h"
+#include "core/evlist.h"
 #include "data/reader.h"
 #include "lib/debug.h"
 #include "lib/parse-options.h"
+#include "lib/xalloc.h"
 #include "ui/dump.h"
 #include "ui/header.h"
 #include "ui/itrace-help.h"
 #include "ui/report-hists.h"
 #include "ui/stats.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +22,6 @@
 #include <unistd.h>
 
 struct report_opts {
-	bool branch_stack;
 	const char *comms;
 	const char *cpu;
 	const char *dsos;
@@ -30,9 +32,7 @@ struct report_opts {
 	bool inverted;
 	const char *input;
 	bool show_info;
-	const char *vmlinux;
 	const char *disassembler_style;
-	bool modules;
 	bool show_nr_samples;
 	const char *parent;
 	bool quiet;
@@ -41,29 +41,18 @@ struct report_opts {
 	const char *field_separator;
 	bool threads;
 	bool hide_unresolved;
-	const char *column_widths;
 	bool exclude_other;
 	bool asm_raw;
-	bool branch_history;
 	bool children;
 	bool demangle;
 	bool demangle_kernel;
 	bool disable_order;
-	bool full_source_path;
 	int group; /* -1 default (grouped when the file has groups), 0 --no-group, 1 --group */
-	const char *group_sort_idx;
 	bool header;
 	bool header_only;
-	bool hierarchy;
-	const char *ignore_callees;
 	bool ignore_vmlinux;
-	bool inline_;
-	const char *itrace;
 	const char *kallsyms;
 	const char *max_stack;
-	bool mem_mode;
-	bool mmaps;
-	bool ns;
 	const char *objdump;
 	const char *percent_limit;
 	const char *percent_type;
@@ -72,28 +61,20 @@ struct report_opts {
 	const char *prefix;
 	const char *prefix_strip;
 	const char *pretty;
-	bool raw_trace;
-	const char *samples;
-	bool show_cpu_utilization;
+	int samples;
 	bool show_on_off_events;
-	bool show_ref_call_graph;
 	bool show_total_period;
 	bool skip_empty;
-	const char *socket_filter;
 	bool source;
 	bool stats;
 	bool stdio;
 	const char *stdio_color;
-	bool stitch_lbr;
 	const char *switch_off;
 	const char *switch_on;
 	const char *symbol_filter;
 	const char *symfs;
-	bool tasks;
 	const char *tid;
 	const char *time;
-	const char *time_quantum;
-	bool total_cycles;
 	bool tui;
 };
 
@@ -141,6 +122,13 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.time = o->time,
 		.parent = o->parent,
 		.max_stack = o->max_stack ? atoi(o->max_stack) : 0,
+		.field_sep = o->field_separator,
+		.hide_unresolved = o->hide_unresolved,
+		.exclude_other = o->exclude_other,
+		.symbol_filter = o->symbol_filter,
+		.switch_on = o->switch_on,
+		.switch_off = o->switch_off,
+		.show_on_off_events = o->show_on_off_events,
 		.symbol_opts = &sopts,
 		.show_progress = true,
 	};
@@ -157,13 +145,56 @@ static int parse_tristate(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* --percent-type: annotate's percentages (no effect on --stdio); perf checks the value */
+static int parse_percent_type(const struct option *opt, const char *arg, int unset)
+{
+	static const char *const types[] = { "global-period", "local-period", "global-hits",
+					     "local-hits" };
+
+	if (unset || !arg)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		if (!strcmp(arg, types[i])) {
+			*(const char **)opt->value = arg;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * check_option_values - options refused for some values only (the others
+ * are accepted: their effect is perf's with --stdio). Returns 0 or the exit
+ * status after the message.
+ */
+static int check_option_values(const struct report_opts *o)
+{
+	const char *name = NULL;
+
+	if (o->prefix_strip && !o->prefix) {
+		fprintf(stderr, "--prefix-strip requires --prefix\n");
+		return -EINVAL & 0xff;
+	}
+	/* sonde has no colours: "never", or "auto" when stdout is no terminal */
+	if (o->stdio_color && strcmp(o->stdio_color, "never") &&
+	    (strcmp(o->stdio_color, "auto") || isatty(STDOUT_FILENO)))
+		name = "stdio-color";
+	/* the histograms are always made in time order */
+	else if (o->disable_order && !o->dump_raw_trace)
+		name = "disable-order";
+	if (name) {
+		option_unsupported(name);
+		return 129;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	/* --no-children and --no-demangle turn the defaults off */
 	struct report_opts opts = { .children = true, .demangle = true, .group = -1 };
 	struct report_opts *o = &opts;
 	const struct option options[] = {
-		OPT_BOOLEAN('b', "branch-stack", &o->branch_stack, "use branch records for per branch histogram filling"),
+		OPT_UNSUPPORTED_NOARG('b', "branch-stack", "use branch records for per branch histogram filling"),
 		OPT_STRING('c', "comms", &o->comms, "comm[,comm...]",
 			   "only consider symbols in these comms"),
 		OPT_STRING('C', "cpu", &o->cpu, "cpu",
@@ -200,11 +231,11 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('i', "input", &o->input, "file",
 			   "input file name"),
 		OPT_BOOLEAN('I', "show-info", &o->show_info, "Display extended information about perf.data file"),
-		OPT_STRING('k', "vmlinux", &o->vmlinux, "file",
+		OPT_UNSUPPORTED('k', "vmlinux", "file",
 			   "vmlinux pathname"),
 		OPT_STRING('M', "disassembler-style", &o->disassembler_style, "disassembler style",
 			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
-		OPT_BOOLEAN('m', "modules", &o->modules, "load module symbols - WARNING: use only with -k and LIVE kernel"),
+		OPT_UNSUPPORTED_NOARG('m', "modules", "load module symbols - WARNING: use only with -k and LIVE kernel"),
 		OPT_BOOLEAN('n', "show-nr-samples", &o->show_nr_samples, "Show a column with the number of samples"),
 		OPT_STRING('p', "parent", &o->parent, "regex",
 			   "regex filter to identify parent, see: '--sort parent'"),
@@ -228,42 +259,42 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('T', "threads", &o->threads, "Show per-thread event counters"),
 		OPT_BOOLEAN('U', "hide-unresolved", &o->hide_unresolved, "Only display entries resolved to a symbol"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
-		OPT_STRING('w', "column-widths", &o->column_widths, "width[,width...]",
+		OPT_UNSUPPORTED('w', "column-widths", "width[,width...]",
 			   "don't try to adjust column width, use these fixed values"),
 		OPT_BOOLEAN('x', "exclude-other", &o->exclude_other, "Only display entries with parent-match"),
 		OPT_BOOLEAN(0, "asm-raw", &o->asm_raw, "Display raw encoding of assembly instructions (default)"),
-		OPT_BOOLEAN(0, "branch-history", &o->branch_history, "add last branch records to call history"),
+		OPT_UNSUPPORTED_NOARG(0, "branch-history", "add last branch records to call history"),
 		OPT_BOOLEAN(0, "children", &o->children, "Accumulate callchains of children and show total overhead as well. Enabled by default, use --no-children to disable."),
 		OPT_BOOLEAN(0, "demangle", &o->demangle, "Disable symbol demangling"),
 		OPT_BOOLEAN(0, "demangle-kernel", &o->demangle_kernel, "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "disable-order", &o->disable_order, "Disable raw trace ordering"),
-		OPT_BOOLEAN(0, "full-source-path", &o->full_source_path, "Show full source file name path for source lines"),
+		OPT_UNSUPPORTED_NOARG(0, "full-source-path", "Show full source file name path for source lines"),
 		OPT_CALLBACK_NOOPT(0, "group", &o->group, NULL, "Show event group information together",
 				   parse_tristate),
-		OPT_STRING(0, "group-sort-idx", &o->group_sort_idx, "n",
+		OPT_UNSUPPORTED(0, "group-sort-idx", "n",
 			   "Sort the output by the event at the index n in group. If n is invalid, sort by the first event. WARNING: should be used on grouped events."),
 		OPT_BOOLEAN(0, "header", &o->header, "Show data header."),
 		OPT_BOOLEAN(0, "header-only", &o->header_only, "Show only data header."),
-		OPT_BOOLEAN(0, "hierarchy", &o->hierarchy, "Show entries in a hierarchy"),
-		OPT_STRING(0, "ignore-callees", &o->ignore_callees, "regex",
+		OPT_UNSUPPORTED_NOARG(0, "hierarchy", "Show entries in a hierarchy"),
+		OPT_UNSUPPORTED(0, "ignore-callees", "regex",
 			   "ignore callees of these functions in call graphs"),
 		OPT_BOOLEAN(0, "ignore-vmlinux", &o->ignore_vmlinux, "don't load vmlinux even if found"),
-		OPT_BOOLEAN(0, "inline", &o->inline_, "Show inline function"),
-		OPT_STRING_OPTARG(0, "itrace", &o->itrace, "opts",
-				  itrace_help, ""),
+		OPT_UNSUPPORTED_NOARG(0, "inline", "Show inline function"),
+		{ .type = OPTION_CALLBACK, .long_name = "itrace", .argh = "opts", .help = itrace_help,
+		  .callback = parse_opt_unsupported, .flags = PARSE_OPT_OPTARG },
 		OPT_STRING(0, "kallsyms", &o->kallsyms, "file",
 			   "kallsyms pathname"),
 		OPT_STRING(0, "max-stack", &o->max_stack, "n",
 			   "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
-		OPT_BOOLEAN(0, "mem-mode", &o->mem_mode, "mem access profile"),
-		OPT_BOOLEAN(0, "mmaps", &o->mmaps, "Display recorded tasks memory maps"),
-		OPT_BOOLEAN(0, "ns", &o->ns, "Show times in nanosecs"),
+		OPT_UNSUPPORTED_NOARG(0, "mem-mode", "mem access profile"),
+		OPT_UNSUPPORTED_NOARG(0, "mmaps", "Display recorded tasks memory maps"),
+		OPT_UNSUPPORTED_NOARG(0, "ns", "Show times in nanosecs"),
 		OPT_STRING(0, "objdump", &o->objdump, "path",
 			   "objdump binary to use for disassembly and annotations"),
 		OPT_STRING(0, "percent-limit", &o->percent_limit, "percent",
 			   "Don't show entries under that percent"),
-		OPT_STRING(0, "percent-type", &o->percent_type, "local-period",
-			   "Set percent type local/global-period/hits"),
+		OPT_CALLBACK(0, "percent-type", &o->percent_type, "local-period",
+			     "Set percent type local/global-period/hits", parse_percent_type),
 		OPT_STRING(0, "percentage", &o->percentage, "relative|absolute",
 			   "how to display percentage of filtered entries"),
 		OPT_STRING(0, "pid", &o->pid, "pid[,pid...]",
@@ -274,22 +305,22 @@ int cmd_report(int argc, const char **argv)
 			   "Strip first N entries of source file path name in programs (with --prefix)"),
 		OPT_STRING(0, "pretty", &o->pretty, "key",
 			   "pretty printing style key: normal raw"),
-		OPT_BOOLEAN(0, "raw-trace", &o->raw_trace, "Show raw trace event output (do not use print fmt or plugins)"),
-		OPT_STRING(0, "samples", &o->samples, "n",
+		OPT_UNSUPPORTED_NOARG(0, "raw-trace", "Show raw trace event output (do not use print fmt or plugins)"),
+		OPT_INTEGER(0, "samples", &o->samples,
 			   "Number of samples to save per histogram entry for individual browsing"),
-		OPT_BOOLEAN(0, "show-cpu-utilization", &o->show_cpu_utilization, "Show sample percentage for different cpu modes"),
+		OPT_UNSUPPORTED_NOARG(0, "show-cpu-utilization", "Show sample percentage for different cpu modes"),
 		OPT_BOOLEAN(0, "show-on-off-events", &o->show_on_off_events, "Show the on/off switch events, used with --switch-on and --switch-off"),
-		OPT_BOOLEAN(0, "show-ref-call-graph", &o->show_ref_call_graph, "Show callgraph from reference event"),
+		OPT_UNSUPPORTED_NOARG(0, "show-ref-call-graph", "Show callgraph from reference event"),
 		OPT_BOOLEAN(0, "show-total-period", &o->show_total_period, "Show a column with the sum of periods"),
 		OPT_BOOLEAN(0, "skip-empty", &o->skip_empty, "Do not display empty (or dummy) events in the output"),
-		OPT_STRING(0, "socket-filter", &o->socket_filter, "n",
+		OPT_UNSUPPORTED(0, "socket-filter", "n",
 			   "only show processor socket that match with this filter"),
 		OPT_BOOLEAN(0, "source", &o->source, "Interleave source code with assembly code (default)"),
 		OPT_BOOLEAN(0, "stats", &o->stats, "Display event stats"),
 		OPT_BOOLEAN(0, "stdio", &o->stdio, "Use the stdio interface"),
 		OPT_STRING(0, "stdio-color", &o->stdio_color, "mode",
 			   "'always' (default), 'never' or 'auto' only applicable to --stdio mode"),
-		OPT_BOOLEAN(0, "stitch-lbr", &o->stitch_lbr, "Enable LBR callgraph stitching approach"),
+		OPT_UNSUPPORTED_NOARG(0, "stitch-lbr", "Enable LBR callgraph stitching approach"),
 		OPT_STRING(0, "switch-off", &o->switch_off, "event",
 			   "Stop considering events after the ocurrence of this event"),
 		OPT_STRING(0, "switch-on", &o->switch_on, "event",
@@ -298,14 +329,14 @@ int cmd_report(int argc, const char **argv)
 			   "only show symbols that (partially) match with this filter"),
 		OPT_STRING(0, "symfs", &o->symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
-		OPT_BOOLEAN(0, "tasks", &o->tasks, "Display recorded tasks"),
+		OPT_UNSUPPORTED_NOARG(0, "tasks", "Display recorded tasks"),
 		OPT_STRING(0, "tid", &o->tid, "tid[,tid...]",
 			   "only consider symbols in these tids"),
 		OPT_STRING(0, "time", &o->time, "str",
 			   "Time span of interest (start,stop)"),
-		OPT_STRING(0, "time-quantum", &o->time_quantum, "time (ms|us|ns|s)",
+		OPT_UNSUPPORTED(0, "time-quantum", "time (ms|us|ns|s)",
 			   "Set time quantum for time sort key (default 100ms)"),
-		OPT_BOOLEAN(0, "total-cycles", &o->total_cycles, "Sort all blocks by 'Sampled Cycles%'"),
+		OPT_UNSUPPORTED_NOARG(0, "total-cycles", "Sort all blocks by 'Sampled Cycles%'"),
 		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface"),
 		OPT_END(),
 	};
@@ -317,6 +348,9 @@ int cmd_report(int argc, const char **argv)
 		usage_with_options(report_usage, options);
 	if (o->quiet)
 		quiet = 1;
+	ret = check_option_values(o);
+	if (ret)
+		return ret;
 
 	/* like perf: no -i and a pipe on stdin reads the pipe */
 	if (!o->input || !*o->input) {
@@ -334,11 +368,24 @@ int cmd_report(int argc, const char **argv)
 		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
 		o->disable_order = true;
 	}
+	/* perf checks the --switch-on/--switch-off events before any output */
+	for (int i = 0; i < 2 && !o->dump_raw_trace && !o->stats && !o->header_only; i++) {
+		const char *name = i ? o->switch_off : o->switch_on;
+		struct evlist *evlist = name ? data_reader_evlist(reader) : NULL;
+
+		if (name && (!evlist || !evlist_find_by_name(evlist, name))) {
+			fprintf(stderr, "ERROR: switch-%s event not found (%s)\n"
+					"HINT:  use 'perf evlist' to see the available event names\n",
+				i ? "off" : "on", name);
+			ret = -ENOENT & 0xff;
+			goto out;
+		}
+	}
 	if (o->header || o->header_only) {
 		header_fprintf(stdout, reader, o->show_info);
 		if (o->header_only)
 			goto out;
-	} else if (!o->quiet && !o->stats && !o->tasks) {
+	} else if (!o->quiet && !o->stats) {
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 		      stdout);
 	}

@@ -43,12 +43,6 @@ static int list_scripts_cb(const struct option *opt, const char *arg, int unset)
 	exit(0);
 }
 
-static int unsupported_cb(const struct option *opt, const char *arg, int unset)
-{
-	fprintf(stderr, "Error: --%s is not supported by %s\n", opt->long_name, prog_name);
-	return -1;
-}
-
 /* options that only matter for features sonde lacks (itrace, scripting): accepted, ignored */
 static int ignore_cb(const struct option *opt, const char *arg, int unset)
 {
@@ -78,7 +72,7 @@ int cmd_script(int argc, const char **argv)
 			     parse_fields_cb),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_CALLBACK('g', "gen-script", NULL, "lang",
-			     "generate perf-script.xx script in specified language", unsupported_cb),
+			     "generate perf-script.xx script in specified language", parse_opt_unsupported),
 		OPT_BOOLEAN('G', "hide-call-graph", &hide_cg,
 			    "When printing symbols do not display call chain"),
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
@@ -91,7 +85,7 @@ int cmd_script(int argc, const char **argv)
 				   list_scripts_cb),
 		OPT_CALLBACK('s', "script", NULL, "name",
 			     "script file name (lang:script name, script name, or *)",
-			     unsupported_cb),
+			     parse_opt_unsupported),
 		OPT_STRING('S', "symbols", &o.sym_list, "symbol[,symbol...]",
 			   "only consider these symbols"),
 		OPT_BOOLEAN('v', "verbose", &verbose_flag,
@@ -110,7 +104,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
 			    "Enable kernel symbol demangling"),
 		OPT_STRING(0, "dlarg", &dummy_s, "argument", "filter argument"),
-		OPT_CALLBACK(0, "dlfilter", NULL, "file", "filter .so file name", unsupported_cb),
+		OPT_CALLBACK(0, "dlfilter", NULL, "file", "filter .so file name", parse_opt_unsupported),
 		OPT_STRING(0, "dsos", &o.dso_list, "dso[,dso...]", "only consider symbols in these DSOs"),
 		OPT_BOOLEAN(0, "dump-unsorted-raw-trace", &o.dump_unsorted,
 			    "dump unsorted raw trace in ASCII"),

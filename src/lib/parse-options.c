@@ -139,6 +139,21 @@ void print_usage(const char *const usagestr[], const struct option *options)
 	free(sorted);
 }
 
+void option_unsupported(const char *long_name)
+{
+	fflush(stdout);
+	fprintf(stderr, "Error: --%s is not supported by %s\n", long_name, prog_name);
+}
+
+int parse_opt_unsupported(const struct option *opt, const char *arg, int unset)
+{
+	(void)arg;
+	if (unset)
+		return 0;
+	option_unsupported(opt->long_name);
+	return -1;
+}
+
 void usage_with_options(const char *const usagestr[], const struct option *options)
 {
 	print_usage(usagestr, options);

@@ -73,7 +73,22 @@ struct option {
 #define OPT_U64(s, l, v, h) { .type = OPTION_U64, .short_name = (s), .long_name = (l), .value = (v), .argh = "n", .help = (h) }
 #define OPT_CALLBACK(s, l, v, a, h, f) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f) }
 #define OPT_CALLBACK_NOOPT(s, l, v, a, h, f) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = PARSE_OPT_NOARG }
+/*
+ * OPT_UNSUPPORTED / OPT_UNSUPPORTED_NOARG - an option of perf's table that
+ * sonde does not implement: kept for -h, refused when given (never ignored).
+ */
+#define OPT_UNSUPPORTED(s, l, a, h) OPT_CALLBACK(s, l, NULL, a, h, parse_opt_unsupported)
+#define OPT_UNSUPPORTED_NOARG(s, l, h) OPT_CALLBACK_NOOPT(s, l, NULL, NULL, h, parse_opt_unsupported)
 #define OPT_CALLBACK_OPTARG(s, l, v, d, a, h, f) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = PARSE_OPT_OPTARG, .data = (d) }
+
+/*
+ * parse_opt_unsupported - the callback of OPT_UNSUPPORTED: prints
+ * "Error: --<name> is not supported by sonde" and fails (usage, exit 129).
+ * The negated form (--no-x, the default) is accepted.
+ */
+int parse_opt_unsupported(const struct option *opt, const char *arg, int unset);
+/* option_unsupported - that message for an option refused after parsing (by its value) */
+void option_unsupported(const char *long_name);
 
 /*
  * parse_options - parse @argv (argv[0] is the command name and skipped)

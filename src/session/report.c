@@ -190,6 +190,31 @@ static const u64 *chain_raw_ips(struct report *rep, const struct perf_sample *sa
 	return rep->chain_ips;
 }
 
+/*
+ * switch_discards - --switch-on/--switch-off as perf does them: before the
+ * on-event every sample is dropped; the off-event starts dropping only when
+ * an on-event can end it (alone, it drops just its own first sample). The
+ * on/off samples themselves count only with --show-on-off-events.
+ */
+static bool switch_discards(struct report *rep, struct evsel *evsel)
+{
+	const struct report_filter *f = &rep->filter;
+
+	if (f->switch_on && rep->discarding) {
+		if (f->switch_on != evsel)
+			return true;
+		rep->discarding = false;
+		return !f->show_on_off_events;
+	}
+	if (f->switch_off && !rep->discarding) {
+		if (f->switch_off != evsel)
+			return false;
+		rep->discarding = true;
+		return !f->show_on_off_events;
+	}
+	return false;
+}
+
 /* report_sample - the tool callback: one sample into its event's hists */
 static int report_sample(struct tool *tool, struct session *s, const union perf_event *ev,
 			 const struct perf_sample *sample, struct evsel *evsel)
@@ -205,16 +230,20 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	if (evsel->idx < 0 || evsel->idx >= rep->nr_hists)
 		return 0;
 	hists = &rep->hists[evsel->idx];
+	if (switch_discards(rep, evsel))
+		return 0;
 	if (f->cpu_mask && (sample->cpu >= (u32)f->nr_cpu_bits ||
 			    !((f->cpu_mask[sample->cpu / 64] >> (sample->cpu % 64)) & 1)))
 		return 0;
 	if ((f->time_start && sample->time < f->time_start) ||
 	    (f->time_end && sample->time > f->time_end))
 		return 0;
-	/* cpu and time filters drop samples; the others hide entries (below) */
+	machine_resolve(&s->machine, sample, &loc);
+	if (f->hide_unresolved && !loc.frame->sym)
+		return 0;
+	/* cpu, time and -U filters drop samples; the others hide entries (below) */
 	rep->nr_samples_all[evsel->idx]++;
 	rep->total_period_all[evsel->idx] += period;
-	machine_resolve(&s->machine, sample, &loc);
 	memset(&hs, 0, sizeof(hs));
 	/*
 	 * perf's filters mark the entries a sample creates as hidden; the
@@ -300,6 +329,21 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 			}
 		}
 	}
+	/* -U: unresolved frames leave the callchains too */
+	if (f->hide_unresolved && hs.nr_chain) {
+		u32 n = 0;
+
+		for (u32 i = 0; i < hs.nr_chain; i++) {
+			if (!rep->frames[i]->sym)
+				continue;
+			if (hs.chain_ips)
+				rep->chain_ips[(hs.chain_ips - rep->chain_ips) + n] = hs.chain_ips[i];
+			rep->frames[n++] = rep->frames[i];
+		}
+		hs.nr_chain = n;
+	}
+	if (f->exclude_other && !hs.parent)
+		hs.filtered = true;
 	hists_add(hists, &hs);
 	return 0;
 }
@@ -315,6 +359,7 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 	rep->hopts = *hopts;
 	if (filter)
 		rep->filter = *filter;
+	rep->discarding = rep->filter.switch_on != NULL;
 	for (int i = 0; i < hopts->nr_keys; i++) {
 		if (hopts->keys[i] == SORT_SRCLINE || hopts->keys[i] == SORT_SRCFILE)
 			rep->want_srcline = true;

@@ -22,6 +22,10 @@ struct report_filter {
 	u64 *cpu_mask;	      /* bit per cpu, or NULL */
 	int nr_cpu_bits;
 	u64 time_start, time_end; /* 0: open */
+	bool hide_unresolved;	  /* -U: drop samples without a symbol */
+	bool exclude_other;	  /* -x: hide entries without a parent match */
+	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off events */
+	bool show_on_off_events;
 };
 
 struct srcline_cache;
@@ -74,6 +78,7 @@ struct report {
 	u64 *chain_ips;		/* scratch (-v): raw ips of the frames */
 	size_t chain_ips_alloc;
 	bool want_thread_values; /* -T: collect READ records into tv */
+	bool discarding;	 /* --switch-on/off: samples are dropped now */
 	struct report_thread_values tv;
 	struct tool tool;
 };

@@ -200,6 +200,9 @@ static void add_col(struct printer *p, int type, int key, int width, bool left)
 {
 	if (p->nr_cols == NR_MAX_COLS)
 		return;
+	/* the pid column is as wide as its title "    Pid:Command" at least */
+	if (type == COL_KEY && key == SORT_PID && width < 15)
+		width = 15;
 	/* in the group view every number column holds one value per member */
 	if (type != COL_KEY && p->o->nr_group > 1)
 		width *= p->o->nr_group;
@@ -269,7 +272,8 @@ widths:
 
 				if (col->type != COL_KEY)
 					continue;
-				if (col->key == SORT_DSO && col->width < 16 && !p->o->has_dso_filter)
+				if (col->key == SORT_DSO && col->width < 16 && !p->o->has_dso_filter &&
+				    !p->o->field_sep)
 					col->width = 16;
 				if (col->key == SORT_SYM && col->width < 22)
 					col->width = 22;
@@ -335,7 +339,7 @@ static void print_titles(struct printer *p)
 		    (!p->hists->opts.children || p->hists->opts.hide_children || p->o->overhead_title))
 			t = "Overhead";
 		if (c)
-			fputs("  ", fp);
+			fputs(p->o->field_sep ? p->o->field_sep : "  ", fp);
 		if (col->type == COL_KEY && col->key == SORT_PID)
 			/* "Pid" lines up with the right-aligned tids */
 			fprintf(fp, "%-*s", col->width, "    Pid:Command");
@@ -343,6 +347,11 @@ static void print_titles(struct printer *p)
 			fprintf(fp, "%-*s", col->width, t);
 		else
 			fprintf(fp, "%*s", col->width, t);
+	}
+	if (p->o->field_sep) {
+		/* perf -t: no dot rule */
+		fputc('\n', fp);
+		return;
 	}
 	fputs("\n# ", fp);
 	for (int c = 0; c < p->nr_cols; c++) {
@@ -359,18 +368,44 @@ static double pct(u64 v, u64 total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+/*
+ * sep_safe - perf -t: the separator's first character inside a value
+ * becomes '.' (the "[k]" level marker included, as in perf). Returns
+ * @t or a copy in @p's scratch.
+ */
+static const char *sep_safe(struct printer *p, const char *t, char sep)
+{
+	static char copy[4096];
+	size_t n = strlen(t);
+
+	if (!strchr(t, sep))
+		return t;
+	if (n >= sizeof(copy))
+		n = sizeof(copy) - 1;
+	memmove(copy, t, n);
+	copy[n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (copy[i] == sep)
+			copy[i] = '.';
+	(void)p;
+	return copy;
+}
+
 static void print_row(struct printer *p, const struct hist_entry *e)
 {
 	FILE *fp = p->fp;
 	char num[64];
 
-	fputs("  ", fp);
+	const char *sep = p->o->field_sep;
+
+	if (!sep)
+		fputs("  ", fp);
 	for (int c = 0; c < p->nr_cols; c++) {
 		const struct col *col = &p->cols[c];
 		bool last = c == p->nr_cols - 1;
 
 		if (c)
-			fputs("  ", fp);
+			fputs(sep ? sep : "  ", fp);
 		switch (col->type) {
 		case COL_OVERHEAD:
 		case COL_CHILDREN:
@@ -393,12 +428,18 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 					snprintf(num, sizeof(num), "%llu",
 						 (unsigned long long)(col->type == COL_SAMPLE ? events
 											       : period));
-				fprintf(fp, "%*s", w, num);
+				if (sep) /* perf -t: " value", left-aligned */
+					fprintf(fp, " %-*s", w - 1, num);
+				else
+					fprintf(fp, "%*s", w, num);
 			}
 			break;
 		}
 		default: {
 			const char *t = key_text(p, e, col->key, p->buf, sizeof(p->buf));
+
+			if (sep)
+				t = sep_safe(p, t, *sep);
 
 			if (col->key == SORT_TRACE && last)
 				fprintf(fp, "%.*s", col->width, t); /* cut to the column, unpadded */

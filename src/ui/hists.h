@@ -28,6 +28,7 @@ struct hists_print_opts {
 	u64 group_nr_samples;	/* samples of all members, for the header */
 	u64 group_period;	/* event count of all members */	/* --dsos given: no room is made for raw addresses */
 	unsigned int elide_keys; /* bit per enum sort_key: columns not shown (a filter fixes them) */
+	const char *field_sep;	/* -t: columns joined by it, unpadded numbers, no dot rule */
 	bool verbose;		/* -v: long dso names, symbol address and symtab origin */
 	const struct symbol_opts *symbol_opts; /* for -v's origin (build-id cache dir), may be NULL */
 };

@@ -364,6 +364,16 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		return 129;
 	if (a->fields && parse_fields(a->fields, &ho, &po))
 		return 129;
+	/* -p: perf adds the parent key when the sort order lacks it */
+	if (a->parent && !a->fields) {
+		int i;
+
+		for (i = 0; i < ho.nr_keys && ho.keys[i] != SORT_PARENT; i++)
+			;
+		if (i == ho.nr_keys && ho.nr_keys < SORT_NR_KEYS)
+			ho.keys[ho.nr_keys++] = SORT_PARENT;
+	}
+	po.field_sep = a->field_sep;
 	po.sym_first = !a->fields && a->sort && strstarts(a->sort, "sym");
 	if (a->callchain && parse_callchain(a->callchain, &ho.cc, &cc_none)) {
 		fprintf(stderr, "Invalid callchain mode: %s\n", a->callchain);
@@ -462,6 +472,15 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		ret = 0; /* perf 6.1 exits 0 after this message */
 		goto out_filter;
 	}
+	for (int i = 0; i < ho.nr_keys && !has_cc; i++) {
+		if (ho.keys[i] != SORT_PARENT)
+			continue;
+		fprintf(stderr, "Error:\nSelected --sort parent, but no callchain data. "
+				"Did you call 'perf record' without -g?\n");
+		session_free(s);
+		ret = 0; /* perf's exit status here */
+		goto out_filter;
+	}
 	ho.use_callchain = has_cc && !cc_none;
 	ho.long_dso_names = verbose > 0;
 	ho.children = a->children < 0 ? has_cc : (a->children && has_cc);
@@ -490,6 +509,28 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	if (a->inverted)
 		ho.cc.order = ORDER_CALLER;
 
+	filter.hide_unresolved = a->hide_unresolved;
+	filter.exclude_other = a->exclude_other;
+	filter.show_on_off_events = a->show_on_off_events;
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? a->switch_off : a->switch_on;
+
+		if (!name)
+			continue;
+		evsel = evlist_find_by_name(s->evlist, name);
+		if (!evsel) {
+			fprintf(stderr, "ERROR: switch-%s event not found (%s)\n"
+					"HINT:  use 'perf evlist' to see the available event names\n",
+				i ? "off" : "on", name);
+			session_free(s);
+			ret = -ENOENT & 0xff;
+			goto out_filter;
+		}
+		if (i)
+			filter.switch_off = evsel;
+		else
+			filter.switch_on = evsel;
+	}
 	ret = report_init(&rep, s, &ho, &filter, a->parent);
 	rep.symbol_opts = a->symbol_opts;
 	if (!ret && a->threads)
@@ -540,6 +581,22 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 			fprintf(out, "# symbol: %s\n", syms.v[0]);
 		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)s->stats.total_lost_samples);
+	}
+	/*
+	 * --symbol-filter: only entries whose symbol name contains the text;
+	 * -U: cumulative entries of unresolved frames are hidden too
+	 */
+	if (a->symbol_filter || a->hide_unresolved) {
+		for (int i = 0; i < rep.nr_hists; i++) {
+			struct hists *h = &rep.hists[i];
+
+			for (size_t j = 0; j < h->nr_entries; j++) {
+				const struct symbol *sym = h->entries[j]->frame->sym;
+
+				if (!sym || (a->symbol_filter && !strstr(sym->name, a->symbol_filter)))
+					h->entries[j]->filtered = true;
+			}
+		}
 	}
 	/* perf shows groups together when the file has them, or with --group */
 	bool has_groups = data_reader_header(s->reader)->nr_groups > 0;

@@ -35,6 +35,12 @@ struct report_hist_args {
 	const char *comms, *pids, *tids, *dsos, *symbols, *cpus, *time;
 	const char *parent;	   /* -p regex */
 	int max_stack;		   /* --max-stack, 0: default 127 */
+	const char *field_sep;	   /* -t: columns joined by this, no padding between */
+	bool hide_unresolved;	   /* -U: samples without a symbol are dropped */
+	bool exclude_other;	   /* -x: entries without a parent match are hidden */
+	const char *symbol_filter; /* --symbol-filter: entries whose symbol contains it */
+	const char *switch_on, *switch_off; /* event names */
+	bool show_on_off_events;
 	const struct symbol_opts *symbol_opts;
 	/* progress line on stderr when the load takes more than a second (terminal only) */
 	bool show_progress;
