@@ -520,8 +520,10 @@ static u64 last_complete_end(struct data_reader *r, u64 start, u64 end, u64 *tor
 			hdr.type = __builtin_bswap32(hdr.type);
 			hdr.size = __builtin_bswap16(hdr.size);
 		}
-		if (hdr.size < sizeof(hdr))
+		if (hdr.size < sizeof(hdr)) {
+			*torn_off = ~0ULL; /* not a cut: corrupt, data_reader_next says so */
 			return end;
+		}
 		if (hdr.size > end - pos) {
 			*torn_off = pos;
 			*torn = hdr;
@@ -556,7 +558,13 @@ static void clamp_data(struct data_reader *r, bool cut)
 	}
 	end = last_complete_end(r, h->data_offset, r->map_size, &torn_off, &torn);
 	r->data_end = end;
-	if (torn_off && torn.size)
+	if (torn_off == ~0ULL) {
+		if (cut)
+			note_damage(r, h->data_offset,
+				    "the data section [%#llx, +%#llx) runs past the end of the file (%#llx bytes)",
+				    (unsigned long long)h->data_offset,
+				    (unsigned long long)h->data_size, (unsigned long long)r->map_size);
+	} else if (torn_off && torn.size)
 		note_damage(r, torn_off,
 			    "truncated file: the %s record of %u bytes here is cut short by the end of the file (%#llx bytes) and dropped; the %s before it are read",
 			    perf_event_name(torn.type), torn.size, (unsigned long long)r->map_size,
