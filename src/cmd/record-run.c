@@ -467,7 +467,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 {
 	struct record_opts *o = &rec->opts;
 	struct target *t = &o->target;
-	bool has_workload = rec->argc > 0, has_cpu;
+	bool has_workload = rec->argc > 0, has_cpu, has_task;
 	struct evsel *failed = NULL;
 	char *tid_list = NULL, msg[256];
 	sigset_t orig;
@@ -478,8 +478,11 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	if (rec->cgroup && !t->system_wide && !t->cpu_list)
 		usage_with_options_msg(usage, options,
 				       "cgroup monitoring only available in system-wide mode");
-	if (has_workload && (t->pid || t->tid || t->uid_str))
-		return 255; /* perf refuses a command together with a task target, silently */
+	/*
+	 * -p/-t/-u with a command: the task target is recorded for as long as the
+	 * command runs (perf's "record -p PID sleep 10"); the command itself is not.
+	 */
+	has_task = t->pid || t->tid || t->uid_str;
 	err = check_unsupported(rec);
 	if (err)
 		return err;
@@ -547,7 +550,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 			goto out;
 		}
 		/* a lone workload is the task to follow; with -a/-C it only sets the duration */
-		if (!has_cpu)
+		if (!has_cpu && !has_task)
 			rec->evlist->threads->pids[0] = rec->evlist->workload.pid;
 	}
 	block_signals(&orig);

@@ -150,6 +150,17 @@ struct perf_header {
 	int nr_hybrid;
 	u32 nr_bpf_prog_info, nr_bpf_btf;
 	u64 nr_auxtrace_index;
+	/* features the bitmap announces whose sections lie past the end of a truncated file */
+	u64 feat_lost[HEADER_FEAT_BITS / 64];
+};
+
+/*
+ * struct id_layout - where the event id sits in the records of one attr
+ * (computed once from its sample_type and sample_id_all).
+ */
+struct id_layout {
+	int sample_off;	 /* bytes from the start of a SAMPLE record to the id, -1: none */
+	int trailer_off; /* bytes from the end of a non-sample kernel record back to the id, -1: none */
 };
 
 /* one attrs-section entry (or HEADER_ATTR record in pipe mode) */
@@ -158,6 +169,7 @@ struct perf_header_attr {
 	u64 *ids;		     /* owned */
 	u32 nr_ids;
 	char *name;		     /* owned, from EVENT_DESC; NULL when absent */
+	struct id_layout ids_at;     /* where this attr's records carry their id */
 };
 
 struct perf_numa_node {
@@ -189,6 +201,12 @@ static inline bool perf_header_has_feat(const struct perf_header *h, int feat)
 
 /* the feature's name as perf prints it ("HOSTNAME", "BUILD_ID", ...) */
 const char *perf_header_feat_name(int feat);
+
+/* perf_header_feat_is_lost - the feature was announced but its section is past the end of the file */
+static inline bool perf_header_feat_is_lost(const struct perf_header *h, int feat)
+{
+	return (h->feat_lost[feat / 64] >> (feat % 64)) & 1;
+}
 
 static inline void perf_header_set_feat(struct perf_header *h, int feat)
 {

@@ -39,8 +39,15 @@ struct data_reader {
 	struct evsel **evsels; /* by idx */
 	int nr_evsels;
 	int id_hdr_size;
-	int id_pos;	     /* u64 index of ID in SAMPLE, -1 when absent */
-	int is_pos;	     /* u64 index from the end of ID in the sample_id trailer, -1 when absent */
+	struct id_layout ids; /* where the event id sits in records (from the first attr) */
+
+	/* salvage of a damaged (truncated) file: the first damage found, reported once */
+	bool damaged;
+	u64 damage_off;
+	char damage_msg[240];
+	data_damage_fn *damage_cb;
+	void *damage_arg;
+	bool data_cut;	     /* the file ends before the data section does */
 
 	/* iteration */
 	u64 data_start, data_end, pos;
@@ -91,6 +98,44 @@ static void set_err(struct data_error *err, u64 off, int errnum, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+}
+
+static void note_damage(struct data_reader *r, u64 off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* remember the first damage of a truncated file and report it (once) */
+static void note_damage(struct data_reader *r, u64 off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->damaged)
+		return;
+	r->damaged = true;
+	r->damage_off = off;
+	va_start(ap, fmt);
+	vsnprintf(r->damage_msg, sizeof(r->damage_msg), fmt, ap);
+	va_end(ap);
+	if (r->damage_cb)
+		r->damage_cb(r->damage_arg, off, r->damage_msg);
+}
+
+void data_reader_on_damage(struct data_reader *r, data_damage_fn *fn, void *arg)
+{
+	r->damage_cb = fn;
+	r->damage_arg = arg;
+	if (fn && r->damaged)
+		fn(arg, r->damage_off, r->damage_msg);
+}
+
+bool data_reader_damage(const struct data_reader *r, u64 *off, const char **what)
+{
+	if (r->damaged) {
+		if (off)
+			*off = r->damage_off;
+		if (what)
+			*what = r->damage_msg;
+	}
+	return r->damaged;
 }
 
 static const char *const event_names[] = {
@@ -168,40 +213,70 @@ int perf_event_id_hdr_size(const struct perf_event_attr *attr)
 	return sz;
 }
 
-/* position (in u64s) of the ID in a SAMPLE body, or -1 */
-static int sample_id_pos(u64 t)
-{
-	int pos = 0;
+/*
+ * Where the event id lives, from perf_event_open(2):
+ * - a SAMPLE record starts { header; [identifier]; [ip]; [pid,tid]; [time]; [addr]; [id]; ... },
+ *   every bracketed field 8 bytes and present when its sample_type bit is set;
+ * - any other kernel record ends with the sample_id trailer (sample_id_all)
+ *   { [pid,tid]; [time]; [id]; [stream_id]; [cpu,res]; [identifier] }.
+ * PERF_SAMPLE_IDENTIFIER puts the id first in a sample and last in a trailer,
+ * so events with different sample_types can still be told apart.
+ */
+static const u64 sample_head_fields[] = {
+	PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
+	PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+};
+static const u64 trailer_fields[] = {
+	PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
+	PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER,
+};
 
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		return 0;
-	if (!(t & PERF_SAMPLE_ID))
-		return -1;
-	if (t & PERF_SAMPLE_IP)
-		pos++;
-	if (t & PERF_SAMPLE_TID)
-		pos++;
-	if (t & PERF_SAMPLE_TIME)
-		pos++;
-	if (t & PERF_SAMPLE_ADDR)
-		pos++;
-	return pos;
+void id_layout_init(struct id_layout *lay, const struct perf_event_attr *attr)
+{
+	u64 t = attr->sample_type;
+	u64 id_bit = (t & PERF_SAMPLE_IDENTIFIER) ? PERF_SAMPLE_IDENTIFIER :
+		     (t & PERF_SAMPLE_ID) ? PERF_SAMPLE_ID : 0;
+	int off = sizeof(struct perf_event_header);
+	bool counting = false;
+
+	lay->sample_off = lay->trailer_off = -1;
+	if (!id_bit)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(sample_head_fields); i++) {
+		if (sample_head_fields[i] == id_bit) {
+			lay->sample_off = off;
+			break;
+		}
+		if (t & sample_head_fields[i])
+			off += 8;
+	}
+	if (!attr->sample_id_all)
+		return;
+	/* count the id field and everything after it: the distance back from the end */
+	off = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(trailer_fields); i++) {
+		if (trailer_fields[i] == id_bit)
+			counting = true;
+		if (counting && (t & trailer_fields[i]))
+			off += 8;
+	}
+	lay->trailer_off = off;
 }
 
-/* position from the end (1 = last u64) of the ID in a sample_id trailer, or -1 */
-static int trailer_id_pos(u64 t)
+bool id_layout_find(const struct id_layout *lay, const union perf_event *ev, u16 size, u32 type,
+		    u64 *id)
 {
-	int pos = 1;
-
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		return 1;
-	if (!(t & PERF_SAMPLE_ID))
-		return -1;
-	if (t & PERF_SAMPLE_CPU)
-		pos++;
-	if (t & PERF_SAMPLE_STREAM_ID)
-		pos++;
-	return pos;
+	if (type == PERF_RECORD_SAMPLE) {
+		if (lay->sample_off < 0 || (u32)lay->sample_off + 8 > size)
+			return false;
+		memcpy(id, (const u8 *)ev + lay->sample_off, 8);
+		return true;
+	}
+	if (type >= PERF_RECORD_USER_TYPE_START || lay->trailer_off <= 0 ||
+	    (u32)lay->trailer_off + sizeof(struct perf_event_header) > size)
+		return false;
+	memcpy(id, (const u8 *)ev + size - lay->trailer_off, 8);
+	return true;
 }
 
 static void add_attr(struct data_reader *r, const struct perf_event_attr *attr, const u64 *ids,
@@ -217,6 +292,7 @@ static void add_attr(struct data_reader *r, const struct perf_event_attr *attr, 
 	ha->attr = *attr;
 	ha->nr_ids = nr_ids;
 	ha->ids = nr_ids ? xmemdup(ids, nr_ids * sizeof(u64)) : NULL;
+	id_layout_init(&ha->ids_at, attr);
 
 	evsel = evsel_new(attr);
 	evsel->attr.size = attr->size;
@@ -227,8 +303,7 @@ static void add_attr(struct data_reader *r, const struct perf_event_attr *attr, 
 		u64map_set(&r->id_map, ids[i], evsel);
 	if (r->nr_evsels == 1) {
 		r->id_hdr_size = perf_event_id_hdr_size(attr);
-		r->id_pos = sample_id_pos(attr->sample_type);
-		r->is_pos = attr->sample_id_all ? trailer_id_pos(attr->sample_type) : -1;
+		r->ids = ha->ids_at;
 	}
 }
 
@@ -279,23 +354,6 @@ static u64 sw64(u64 v, bool swap)
 static u32 sw32(u32 v, bool swap)
 {
 	return swap ? __builtin_bswap32(v) : v;
-}
-
-/* forget the events read so far (a failed attempt at reading a header) */
-static void reset_attrs(struct data_reader *r)
-{
-	struct perf_header *h = &r->hdr;
-
-	for (int i = 0; i < h->nr_attrs; i++) {
-		free(h->attrs[i].ids);
-		free(h->attrs[i].name);
-	}
-	h->nr_attrs = 0;
-	evlist_free(r->evlist);
-	r->evlist = evlist_new();
-	r->nr_evsels = 0;
-	u64map_release(&r->id_map);
-	u64map_init(&r->id_map);
 }
 
 static int read_attrs(struct data_reader *r, struct data_error *err)
@@ -367,23 +425,38 @@ static int read_attrs(struct data_reader *r, struct data_error *err)
 	return 0;
 }
 
-static int read_features(struct data_reader *r, struct data_error *err)
+static u64 nr_announced_features(const struct perf_header *h)
 {
-	struct perf_header *h = &r->hdr;
-	u64 nr = 0, table = h->data_offset + h->data_size;
-	int idx = 0;
+	u64 nr = 0;
 
 	for (int w = 0; w < HEADER_FEAT_BITS / 64; w++)
 		nr += __builtin_popcountll(h->features[w]);
+	return nr;
+}
+
+/* a truncated file: the announced features are gone (perf prints nothing for them) */
+static void lose_all_features(struct perf_header *h)
+{
+	memcpy(h->feat_lost, h->features, sizeof(h->feat_lost));
+}
+
+static int read_features(struct data_reader *r, struct data_error *err)
+{
+	struct perf_header *h = &r->hdr;
+	u64 nr = nr_announced_features(h), table = h->data_offset + h->data_size;
+	int idx = 0, nr_lost = 0, first_lost = -1;
+	struct perf_file_section first_sec = { 0, 0 };
+
 	if (!nr)
 		return 0;
 	if (table > r->map_size || nr * 16 > r->map_size - table) {
-		set_err(err, table, EINVAL,
-			"feature table (%llu entries) at %#llx is past the end of the file (%#llx bytes)",
-			(unsigned long long)nr, (unsigned long long)table,
-			(unsigned long long)r->map_size);
-		return -EINVAL;
+		lose_all_features(h);
+		note_damage(r, table,
+			    "truncated file: the feature table (%llu entries) is past the end of the file (%#llx bytes); the features are ignored",
+			    (unsigned long long)nr, (unsigned long long)r->map_size);
+		return 0;
 	}
+	(void)err;
 	for (int feat = 0; feat < HEADER_LAST_FEATURE; feat++) {
 		struct perf_file_section sec;
 		char msg[200];
@@ -396,11 +469,14 @@ static int read_features(struct data_reader *r, struct data_error *err)
 		sec.offset = sw64(sec.offset, h->needs_swap);
 		sec.size = sw64(sec.size, h->needs_swap);
 		if (sec.offset > r->map_size || sec.size > r->map_size - sec.offset) {
-			set_err(err, table + (idx - 1) * 16, EINVAL,
-				"feature %s section [%#llx, +%#llx) is past the end of the file",
-				perf_header_feat_name(feat), (unsigned long long)sec.offset,
-				(unsigned long long)sec.size);
-			return -EINVAL;
+			/* cut short by the end of the file: drop this feature, keep the others */
+			h->feat_lost[feat / 64] |= 1ULL << (feat % 64);
+			if (first_lost < 0) {
+				first_lost = feat;
+				first_sec = sec;
+			}
+			nr_lost++;
+			continue;
 		}
 		h->feat_sec[feat] = sec;
 		if (perf_header_parse_feature(h, feat, r->map + sec.offset, sec.size, h->needs_swap,
@@ -410,7 +486,98 @@ static int read_features(struct data_reader *r, struct data_error *err)
 			return -EINVAL;
 		}
 	}
+	if (first_lost >= 0) {
+		char more[32] = "";
+
+		if (nr_lost > 1)
+			snprintf(more, sizeof(more), " and %d more", nr_lost - 1);
+		note_damage(r, first_sec.offset,
+			    "truncated file: feature %s section [%#llx, +%#llx)%s %s past the end of the file (%#llx bytes) and ignored",
+			    perf_header_feat_name(first_lost), (unsigned long long)first_sec.offset,
+			    (unsigned long long)first_sec.size,
+			    more, nr_lost > 1 ? "are" : "is", (unsigned long long)r->map_size);
+	}
 	return 0;
+}
+
+/*
+ * A data section that runs to the end of the file (cut short, or data size 0):
+ * walk the record headers to the end of the last complete record, so that the
+ * stream ends there and the cut record is named once, at open time.
+ * A record of size < 8 stops the walk: data_reader_next reports it as corrupt.
+ */
+static u64 last_complete_end(struct data_reader *r, u64 start, u64 end, u64 *torn_off,
+			     struct perf_event_header *torn)
+{
+	u64 pos = start;
+
+	*torn_off = 0;
+	while (end - pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header hdr;
+
+		memcpy(&hdr, r->map + pos, sizeof(hdr));
+		if (r->hdr.needs_swap) {
+			hdr.type = __builtin_bswap32(hdr.type);
+			hdr.size = __builtin_bswap16(hdr.size);
+		}
+		if (hdr.size < sizeof(hdr)) {
+			*torn_off = ~0ULL; /* not a cut: corrupt, data_reader_next says so */
+			return end;
+		}
+		if (hdr.size > end - pos) {
+			*torn_off = pos;
+			*torn = hdr;
+			return pos;
+		}
+		pos += hdr.size;
+	}
+	if (pos < end) {
+		/* fewer than 8 bytes: a cut record header */
+		*torn_off = pos;
+		memset(torn, 0, sizeof(*torn));
+	}
+	return pos;
+}
+
+/* clamp the data section [data_offset, file end) to its complete records, reporting the cut */
+static void clamp_data(struct data_reader *r, bool cut)
+{
+	struct perf_header *h = &r->hdr;
+	struct perf_event_header torn;
+	u64 torn_off, end;
+
+	if (h->data_offset >= r->map_size) {
+		r->data_start = r->data_end = r->map_size;
+		if (cut)
+			note_damage(r, r->map_size,
+				    "truncated file: it ends before the data section [%#llx, +%#llx)%s",
+				    (unsigned long long)h->data_offset,
+				    (unsigned long long)h->data_size,
+				    nr_announced_features(h) ? "; the feature sections are lost" : "");
+		return;
+	}
+	end = last_complete_end(r, h->data_offset, r->map_size, &torn_off, &torn);
+	r->data_end = end;
+	if (torn_off == ~0ULL) {
+		if (cut)
+			note_damage(r, h->data_offset,
+				    "the data section [%#llx, +%#llx) runs past the end of the file (%#llx bytes)",
+				    (unsigned long long)h->data_offset,
+				    (unsigned long long)h->data_size, (unsigned long long)r->map_size);
+	} else if (torn_off && torn.size)
+		note_damage(r, torn_off,
+			    "truncated file: the %s record of %u bytes here is cut short by the end of the file (%#llx bytes) and dropped; the %s before it are read",
+			    perf_event_name(torn.type), torn.size, (unsigned long long)r->map_size,
+			    "records");
+	else if (torn_off)
+		note_damage(r, torn_off,
+			    "truncated file: %llu bytes of a record header here are cut short by the end of the file and dropped; the records before it are read",
+			    (unsigned long long)(r->map_size - torn_off));
+	else if (cut)
+		note_damage(r, r->map_size,
+			    "truncated file: it ends here, inside the data section [%#llx, +%#llx)%s",
+			    (unsigned long long)h->data_offset, (unsigned long long)h->data_size,
+			    nr_announced_features(h) ? "; the feature sections are lost" : "");
 }
 
 static int open_file_mode(struct data_reader *r, struct data_error *err)
@@ -438,11 +605,15 @@ static int open_file_mode(struct data_reader *r, struct data_error *err)
 	 * The bitmap is an array of unsigned long in the writer's order: the
 	 * u64 swap above gives the right words for 64-bit writers.
 	 */
-	if (h->data_offset > r->map_size) {
-		set_err(err, 40, EINVAL, "data offset %#llx is past the end of the file (%#llx bytes)",
-			(unsigned long long)h->data_offset, (unsigned long long)r->map_size);
+	if (h->data_offset < sizeof(fh)) {
+		set_err(err, 40, EINVAL, "data offset %#llx is inside the file header",
+			(unsigned long long)h->data_offset);
 		return -EINVAL;
 	}
+	/* the attrs are needed to decode anything: a file cut inside them is not usable */
+	ret = read_attrs(r, err);
+	if (ret)
+		return ret;
 	if (h->data_size == 0) {
 		/*
 		 * Either a finished file without records (the feature table
@@ -451,40 +622,41 @@ static int open_file_mode(struct data_reader *r, struct data_error *err)
 		 */
 		struct data_error ferr;
 		u64 saved[HEADER_FEAT_BITS / 64];
+		bool was_damaged = r->damaged;
 
 		r->hdr_data_size_zero = true;
 		memcpy(saved, h->features, sizeof(saved));
-		if (h->attr_size == 0 || read_attrs(r, &ferr) || read_features(r, &ferr) ||
+		if (h->attr_size == 0 || h->data_offset >= r->map_size ||
 		    !(saved[0] | saved[1] | saved[2] | saved[3]) ||
+		    read_features(r, &ferr) || r->damaged != was_damaged ||
 		    !perf_header_has_feat(h, HEADER_EVENT_DESC)) {
+			/* the feature attempt may have set some: start over with none */
+			r->damaged = was_damaged;
 			r->data_size_zero = true;
 			memset(h->features, 0, sizeof(h->features));
-			h->data_size = r->map_size - h->data_offset;
+			memset(h->feat_lost, 0, sizeof(h->feat_lost));
+			h->data_size = r->map_size > h->data_offset ? r->map_size - h->data_offset : 0;
 		} else {
 			h->feat_offset = h->data_offset;
 			r->data_start = r->data_end = r->main_end = r->pos = h->data_offset;
 			return 0;
 		}
-		/* start the attrs over: the attempt above may have added them */
-		reset_attrs(r);
-	} else if (h->data_size > r->map_size - h->data_offset) {
-		set_err(err, 48, EINVAL,
-			"data section [%#llx, +%#llx) is past the end of the file (%#llx bytes): truncated file?",
-			(unsigned long long)h->data_offset, (unsigned long long)h->data_size,
-			(unsigned long long)r->map_size);
-		return -EINVAL;
 	}
 	h->feat_offset = h->data_offset + h->data_size;
-	ret = read_attrs(r, err);
-	if (ret)
-		return ret;
-	if (!r->data_size_zero) {
+	r->data_start = h->data_offset;
+	if (r->data_size_zero) {
+		clamp_data(r, false);
+	} else if (h->data_offset > r->map_size || h->data_size > r->map_size - h->data_offset) {
+		/* cut short (crash, full disk, partial copy): every complete record is read */
+		r->data_cut = true;
+		lose_all_features(h);
+		clamp_data(r, true);
+	} else {
+		r->data_end = h->data_offset + h->data_size;
 		ret = read_features(r, err);
 		if (ret)
 			return ret;
 	}
-	r->data_start = h->data_offset;
-	r->data_end = h->data_offset + h->data_size;
 	r->main_end = r->data_end;
 	r->pos = r->data_start;
 	return 0;
@@ -719,7 +891,7 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 
 	r->path = xstrdup(path);
 	r->fd = -1;
-	r->id_pos = r->is_pos = -1;
+	r->ids.sample_off = r->ids.trailer_off = -1;
 	r->evlist = evlist_new();
 	u64map_init(&r->id_map);
 
@@ -958,25 +1130,13 @@ struct evsel *data_reader_evsel_for_id(struct data_reader *r, u64 id)
 
 struct evsel *data_reader_evsel_for_event(struct data_reader *r, const union perf_event *ev)
 {
-	const u64 *body = (const u64 *)((const u8 *)ev + sizeof(ev->header));
-	u64 nbody = (ev->header.size - sizeof(ev->header)) / 8;
+	u64 id;
 
 	if (r->nr_evsels <= 1)
 		return r->nr_evsels ? r->evsels[0] : NULL;
-	if (ev->header.type == PERF_RECORD_SAMPLE) {
-		if (r->id_pos < 0 || (u64)r->id_pos >= nbody)
-			return r->evsels[0];
-		return data_reader_evsel_for_id(r, body[r->id_pos]);
-	}
-	if (ev->header.type >= PERF_RECORD_USER_TYPE_START || r->is_pos < 0 ||
-	    (u64)r->is_pos > nbody)
+	if (!id_layout_find(&r->ids, ev, ev->header.size, ev->header.type, &id))
 		return r->evsels[0];
-	{
-		u64 id;
-
-		memcpy(&id, (const u8 *)ev + ev->header.size - r->is_pos * 8, 8);
-		return data_reader_evsel_for_id(r, id);
-	}
+	return data_reader_evsel_for_id(r, id);
 }
 
 int data_reader_parse_sample(struct data_reader *r, const union perf_event *ev,
@@ -1166,6 +1326,12 @@ static int next_raw(struct data_reader *r, union perf_event **evp, u64 *offset,
 			set_err(err, r->pos, -e, "read error: %s", strerror(-e));
 			return e;
 		}
+		if (shrt && (r->is_pipe || r->data_size_zero || r->data_cut)) {
+			/* a pipe recording cut short: its complete records were read */
+			note_damage(r, r->pos,
+				    "truncated file: a record header here is cut short by the end of the input and dropped; the records before it are read");
+			return 0;
+		}
 		if (shrt) {
 			set_err(err, r->pos, EINVAL, "truncated record header at the end of the data");
 			return -EINVAL;
@@ -1188,8 +1354,13 @@ static int next_raw(struct data_reader *r, union perf_event **evp, u64 *offset,
 			set_err(err, r->pos, -e, "read error: %s", strerror(-e));
 			return e;
 		}
-		if (r->data_size_zero && !r->is_stream)
-			return 0; /* killed record: a torn last record is expected */
+		if (r->is_pipe || r->data_size_zero || r->data_cut) {
+			/* the input ends inside this record: keep what came before it */
+			note_damage(r, r->pos,
+				    "truncated file: the %s record of %u bytes here is cut short by the end of the input and dropped; the records before it are read",
+				    perf_event_name(hdr.type), hdr.size);
+			return 0;
+		}
 		set_err(err, r->pos, EINVAL,
 			"record of type %u and size %u runs past the end of the data (%#llx)",
 			hdr.type, hdr.size,
@@ -1224,14 +1395,8 @@ static int swap_record(struct data_reader *r, union perf_event *ev, u64 off, str
 
 		if (r->nr_evsels > 1) {
 			u64 id = 0;
-			u16 size = __builtin_bswap16(ev->header.size);
-			const u8 *body = (const u8 *)ev + 8;
 
-			if (type == PERF_RECORD_SAMPLE && r->id_pos >= 0 &&
-			    8 + (r->id_pos + 1) * 8 <= size)
-				memcpy(&id, body + r->id_pos * 8, 8);
-			else if (type != PERF_RECORD_SAMPLE && r->is_pos > 0 && r->is_pos * 8 <= size - 8)
-				memcpy(&id, (const u8 *)ev + size - r->is_pos * 8, 8);
+			id_layout_find(&r->ids, ev, __builtin_bswap16(ev->header.size), type, &id);
 			evsel = data_reader_evsel_for_id(r, __builtin_bswap64(id));
 			if (!evsel)
 				evsel = r->evsels[0];

@@ -129,6 +129,34 @@ int data_reader_parse_sample(struct data_reader *reader, const union perf_event 
 const char *data_reader_cur_path(const struct data_reader *reader);
 bool data_reader_is_dir(const struct data_reader *reader);
 
+/*
+ * Salvage of damaged files: a file cut short (crash, full disk, partial
+ * copy) still gives every complete record it holds. Feature sections past the
+ * end of the file are dropped (perf_header_feat_is_lost), the data section is
+ * clamped to the file and a record cut by the end of the file ends the stream
+ * (data_reader_next returns 0). The first such damage is reported once through
+ * the callback: @off is the file offset of the damaged part, @what says what
+ * was lost (lower case, no full stop). A damaged header or attrs section still
+ * fails data_reader_open.
+ */
+typedef void data_damage_fn(void *arg, u64 off, const char *what);
+/*
+ * data_reader_on_damage - call @fn once, when the first damage is found (at
+ * once when data_reader_open already found it). Pass NULL to stop reporting.
+ */
+void data_reader_on_damage(struct data_reader *reader, data_damage_fn *fn, void *arg);
+/* data_reader_damage - true when damage was found so far; its offset and text in @off/@what. */
+bool data_reader_damage(const struct data_reader *reader, u64 *off, const char **what);
+
+/* id_layout_init - where records of @attr carry their id (perf_event_open(2) sample layout). */
+void id_layout_init(struct id_layout *lay, const struct perf_event_attr *attr);
+/*
+ * id_layout_find - the id of record @ev (@size and @type in host order; the
+ * body may still be in file order). Returns false when the record has none.
+ */
+bool id_layout_find(const struct id_layout *lay, const union perf_event *ev, u16 size, u32 type,
+		    u64 *id);
+
 /* perf_sample_read_value_size - bytes of one read value {value,[id],[lost]} for @read_format. */
 static inline int perf_sample_read_value_size(u64 read_format)
 {

@@ -515,7 +515,8 @@ void header_fprintf(FILE *fp, struct data_reader *r, bool full)
 		fprintf(fp, "# ========\n#\n");
 	}
 	for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++) {
-		if (!perf_header_has_feat(h, feat))
+		/* a section past the end of a truncated file: perf prints nothing for it */
+		if (!perf_header_has_feat(h, feat) || perf_header_feat_is_lost(h, feat))
 			continue;
 		if (pipe && (feat == HEADER_TRACING_DATA || feat == HEADER_BUILD_ID))
 			continue;
@@ -536,6 +537,14 @@ void data_error_print(const char *path, const struct data_error *err)
 {
 	fprintf(stderr, "%s: corrupt perf.data at offset 0x%" PRIx64 ": %s\n", path, err->offset,
 		err->msg);
+}
+
+/* the one warning about a damaged (truncated) file: what is lost, where */
+static void warn_damage(void *arg, u64 off, const char *what)
+{
+	if (!quiet)
+		fprintf(stderr, "WARNING: %s: damaged perf.data at offset 0x%" PRIx64 ": %s\n",
+			(const char *)arg, off, what);
 }
 
 struct data_reader *data_open_for_read(const char *path, bool force)
@@ -584,5 +593,6 @@ struct data_reader *data_open_for_read(const char *path, bool force)
 			"WARNING: The %s file's data size field is 0 which is unexpected.\n"
 			"Was the 'perf record' command properly terminated?\n",
 			path);
+	data_reader_on_damage(r, warn_damage, (void *)data_reader_path(r));
 	return r;
 }

@@ -23,11 +23,13 @@ put_u64() {
 		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
-test_expect_success 'truncated inside the data section: error with the offset, exit 255' '
+# salvage of truncated files is t4025's; here only that the cut is named
+test_expect_success 'truncated inside the data section: warning with the offset, records read' '
 	size=$(stat -c %s "$F") &&
 	head -c $((size / 2)) "$F" >t.data &&
-	test_exit_code 255 "$SONDE" report -i t.data --stats 2>err &&
-	test_grep "t.data: corrupt perf.data at offset 0x[0-9a-f]+: data section .* past the end of the file" err
+	"$SONDE" report -i t.data --stats >out 2>err &&
+	test_grep "WARNING: t.data: damaged perf.data at offset 0x[0-9a-f]+: truncated file" err &&
+	test_grep "SAMPLE events:" out
 '
 
 test_expect_success 'truncated header and attrs' '
