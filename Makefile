@@ -11,7 +11,8 @@ PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginf
 
 # Evaluated once, when make reads this file: a target that installs the packages
 # (demo) re-runs make afterwards, and a build without them stops at pkg-check.
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null || echo PKG-MISSING)
+# libbsd: only its header-only <sys/tree.h> is used (compile flags, no link).
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) libbsd 2>/dev/null || echo PKG-MISSING)
 # libdebuginfod, capstone and libstdc++ are loaded on first use (src/lib/lazy-libs.c),
 # not linked: loading them would cost every command 2-20 ms at start-up.
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libdebuginfod capstone,$(PKGS)) 2>/dev/null || echo PKG-MISSING)
