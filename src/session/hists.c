@@ -76,6 +76,31 @@ static inline u64 mix(u64 h, u64 v)
 	return hash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
+/*
+ * entry_dso_name - what perf tells dsos apart by: the short name (the long
+ * one with -v), so two copies of a binary, or a chroot's libc and the
+ * system's, make one row. Names are interned: compare the pointers.
+ */
+static const char *entry_dso_name(const struct hists *hists, const struct hist_entry *e)
+{
+	const struct dso *d = e->frame->dso;
+
+	return d ? (hists->opts.long_dso_names ? d->long_name : d->short_name) : NULL;
+}
+
+/* sym_equal - one symbol for perf: same dso name, same symbol range (or raw address) */
+static bool sym_equal(const struct hists *hists, const struct hist_entry *a,
+		      const struct hist_entry *b)
+{
+	const struct symbol *sa = a->frame->sym, *sb = b->frame->sym;
+
+	if (entry_dso_name(hists, a) != entry_dso_name(hists, b))
+		return false;
+	if (sa == sb)
+		return sa || a->addr == b->addr;
+	return sa && sb && sa->start == sb->start && sa->end == sb->end;
+}
+
 static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 {
 	u64 h = 0x12345;
@@ -89,13 +114,14 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 			h = mix(h, (u64)(u32)k->thread->tid);
 			break;
 		case SORT_DSO:
-			h = mix(h, (u64)(uintptr_t)k->frame->dso);
+			h = mix(h, (u64)(uintptr_t)entry_dso_name(hists, k));
 			break;
 		case SORT_SYM:
+			h = mix(h, (u64)(uintptr_t)entry_dso_name(hists, k));
 			if (k->frame->sym)
-				h = mix(h, (u64)(uintptr_t)k->frame->sym);
+				h = mix(mix(h, k->frame->sym->start), k->frame->sym->end);
 			else
-				h = mix(mix(h, (u64)(uintptr_t)k->frame->dso), k->addr);
+				h = mix(h, k->addr);
 			break;
 		case SORT_PARENT:
 			h = mix(h, (u64)(uintptr_t)k->parent);
@@ -136,13 +162,11 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 				return false;
 			break;
 		case SORT_DSO:
-			if (a->frame->dso != b->frame->dso)
+			if (entry_dso_name(hists, a) != entry_dso_name(hists, b))
 				return false;
 			break;
 		case SORT_SYM:
-			if (a->frame->sym != b->frame->sym)
-				return false;
-			if (!a->frame->sym && (a->frame->dso != b->frame->dso || a->addr != b->addr))
+			if (!sym_equal(hists, a, b))
 				return false;
 			break;
 		case SORT_PARENT:
@@ -682,15 +706,18 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
-/* group_cmp - the members' values after the leader's, as perf's group sort does */
+/*
+ * group_cmp - the members' self values after the leader's, as perf's group
+ * sort does (the Children column compares the leader's value alone)
+ */
 static int group_cmp(const struct hists *hists, const struct hist_entry *a,
-		     const struct hist_entry *b, bool acc)
+		     const struct hist_entry *b)
 {
 	if (!a->grp || !b->grp)
 		return 0;
 	for (int m = 1; m < hists->nr_group; m++) {
-		u64 va = acc ? a->grp[m].acc_period : a->grp[m].period;
-		u64 vb = acc ? b->grp[m].acc_period : b->grp[m].period;
+		u64 va = a->grp[m].period;
+		u64 vb = b->grp[m].period;
 
 		if (va != vb)
 			return va > vb ? 1 : -1;
@@ -701,13 +728,8 @@ static int group_cmp(const struct hists *hists, const struct hist_entry *a,
 static int children_cmp(const struct hists *hists, const struct hist_entry *a,
 			const struct hist_entry *b)
 {
-	int c;
-
 	if (a->acc_period != b->acc_period)
 		return a->acc_period > b->acc_period ? 1 : -1;
-	c = group_cmp(hists, a, b, true);
-	if (c)
-		return c;
 	/* caller above callee, within one thread */
 	if (hists->opts.use_callchain && a->thread == b->thread) {
 		long r = (long)b->max_depth - (long)a->max_depth;
@@ -738,7 +760,7 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 			case COL_OVERHEAD:
 			case COL_PERIOD:
 				c = a->period != b->period ? (a->period > b->period ? 1 : -1)
-							   : group_cmp(hists, a, b, false);
+							   : group_cmp(hists, a, b);
 				break;
 			case COL_SAMPLE:
 				c = a->nr_events != b->nr_events ? (a->nr_events > b->nr_events ? 1 : -1)
@@ -760,7 +782,7 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? 1 : -1;
-	c = group_cmp(hists, a, b, false);
+	c = group_cmp(hists, a, b);
 	if (c)
 		return c;
 	c = hists_entry_cmp_keys(hists, a, b);

@@ -19,15 +19,60 @@ same() {
 	test_cmp perf.norm sonde.norm
 }
 
-# same_rows FILE OPTS...: the same lines, ignoring the order of entries
-# whose periods tie exactly (see docs/cmd/report.md, "Differences")
-same_rows() {
+# Entries perf's output comparator sees as equal (the same first column:
+# Children, or Overhead without children) come in the order of its tree
+# insertions; with --comm that order is not reproduced yet (docs/cmd/report.md,
+# "Differences"). ties.awk sorts each run of consecutive entries whose
+# first-column values print the same, every entry with its callchain as one
+# block; everything else (the other columns, the rows' text, each callchain's
+# tree) stays compared exactly. Used only on files recorded with a fixed
+# period (-c) and fewer than 10000 samples, where equal printed percentages
+# are equal periods: true ties.
+cat >"$TRASH/ties.awk" <<-\EOF
+	function flush(   i, j, t) {
+		for (i = 2; i <= nb; i++)
+			for (j = i; j > 1 && blk[j - 1] > blk[j]; j--) {
+				t = blk[j]; blk[j] = blk[j - 1]; blk[j - 1] = t
+			}
+		for (i = 1; i <= nb; i++)
+			printf "%s", blk[i]
+		nb = 0
+		key = ""
+	}
+	# blank lines go with the entry above unless the report ends there
+	/^$/ { blanks = blanks "\n"; next }
+	/^  (   |  | )?[0-9]+\.[0-9]+%/ {
+		if (nb)
+			blk[nb] = blk[nb] blanks
+		else
+			printf "%s", blanks
+		blanks = ""
+		split($0, f, " ")
+		if (f[1] != key)
+			flush()
+		key = f[1]
+		blk[++nb] = $0 "\n"
+		next
+	}
+	/^#/ { flush(); printf "%s", blanks; blanks = ""; print; next }
+	{
+		if (nb)
+			blk[nb] = blk[nb] blanks $0 "\n"
+		else
+			printf "%s%s\n", blanks, $0
+		blanks = ""
+	}
+	END { flush(); printf "%s", blanks }
+EOF
+
+# same_ties FILE OPTS...: the same report up to the order of tied entries (above)
+same_ties() {
 	local f=$1
 	shift
 	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null
 	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || { cat sonde.err; return 1; }
-	norm perf.out | sort >perf.norm
-	norm sonde.out | sort >sonde.norm
+	norm perf.out | awk -f "$TRASH/ties.awk" >perf.norm
+	norm sonde.out | awk -f "$TRASH/ties.awk" >sonde.norm
 	test_cmp perf.norm sonde.norm
 }
 
@@ -38,6 +83,7 @@ test_expect_success PERF,ROOT 'record the corpus with perf' '
 	"$PERF" record -q -g -o $TRASH/g.data -F 999 "$W/cpuburn" 200 >/dev/null 2>&1 &&
 	"$PERF" record -q -g -o $TRASH/mix.data -F 1999 "$W/rptmix" 200 >/dev/null 2>&1 &&
 	"$PERF" record -q -o $TRASH/multi.data -e cpu-clock -e task-clock "$W/rptmix" 100 >/dev/null 2>&1 &&
+	"$PERF" record -q -g -c 200000 -o $TRASH/mixc.data "$W/rptmix" 200 >/dev/null 2>&1 &&
 	test -s $TRASH/mix.data
 '
 
@@ -88,7 +134,7 @@ test_expect_success PERF,ROOT 'garbage callchains of forked shells: children' '
 
 test_expect_success PERF,ROOT 'filters and limits' '
 	same $TRASH/mix.data --no-children --comm rptmix &&
-	same_rows $TRASH/mix.data --comm rptmix &&
+	same_ties $TRASH/mixc.data --comm rptmix &&
 	same $TRASH/mix.data --no-children --percent-limit 5 &&
 	same $TRASH/mix.data --no-children -q &&
 	same $TRASH/mix.data --no-children -g none &&
@@ -96,7 +142,7 @@ test_expect_success PERF,ROOT 'filters and limits' '
 	same $TRASH/mix.data --dsos rptmix,libc.so.6 &&
 	same $TRASH/mix.data --symbols hot &&
 	same $TRASH/mix.data --no-children --comm rptmix --percentage relative &&
-	same_rows $TRASH/mix.data --comm rptmix --percentage relative &&
+	same_ties $TRASH/mixc.data --comm rptmix --percentage relative &&
 	same $TRASH/mix.data --no-children --symbols hot --percentage relative &&
 	same $TRASH/mix.data -T
 '
@@ -129,10 +175,10 @@ test_expect_success PERF,ROOT 'event groups: group view, --group, --no-group, sa
 	same $TRASH/multi.data --group &&
 	same $TRASH/multi.data --no-group &&
 	"$PERF" record -q -g -e "{cpu-clock,task-clock}" -o $TRASH/grp.data "$W/rptmix" 100 >/dev/null 2>&1 &&
-	same_rows $TRASH/grp.data &&
+	same $TRASH/grp.data &&
 	same $TRASH/grp.data --no-children -n &&
 	"$PERF" record -q -e "{cpu-clock,task-clock}:S" -o $TRASH/grps.data "$W/cpuburn" 100 >/dev/null 2>&1 &&
-	same_rows $TRASH/grps.data &&
+	same $TRASH/grps.data &&
 	same $TRASH/grps.data --no-group --no-children
 '
 
