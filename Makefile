@@ -70,6 +70,13 @@ $(AO)/%.o: %.c | pkg-check
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -MMD -MP -c -o $@ $<
 
+# The fuzz target without libFuzzer: replays inputs (tests/fuzz/regressions) in make check.
+$(O)/fuzz-replay: tests/fuzz/fuzz-reader.c $(LIB_OBJS) | pkg-check
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -DFUZZ_STANDALONE -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+$(AO)/fuzz-replay: tests/fuzz/fuzz-reader.c $(ALIB_OBJS) | pkg-check
+	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -DFUZZ_STANDALONE -o $@ $< $(ALIB_OBJS) $(LDLIBS)
+
 # Small programs the live tests profile: frame pointers kept, symbols kept.
 $(O)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(dir $@)
@@ -77,13 +84,13 @@ $(O)/workloads/%: tests/workloads/%.c
 
 workloads: $(WORKLOADS)
 
-asan: $(AO)/sonde $(AO)/perf $(AO)/unit-tests
+asan: $(AO)/sonde $(AO)/perf $(AO)/unit-tests $(AO)/fuzz-replay
 
-check: all $(O)/unit-tests asan workloads
+check: all $(O)/unit-tests $(O)/fuzz-replay asan workloads
 	@O=$(O) AO=$(AO) tests/run.sh
 
 # Quick loop for development: no ASan build.
-check-fast: all $(O)/unit-tests workloads
+check-fast: all $(O)/unit-tests $(O)/fuzz-replay workloads
 	@SONDE_NO_ASAN=1 O=$(O) tests/run.sh
 
 # Installs build dependencies (as root) when missing, builds, and profiles a workload.

@@ -75,7 +75,7 @@ variants="$O"
 asan_note=""
 if [ -n "$SONDE_NO_ASAN" ]; then
 	asan_note="WARNING: the ASan+UBSan pass was SKIPPED (SONDE_NO_ASAN=$SONDE_NO_ASAN): run 'make check' for it"
-elif [ -x "$AO/sonde" ] && [ -x "$AO/unit-tests" ]; then
+elif [ -x "$AO/sonde" ] && [ -x "$AO/unit-tests" ] && [ -x "$AO/fuzz-replay" ]; then
 	variants="$O $AO"
 else
 	asan_note="WARNING: the ASan+UBSan pass was SKIPPED: no ASan build in $AO/ (run 'make check', or set SONDE_NO_ASAN=1)"
@@ -90,6 +90,8 @@ for v in $variants; do
 	export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=223:log_path=$LOG/asan"
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$LOG/asan"
 	run_part "$v:unit" "$v/unit-tests"
+	# the fuzz target's replay of every regression input (script, report, tracing data)
+	run_part "$v:fuzz-replay" "$v/fuzz-replay" tests/fuzz/regressions/*
 	for t in tests/shell/t[0-9]*.sh; do
 		[ -n "$SONDE_TESTS" ] && ! echo "$t" | grep -Eq "$SONDE_TESTS" && continue
 		name=$(basename "$t" .sh)

@@ -51,7 +51,7 @@ struct cpu_map *cpu_map_parse(const char *list)
 		if (b < a || b > 1 << 20)
 			goto bad;
 		for (long c = a; c <= b; c++) {
-			ALLOC_GROW(cpus, (size_t)nr + 1, alloc);
+			cpus = xgrow(cpus, (size_t)nr + 1, &alloc, sizeof(*cpus));
 			cpus[nr++] = (int)c;
 		}
 		if (*p == ',')

@@ -16,7 +16,7 @@ static void map_add(struct thread_map *map, pid_t pid, size_t *alloc)
 	for (int i = 0; i < map->nr; i++)
 		if (map->pids[i] == pid)
 			return;
-	ALLOC_GROW(map->pids, (size_t)map->nr + 1, *alloc);
+	map->pids = xgrow(map->pids, (size_t)map->nr + 1, alloc, sizeof(*map->pids));
 	map->pids[map->nr++] = pid;
 }
 
@@ -119,7 +119,7 @@ struct thread_map *thread_map_new_all(void)
 		while ((te = readdir(task))) {
 			if (!isdigit((unsigned char)te->d_name[0]))
 				continue;
-			ALLOC_GROW(map->pids, (size_t)map->nr + 1, alloc);
+			map->pids = xgrow(map->pids, (size_t)map->nr + 1, &alloc, sizeof(*map->pids));
 			map->pids[map->nr++] = (pid_t)atoi(te->d_name);
 		}
 		closedir(task);

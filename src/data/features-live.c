@@ -178,7 +178,7 @@ static int *list_numbered(const char *dir, const char *prefix, int *nr)
 		x = strtol(de->d_name + pl, &end, 10);
 		if (*end)
 			continue;
-		ALLOC_GROW(v, n + 1, alloc);
+		v = xgrow(v, n + 1, &alloc, sizeof(*v));
 		v[n++] = x;
 	}
 	closedir(d);
@@ -314,7 +314,7 @@ static void caches(struct data_writer *w, int nr_cpus)
 				free(e.map);
 				continue;
 			}
-			ALLOC_GROW(c, n + 1, alloc);
+			c = xgrow(c, n + 1, &alloc, sizeof(*c));
 			c[n++] = e;
 		}
 	}

@@ -4,17 +4,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-char strbuf_slopbuf[1];
+/*
+ * An empty strbuf owns nothing (alloc == 0) and its buf is the read-only
+ * literal "": nothing is ever written through it, the first growth
+ * allocates. Capacities double from STRBUF_MIN_CAP.
+ */
+#define STRBUF_MIN_CAP 32
 
 void strbuf_init(struct strbuf *sb, size_t hint)
 {
-	sb->buf = strbuf_slopbuf;
-	sb->len = sb->alloc = 0;
+	*sb = (struct strbuf)STRBUF_INIT;
 	if (hint)
 		strbuf_grow(sb, hint);
 }
@@ -23,40 +28,47 @@ void strbuf_release(struct strbuf *sb)
 {
 	if (sb->alloc)
 		free(sb->buf);
-	strbuf_init(sb, 0);
+	*sb = (struct strbuf)STRBUF_INIT;
 }
 
 char *strbuf_detach(struct strbuf *sb, size_t *len)
 {
-	char *res;
+	char *owned = sb->alloc ? sb->buf : xstrdup("");
 
-	strbuf_grow(sb, 0);
-	res = sb->buf;
 	if (len)
 		*len = sb->len;
-	strbuf_init(sb, 0);
-	return res;
+	*sb = (struct strbuf)STRBUF_INIT;
+	return owned;
 }
 
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
-	int new_buf = !sb->alloc;
+	size_t need, cap;
 
-	if (sb->len + extra + 1 <= sb->len)
+	if (extra > SIZE_MAX - 1 - sb->len)
 		die("strbuf size overflow");
-	if (new_buf)
-		sb->buf = NULL;
-	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
-	if (new_buf)
+	need = sb->len + extra + 1;
+	if (need <= sb->alloc)
+		return;
+	cap = sb->alloc ? sb->alloc : STRBUF_MIN_CAP;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	if (sb->alloc) {
+		sb->buf = xrealloc(sb->buf, cap);
+	} else {
+		/* an unowned buffer is always empty */
+		sb->buf = xmalloc(cap);
 		sb->buf[0] = '\0';
+	}
+	sb->alloc = cap;
 }
 
 void strbuf_setlen(struct strbuf *sb, size_t len)
 {
-	if (!sb->alloc) {
+	if (len >= sb->alloc) {
 		if (!len)
-			return;
-		strbuf_grow(sb, len);
+			return; /* empty and unowned: buf is "" already */
+		strbuf_grow(sb, len - sb->len);
 	}
 	sb->len = len;
 	sb->buf[len] = '\0';
@@ -64,9 +76,12 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
+	if (!len)
+		return;
 	strbuf_grow(sb, len);
 	memcpy(sb->buf + sb->len, data, len);
-	strbuf_setlen(sb, sb->len + len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_addstr(struct strbuf *sb, const char *s)
@@ -76,34 +91,35 @@ void strbuf_addstr(struct strbuf *sb, const char *s)
 
 void strbuf_addch(struct strbuf *sb, int c)
 {
-	strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = (char)c;
-	sb->buf[sb->len] = '\0';
+	char ch = (char)c;
+
+	strbuf_add(sb, &ch, 1);
 }
 
 void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 {
+	if (!n)
+		return;
 	strbuf_grow(sb, n);
 	memset(sb->buf + sb->len, c, n);
-	strbuf_setlen(sb, sb->len + n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
-	va_list cp;
-	int len;
+	va_list measure;
+	int n;
 
-	strbuf_grow(sb, 64);
-	va_copy(cp, ap);
-	len = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
-	va_end(cp);
-	if (len < 0)
+	/* measure first, then format into exactly enough room */
+	va_copy(measure, ap);
+	n = vsnprintf(NULL, 0, fmt, measure);
+	va_end(measure);
+	if (n < 0)
 		die("vsnprintf failed");
-	if ((size_t)len >= sb->alloc - sb->len) {
-		strbuf_grow(sb, len);
-		len = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
-	}
-	strbuf_setlen(sb, sb->len + len);
+	strbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
 }
 
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
@@ -117,36 +133,42 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 
 void strbuf_rtrim(struct strbuf *sb)
 {
-	while (sb->len && (sb->buf[sb->len - 1] == ' ' || sb->buf[sb->len - 1] == '\t' ||
-			   sb->buf[sb->len - 1] == '\n' || sb->buf[sb->len - 1] == '\r'))
-		sb->len--;
-	if (sb->alloc)
-		sb->buf[sb->len] = '\0';
+	size_t n = sb->len;
+
+	while (n && strchr(" \t\n\r", sb->buf[n - 1]))
+		n--;
+	if (n != sb->len) {
+		sb->len = n;
+		sb->buf[n] = '\0';
+	}
 }
 
 long strbuf_read_fd(struct strbuf *sb, int fd, size_t hint)
 {
-	size_t start = sb->len;
+	const size_t start = sb->len;
+	size_t want = hint ? hint : 8192;
 
-	strbuf_grow(sb, hint ? hint : 8192);
 	for (;;) {
-		ssize_t n;
+		ssize_t got;
 
-		if (sb->alloc - sb->len < 4096)
-			strbuf_grow(sb, 8192);
-		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			n = -errno;
+		strbuf_grow(sb, want);
+		got = read(fd, sb->buf + sb->len, sb->alloc - 1 - sb->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = errno;
+
 			strbuf_setlen(sb, start);
-			return n;
+			return -err;
 		}
-		if (n == 0)
+		if (got == 0)
 			break;
-		sb->len += n;
+		sb->len += (size_t)got;
+		sb->buf[sb->len] = '\0';
+		want = 8192;
 	}
-	sb->buf[sb->len] = '\0';
+	if (sb->alloc)
+		sb->buf[sb->len] = '\0';
 	return (long)(sb->len - start);
 }
 

@@ -5,15 +5,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* buf is always NUL-terminated (points at a static "" until first growth). */
+/* buf is always NUL-terminated: the literal "" (not owned, alloc 0) until the first growth. */
 struct strbuf {
 	char *buf;
 	size_t len;
 	size_t alloc;
 };
 
-extern char strbuf_slopbuf[];
-#define STRBUF_INIT { strbuf_slopbuf, 0, 0 }
+#define STRBUF_INIT { (char *)"", 0, 0 }
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 /* strbuf_release - free the buffer and reset @sb to STRBUF_INIT. */

@@ -18,7 +18,7 @@ static void push_owned(struct strvec *sv, char *s)
 {
 	if (sv->v == strvec_empty)
 		sv->v = NULL;
-	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
+	sv->v = xgrow(sv->v, sv->nr + 2, &sv->alloc, sizeof(*sv->v));
 	sv->v[sv->nr++] = s;
 	sv->v[sv->nr] = NULL;
 }

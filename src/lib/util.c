@@ -9,16 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-int prefixcmp(const char *str, const char *prefix)
-{
-	for (;; str++, prefix++) {
-		if (!*prefix)
-			return 0;
-		if (*str != *prefix)
-			return (unsigned char)*prefix - (unsigned char)*str;
-	}
-}
-
 bool strstarts(const char *str, const char *prefix)
 {
 	return strncmp(str, prefix, strlen(prefix)) == 0;

@@ -20,8 +20,6 @@ typedef uint8_t u8;
 
 #define PERF_ALIGN(x, a) (((x) + (a)-1) & ~((__typeof__(x))(a)-1))
 
-/* prefixcmp - 0 when @str starts with @prefix (git's idiom), else non-zero. */
-int prefixcmp(const char *str, const char *prefix);
 /* strstarts - true when @str starts with @prefix. */
 bool strstarts(const char *str, const char *prefix);
 /* strendswith - true when @str ends with @suffix. */

@@ -55,6 +55,19 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 	return xrealloc(ptr, nmemb * size);
 }
 
+void *xgrow(void *ptr, size_t need, size_t *cap, size_t elem)
+{
+	size_t n = *cap ? *cap : 8;
+
+	if (need <= *cap)
+		return ptr;
+	while (n < need)
+		n = n > SIZE_MAX / 2 ? need : n * 2;
+	ptr = xreallocarray(ptr, n, elem);
+	*cap = n;
+	return ptr;
+}
+
 char *xstrdup(const char *s)
 {
 	return check(strdup(s), strlen(s) + 1);

@@ -1,4 +1,4 @@
-/* Allocation helpers that die on out-of-memory, and growable-array macros. */
+/* Allocation helpers that die on out-of-memory, and growable arrays. */
 #ifndef SONDE_LIB_XALLOC_H
 #define SONDE_LIB_XALLOC_H
 
@@ -21,23 +21,13 @@ void *xmemdup(const void *p, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
 
-/* alloc_nr - growth policy for ALLOC_GROW: 1.5x plus a little. */
-#define alloc_nr(x) (((x) + 16) * 3 / 2)
-
 /*
- * ALLOC_GROW - make room for at least @nr elements in @x, whose capacity is
- * @alloc. Elements beyond the old capacity are uninitialised.
+ * xgrow - room for at least @need elements of @elem bytes in @ptr, whose
+ * capacity in elements is *@cap; returns the (maybe moved) array and
+ * updates *@cap. Capacity doubles (at least 8); new elements are
+ * uninitialised. Use: a = xgrow(a, nr + 1, &alloc, sizeof(*a));
  */
-#define ALLOC_GROW(x, nr, alloc)                                                   \
-	do {                                                                       \
-		if ((size_t)(nr) > (size_t)(alloc)) {                              \
-			if (alloc_nr(alloc) < (size_t)(nr))                        \
-				(alloc) = (nr);                                    \
-			else                                                       \
-				(alloc) = alloc_nr(alloc);                         \
-			(x) = xreallocarray((x), (alloc), sizeof(*(x)));           \
-		}                                                                  \
-	} while (0)
+void *xgrow(void *ptr, size_t need, size_t *cap, size_t elem);
 
 #define FREE_AND_NULL(p)                                                           \
 	do {                                                                       \

@@ -61,7 +61,7 @@ static struct hist_entry *entry_alloc(struct hists *hists)
 	if (hists->chunk_left < sizeof(*e)) {
 		hists->chunk = xmalloc(per_chunk * sizeof(*e));
 		hists->chunk_left = per_chunk * sizeof(*e);
-		ALLOC_GROW(hists->chunks, hists->nr_chunks + 1, hists->alloc_chunks);
+		hists->chunks = xgrow(hists->chunks, hists->nr_chunks + 1, &hists->alloc_chunks, sizeof(*hists->chunks));
 		hists->chunks[hists->nr_chunks++] = hists->chunk;
 	}
 	e = (struct hist_entry *)hists->chunk;
@@ -241,7 +241,7 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	e->chain = 0;
 	e->max_depth = 0;
 	hists->table[i] = e;
-	ALLOC_GROW(hists->entries, hists->nr_entries + 1, hists->alloc_entries);
+	hists->entries = xgrow(hists->entries, hists->nr_entries + 1, &hists->alloc_entries, sizeof(*hists->entries));
 	hists->entries[hists->nr_entries++] = e;
 	if (++hists->table_used * 2 > hists->table_mask)
 		table_grow(hists);
@@ -1040,7 +1040,7 @@ u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, si
 	const struct cc_node *N = hists->nodes;
 	u32 nr = 0, x = N[node_idx].rb_root;
 
-	ALLOC_GROW(*out, N[node_idx].nr_children, *alloc);
+	*out = xgrow(*out, N[node_idx].nr_children, alloc, sizeof(**out));
 	/* perf walks its children tree in order, then sorts by cumul (ties keep that order) */
 	if (x) {
 		while (N[x].rb_left)

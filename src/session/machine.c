@@ -36,7 +36,7 @@ static struct maps *machine_new_maps(struct machine *machine)
 	struct maps *maps = xmalloc(sizeof(*maps));
 
 	maps_init(maps);
-	ALLOC_GROW(machine->all_maps_sets, machine->nr_maps_sets + 1, machine->alloc_maps_sets);
+	machine->all_maps_sets = xgrow(machine->all_maps_sets, machine->nr_maps_sets + 1, &machine->alloc_maps_sets, sizeof(*machine->all_maps_sets));
 	machine->all_maps_sets[machine->nr_maps_sets++] = maps;
 	return maps;
 }
@@ -117,7 +117,7 @@ static void maps_insert(struct machine *machine, struct maps *maps, struct map *
 	size_t nr_new = 1 + (head != NULL) + (tail != NULL);
 	size_t removed = j - i;
 
-	ALLOC_GROW(maps->arr, maps->nr - removed + nr_new, maps->alloc);
+	maps->arr = xgrow(maps->arr, maps->nr - removed + nr_new, &maps->alloc, sizeof(*maps->arr));
 	memmove(maps->arr + i + nr_new, maps->arr + j, (maps->nr - j) * sizeof(*maps->arr));
 	maps->nr = maps->nr - removed + nr_new;
 	if (head)
@@ -130,7 +130,7 @@ static void maps_insert(struct machine *machine, struct maps *maps, struct map *
 
 static void maps_clone(struct maps *dst, const struct maps *src)
 {
-	ALLOC_GROW(dst->arr, src->nr, dst->alloc);
+	dst->arr = xgrow(dst->arr, src->nr, &dst->alloc, sizeof(*dst->arr));
 	if (src->nr) /* memcpy(NULL, NULL, 0) is UB (UBSan, fuzzer) */
 		memcpy(dst->arr, src->arr, src->nr * sizeof(*src->arr));
 	dst->nr = src->nr;
@@ -620,7 +620,7 @@ static struct frame *frame_new(struct machine *machine, const struct symbol *sym
 	f->level = level;
 	f->inlined = false;
 	f->id = machine->nr_frames;
-	ALLOC_GROW(machine->frames, machine->nr_frames + 1, machine->alloc_frames);
+	machine->frames = xgrow(machine->frames, machine->nr_frames + 1, &machine->alloc_frames, sizeof(*machine->frames));
 	machine->frames[machine->nr_frames++] = f;
 	return f;
 }
@@ -742,7 +742,7 @@ const struct frame *machine_inline_frame(struct machine *machine, const struct f
 	sym->name = n;
 	sym->binding = base->sym->binding;
 	sym->type = base->sym->type;
-	ALLOC_GROW(machine->inline_syms, machine->nr_inline_syms + 1, machine->alloc_inline_syms);
+	machine->inline_syms = xgrow(machine->inline_syms, machine->nr_inline_syms + 1, &machine->alloc_inline_syms, sizeof(*machine->inline_syms));
 	machine->inline_syms[machine->nr_inline_syms++] = sym;
 	f = frame_new(machine, sym, base->dso, base->map, base->ip, base->addr, base->level);
 	f->inlined = true;

@@ -127,7 +127,8 @@ struct machine {
 	struct maps **all_maps_sets; /* every struct maps, for release */
 	size_t nr_maps_sets, alloc_maps_sets;
 	struct frame **frames; /* by id */
-	u32 nr_frames, alloc_frames;
+	u32 nr_frames;
+	size_t alloc_frames;
 	struct u64map frames_by_key; /* hash of (dso, sym) -> frame (for symbol frames) */
 	dso_loader_fn *loader;
 	void *loader_arg;

@@ -154,7 +154,7 @@ static u32 append_unwound(struct report *rep, struct session *s, struct thread *
 			    !strcmp(sl.func, "??"))
 				memset(&sl, 0, sizeof(sl));
 		}
-		ALLOC_GROW(rep->frames, nr + sl.nr_inlines + 1, rep->frames_alloc);
+		rep->frames = xgrow(rep->frames, nr + sl.nr_inlines + 1, &rep->frames_alloc, sizeof(*rep->frames));
 		if (!sl.func) {
 			rep->frames[nr++] = base;
 			continue;
@@ -179,7 +179,7 @@ static const u64 *chain_raw_ips(struct report *rep, const struct perf_sample *sa
 	const struct ip_callchain *cc = sample->callchain;
 	u32 m = 0;
 
-	ALLOC_GROW(rep->chain_ips, cc->nr ? cc->nr : 1, rep->chain_ips_alloc);
+	rep->chain_ips = xgrow(rep->chain_ips, cc->nr ? cc->nr : 1, &rep->chain_ips_alloc, sizeof(*rep->chain_ips));
 	for (u64 i = 0; i < cc->nr; i++)
 		if (cc->ips[i] < PERF_CONTEXT_MAX)
 			rep->chain_ips[m++] = cc->ips[i];
@@ -427,7 +427,7 @@ static int report_read_event(struct tool *tool, struct session *s, const union p
 	key = (u64)pid << 32 | tid;
 	t = (uintptr_t)u64map_find(&tv->thread_of, key);
 	if (!t) {
-		ALLOC_GROW(tv->pid, tv->nr_threads + 1, tv->alloc_threads);
+		tv->pid = xgrow(tv->pid, tv->nr_threads + 1, &tv->alloc_threads, sizeof(*tv->pid));
 		tv->tid = xreallocarray(tv->tid, tv->alloc_threads, sizeof(*tv->tid));
 		tv->value = xreallocarray(tv->value, tv->alloc_threads, sizeof(*tv->value));
 		tv->pid[tv->nr_threads] = (int)pid;

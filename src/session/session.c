@@ -97,7 +97,7 @@ static void oq_push(struct ordered_queue *oq, const union perf_event *ev, u64 ti
 		oq->cur->used = oq->cur->live = 0;
 		oq->cur->next = NULL;
 	}
-	ALLOC_GROW(oq->evs, oq->nr + 1, oq->alloc);
+	oq->evs = xgrow(oq->evs, oq->nr + 1, &oq->alloc, sizeof(*oq->evs));
 	e = &oq->evs[oq->nr++];
 	e->time = time;
 	e->seq = oq->seq++;
@@ -504,7 +504,7 @@ u32 session_resolve_callchain(struct machine *machine, struct thread *thread,
 	n = cc->nr;
 	if (max_stack <= 0)
 		max_stack = 127;
-	ALLOC_GROW(*frames, n, *alloc);
+	*frames = xgrow(*frames, n, alloc, sizeof(**frames));
 	if (!caller_order) {
 		for (i = 0; i < n && (int)nr < max_stack; i++) {
 			u64 ip = cc->ips[i];

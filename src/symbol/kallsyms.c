@@ -51,7 +51,7 @@ static struct kmodule *module_findnew(struct kallsyms *ks, const char *name, siz
 		if (strlen(n) == len && !memcmp(n, name, len))
 			return &ks->modules[i];
 	}
-	ALLOC_GROW(ks->modules, ks->nr_modules + 1, *alloc);
+	ks->modules = xgrow(ks->modules, ks->nr_modules + 1, alloc, sizeof(*ks->modules));
 	memset(&ks->modules[ks->nr_modules], 0, sizeof(ks->modules[0]));
 	ks->modules[ks->nr_modules].name = strpool_intern_len(pool, name, len);
 	symtab_init(&ks->modules[ks->nr_modules].symtab, pool);
@@ -179,7 +179,7 @@ int kallsyms_parse(struct kallsyms *ks, const char *buf, size_t len, struct strp
 		} else {
 			st = &ks->kernel;
 		}
-		ALLOC_GROW(st->syms, st->nr_syms + 1, st->alloc_syms);
+		st->syms = xgrow(st->syms, st->nr_syms + 1, &st->alloc_syms, sizeof(*st->syms));
 		sym = &st->syms[st->nr_syms++];
 		memset(sym, 0, sizeof(*sym));
 		sym->start = sym->end = addr;

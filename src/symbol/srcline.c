@@ -188,7 +188,7 @@ static void collect_funcs(Dwarf_Die *parent, struct cu_funcs *cf, int depth)
 			ptrdiff_t off = 0;
 
 			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
-				ALLOC_GROW(cf->f, cf->nr + 1, cf->alloc);
+				cf->f = xgrow(cf->f, cf->nr + 1, &cf->alloc, sizeof(*cf->f));
 				cf->f[cf->nr].lo = lo;
 				cf->f[cf->nr].hi = hi;
 				cf->f[cf->nr].off = dwarf_dieoffset(&child);
@@ -274,7 +274,7 @@ static void find_inlines(struct srcline_cache *sc, Dwarf_Die *cudie, u64 addr,
 				continue;
 			found = true;
 			if (tag == DW_TAG_inlined_subroutine) {
-				ALLOC_GROW(fr, nr + 1, alloc);
+				fr = xgrow(fr, nr + 1, &alloc, sizeof(*fr));
 				f = &fr[nr++];
 				f->func = func_name(sc, &child);
 				if (dwarf_attr(&child, DW_AT_call_file, &attr))

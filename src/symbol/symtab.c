@@ -28,7 +28,7 @@ struct symbol *symtab_add(struct symtab *st, u64 start, u64 size, int binding, i
 {
 	struct symbol *sym;
 
-	ALLOC_GROW(st->syms, st->nr_syms + 1, st->alloc_syms);
+	st->syms = xgrow(st->syms, st->nr_syms + 1, &st->alloc_syms, sizeof(*st->syms));
 	sym = &st->syms[st->nr_syms++];
 	memset(sym, 0, sizeof(*sym));
 	sym->start = start;

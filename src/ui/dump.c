@@ -750,7 +750,7 @@ static void queue_event(struct dumper *d, const union perf_event *ev, u64 off, u
 {
 	size_t pos;
 
-	ALLOC_GROW(d->q, d->nr_q + 1, d->alloc_q);
+	d->q = xgrow(d->q, d->nr_q + 1, &d->alloc_q, sizeof(*d->q));
 	/* after every record with the same or an earlier time: stable, like perf */
 	pos = d->nr_q;
 	while (pos > 0 && d->q[pos - 1].time > time)

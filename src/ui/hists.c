@@ -668,7 +668,7 @@ static void flat_collect(const struct hists *h, u32 node, u64 min_hit, struct fl
 		flat_collect(h, kids[i], min_hit, items, nr, alloc);
 	free(kids);
 	if (h->nodes[node].hit && h->nodes[node].hit >= min_hit && h->nodes[node].frame) {
-		ALLOC_GROW(*items, *nr + 1, *alloc);
+		*items = xgrow(*items, *nr + 1, alloc, sizeof(**items));
 		(*items)[*nr].node = node;
 		(*items)[*nr].seq = (u32)*nr;
 		(*nr)++;

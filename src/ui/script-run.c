@@ -227,7 +227,7 @@ static struct script_frame *frame_alloc(struct run *r)
 	if (!r->chunk_left) {
 		r->chunk = xcalloc(4096, sizeof(*r->chunk));
 		r->chunk_left = 4096;
-		ALLOC_GROW(r->chunk_list, r->nr_chunks + 1, r->alloc_chunks);
+		r->chunk_list = xgrow(r->chunk_list, r->nr_chunks + 1, &r->alloc_chunks, sizeof(*r->chunk_list));
 		r->chunk_list[r->nr_chunks++] = r->chunk;
 	}
 	r->chunk_left--;
@@ -311,7 +311,7 @@ static struct source_file *source_file_get(struct run *r, const char *path)
 		for (char *p = sf->text; *p;) {
 			char *nl = strchr(p, '\n');
 
-			ALLOC_GROW(sf->starts, sf->nr_lines + 1, alloc);
+			sf->starts = xgrow(sf->starts, sf->nr_lines + 1, &alloc, sizeof(*sf->starts));
 			sf->starts[sf->nr_lines++] = (size_t)(p - sf->text);
 			if (!nl)
 				break;

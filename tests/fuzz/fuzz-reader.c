@@ -1,17 +1,24 @@
 /*
  * libFuzzer target for the perf.data reader: header, attrs, features, the
  * record stream (file, pipe, compressed, byte-swapped), sample decoding,
- * and the printers that walk all of it (--header-only -I, --stats, -D).
+ * the printers that walk all of it (--header-only -I, --stats, -D), then
+ * perf script (tracing data through libtraceevent, payloads, callchains)
+ * and perf report on the same file.
  * Built by tools/fuzz.sh with clang -fsanitize=fuzzer,address.
- * Also built without libFuzzer (FUZZ_STANDALONE) to replay inputs.
+ * Also built without libFuzzer (FUZZ_STANDALONE, make check) to replay
+ * inputs, printing TAP: one result per input file.
  */
 #include "core/evlist.h"
 #include "data/reader.h"
 #include "ui/dump.h"
+#include "symbol/symtab.h"
 #include "ui/header.h"
+#include "ui/report-hists.h"
+#include "ui/script-run.h"
 #include "ui/stats.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +27,31 @@
 
 int fuzz_one(const unsigned char *data, size_t size);
 
+/* perf script and perf report -i @path, stdout thrown away */
+static void script_and_report(const char *path, FILE *null)
+{
+	struct symbol_opts sopts = { .no_demangle = false };
+	struct report_hist_args a = {
+		.input = path, .children = -1, .group = -1, .quiet = true, .symbol_opts = &sopts,
+	};
+	struct script_opts so;
+	int saved;
+
+	fflush(stdout);
+	saved = dup(1);
+	if (saved < 0)
+		return;
+	dup2(fileno(null), 1);
+	script_opts_init(&so);
+	so.input = path;
+	so.force = true;
+	script_run(&so);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	report_hists_run(&a, null);
+}
+
 int fuzz_one(const unsigned char *data, size_t size)
 {
 	char path[64];
@@ -27,6 +59,7 @@ int fuzz_one(const unsigned char *data, size_t size)
 	struct data_error err;
 	struct data_reader *r;
 	FILE *null;
+	bool readable = false;
 
 	if (fd < 0)
 		return 0;
@@ -40,6 +73,7 @@ int fuzz_one(const unsigned char *data, size_t size)
 		r = data_reader_open(path, &err);
 		if (!r)
 			break;
+		readable = true;
 		if (pass == 0) {
 			union perf_event *ev;
 			u64 off;
@@ -55,6 +89,8 @@ int fuzz_one(const unsigned char *data, size_t size)
 		}
 		data_reader_close(r);
 	}
+	if (readable)
+		script_and_report(path, null);
 	/* stream mode: the same bytes through a pipe (pipe-format inputs are read as a stream) */
 	{
 		int pfd[2];
@@ -88,27 +124,37 @@ int fuzz_one(const unsigned char *data, size_t size)
 }
 
 #ifdef FUZZ_STANDALONE
-/* replay: fuzz-reader FILE... */
+/* replay: fuzz-replay FILE...; TAP on stdout, one result per file (a crash ends the plan short) */
 int main(int argc, char **argv)
 {
+	int bad = 0;
+
 	for (int i = 1; i < argc; i++) {
 		FILE *f = fopen(argv[i], "rb");
 		unsigned char *buf;
 		long n;
 
-		if (!f)
-			return 2;
-		fseek(f, 0, SEEK_END);
-		n = ftell(f);
-		fseek(f, 0, SEEK_SET);
+		if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+			printf("not ok %d - %s: cannot read\n", i, argv[i]);
+			bad = 1;
+			if (f)
+				fclose(f);
+			continue;
+		}
 		buf = malloc(n ? n : 1);
-		if (fread(buf, 1, n, f) != (size_t)n)
-			return 2;
+		if (!buf || fread(buf, 1, n, f) != (size_t)n) {
+			printf("not ok %d - %s: cannot read\n", i, argv[i]);
+			bad = 1;
+		} else {
+			fuzz_one(buf, n);
+			printf("ok %d - replay %s\n", i, strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i]);
+		}
+		fflush(stdout);
 		fclose(f);
-		fuzz_one(buf, n);
 		free(buf);
 	}
-	return 0;
+	printf("1..%d\n", argc - 1);
+	return bad;
 }
 #else
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

@@ -7,6 +7,9 @@
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 TEST(strbuf_basics)
 {
@@ -27,6 +30,102 @@ TEST(strbuf_basics)
 	EXPECT_STREQ(sb.buf, "abc");
 	strbuf_release(&sb);
 	EXPECT_EQ(sb.len, 0);
+}
+
+TEST(strbuf_empty_owns_nothing)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = 99;
+	char *s;
+
+	/* reset, rtrim and release of an empty buffer never write or free */
+	strbuf_reset(&sb);
+	strbuf_rtrim(&sb);
+	EXPECT_EQ(sb.alloc, 0);
+	strbuf_release(&sb);
+	/* detach of an empty buffer gives an owned "" */
+	s = strbuf_detach(&sb, &len);
+	EXPECT_STREQ(s, "");
+	EXPECT_EQ(len, 0);
+	free(s);
+	strbuf_init(&sb, 100);
+	EXPECT_TRUE(sb.alloc >= 101);
+	EXPECT_STREQ(sb.buf, "");
+	strbuf_addchars(&sb, 'x', 3);
+	strbuf_add(&sb, "ab\0c", 4); /* bytes, NUL included */
+	EXPECT_EQ(sb.len, 7);
+	EXPECT_MEMEQ(sb.buf, "xxxab\0c", 8);
+	s = strbuf_detach(&sb, &len);
+	EXPECT_EQ(len, 7);
+	EXPECT_EQ(sb.alloc, 0);
+	EXPECT_STREQ(sb.buf, "");
+	free(s);
+}
+
+TEST(strbuf_addf_long_and_grow)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char big[5000];
+
+	memset(big, 'q', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	strbuf_addf(&sb, "<%s>", big);
+	EXPECT_EQ(sb.len, sizeof(big) + 1);
+	EXPECT_TRUE(sb.buf[0] == '<' && sb.buf[sb.len - 1] == '>' && sb.buf[sb.len] == 0);
+	strbuf_grow(&sb, 10000);
+	EXPECT_TRUE(sb.alloc >= sb.len + 10001);
+	strbuf_setlen(&sb, 1);
+	EXPECT_STREQ(sb.buf, "<");
+	strbuf_release(&sb);
+}
+
+TEST(strbuf_read_fd_and_file)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int p[2];
+	char chunk[3000];
+
+	EXPECT_EQ(pipe(p), 0);
+	memset(chunk, 'z', sizeof(chunk));
+	/* 3 writes of 3000 bytes: more than the first read's room with a small hint */
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ(write(p[1], chunk, sizeof(chunk)), (long)sizeof(chunk));
+	close(p[1]);
+	strbuf_addstr(&sb, "head");
+	EXPECT_EQ(strbuf_read_fd(&sb, p[0], 16), 9000);
+	close(p[0]);
+	EXPECT_EQ(sb.len, 9004);
+	EXPECT_EQ(strlen(sb.buf), 9004);
+	EXPECT_EQ(strbuf_read_file(&sb, "/nonexistent/sonde-test", 0), -ENOENT);
+	EXPECT_EQ(sb.len, 9004);
+	strbuf_release(&sb);
+}
+
+TEST(xgrow_capacity)
+{
+	int *a = NULL;
+	size_t cap = 0;
+
+	a = xgrow(a, 1, &cap, sizeof(*a));
+	EXPECT_TRUE(a != NULL && cap >= 1);
+	for (int i = 0; i < 1000; i++) {
+		a = xgrow(a, (size_t)i + 1, &cap, sizeof(*a));
+		EXPECT_TRUE(cap >= (size_t)i + 1);
+		a[i] = i;
+	}
+	EXPECT_EQ(a[999], 999);
+	/* enough room already: same array, same capacity */
+	{
+		size_t before = cap;
+		int *same = xgrow(a, 10, &cap, sizeof(*a));
+
+		EXPECT_TRUE(same == a && cap == before);
+	}
+	/* a jump far past double the capacity */
+	a = xgrow(a, 100000, &cap, sizeof(*a));
+	EXPECT_TRUE(cap >= 100000);
+	a[99999] = 1;
+	free(a);
 }
 
 TEST(strvec_split)

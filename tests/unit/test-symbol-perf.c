@@ -105,7 +105,7 @@ static void run_diff(const char *cflags)
 			path = strchr(path + 3, ' ');
 			if (!path)
 				continue;
-			ALLOC_GROW(maps, nr_maps + 1, alloc);
+			maps = xgrow(maps, nr_maps + 1, &alloc, sizeof(*maps));
 			maps[nr_maps].start = a;
 			maps[nr_maps].len = b;
 			maps[nr_maps].pgoff = c;
