@@ -499,6 +499,10 @@ char *evlist_strerror_open(const struct evsel *evsel, const struct target *targe
 	const char *name = evsel && evsel->name ? evsel->name : "?";
 	int paranoid;
 
+	if (evsel && evsel->attr.aux_output && (err == EINVAL || err == EOPNOTSUPP)) {
+		snprintf(buf, len, "%s: PMU Hardware doesn't support 'aux_output' feature", name);
+		return buf;
+	}
 	switch (err) {
 	case EPERM:
 	case EACCES:
@@ -534,6 +538,15 @@ char *evlist_strerror_open(const struct evsel *evsel, const struct target *targe
 		if (target && target->cpu_list) {
 			snprintf(buf, len, "%s",
 				 "No such device - did you specify an out-of-range profile CPU?");
+			return buf;
+		}
+		break;
+	case EINVAL:
+		/* perf blames the per-thread target first: the event may work cpu-wide */
+		if (target && !target->system_wide && !target->cpu_list) {
+			snprintf(buf, len,
+				 "Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
+				 name);
 			return buf;
 		}
 		break;

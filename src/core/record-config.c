@@ -22,15 +22,13 @@
 
 void record_opts_init(struct record_opts *opts)
 {
-	long long v = 127;
-
 	memset(opts, 0, sizeof(*opts));
 	opts->freq = 4000;
 	opts->default_interval = 0;
 	opts->sample_time = true;
 	opts->dwarf_size = CALLCHAIN_DWARF_DEFAULT_SIZE;
-	read_sysfs_int("/proc/sys/kernel/perf_event_max_stack", &v);
-	opts->max_stack = (u16)v;
+	/* 0: the kernel's perf_event_max_stack applies, as perf writes it */
+	opts->max_stack = 0;
 }
 
 u64 record_max_sample_rate(void)
@@ -52,9 +50,19 @@ int record_parse_callchain(struct record_opts *opts, const char *arg)
 	memcpy(mode, arg, n);
 	mode[n] = 0;
 	if (!strcmp(mode, "fp")) {
-		if (comma)
-			return -EINVAL;
 		opts->callchain = CALLCHAIN_FP;
+		if (comma) {
+			/*
+			 * "fp,N": at most N frames. perf reads the leading digits
+			 * (anything else counts as 0) and keeps N only below
+			 * kernel.perf_event_max_stack; 0 means that limit.
+			 */
+			long long limit = 127;
+			unsigned long frames = strtoul(comma + 1, NULL, 10);
+
+			read_sysfs_int("/proc/sys/kernel/perf_event_max_stack", &limit);
+			opts->max_stack = (u16)frames < limit ? (u16)frames : 0;
+		}
 	} else if (!strcmp(mode, "dwarf")) {
 		opts->callchain = CALLCHAIN_DWARF;
 		opts->dwarf_size = CALLCHAIN_DWARF_DEFAULT_SIZE;
@@ -136,6 +144,53 @@ static void config_callchain(struct evsel *evsel, const struct record_opts *opts
 		attr->exclude_callchain_kernel = 1;
 }
 
+/*
+ * Per-event terms win over the command line, as in perf: "time=", "inherit",
+ * "overwrite", "aux-output", and the call-graph group. Any of "call-graph=",
+ * "stack-size=", "max-stack=" drops the command line's call chain bits, then
+ * the event's own mode applies: the term's, else fp when only "max-stack="
+ * was given, else none; dwarf takes "stack-size=" or 8 KiB, not -g's size.
+ */
+static void config_terms(struct evsel *evsel, const struct record_opts *opts, bool track)
+{
+	const struct evsel_terms *t = &evsel->terms;
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (t->has_time) {
+		if (t->time)
+			set_bit(evsel, PERF_SAMPLE_TIME);
+		else
+			attr->sample_type &= ~(u64)PERF_SAMPLE_TIME;
+	}
+	if (t->has_inherit)
+		attr->inherit = t->inherit;
+	if (t->has_overwrite)
+		attr->write_backward = t->overwrite;
+	if (t->has_aux_output)
+		attr->aux_output = t->aux_output;
+	if (t->callgraph[0] || t->has_stack_size || t->has_max_stack) {
+		struct record_opts cg = *opts;
+
+		attr->sample_type &= ~(u64)(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+					    PERF_SAMPLE_STACK_USER);
+		cg.callchain = t->has_max_stack ? CALLCHAIN_FP : CALLCHAIN_NONE;
+		cg.dwarf_size = CALLCHAIN_DWARF_DEFAULT_SIZE;
+		if (t->callgraph[0] && record_parse_callchain(&cg, t->callgraph))
+			cg.callchain = CALLCHAIN_NONE; /* perf ignores an unknown mode */
+		if (t->has_stack_size)
+			cg.dwarf_size = PERF_ALIGN(t->stack_size, 8);
+		if (t->has_max_stack)
+			cg.max_stack = (u16)t->max_stack;
+		if (cg.callchain != CALLCHAIN_NONE)
+			config_callchain(evsel, &cg);
+		if (cg.callchain == CALLCHAIN_DWARF) {
+			/* dwarf unwinding wants data addresses, as with -g dwarf */
+			set_bit(evsel, PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC);
+			attr->mmap_data |= track;
+		}
+	}
+}
+
 static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool track,
 			 bool has_cpu, bool per_thread)
 {
@@ -149,9 +204,17 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	set_bit(evsel, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
 	/* record reads every event's id and lost count */
 	attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	/*
+	 * ":S": samples carry the counter values, matched by id. In a group
+	 * they carry the whole group (PERF_FORMAT_GROUP), which the kernel
+	 * cannot inherit: perf turns inherit off there.
+	 */
 	if (evsel->sample_read) {
-		set_bit(evsel, PERF_SAMPLE_READ);
-		attr->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		set_bit(evsel, PERF_SAMPLE_READ | PERF_SAMPLE_ID);
+		if (evsel->leader->nr_members > 1) {
+			attr->read_format |= PERF_FORMAT_GROUP;
+			attr->inherit = 0;
+		}
 	}
 
 	/*
@@ -159,7 +222,7 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	 * (tracepoints, breakpoints, "period=" terms) keeps it unless -F/-c
 	 * was given explicitly.
 	 */
-	if (!is_dummy(evsel) &&
+	if (!is_dummy(evsel) && !evsel->terms.has_period && !evsel->terms.has_freq &&
 	    (!attr->sample_period || opts->user_freq || opts->user_interval)) {
 		if (opts->freq) {
 			attr->freq = 1;
@@ -171,6 +234,11 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	}
 	if (attr->freq)
 		set_bit(evsel, PERF_SAMPLE_PERIOD);
+	/* leader sampling: members of a ":S" group are read by the leader's samples, never sample */
+	if (evsel->sample_read && !evsel_is_group_leader(evsel) && evsel->leader->sample_read) {
+		attr->freq = 0;
+		attr->sample_period = 0;
+	}
 	if (opts->no_samples)
 		attr->sample_freq = 0;
 	if (opts->inherit_stat) {
@@ -268,6 +336,7 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 	}
 	if (is_dummy(evsel))
 		attr->sample_type &= ~(u64)PERF_SAMPLE_BRANCH_STACK;
+	config_terms(evsel, opts, track);
 }
 
 /* "dummy:HG" tracking event perf adds for cpu-wide targets */

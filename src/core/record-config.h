@@ -60,7 +60,7 @@ struct record_opts {
 	u64 sample_regs_user;	/* --user-regs */
 	enum callchain_mode callchain;
 	u32 dwarf_size;
-	u16 max_stack;		/* perf_event_max_stack */
+	u16 max_stack;		/* attr.sample_max_stack: "fp,N", 0 for the kernel limit */
 	bool mmap_pages_set;
 	int initial_delay;	/* -D ms; -1: start disabled */
 	bool build_id;		/* --buildid-mmap: MMAP2 records carry build-ids */
