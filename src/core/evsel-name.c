@@ -8,44 +8,54 @@
 #include <stdlib.h>
 
 /*
- * The ":ukhppHG" suffix perf derives from the exclude bits: the privilege
- * levels still counted when any is excluded, the precise level, and H/G
- * when the guest/host exclusion differs from perf's default for the event.
+ * Suffix letters in the order perf prints them. A privilege letter shows
+ * when some level is shut out and that one is still counted; the guest/host
+ * pair shows when the host is shut out, or when the guest bit is what a
+ * level restriction or precision would have implied anyway (observed:
+ * "cpu-clock:pppH" for exclude_guest=1, "cpu-clock:HG" for neither set).
  */
-static void add_modifiers(const struct perf_event_attr *attr, struct strbuf *sb)
+enum suffix_rule { ON_KERNEL, ON_USER, ON_HV, ON_PRECISE1, ON_PRECISE2, ON_PRECISE3,
+		   ON_HOST, ON_GUEST };
+
+static const char suffix_letters[] = "kuhpppHG";
+
+static bool suffix_rule_holds(enum suffix_rule rule, const struct perf_event_attr *attr)
 {
-	size_t colon_at = sb->len;
-	bool exclude_guest_default = false, any = false;
+	bool levels_cut = attr->exclude_kernel || attr->exclude_user || attr->exclude_hv;
+	bool restricted = levels_cut || attr->precise_ip;
+	bool sides = attr->exclude_host || (bool)attr->exclude_guest == restricted;
 
-#define MOD(cond, c)                              \
-	do {                                      \
-		if (cond) {                       \
-			if (!any)                 \
-				strbuf_addch(sb, ':'); \
-			any = true;               \
-			strbuf_addch(sb, c);      \
-		}                                 \
-	} while (0)
-
-	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
-		MOD(!attr->exclude_kernel, 'k');
-		MOD(!attr->exclude_user, 'u');
-		MOD(!attr->exclude_hv, 'h');
-		exclude_guest_default = true;
+	switch (rule) {
+	case ON_KERNEL:
+		return levels_cut && !attr->exclude_kernel;
+	case ON_USER:
+		return levels_cut && !attr->exclude_user;
+	case ON_HV:
+		return levels_cut && !attr->exclude_hv;
+	case ON_PRECISE1:
+	case ON_PRECISE2:
+	case ON_PRECISE3:
+		return attr->precise_ip > (unsigned)(rule - ON_PRECISE1);
+	case ON_HOST:
+		return sides && !attr->exclude_host;
+	case ON_GUEST:
+		return sides && !attr->exclude_guest;
 	}
-	if (attr->precise_ip) {
-		if (!any)
+	return false;
+}
+
+void attr_append_modifier_suffix(const struct perf_event_attr *attr, struct strbuf *sb)
+{
+	bool opened = false;
+
+	for (int r = ON_KERNEL; r <= ON_GUEST; r++) {
+		if (!suffix_rule_holds((enum suffix_rule)r, attr))
+			continue;
+		if (!opened)
 			strbuf_addch(sb, ':');
-		any = true;
-		strbuf_addf(sb, "%.*s", (int)attr->precise_ip, "ppp");
-		exclude_guest_default = true;
+		opened = true;
+		strbuf_addch(sb, suffix_letters[r]);
 	}
-	if (attr->exclude_host || attr->exclude_guest == exclude_guest_default) {
-		MOD(!attr->exclude_host, 'H');
-		MOD(!attr->exclude_guest, 'G');
-	}
-#undef MOD
-	(void)colon_at;
 }
 
 void evsel_set_name_from_attr(struct evsel *evsel)
@@ -65,7 +75,7 @@ void evsel_set_name_from_attr(struct evsel *evsel)
 			strbuf_addstr(&sb, event_symbols_hw[attr->config].name);
 		else
 			strbuf_addstr(&sb, "unknown-hardware");
-		add_modifiers(attr, &sb);
+		attr_append_modifier_suffix(attr, &sb);
 		break;
 	case PERF_TYPE_SOFTWARE:
 		/* perf 6.1's table stops at "dummy": later events are "unknown-software" */
@@ -73,15 +83,15 @@ void evsel_set_name_from_attr(struct evsel *evsel)
 			strbuf_addstr(&sb, event_symbols_sw[attr->config].name);
 		else
 			strbuf_addstr(&sb, "unknown-software");
-		add_modifiers(attr, &sb);
+		attr_append_modifier_suffix(attr, &sb);
 		break;
 	case PERF_TYPE_HW_CACHE:
 		hw_cache_name(attr->config, &sb);
-		add_modifiers(attr, &sb);
+		attr_append_modifier_suffix(attr, &sb);
 		break;
 	case PERF_TYPE_RAW:
 		strbuf_addf(&sb, "raw 0x%llx", (unsigned long long)attr->config);
-		add_modifiers(attr, &sb);
+		attr_append_modifier_suffix(attr, &sb);
 		break;
 	case PERF_TYPE_BREAKPOINT:
 		strbuf_addf(&sb, "mem:0x%llx:", (unsigned long long)attr->bp_addr);
@@ -91,7 +101,7 @@ void evsel_set_name_from_attr(struct evsel *evsel)
 			strbuf_addch(&sb, 'w');
 		if (attr->bp_type & 4)
 			strbuf_addch(&sb, 'x');
-		add_modifiers(attr, &sb);
+		attr_append_modifier_suffix(attr, &sb);
 		break;
 	case PERF_TYPE_TRACEPOINT:
 		tp = tracefs_id_to_name((int)attr->config);

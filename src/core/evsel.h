@@ -72,7 +72,7 @@ struct evsel {
 	bool is_tool_event;	 /* "duration_time" and similar: counted by us, not the kernel */
 	bool is_optional;	 /* default-list events whose open failure is not an error */
 	bool is_weak_group;	 /* ":W": reopen members without the group when the group fails */
-	bool exclude_guest_default; /* attr.exclude_guest was set by default, not asked for */
+	bool guest_off_implicit; /* attr.exclude_guest was set by default, not asked for */
 	bool precise_max;	 /* ":P": use the highest precise_ip the kernel accepts */
 	bool sample_read;	 /* ":S" */
 	bool auto_merge;
@@ -109,6 +109,14 @@ void evsel_free(struct evsel *evsel);
  * followed by the modifier suffix perf shows (":u", ":ppp", ...).
  */
 void evsel_set_name_from_attr(struct evsel *evsel);
+
+struct strbuf;
+/*
+ * attr_append_modifier_suffix - append to @sb the modifier letters perf
+ * shows after a name derived from @attr (":u", ":ppp", ":uhpppH", ...);
+ * nothing when no letter applies.
+ */
+void attr_append_modifier_suffix(const struct perf_event_attr *attr, struct strbuf *sb);
 
 /* evsel_is_group_leader - true when @evsel leads its own group (ungrouped counts too). */
 static inline bool evsel_is_group_leader(const struct evsel *evsel)

@@ -115,85 +115,103 @@ static struct evsel *new_evsel(u32 type, u64 config)
 }
 
 /*
- * Modifier rules (checked against perf 6.1's attrs): the first of u/k/h
- * excludes all three levels and each letter re-includes its level; u and p
- * also exclude the guest unless G/H were given; the first G/H excludes
- * host and guest and each re-includes its side.
+ * What one modifier string asks for. The letters' effect does not depend on
+ * their order, so the string is first read into this record and then laid
+ * onto the attr (rules checked against perf 6.1's attrs):
+ *  - naming any of u/k/h limits counting to the named levels; when the
+ *    event already had a level shut out, the named ones are only reopened;
+ *  - naming G or H limits counting to the named sides, or, once a side was
+ *    chosen for the event (a term or an earlier modifier), only reopens it;
+ *  - otherwise u or p shut the guest out.
  */
+enum { LVL_USER, LVL_KERNEL, LVL_HV, NR_LVL };
+enum { SIDE_GUEST, SIDE_HOST, NR_SIDE };
+
+struct mod_request {
+	bool level[NR_LVL];
+	bool side[NR_SIDE];
+	bool user_or_precise;	/* 'u' or 'p' present: the guest goes unless a side was named */
+	unsigned int precise;	/* how many 'p' */
+	bool idle_off, max_precise, read_group, pin, exclusive, weak, bpf;
+};
+
+static bool any_of(const bool *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i])
+			return true;
+	return false;
+}
+
+static void mod_request_read(struct mod_request *rq, const char *mods, size_t len)
+{
+	static const char levels[NR_LVL] = { 'u', 'k', 'h' };
+	static const char sides[NR_SIDE] = { 'G', 'H' };
+
+	memset(rq, 0, sizeof(*rq));
+	for (const char *c = mods; c < mods + len; c++) {
+		for (int i = 0; i < NR_LVL; i++)
+			rq->level[i] |= *c == levels[i];
+		for (int i = 0; i < NR_SIDE; i++)
+			rq->side[i] |= *c == sides[i];
+		rq->precise += *c == 'p';
+		rq->user_or_precise |= *c == 'u' || *c == 'p';
+		rq->idle_off |= *c == 'I';
+		rq->max_precise |= *c == 'P';
+		rq->read_group |= *c == 'S';
+		rq->pin |= *c == 'D';
+		rq->exclusive |= *c == 'e';
+		rq->weak |= *c == 'W';
+		rq->bpf |= *c == 'b';
+	}
+}
+
+/* an exclude bit after naming: kept shut only if it started shut (or all were open) and was not named */
+static unsigned int still_shut(bool started_shut, bool all_open, bool named)
+{
+	return (started_shut || all_open) && !named;
+}
+
+static void mod_request_apply(const struct mod_request *rq, struct evsel *evsel)
+{
+	struct perf_event_attr *a = &evsel->attr;
+
+	if (any_of(rq->level, NR_LVL)) {
+		bool all_open = !a->exclude_user && !a->exclude_kernel && !a->exclude_hv;
+
+		a->exclude_user = still_shut(a->exclude_user, all_open, rq->level[LVL_USER]);
+		a->exclude_kernel = still_shut(a->exclude_kernel, all_open, rq->level[LVL_KERNEL]);
+		a->exclude_hv = still_shut(a->exclude_hv, all_open, rq->level[LVL_HV]);
+	}
+	if (any_of(rq->side, NR_SIDE)) {
+		bool fresh = !evsel->terms.exclude_gh;
+
+		a->exclude_guest = still_shut(a->exclude_guest, fresh, rq->side[SIDE_GUEST]);
+		a->exclude_host = still_shut(a->exclude_host, fresh, rq->side[SIDE_HOST]);
+		evsel->terms.exclude_gh = true;
+	} else if (rq->user_or_precise && !evsel->terms.exclude_gh) {
+		a->exclude_guest = 1;
+	}
+	if (rq->idle_off)
+		a->exclude_idle = 1;
+	a->precise_ip = a->precise_ip + rq->precise;
+	if (rq->pin)
+		a->pinned = 1;
+	if (rq->exclusive)
+		a->exclusive = 1;
+	evsel->precise_max |= rq->max_precise;
+	evsel->sample_read |= rq->read_group;
+	evsel->is_weak_group |= rq->weak;
+	evsel->terms.bpf_counter |= rq->bpf;
+	evsel->guest_off_implicit = false;
+}
+
 static void apply_modifiers(struct evsel *evsel, const char *mods, size_t len)
 {
-	struct perf_event_attr *attr = &evsel->attr;
-	int eu = attr->exclude_user, ek = attr->exclude_kernel, eh = attr->exclude_hv;
-	int eH = attr->exclude_host, eG = attr->exclude_guest, eI = attr->exclude_idle;
-	int exclude = eu | ek | eh;
-	bool gh = evsel->terms.exclude_gh;
-	int precise = attr->precise_ip;
+	struct mod_request rq;
 
-	for (size_t i = 0; i < len; i++) {
-		switch (mods[i]) {
-		case 'u':
-		case 'k':
-		case 'h':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			if (mods[i] == 'u') {
-				if (!gh)
-					eG = 1;
-				eu = 0;
-			} else if (mods[i] == 'k') {
-				ek = 0;
-			} else {
-				eh = 0;
-			}
-			break;
-		case 'G':
-		case 'H':
-			if (!gh) {
-				gh = true;
-				eG = eH = 1;
-			}
-			if (mods[i] == 'G')
-				eG = 0;
-			else
-				eH = 0;
-			break;
-		case 'I':
-			eI = 1;
-			break;
-		case 'p':
-			precise++;
-			if (!gh)
-				eG = 1;
-			break;
-		case 'P':
-			evsel->precise_max = true;
-			break;
-		case 'S':
-			evsel->sample_read = true;
-			break;
-		case 'D':
-			attr->pinned = 1;
-			break;
-		case 'e':
-			attr->exclusive = 1;
-			break;
-		case 'W':
-			evsel->is_weak_group = true;
-			break;
-		case 'b':
-			evsel->terms.bpf_counter = true;
-			break;
-		}
-	}
-	attr->exclude_user = eu;
-	attr->exclude_kernel = ek;
-	attr->exclude_hv = eh;
-	attr->exclude_host = eH;
-	attr->exclude_guest = eG;
-	attr->exclude_idle = eI;
-	attr->precise_ip = precise;
-	evsel->terms.exclude_gh = gh;
-	evsel->exclude_guest_default = false;
+	mod_request_read(&rq, mods, len);
+	mod_request_apply(&rq, evsel);
 }
 
 /* perf's check: known letters, no letter twice except p (at most 3), at most 15 letters */
@@ -894,7 +912,7 @@ finish:
 			apply_modifiers(evsel, s + ev.mods_start, ev.mods_end - ev.mods_start);
 		else {
 			evsel->attr.exclude_guest = 1;
-			evsel->exclude_guest_default = true;
+			evsel->guest_off_implicit = true;
 		}
 		if (!evsel->name && !named)
 			evsel->name = xstrdup(text);

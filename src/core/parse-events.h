@@ -60,7 +60,7 @@ enum parse_events_flags {
  *  attr.type, attr.size, attr.config, config1, config2,
  *  attr.bp_type, bp_addr, bp_len, sample_period=1 (breakpoints and tracepoints),
  *  attr.exclude_user/kernel/hv/idle/host/guest (exclude_guest=1 when the
- *    event has no modifier, as perf does on a host; exclude_guest_default
+ *    event has no modifier, as perf does on a host; guest_off_implicit
  *    records that),
  *  attr.precise_ip (":p"...), attr.pinned / attr.exclusive (":D"/":e",
  *    group leaders only, as perf's final attr shows),

@@ -94,7 +94,6 @@ void record_add_default_event(struct evlist *evlist)
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE,
 		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.exclude_guest = 1,
 	};
 	struct evsel *evsel;
 
@@ -104,8 +103,12 @@ void record_add_default_event(struct evlist *evlist)
 	evsel = evsel_new(&attr);
 
 	/* "cycles:P": the highest precise level the kernel takes */
+	/*
+	 * perf 6.1.192 leaves the guest in (exclude_guest=0): the cpu-clock
+	 * fallback shows as "cpu-clock:ppp". 6.1.187 set exclude_guest on some
+	 * hosts ("cpu-clock:pppH"); sonde follows the newer one.
+	 */
 	evsel->precise_max = true;
-	evsel->exclude_guest_default = true;
 	evsel->name = xstrdup("cycles:P");
 	evsel->pmu_name = xstrdup("cpu");
 	evlist_add(evlist, evsel);
@@ -425,52 +428,17 @@ size_t record_id_hdr_size(struct evlist *evlist)
 
 /* ---- opening ---- */
 
-/* perf's modifier suffix for an attr (":uhpppH"...), as its names derived from attrs show */
-static void attr_modifiers(const struct perf_event_attr *attr, char *buf, size_t len)
-{
-	size_t n = 0;
-	bool colon = false, guest_default = false;
-
-#define MOD(excl, c)                                                    \
-	do {                                                            \
-		if (!(excl) && n + 2 < len) {                           \
-			if (!colon) {                                   \
-				buf[n++] = ':';                         \
-				colon = true;                           \
-			}                                               \
-			buf[n++] = (c);                                 \
-		}                                                       \
-	} while (0)
-
-	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
-		MOD(attr->exclude_kernel, 'k');
-		MOD(attr->exclude_user, 'u');
-		MOD(attr->exclude_hv, 'h');
-		guest_default = true;
-	}
-	if (attr->precise_ip) {
-		for (unsigned i = 0; i < attr->precise_ip; i++)
-			MOD(0, 'p');
-		guest_default = true;
-	}
-	if (attr->exclude_host || attr->exclude_guest == guest_default) {
-		MOD(attr->exclude_host, 'H');
-		MOD(attr->exclude_guest, 'G');
-	}
-#undef MOD
-	buf[n] = 0;
-}
-
 /* no hardware cycles: sample the cpu-clock hrtimer instead, named from the final attr */
 static void fallback_to_cpu_clock(struct evsel *evsel)
 {
-	char mods[32];
+	struct strbuf sb = STRBUF_INIT;
 
 	evsel->attr.type = PERF_TYPE_SOFTWARE;
 	evsel->attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	attr_modifiers(&evsel->attr, mods, sizeof(mods));
+	strbuf_addstr(&sb, "cpu-clock");
+	attr_append_modifier_suffix(&evsel->attr, &sb);
 	free(evsel->name);
-	evsel->name = xasprintf("cpu-clock%s", mods);
+	evsel->name = strbuf_detach(&sb, NULL);
 }
 
 int record_open_evlist(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads,
@@ -517,12 +485,8 @@ retry:
 			evsel->attr.exclude_kernel = 1;
 			evsel->attr.exclude_hv = 1;
 			if (evsel->is_fallback_name) {
-				char mods[32];
-
 				/* a name perf derives from the attr: derive it again */
-				attr_modifiers(&evsel->attr, mods, sizeof(mods));
-				free(evsel->name);
-				evsel->name = xasprintf("cpu-clock%s", mods);
+				fallback_to_cpu_clock(evsel);
 			} else {
 				const char *name = evsel->name ? evsel->name : "";
 				char *n = xasprintf("%s%su", name,

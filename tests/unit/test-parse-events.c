@@ -116,7 +116,7 @@ TEST(parse_events_hardware_names)
 		EXPECT_EQ(e->attr.type, PERF_TYPE_HARDWARE);
 		EXPECT_UEQ(e->attr.config, tab[i].config);
 		EXPECT_EQ(e->attr.exclude_guest, 1);
-		EXPECT_TRUE(e->exclude_guest_default);
+		EXPECT_TRUE(e->guest_off_implicit);
 		EXPECT_STREQ(e->name, tab[i].name);
 		EXPECT_EQ(e->attr.size, sizeof(struct perf_event_attr));
 		evlist_free(evlist);
