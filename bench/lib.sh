@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Side-by-side timing helpers for bench/*.sh: alternate sonde and perf runs,
 # report medians (wall ms, CPU ms, peak RSS KiB) and the sonde/perf ratio.
 # Usage in a scenario script:

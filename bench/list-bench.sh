@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde list vs perf list: the whole listing, a tracepoint glob, and the
 # class filters (both read sysfs, tracefs and the build-id cache).
 # Usage: bash bench/list-bench.sh   (SONDE=path/to/sonde to pick a build)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # perf-data-bench: the perf.data reader through the inspection commands,
 # sonde vs perf on a big file (>= 500k samples with callchains):
 # report --stats, report -D (every record decoded), buildid-list -H, evlist -v.

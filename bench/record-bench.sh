@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde record vs perf record: start-up cost (`record -o F -- true`; perf pays
 # ~1.1 s here for its BPF side-band poll, kallsyms and the build-id pass),
 # wall/CPU overhead at -F 4999 -g on a CPU-bound workload, and the fidelity

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # report-bench: `sonde report --stdio` vs `perf report --stdio` on a big
 # perf.data (>= 500k samples with callchains from several processes).
 # Usage: bench/report-bench.sh [RUNS]   (SONDE=path/to/sonde to pick a build)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs every bench/*-bench.sh scenario side by side with perf; prints ratios (sonde/perf; < 1 is faster).
 cd "$(dirname "$0")/.." || exit 1
 make -s all workloads || exit 1

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # script-bench: `sonde script` vs `perf script` on the big perf.data that
 # report-bench.sh makes (several processes, -g at 20 kHz; ~3M output lines),
 # default output (callchains), without callchains, tracepoint-free field

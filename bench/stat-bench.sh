@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde stat vs perf stat: start-up overhead on a trivial workload (the
 # target is at most a third of perf's wall time) and the overhead on a
 # CPU-bound workload (should be within noise of perf's).

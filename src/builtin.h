@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Subcommand entry points. To add a command: write src/cmd/<name>.c with
  * cmd_<name>(int argc, const char **argv), declare it here, add a row to

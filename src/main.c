@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde: global options, the command table and dispatch (also when run as "perf"). */
 #include "builtin.h"
 #include "lib/debug.h"

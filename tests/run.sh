@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs every test layer (unit, layer check, shell/live, differential) for the
 # normal build and, unless SONDE_NO_ASAN=1, again under ASan+UBSan.
 # Prints TAP from each part, the slowest parts, and ends with one line:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Layer check: includes may only point down the layer order
 #   lib -> core, trace, symbol -> data -> session -> ui -> cmd
 # core, trace and symbol are peers over lib; the one edge between them is
@@ -35,10 +36,13 @@ if [ $bad = 0 ]; then echo "ok $n - layer dependencies point one way"; else echo
 n=$((n + 1))
 hits=$(grep -nE '\b(printf|puts|putchar)\(|fprintf\(stdout|fputs\([^;]*stdout' src/lib/*.c src/core/*.c src/trace/*.c src/symbol/*.c src/data/*.c src/session/*.c 2>/dev/null | grep -v 'snprintf\|asprintf' )
 if [ -z "$hits" ]; then echo "ok $n - only cmd/ and ui/ write to stdout"; else echo "$hits" | sed 's/^/# /'; echo "not ok $n - only cmd/ and ui/ write to stdout"; fi
-# every source file opens with a one-line purpose comment
+# every source file opens with the SPDX licence line, then a one-line purpose comment
 n=$((n + 1))
-missing=$(for f in src/*.c src/*.h src/*/*.c src/*/*.h; do head -1 "$f" | grep -q '^/\*' || echo "$f"; done)
-if [ -z "$missing" ]; then echo "ok $n - every source file opens with a purpose comment"; else echo "$missing" | sed 's/^/# /'; echo "not ok $n - every source file opens with a purpose comment"; fi
+missing=$(for f in src/*.c src/*.h src/*/*.c src/*/*.h; do
+	head -1 "$f" | grep -qx '/\* SPDX-License-Identifier: MIT \*/' || echo "$f: no SPDX line first"
+	sed -n 2p "$f" | grep -q '^/\*' || echo "$f: no purpose comment on line 2"
+done)
+if [ -z "$missing" ]; then echo "ok $n - every source file opens with its SPDX line and a purpose comment"; else echo "$missing" | sed 's/^/# /'; echo "not ok $n - every source file opens with its SPDX line and a purpose comment"; fi
 # file size limits: ~1500 lines for modules, ~600 for commands (hard stop at 1.3x)
 n=$((n + 1))
 big=$(for f in src/*/*.c; do l=$(wc -l <"$f"); case "$f" in src/cmd/*) max=800 ;; *) max=1950 ;; esac; [ "$l" -gt $max ] && echo "$f: $l lines"; done)

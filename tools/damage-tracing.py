@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Damages the TRACING_DATA printk or kallsyms block of a perf.data (fuzz regression inputs): damage.py IN OUT MODE
 import struct,sys
 src,out,mode=sys.argv[1],sys.argv[2],sys.argv[3]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The README's demo: count, record and report a real workload, perf-style.
 cd "$(dirname "$0")/.." || exit 1
 O=${O:-build}

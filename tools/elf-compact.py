@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Small stand-in of an ELF file for a symfs: symbol tables, notes, relocations and PLT kept, other contents dropped.
 # Usage: elf-compact.py SRC DST. Dropped sections become NOBITS at their
 # original offsets; the file ends after the last kept allocated section, then

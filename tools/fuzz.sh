@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Short libFuzzer run of the perf.data reader (make fuzz).
 # Usage: tools/fuzz.sh [seconds]   (default 60; FUZZ_JOBS for parallel jobs)
 # Builds every library source with clang -fsanitize=fuzzer,address into

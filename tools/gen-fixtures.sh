@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Regenerate the perf.data fixtures in tests/fixtures with perf 6.1 (run as root).
 # Usage: tools/gen-fixtures.sh [outdir]   (default: tests/fixtures)
 # Each file stays small (< ~200 KB); the goldens are made by tools/gen-golden.sh.

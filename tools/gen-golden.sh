@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Regenerate tests/golden/*.txt: perf 6.1's outputs of the inspection
 # commands on tests/fixtures/*.data (stdout, then stderr), normalised with
 # tools/normalize.sh,

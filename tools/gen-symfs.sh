@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Fill tests/fixtures/script/symfs (the --symfs tree of the script goldens) from this machine.
 # For every DSO in which perf script names a symbol in a fixture of tests/golden/script/cases,
 # a compact copy (tools/elf-compact.py: symbols, PLT, notes; no code) of the file

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Installs sonde's build and test dependencies from Debian when missing.
 # As root it runs apt-get; otherwise it prints the exact command to run.
 # WITH_TEST_DEPS=1 adds the test tools and upgrades linux-perf (the reference

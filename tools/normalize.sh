@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Normalise perf/sonde output for golden comparisons (stdin -> stdout):
 # capture dates, hostnames, /tmp paths and the perf binary path in cmdlines;
 # the warning that the running kernel is not the recorded one (every machine

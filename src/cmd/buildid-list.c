@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde buildid-list: build-ids recorded in perf.data (-H: only DSOs with samples), or of the running kernel (-k, -m). */
 #include "builtin.h"
 #include "core/evlist.h"

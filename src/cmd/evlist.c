@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde evlist: list the events of a perf.data file (names, -F, -v attrs, --group, --trace-fields). */
 #include "builtin.h"
 #include "core/evlist.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde kmem: not implemented yet (placeholder until its issue lands). */
 #include "builtin.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sonde list: the event vocabulary in perf's layout (hw, sw, tool, cache,
  * pmu, descriptors, breakpoints, tracepoints), filtered by class or glob.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde record: option parsers for --exclude-perf, --synth, --control and -D ranges. */
 #include "cmd/record.h"
 #include "core/evsel.h"

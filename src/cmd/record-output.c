@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde record: the output side: perf.data writer set-up, synthesis, build-ids, messages, switching. */
 #include "cmd/record.h"
 #include "core/cpumap.h"

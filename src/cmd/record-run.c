@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde record: validation, opening, the ring loop, output switching and perf's messages. */
 #include "cmd/record.h"
 #include "core/cpumap.h"

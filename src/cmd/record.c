@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde record: sample a command, processes, threads or cpus into perf.data. */
 #include "builtin.h"
 #include "cmd/record.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde record: the state of one recording, shared by record.c (options) and record-run.c. */
 #ifndef SONDE_CMD_RECORD_H
 #define SONDE_CMD_RECORD_H

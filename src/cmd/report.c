@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sonde report: perf report's option table; header, raw dump and stats modes
  * here, the histogram path in report_histograms() (see ui/ and session/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde script: options and validation; the work is in ui/script-run.c. */
 #include "builtin.h"
 

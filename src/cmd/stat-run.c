@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde stat's run: open the counters, start the workload, wait, intervals, read. */
 #include "cmd/stat.h"
 #include "core/counts.h"

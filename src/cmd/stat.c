@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde stat: count events for a command, processes, threads or cpus, and print perf's report. */
 #include "builtin.h"
 #include "cmd/stat.h"

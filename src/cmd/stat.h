@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde stat's internals shared by cmd/stat.c (options) and cmd/stat-run.c (the run). */
 #ifndef SONDE_CMD_STAT_H
 #define SONDE_CMD_STAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sonde version: the version string and, with --build-options, the libraries and kernel features. */
 #include "builtin.h"
 #include "core/sys.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cgroup mount discovery and directory fds for perf_event_open's PERF_FLAG_PID_CGROUP. */
 #include "core/cgroup.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cgroups for -G: find the perf_event (v1) or unified (v2) hierarchy and open a group's directory. */
 #ifndef SONDE_CORE_CGROUP_H
 #define SONDE_CORE_CGROUP_H

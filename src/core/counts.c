@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counting arithmetic: scaling, deltas, aggregation maps and running statistics. */
 #include "core/counts.h"
 #include "core/cpumap.h"

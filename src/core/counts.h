@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Counting arithmetic: multiplexing scale (ena/run), interval deltas,
  * aggregation of per-cpu/per-thread counts (global, per cpu, core, die,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU lists and per-cpu topology read from sysfs. */
 #include "core/cpumap.h"
 #include "lib/util.h"

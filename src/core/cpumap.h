@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU lists ("0-3,6") and the topology (socket, die, core, node) of each CPU. */
 #ifndef SONDE_CORE_CPUMAP_H
 #define SONDE_CORE_CPUMAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Live evlists: maps from a target, the corked workload, open/enable/read/close over cpus x threads. */
 #define PR_PREFIX "evlist"
 #include "core/evlist-open.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Live side of an evlist: build cpu/thread maps from a target, fork a corked
  * workload, open every event over cpus x threads (with groups), enable,

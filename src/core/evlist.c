@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event list lifecycle and lookups; opening and reading live in evlist-open.c. */
 #include "core/evlist.h"
 #include "lib/xalloc.h"

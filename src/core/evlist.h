@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The list of events of one session or live run, their targets and open fds. */
 #ifndef SONDE_CORE_EVLIST_H
 #define SONDE_CORE_EVLIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf's display name of an event rebuilt from its attr alone (perf.data without names). */
 #include "core/evsel.h"
 #include "core/parse-events-names.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event selector lifecycle; naming lives in evsel-name.c, opening in evlist-open.c. */
 #include "core/evsel.h"
 #include "core/cpumap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One event selector: a perf_event_attr, its display name and its open fds. */
 #ifndef SONDE_CORE_EVSEL_H
 #define SONDE_CORE_EVSEL_H

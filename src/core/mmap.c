@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The perf_event mmap ring: head/tail protocol, wrap-around, overwrite mode, ring sets. */
 #define PR_PREFIX "mmap"
 #include "core/mmap.h"

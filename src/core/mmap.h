@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The perf_event mmap ring: one control page plus 2^n data pages that the
  * kernel fills with records. Forward rings (the kernel stops at data_tail)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared between the -e grammar (parse-events.c) and its term handling (parse-events-terms.c). */
 #ifndef SONDE_CORE_PARSE_EVENTS_INTERNAL_H
 #define SONDE_CORE_PARSE_EVENTS_INTERNAL_H

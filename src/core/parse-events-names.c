@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf's fixed event names: hardware, software, tool and hardware-cache vocabularies. */
 #include "core/parse-events-names.h"
 #include "lib/strbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The fixed event vocabulary of perf: hardware, software and tool event
  * names with their aliases, and the hardware-cache name matrix.

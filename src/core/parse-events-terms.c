@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event terms ("pmu/event=0x3c,period=1000,name=x/"): splitting, and applying them to an evsel. */
 #include "core/parse-events-internal.h"
 #include "core/pmu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The -e grammar: comma lists, {groups}:mods, name{groups}, and each event
  * form (symbolic, cache, raw, pmu/terms/, alias, tracepoint globs, mem:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The -e event grammar: "cycles:u,{cpu-clock,cs}:S,msr/tsc/,sched:sched_*,mem:0x1000/8:w"
  * becomes evsels with their perf_event_attr filled as perf 6.1's parser fills it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sysfs PMU discovery: type, format bit layouts and event aliases. */
 #include "core/pmu.h"
 #include "lib/strbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Kernel PMUs as sysfs describes them (/sys/bus/event_source/devices/<pmu>):
  * the type number, the format/ terms that place values into config words,

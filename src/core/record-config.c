@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sampling attrs as perf 6.1's record sets them, the tracking dummy, and opening for sampling. */
 #define PR_PREFIX "record"
 #include "core/record-config.h"

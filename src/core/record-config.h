@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Sampling configuration of a recording: the record options that shape
  * each perf_event_attr (as perf 6.1's record sets them), the tracking

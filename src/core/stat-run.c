@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf stat's counting logic: attr defaults, opening with fallbacks, tool events, reading. */
 #include "core/stat-run.h"
 #include "core/cpumap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf stat's counting logic below the command: the attr defaults stat puts
  * on parsed events, opening them with perf's fallbacks (unsupported events,

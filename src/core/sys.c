@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_event_open(2) wrapper, PERF_TEST_ATTR dump, RLIMIT_NOFILE and kernel capability probes. */
 #include "core/sys.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The perf_event_open system call, its PERF_TEST_ATTR dump hook, and run-time kernel probes. */
 #ifndef SONDE_CORE_SYS_H
 #define SONDE_CORE_SYS_H

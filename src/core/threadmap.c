@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Thread maps: parse pid/tid lists and walk /proc/PID/task. */
 #include "core/threadmap.h"
 #include "lib/util.h"

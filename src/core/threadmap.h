@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Thread lists for per-task events: from -p PID lists (all their threads), -t TID lists, or {-1}. */
 #ifndef SONDE_CORE_THREADMAP_H
 #define SONDE_CORE_THREADMAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data record layouts (kernel and perf-tool records) and the decoded sample. */
 #ifndef SONDE_DATA_EVENT_H
 #define SONDE_DATA_EVENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Feature sections: names, decoding of every perf 6.1 payload, and release. */
 #include "data/header.h"
 #include "data/event.h"

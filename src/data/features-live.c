@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Feature sections gathered from the running system (what perf record writes about the machine). */
 #include "data/writer.h"
 #include "lib/strbuf.h"

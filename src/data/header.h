@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data file header, feature bits and the parsed feature payloads. */
 #ifndef SONDE_DATA_HEADER_H
 #define SONDE_DATA_HEADER_H

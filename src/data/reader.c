@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data reader: header, attrs, features, and the record stream (file, pipe, compressed, swapped). */
 #include "data/reader.h"
 #include "core/evlist.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf.data reader: file mode (mmap'ed) and pipe mode (streamed), either
  * byte order, all perf 6.1 record types, feature sections, compressed records.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample decoding (every sample_type bit) and byte-swapping of records and attrs. */
 #include "data/reader.h"
 #include "lib/xalloc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Synthesized records: /proc state of running processes, kernel maps, recording set-up records. */
 #define PR_PREFIX "synth"
 #include "data/synthesize.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Records synthesized by the recorder rather than the kernel: the state of
  * processes that already run (COMM, FORK, MMAP2 from /proc), the kernel and

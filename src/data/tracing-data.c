@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TRACING_DATA blob ("0.6") from tracefs, for the tracepoints of a recording. */
 #include "data/tracing-data.h"
 #include "lib/debug.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The TRACING_DATA blob (perf.data feature 1 / HEADER_TRACING_DATA record,
  * version "0.6") built from tracefs: header_page, header_event, the format

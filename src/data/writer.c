@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data writer: file and pipe layouts, feature payload encoding, zstd COMPRESSED records. */
 #include "data/writer.h"
 #include "data/reader.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf.data writer: file mode (header, ids, attrs, data, feature table and
  * payloads; header rewritten at finish) and pipe mode ("-": HEADER_ATTR and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Verbosity, debug/warning/error output and the few allowed globals. */
 #include "debug.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Verbosity, debug/warning/error output and the few allowed globals. */
 #ifndef SONDE_LIB_DEBUG_H
 #define SONDE_LIB_DEBUG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Open-addressing hash maps: u64 keys to pointers, and interned strings. */
 #include "hashmap.h"
 #include "xalloc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Open-addressing hash maps: u64 keys to pointers, and interned strings. */
 #ifndef SONDE_LIB_HASHMAP_H
 #define SONDE_LIB_HASHMAP_H

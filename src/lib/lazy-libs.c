@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Libraries loaded on first use instead of at start-up: libdebuginfod
  * (its libcurl/gnutls/krb5/ldap dependencies cost 10-20 ms per run),

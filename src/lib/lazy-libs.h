@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether the libraries sonde loads on first use (src/lib/lazy-libs.c) load on this machine. */
 #ifndef SONDE_LIB_LAZY_LIBS_H
 #define SONDE_LIB_LAZY_LIBS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Intrusive circular doubly linked lists. */
 #ifndef SONDE_LIB_LIST_H
 #define SONDE_LIB_LIST_H

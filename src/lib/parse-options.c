@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command-line option parser with perf-compatible behaviour and help layout. */
 #include "parse-options.h"
 #include "xalloc.h"

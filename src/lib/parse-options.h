@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Command-line option tables and parser, behaving like perf's (libsubcmd):
  * bundled short switches, --long[=val], unique prefixes, --no-*, and the

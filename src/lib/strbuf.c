@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable NUL-terminated byte strings. */
 #include "strbuf.h"
 #include "xalloc.h"

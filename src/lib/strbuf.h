@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable NUL-terminated byte strings. */
 #ifndef SONDE_LIB_STRBUF_H
 #define SONDE_LIB_STRBUF_H

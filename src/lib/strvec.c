@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NULL-terminated growable vectors of owned strings. */
 #include "strvec.h"
 #include "xalloc.h"

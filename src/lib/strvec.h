@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NULL-terminated growable vectors of owned strings (argv-like). */
 #ifndef SONDE_LIB_STRVEC_H
 #define SONDE_LIB_STRVEC_H

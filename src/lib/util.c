@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small generic helpers: numbers, time, files. */
 #include "util.h"
 #include "strbuf.h"

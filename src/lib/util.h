@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small generic helpers: numbers, time, files. */
 #ifndef SONDE_LIB_UTIL_H
 #define SONDE_LIB_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation helpers that die on out-of-memory. */
 #include "xalloc.h"
 

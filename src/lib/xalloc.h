@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation helpers that die on out-of-memory, and growable arrays. */
 #ifndef SONDE_LIB_XALLOC_H
 #define SONDE_LIB_XALLOC_H

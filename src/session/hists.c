@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Histogram aggregation: hash-keyed entries, children periods, callchain tries, output order. */
 #include "session/hists.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Histograms: samples aggregated by sort keys (comm, pid, dso, sym, ...),
  * with self and children (cumulative) periods and a compact callchain tree

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host model: threads, per-process maps, dsos, kernel maps and address resolution. */
 #define PR_PREFIX "machine"
 #include "session/machine.h"

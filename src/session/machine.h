@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The process/address-space model of one machine (the host): threads with
  * their comm history, per-process maps from MMAP/MMAP2 records, dsos shared

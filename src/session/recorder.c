@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Recording data path: rings -> writer, sample/lost accounting, DSO hits for build-ids. */
 #define PR_PREFIX "recorder"
 #include "session/recorder.h"

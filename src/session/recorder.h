@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The data path of a recording: drain the rings into the perf.data writer,
  * count samples and lost records, note first/last sample times, and track

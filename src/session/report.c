@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The report pipeline: samples -> filters -> resolved frames -> hists per event. */
 #include "session/report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The report pipeline below the ui: a session's samples resolved, filtered
  * and accounted into one struct hists per event.

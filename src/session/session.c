@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Session: reader + ordered events queue + machine; delivers records to a tool. */
 #define PR_PREFIX "session"
 #include "session/session.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A session: one perf.data file turned into a model. It owns the reader,
  * the name pool, the machine (threads, maps, dsos, frames) and the ordered

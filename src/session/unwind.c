@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* DWARF (CFI) unwinding of sampled user stacks with libdw's dwfl unwinder. */
 #define PR_PREFIX "unwind"
 #include "session/unwind.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * User-stack unwinding of `perf record --call-graph dwarf` samples: the
  * sampled user registers and stack copy, walked with the DSOs' CFI

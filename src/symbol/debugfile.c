@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Finding separate debug files: the build-id cache (~/.debug),
  * /usr/lib/debug (by build-id and by path), .gnu_debuglink, debuginfod.

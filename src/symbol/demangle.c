@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Demangling. C++ goes through the C++ runtime's __cxa_demangle; its full
  * output is cut down to what perf prints by default (no parameters, no

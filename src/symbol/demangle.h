@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Symbol name demangling: C++ (Itanium ABI), Rust legacy and Rust v0. */
 #ifndef SONDE_SYMBOL_DEMANGLE_H
 #define SONDE_SYMBOL_DEMANGLE_H

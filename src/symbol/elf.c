@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ELF through libelf: build-id notes, PT_LOAD segments, the symbols perf
  * keeps (.symtab or .dynsym, PLT entries, MiniDebugInfo) and the vdso image.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ELF access through libelf: build-ids, PT_LOAD segments, symbol tables
  * (.symtab/.dynsym, PLT entries, MiniDebugInfo), debug files and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * /proc/kallsyms and /proc/modules: read in one go, parsed in place without
  * per-line allocation (names are interned once in the caller's pool).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * /proc/kallsyms and /proc/modules: the running kernel's symbols, split
  * between the kernel image ("[kernel.kallsyms]") and its modules ("[name]").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JIT symbol maps: /tmp/perf-PID.map ("START SIZE name", hex, one per line). */
 #define PR_PREFIX "perf-map"
 #include "symbol/symtab.h"

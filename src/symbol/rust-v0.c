@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Rust v0 symbol demangling ("_R" prefix, rustc's -C symbol-mangling-version=v0).
  * Prints the short form perf shows: no crate disambiguators, no hashes.

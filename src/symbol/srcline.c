@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Source lines through libdw, in-process: one Dwarf handle per DSO (the
  * binary or its debug file), a cache of answers per address.

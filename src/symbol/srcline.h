@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Source lines through libdw, in-process: address -> file:line and the
  * inline chain, cached per DSO (no addr2line processes).

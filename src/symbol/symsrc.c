@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Per-DSO symbol loading: pick the file that matches the recorded build-id
  * (the binary on disk, a container's copy, the build-id cache), take its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Sorted symbol tables: alias resolution, end fix-up, binary-search lookup,
  * and perf's search-tree shape where symbols overlap.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Symbol tables: sorted arrays of [start, end) symbols with interned names,
  * and the per-DSO loader (struct symsrc) that fills one from the best source

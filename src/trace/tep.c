@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libtraceevent handles from TRACING_DATA blobs or tracefs, payload formatting, field access. */
 #define PR_PREFIX "tep"
 #include "trace/tep.h"

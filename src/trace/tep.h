@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libtraceevent glue: a struct tep_handle built from a perf.data TRACING_DATA
  * blob or from the live tracefs, tracepoint payload formatting as perf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracefs discovery (and mounting, like perf), tracepoint listing and ids. */
 #include "trace/tracefs.h"
 #include "lib/strbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracefs lookups for event parsing and listing: where tracefs is, which
  * tracepoint subsystems and events exist, and their ids.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf report -D: raw hex dumps and decoded records, ordered like perf 6.1, with the stats table. */
 #include "ui/dump.h"
 #include "ui/header.h"

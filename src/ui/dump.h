@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf report -D / --dump-raw-trace: every record, hex-dumped and decoded, in perf 6.1's layout. */
 #ifndef SONDE_UI_DUMP_H
 #define SONDE_UI_DUMP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* -e and --filter option callbacks: parse, attach, and print perf's error texts. */
 #include "ui/events-option.h"
 #include "core/evlist.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The -e/--event and --filter option callbacks shared by stat, record, top and trace. */
 #ifndef SONDE_UI_EVENTS_OPTION_H
 #define SONDE_UI_EVENTS_OPTION_H

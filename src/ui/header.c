@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data header printing in perf 6.1's layout, attr printing, and the checked file opener. */
 #include "ui/header.h"
 #include "core/evlist.h"

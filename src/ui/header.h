@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data header printers (report --header/-I, script --header, evlist -v) and the shared file opener. */
 #ifndef SONDE_UI_HEADER_H
 #define SONDE_UI_HEADER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf report --stdio: event header, column titles, rows and callchain graphs. */
 #include "ui/hists.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf report --stdio output: the header block, the table and the callchain graphs. */
 #ifndef SONDE_UI_HISTS_H
 #define SONDE_UI_HISTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The help text of --itrace, shared by report and script (perf prints it the same in both). */
 #include "ui/itrace-help.h"
 

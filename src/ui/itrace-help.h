@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The help text of --itrace, shared by the commands that accept the option. */
 #ifndef SONDE_UI_ITRACE_HELP_H
 #define SONDE_UI_ITRACE_HELP_H

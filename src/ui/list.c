@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SDT events known to the build-id cache, listed the way perf list shows them. */
 #include "ui/list.h"
 #include "lib/strbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers of "list" that read more than sysfs: SDT events from the build-id cache. */
 #ifndef SONDE_UI_LIST_H
 #define SONDE_UI_LIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report --stdio, histogram path: option values -> session -> hists -> stdio text. */
 #include "ui/report-hists.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The histogram path of `report --stdio`: option values in, the whole
  * stdio report out. cmd/report.c parses the command line and calls

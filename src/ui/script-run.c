@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf script's main loop: reader -> time order -> machine -> filters -> printer. */
 #define PR_PREFIX "script"
 #include "ui/script-run.h"

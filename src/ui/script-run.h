@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf script's main loop: read a perf.data, keep the machine model up to
  * date in time order, filter samples and print them with ui/script.

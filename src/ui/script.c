@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf script field selection, validation and the buffered sample printer. */
 #include "ui/script.h"
 

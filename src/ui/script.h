@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf script output: field selection (-F with perf's types, +/- modifiers
  * and errors), the per-type defaults and their validation against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf stat's output layouts: table, CSV, intervals, per-aggregate prefixes and derived metrics. */
 #include "ui/stat-display.h"
 #include "core/cpumap.h"

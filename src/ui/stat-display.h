@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf stat's output: the counter table, CSV, interval lines, derived metrics, header and footer. */
 #ifndef SONDE_UI_STAT_DISPLAY_H
 #define SONDE_UI_STAT_DISPLAY_H

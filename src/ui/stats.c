@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Record counting and the "Aggregated stats" layout of perf report --stats / -D. */
 #include "ui/stats.h"
 #include "ui/header.h"

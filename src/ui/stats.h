@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The "Aggregated stats" tables of perf report --stats and -D. */
 #ifndef SONDE_UI_STATS_H
 #define SONDE_UI_STATS_H

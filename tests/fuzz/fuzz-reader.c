@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the perf.data reader: header, attrs, features, the
  * record stream (file, pipe, compressed, byte-swapped), sample decoding,

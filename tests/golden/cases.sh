@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Golden cases: "fixture golden-name command-args" (perf/sonde prepended).
 # Sourced by tools/gen-golden.sh and tests/shell/t4000-perf-data-golden.sh.
 golden_cases() {

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Shell test library (sharness vocabulary): test_expect_success, test_must_fail,
 # test_cmp, prerequisites, TAP output. Source it first in every tests/shell/t*.sh.
 #

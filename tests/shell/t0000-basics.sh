@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Global behaviour: usage, help, version, unknown commands, exit codes, the perf link.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The Makefile on a fresh machine: `make demo` installs the packages, then builds
 # with their pkg-config flags (one command), and a build without them stops early.
 # pkg-config, the installer, the compiler and the demo are stand-ins in the temp

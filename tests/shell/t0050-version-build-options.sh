@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde version --build-options: perf's layout, the libraries sonde links,
 # the ones it loads on first use (on only when they load here), and the
 # kernel features probed on this machine at run time.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde list against perf list on this machine, byte for byte: every class,
 # glob and option form (hardware and cache events appear only where the
 # machine can open them, for both).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The -e and --filter options as stat and record use them: errors, exit
 # status 129 and the usage lines, byte for byte against perf.
 . "$(dirname "$0")/lib.sh"

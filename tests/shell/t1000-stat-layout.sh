@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde stat prints perf stat's layouts: the same lines, columns and line
 # lengths as /usr/bin/perf stat for the same options, numbers normalised
 # (each number becomes N, "K/sec"/"M/sec" become "/sec"; line lengths are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # perf stat and sonde stat open the same perf_event_attrs for the same
 # options and -e strings: the PERF_TEST_ATTR dumps (one file per opened fd)
 # are compared as multisets, without the fields that legitimately differ

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde stat counts for real: every event kind this machine offers
 # (software, tracepoints and globs, breakpoints, msr), every target kind
 # (workload, -p, -t, -a, -C), repeats, intervals, Ctrl-C and timeouts.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde stat on bad input and refused opens: perf's texts and exit codes,
 # never a crash or a hang. The permission tests run as 'nobody' with
 # perf_event_paranoid set to 2 for the test and restored afterwards.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde record: targets, options, perf's messages and exit statuses.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde record opens the same perf_event_attrs as perf record for the same
 # command line (PERF_TEST_ATTR dumps compared; perf's BPF side-band dummy
 # event, which only feeds its in-memory BPF info, is left out).

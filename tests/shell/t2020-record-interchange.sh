@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Files written by sonde record are read by perf 6.1 without a warning and
 # with the same samples: file mode, pipe mode, -z, tracepoints, call chains.
 . "$(dirname "$0")/lib.sh"

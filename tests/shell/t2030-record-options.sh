@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde record: options that perf 6.1 accepts here either work or fail as
 # perf fails (texts, exit statuses); --synth, --control, --exclude-perf,
 # --namespaces and --all-cgroups files read by perf.

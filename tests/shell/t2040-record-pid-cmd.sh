@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # record -p PID -- CMD: PID is recorded for as long as CMD runs; CMD's own samples are not.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # record: per-event terms (call-graph, stack-size, max-stack, time, inherit,
 # overwrite, period over -F) and ":S" leader sampling give perf's attrs, files
 # and errors.

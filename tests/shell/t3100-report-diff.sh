@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # report --stdio against perf report --stdio on files recorded by perf:
 # same rows, same percentages, same callchain graphs.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # report --stdio against perf report: same-named dsos merge, --percent-limit and callchains, -F order, --dsos relative counts.
 . "$(dirname "$0")/lib.sh"
 

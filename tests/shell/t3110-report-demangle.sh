@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # report: C++ names demangled by default, kept mangled with --no-demangle, as perf 6.1.
 . "$(dirname "$0")/lib.sh"
 

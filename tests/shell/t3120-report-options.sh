@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # report options: the implemented ones print what perf prints, the others are refused.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Differential: files recorded now by perf 6.1 (-g, -a, tracepoints, several
 # events, groups, -z, pipe) read by sonde's inspection commands give perf's output.
 . "$(dirname "$0")/lib.sh"

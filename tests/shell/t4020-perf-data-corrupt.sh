@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Untrusted perf.data: truncated, corrupt and hostile files give a clear error
 # naming the offset (exit 255), never a crash, hang or huge allocation.
 # Also replays the fuzzer's regression inputs (tests/fuzz/regressions).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Truncated perf.data (crash, full disk, partial copy, SIGKILLed record): every
 # complete record is read, one warning names the damaged offset, exit 0; only a
 # file cut inside its header or attrs fails.

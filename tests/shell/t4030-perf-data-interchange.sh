@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Interchange: files written by sonde (record: file, -z, pipe, tracepoints)
 # are read by perf 6.1 without a warning, and perf and sonde print the same
 # raw dump, stats, header and build-ids for them.

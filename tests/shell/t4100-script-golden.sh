@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # perf script goldens: outputs of perf 6.1 on fixture files (tests/golden/script/cases),
 # stdout, stderr and exit status, kernel symbol names masked (tests/golden/script/norm.sh).
 # DSOs are read only from the tree (--symfs=tests/fixtures/script/symfs, an empty

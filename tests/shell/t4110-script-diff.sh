@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # perf script vs sonde script, byte for byte, on files perf 6.1 records during the test:
 # callchains, system-wide, tracepoints (sched_switch, syscalls) with and without -g,
 # context switches, and the option combinations users script against.

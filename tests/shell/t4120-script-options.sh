@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sonde script: help text, usage errors and exit codes, input errors, and the
 # text formats downstream tools parse (FlameGraph folding, Firefox Profiler, speedscope).
 . "$(dirname "$0")/lib.sh"

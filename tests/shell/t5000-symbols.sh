@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Symbolization against perf 6.1: record programs compiled here (PIE, non-PIE,
 # stripped with a debug file, a dlopen'ed library, C++, a JIT map) with perf,
 # then `sonde script -F ip,sym,symoff,dso` must print what `perf script` prints,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Symbol tables full of aliases, zero sizes, overlaps, weak/local/global
 # functions, objects and labels (generated assembly, fixed seeds): sonde script
 # must name every sample as perf 6.1 does, [unknown] included. This pins down

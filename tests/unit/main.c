@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit-test runner: forks each registered test and prints TAP. */
 #include "test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for counting arithmetic: scaling, statistics, aggregation maps and deltas. */
 #include "test.h"
 #include "core/counts.h"

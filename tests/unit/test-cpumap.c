@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for cpu lists, thread lists and sysfs topology. */
 #include "test.h"
 #include "core/cpumap.h"

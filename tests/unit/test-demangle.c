@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests: C++ and Rust demangling in perf's default and -v forms. */
 #include "test.h"
 

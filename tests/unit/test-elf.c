@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit tests: ELF symbol loading on programs compiled at test time (PIE and
  * non-PIE, -O0/-O2, shared library, stripped with a debug file, MiniDebugInfo,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the live evlist: maps from targets, corked workloads, opens, group reads, errors. */
 #include "test.h"
 #include "core/cpumap.h"

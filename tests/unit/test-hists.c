@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for src/session/hists.c and the stdio printer: hand-built frames and samples. */
 #include "test.h"
 #include "session/hists.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests: /proc/kallsyms and /proc/modules parsing (captured sample and the live file). */
 #include "test.h"
 

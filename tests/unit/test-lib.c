@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for src/lib: strbuf, strvec, hash maps, string pool, numbers. */
 #include "test.h"
 #include "lib/hashmap.h"

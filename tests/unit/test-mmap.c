@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for core/mmap: the ring protocol on a fake in-memory mmap page. */
 #include "test.h"
 #include "core/mmap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for ui/events-option: -e appends, --filter binds to the last -e's events. */
 #include "test.h"
 

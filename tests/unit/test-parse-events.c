@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for the -e grammar with literal expected attrs: no perf and
  * no real sysfs/tracefs needed (a fake PMU tree and a fake tracefs are

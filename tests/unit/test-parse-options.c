@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the option parser: values, bundling, prefixes, help layout. */
 #include "test.h"
 #include "lib/parse-options.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data writer -> reader round trips (file, pipe, swapped, compressed) and perf 6.1 interchange. */
 #include "test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for core/pmu: format specs, bit scattering, loading a fake sysfs tree. */
 #include "test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for core/record-config: perf 6.1's sampling attrs for record options. */
 #include "test.h"
 #include "core/evlist.h"

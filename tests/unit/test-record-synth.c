@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for data/synthesize's record --namespaces / --all-cgroups records. */
 #include "test.h"
 #include "data/event.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for session/recorder: DSO hit tracking from the records that pass by. */
 #include "test.h"
 #include "core/evlist.h"

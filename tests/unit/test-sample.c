@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_sample_parse for every sample_type bit, truncation, byte-swap round trips, attr swap. */
 #include "test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for ui/script: -F parsing, field validation, the sample printer. */
 #include "test.h"
 

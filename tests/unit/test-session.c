@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for src/session/machine.c and the callchain resolver: hand-built records. */
 #include "test.h"
 #include "session/machine.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests: source lines and inline chains through libdw, with the per-DSO cache. */
 #include "test.h"
 

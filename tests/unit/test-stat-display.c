@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for perf stat's layouts: columns, metrics, CSV fields, prefixes, header and footer. */
 #include "test.h"
 #include "core/counts.h"

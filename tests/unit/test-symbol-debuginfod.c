@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit test: a stripped binary whose debug file is only on a debuginfod
  * server (the Debian "debuginfod" package, run on 127.0.0.1 for the test).

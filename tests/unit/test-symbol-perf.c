@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Differential test against perf 6.1: record a workload with /usr/bin/perf,
  * then resolve every sample address perf script printed and compare the

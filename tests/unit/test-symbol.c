@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests: symbol tables (aliases, end fix-up, lookup), perf-PID.map parsing, name helpers. */
 #include "test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for data/synthesize: records from a fake /proc tree, perf's layouts. */
 #include "test.h"
 #include "core/cpumap.h"

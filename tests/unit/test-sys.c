@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the PERF_TEST_ATTR dump and the kernel capability probe. */
 #include "test.h"
 #include "core/sys.h"

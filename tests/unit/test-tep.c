@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for trace/tep: TRACING_DATA parsing, payload formatting, field helpers. */
 #include "test.h"
 

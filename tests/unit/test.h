@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit-test harness: TEST(name) registers a test; each runs in a forked
  * child so a crash fails only that test. Results are printed as TAP.

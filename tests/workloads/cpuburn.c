@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Workload: burn CPU in a few nested functions for N milliseconds (default 300). */
 #include <stdlib.h>
 #include <time.h>

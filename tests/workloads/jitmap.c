@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A pretend JIT for the symbol tests: machine code in anonymous executable
  * memory, named in /tmp/perf-PID.map as JIT runtimes do.

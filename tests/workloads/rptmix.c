@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Workload for report tests: a parent and two forked children, one of them
  * with two named threads, burning CPU in call trees that branch, so that

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # Fold perf script text into "root;...;leaf weight" lines by the rules
 # FlameGraph's stackcollapse-perf.pl documents (formats-and-ecosystem.md C.2):
 # a header line ends with "[period] event:", frames are "ip func (module)",

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Regenerate the perf script goldens from the cases file with perf 6.1:
 # NAME.out (stdout), NAME.err (stderr) and NAME.rc (exit status) per case.
 # Kernel symbols are masked by norm.sh at compare time, so goldens survive
