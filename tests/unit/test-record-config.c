@@ -32,7 +32,10 @@ TEST(record_callchain_modes)
 	EXPECT_EQ(record_parse_callchain(&o, "dwarf,65536"), -EINVAL);
 	EXPECT_EQ(record_parse_callchain(&o, "lbr"), 0);
 	EXPECT_EQ(o.callchain, CALLCHAIN_LBR);
-	EXPECT_EQ(record_parse_callchain(&o, "fp,12"), -EINVAL);
+	/* perf accepts "fp,N": N is the sample_max_stack below the kernel's limit */
+	EXPECT_EQ(record_parse_callchain(&o, "fp,12"), 0);
+	EXPECT_EQ(o.callchain, CALLCHAIN_FP);
+	EXPECT_EQ(o.max_stack, 12);
 	EXPECT_EQ(record_parse_callchain(&o, "bogus"), -EINVAL);
 }
 
