@@ -31,7 +31,9 @@ TEST(record_callchain_modes)
 	EXPECT_EQ(record_parse_callchain(&o, "dwarf,65536"), -EINVAL);
 	EXPECT_EQ(record_parse_callchain(&o, "lbr"), 0);
 	EXPECT_EQ(o.callchain, CALLCHAIN_LBR);
-	EXPECT_EQ(record_parse_callchain(&o, "fp,12"), -EINVAL);
+	EXPECT_EQ(record_parse_callchain(&o, "fp,12"), 0); /* perf takes fp,N: at most N frames */
+	EXPECT_EQ(o.callchain, CALLCHAIN_FP);
+	EXPECT_EQ(o.max_stack, 12);
 	EXPECT_EQ(record_parse_callchain(&o, "bogus"), -EINVAL);
 }
 
