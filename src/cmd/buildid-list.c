@@ -121,6 +121,19 @@ static bool entry_hit(struct machine *m, const struct build_id_entry *e)
 	return false;
 }
 
+static bool same_dso(const struct build_id_entry *a, const struct build_id_entry *b)
+{
+	return a->pid == b->pid && !strcmp(a->filename, b->filename);
+}
+
+static bool same_dso_before(const struct perf_header *h, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (same_dso(&h->build_ids[j], &h->build_ids[i]))
+			return true;
+	return false;
+}
+
 int cmd_buildid_list(int argc, const char **argv)
 {
 	struct buildid_opts o = { 0 };
@@ -185,11 +198,19 @@ int cmd_buildid_list(int argc, const char **argv)
 		ret = 255;
 	for (int i = 0; !ret && i < h->nr_build_ids; i++) {
 		const struct build_id_entry *e = &h->build_ids[i];
+		const struct build_id_entry *last = e;
 		char hex[2 * BUILD_ID_SIZE + 1];
 
 		if (o.with_hits && !entry_hit(&m, e))
 			continue;
-		buildid_to_hex(e->build_id, e->size, hex);
+		/* a DSO listed twice (same pid and name) is printed once, where it
+		 * first appears, with the build-id of its last entry (as perf) */
+		if (same_dso_before(h, i))
+			continue;
+		for (int k = i + 1; k < h->nr_build_ids; k++)
+			if (same_dso(e, &h->build_ids[k]))
+				last = &h->build_ids[k];
+		buildid_to_hex(last->build_id, last->size, hex);
 		printf("%s %s\n", hex, e->filename);
 	}
 out:

@@ -85,6 +85,9 @@ int cmd_evlist(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, evlist_usage, 0);
 	if (argc)
 		usage_with_options(evlist_usage, options);
+	if (o.group && (o.freq || o.verbose))
+		usage_with_options_msg(evlist_usage, options,
+				       "--group option is not compatible with other options\n");
 	r = data_open_for_read(o.input, o.force);
 	if (!r)
 		return 255;

@@ -323,6 +323,15 @@ int cmd_stat(int argc, const char **argv)
 	setlocale(LC_ALL, "");
 	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	verbose += o.verbose_lvl;
+	/* perf takes "rec".."record" and "rep".."report" as its stat record/report modes */
+	if (argc && strlen(argv[0]) > 2 &&
+	    (!strncmp(argv[0], "record", strlen(argv[0])) ||
+	     !strncmp(argv[0], "report", strlen(argv[0])))) {
+		fprintf(stderr, "sonde: 'stat %s' is not implemented: sonde does not write or read "
+			"stat data files; run 'sonde stat [<options>] -- <command>' instead\n",
+			argv[0][2] == 'c' ? "record" : "report");
+		return 1;
+	}
 	if (o.quiet)
 		quiet = 1;
 

@@ -199,16 +199,10 @@ static void tool_event_counts(struct evsel *evsel, bool delta, const struct stat
 	default:
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		evsel->counts[i].val = i ? 0 : val;
-		evsel->counts[i].ena = evsel->counts[i].run = i ? 0 : 1;
-	}
-	if (delta) {
-		/* cumulative "times" so that the interval delta is this interval's share */
-		struct evsel_stat *st = evsel->priv;
-
-		evsel->counts[0].ena = evsel->counts[0].run = st->prev[0].ena + 1;
-	}
+	/* perf gives them the value itself as enabled and running time: a zero
+	 * value (or an interval that adds nothing) is "<not counted>" */
+	for (int i = 0; i < n; i++)
+		evsel->counts[i].val = evsel->counts[i].ena = evsel->counts[i].run = i ? 0 : val;
 }
 
 int stat_read_counters(struct evlist *evlist, const struct aggr_map *map, bool scale, bool delta,
