@@ -648,6 +648,23 @@ static int unknown_name_idx(struct pe_ctx *ctx, const char *base, size_t blen, i
 	return idx + tok_start;
 }
 
+/*
+ * An unknown "name:mods" whose name is one token for perf's lexer (no '-',
+ * or one '-' between two word parts, as "energy-psys"): perf 6.1 reports the
+ * parser error at the ':' (seen with "nosuch:u", "energy-psys:u").
+ */
+static bool unknown_modified_name(const char *base, size_t blen)
+{
+	const char *dash = memchr(base, '-', blen);
+
+	if (base[blen] != ':' || !blen)
+		return false;
+	if (!dash)
+		return true;
+	return dash > base && (size_t)(dash - base) + 1 < blen &&
+	       !memchr(dash + 1, '-', blen - (size_t)(dash - base) - 1);
+}
+
 /* perf's lexer name token: [a-zA-Z_*?[]][a-zA-Z0-9_*?.[]!]* */
 static bool is_pmu_name_token(const char *s)
 {
@@ -760,7 +777,8 @@ static int add_base(struct pe_ctx *ctx, const char *base, size_t blen, int idx,
 	if (ret > 0)
 		return 0;
 	if (ret == 0)
-		pe_error(ctx, unknown_name_idx(ctx, base, blen, idx), NULL, "parser error");
+		pe_error(ctx, unknown_modified_name(base, blen) ? idx + (int)blen :
+				unknown_name_idx(ctx, base, blen, idx), NULL, "parser error");
 	return ret ? ret : -EINVAL;
 }
 

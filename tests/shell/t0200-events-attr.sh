@@ -19,12 +19,24 @@ perf_names() {
 }
 
 compare_valid() {
-	local spec fails=0 n=0
+	local spec fails=0 n=0 absent=0
 	while IFS= read -r spec; do
 		case "$spec" in ''|'#'*) continue ;; esac
 		n=$((n + 1))
 		perf_attrs "$spec" >perf.attr
-		"$SONDE" list --parse-events "$spec" >sonde.out 2>&1 || { echo "sonde rejected: $spec"; cat sonde.out; fails=$((fails + 1)); continue; }
+		if ! "$SONDE" list --parse-events "$spec" >sonde.out 2>&1; then
+			# a PMU this host lacks (power/ on a VM): perf must reject it with
+			# the same text; then the string says nothing about the parser here
+			if ! "$PERF" stat -e "$spec" true >/dev/null 2>perf.err </dev/null &&
+				sed -n "0,/^Run 'perf list'/p" perf.err >perf.txt &&
+				sed "s/^Run 'sonde list'/Run 'perf list'/" sonde.out | diff -u perf.txt - >/dev/null; then
+				echo "# not on this host (perf rejects it the same way): $spec"
+				absent=$((absent + 1))
+			else
+				echo "sonde rejected: $spec"; cat sonde.out; fails=$((fails + 1))
+			fi
+			continue
+		fi
 		grep '^attr:' sonde.out >sonde.attr
 		if ! diff -u perf.attr sonde.attr >d.out; then
 			echo "attr mismatch for: $spec"; cat d.out; fails=$((fails + 1)); continue
@@ -38,8 +50,8 @@ compare_valid() {
 			fi
 		fi
 	done <"$EV/valid.txt"
-	echo "$n valid strings, $fails mismatches"
-	[ $fails = 0 ]
+	echo "$n valid strings, $absent needing a PMU this host lacks, $fails mismatches"
+	[ $fails = 0 ] && [ $absent -lt $((n / 4)) ]
 }
 
 compare_errors() {
