@@ -13,7 +13,9 @@
 #define COUNTS_LEN 18
 #define EVNAME_LEN 32
 #define EVNAME_LEN_NC 25 /* the name column of <not counted>/<not supported> lines */
-#define METRIC_LEN 35
+#define METRIC_CELL_WIDTH 35 /* " # value unit", left-justified */
+/* a counter's second metric goes on a line of its own, its " # " this far in (per-CPU: +8) */
+#define METRIC_CONT_COLUMN 49
 
 #define CNTR_NOT_SUPPORTED "<not supported>"
 #define CNTR_NOT_COUNTED "<not counted>"
@@ -176,12 +178,13 @@ static void shadow_collect(const struct stat_config *cfg, struct evlist *evlist,
 	}
 }
 
-struct outstate {
+/* the counter line being printed, and how many metric cells it has had so far */
+struct stat_line {
 	struct stat_config *cfg;
-	const char *prefix;
+	const char *prefix;	/* interval timestamp or CSV "summary" column */
 	const struct evsel *evsel;
-	int a;
-	bool newline;
+	int aggr;		/* index into the aggregation map */
+	int cells;
 };
 
 static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, int a);
@@ -200,9 +203,9 @@ static bool metric_only_unit_valid(const char *unit)
 
 #define METRIC_ONLY_LEN 20
 
-static void metric_only_value(struct outstate *os, const char *fmt, const char *unit, double val)
+static void metric_only_value(struct stat_line *ln, const char *fmt, const char *unit, double val)
 {
-	struct stat_config *cfg = os->cfg;
+	struct stat_config *cfg = ln->cfg;
 	char buf[64], *vals = buf;
 
 	if (!metric_only_unit_valid(unit))
@@ -220,58 +223,63 @@ static void metric_only_value(struct outstate *os, const char *fmt, const char *
 		fprintf(cfg->output, "%*s ", METRIC_ONLY_LEN, vals);
 }
 
-static void print_metric(struct outstate *os, const char *fmt, const char *unit, double val)
+/*
+ * The text of one metric cell in CSV: the value with its padding and any
+ * suffix ("%") dropped, then the unit without leading blanks.
+ */
+static void metric_csv(struct stat_line *ln, const char *fmt, const char *unit, double val)
 {
-	struct stat_config *cfg = os->cfg;
-	FILE *out = cfg->output;
-	char buf[64], *vals, *ends;
-	int n;
+	const char *sep = ln->cfg->csv_sep;
+	char num[128], *digits;
 
-	if (cfg->metric_only) {
-		metric_only_value(os, fmt, unit, val);
-		return;
-	}
-	if (cfg->json_output) {
-		/* perf prints the raw ratio, and "(null)" when the counter has no metric */
-		fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"", fmt && unit ? val : 0.0,
-			unit ? unit : "(null)");
-		return;
-	}
-	if (cfg->csv_output) {
-		if (!fmt || !unit) {
-			fprintf(out, "%s%s", cfg->csv_sep, cfg->csv_sep);
-			return;
-		}
-		snprintf(buf, sizeof(buf), fmt, val);
-		vals = buf;
-		while (*vals == ' ')
-			vals++;
-		ends = vals;
-		while ((*ends >= '0' && *ends <= '9') || *ends == '.')
-			ends++;
-		*ends = 0;
-		while (*unit == ' ')
-			unit++;
-		fprintf(out, "%s%s%s%s", cfg->csv_sep, vals, cfg->csv_sep, unit);
-		return;
-	}
-	if (os->newline) {
-		/* a second metric of the same counter goes on its own line */
-		fputc('\n', out);
-		fputs(os->prefix, out);
-		aggr_printout(cfg, os->evsel, os->a);
-		if (cfg->aggr_mode == AGGR_NONE)
-			fprintf(out, "        ");
-		fprintf(out, "                                                 ");
-		os->newline = false;
-	}
 	if (!fmt || !unit) {
-		fprintf(out, "%-*s", METRIC_LEN, "");
+		fprintf(ln->cfg->output, "%s%s", sep, sep);
 		return;
 	}
-	n = fprintf(out, " # ");
-	n += fprintf(out, fmt, val);
-	fprintf(out, " %-*s", METRIC_LEN - n - 1, unit);
+	snprintf(num, sizeof(num), fmt, val);
+	digits = num + strspn(num, " ");
+	digits[strspn(digits, "0123456789.")] = '\0';
+	fprintf(ln->cfg->output, "%s%s%s%s", sep, digits, sep, unit + strspn(unit, " "));
+}
+
+/* the table's metric cell, built whole and then padded to its column */
+static void metric_std(struct stat_line *ln, const char *fmt, const char *unit, double val)
+{
+	struct stat_config *cfg = ln->cfg;
+	char cell[160] = "";
+	size_t used;
+
+	if (ln->cells > 0) {
+		int pad = METRIC_CONT_COLUMN + (cfg->aggr_mode == AGGR_NONE ? 8 : 0);
+
+		fprintf(cfg->output, "\n%s", ln->prefix);
+		aggr_printout(cfg, ln->evsel, ln->aggr);
+		fprintf(cfg->output, "%*s", pad, "");
+	}
+	if (fmt && unit) {
+		used = (size_t)snprintf(cell, sizeof(cell), " # ");
+		used += (size_t)snprintf(cell + used, sizeof(cell) - used, fmt, val);
+		if (used < sizeof(cell))
+			snprintf(cell + used, sizeof(cell) - used, " %s", unit);
+	}
+	fprintf(cfg->output, "%-*s", METRIC_CELL_WIDTH, cell);
+}
+
+static void put_metric(struct stat_line *ln, const char *fmt, const char *unit, double val)
+{
+	struct stat_config *cfg = ln->cfg;
+
+	if (cfg->metric_only)
+		metric_only_value(ln, fmt, unit, val);
+	else if (cfg->json_output)
+		/* perf prints the raw ratio, and "(null)" when the counter has no metric */
+		fprintf(cfg->output, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"",
+			fmt && unit ? val : 0.0, unit ? unit : "(null)");
+	else if (cfg->csv_output)
+		metric_csv(ln, fmt, unit, val);
+	else
+		metric_std(ln, fmt, unit, val);
+	ln->cells++;
 }
 
 static double convert_unit(double v, char *unit)
@@ -292,19 +300,19 @@ static double convert_unit(double v, char *unit)
 	return v;
 }
 
-static void print_ratio(struct outstate *os, double avg, const struct shadow *sh, int ctx,
+static void print_ratio(struct stat_line *ln, double avg, const struct shadow *sh, int ctx,
 			int kind, const char *unit)
 {
 	double total = sh->val[ctx][kind];
 
 	if (!sh->has[ctx][kind] || !total) {
-		print_metric(os, NULL, unit, 0);
+		put_metric(ln, NULL, unit, 0);
 		return;
 	}
-	print_metric(os, "%7.2f%%", unit, avg / total * 100.0);
+	put_metric(ln, "%7.2f%%", unit, avg / total * 100.0);
 }
 
-static void print_shadow(struct outstate *os, struct evlist *evlist, const struct evsel *evsel,
+static void print_shadow(struct stat_line *ln, struct evlist *evlist, const struct evsel *evsel,
 			 double avg, const struct shadow *sh)
 {
 	const struct perf_event_attr *a = &evsel->attr;
@@ -317,30 +325,28 @@ static void print_shadow(struct outstate *os, struct evlist *evlist, const struc
 
 		total = sh->val[ctx][SH_CYCLES];
 		if (sh->has[ctx][SH_CYCLES] && total)
-			print_metric(os, "%7.2f ", "insn per cycle", avg / total);
+			put_metric(ln, "%7.2f ", "insn per cycle", avg / total);
 		else
-			print_metric(os, NULL, "insn per cycle", 0);
+			put_metric(ln, NULL, "insn per cycle", 0);
 		stalled = MAX(sh->val[ctx][SH_STALLED_FE], sh->val[ctx][SH_STALLED_BE]);
-		if (stalled && avg) {
-			os->newline = true;
-			print_metric(os, "%7.2f ", "stalled cycles per insn", stalled / avg);
-		}
+		if (stalled && avg)
+			put_metric(ln, "%7.2f ", "stalled cycles per insn", stalled / avg);
 		return;
 	}
 	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_BRANCH_MISSES) {
-		print_ratio(os, avg, sh, ctx, SH_BRANCHES, "of all branches");
+		print_ratio(ln, avg, sh, ctx, SH_BRANCHES, "of all branches");
 		return;
 	}
 	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CACHE_MISSES) {
-		print_ratio(os, avg, sh, ctx, SH_CACHE_REFS, "of all cache refs");
+		print_ratio(ln, avg, sh, ctx, SH_CACHE_REFS, "of all cache refs");
 		return;
 	}
 	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_STALLED_CYCLES_FRONTEND) {
-		print_ratio(os, avg, sh, ctx, SH_CYCLES, "frontend cycles idle");
+		print_ratio(ln, avg, sh, ctx, SH_CYCLES, "frontend cycles idle");
 		return;
 	}
 	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_STALLED_CYCLES_BACKEND) {
-		print_ratio(os, avg, sh, ctx, SH_CYCLES, "backend cycles idle");
+		print_ratio(ln, avg, sh, ctx, SH_CYCLES, "backend cycles idle");
 		return;
 	}
 	if (a->type == PERF_TYPE_HW_CACHE) {
@@ -357,26 +363,26 @@ static void print_shadow(struct outstate *os, struct evlist *evlist, const struc
 		};
 		for (size_t i = 0; i < ARRAY_SIZE(caches); i++)
 			if (a->config == hw_cache_miss(caches[i].cache)) {
-				print_ratio(os, avg, sh, ctx, caches[i].kind, caches[i].unit);
+				print_ratio(ln, avg, sh, ctx, caches[i].kind, caches[i].unit);
 				return;
 			}
 	}
 	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES) {
 		total = sh->val[ctx][SH_NSECS];
 		if (sh->has[ctx][SH_NSECS] && total)
-			print_metric(os, "%8.3f", "GHz", avg / total);
+			put_metric(ln, "%8.3f", "GHz", avg / total);
 		else
-			print_metric(os, NULL, NULL, 0);
+			put_metric(ln, NULL, NULL, 0);
 		return;
 	}
 	if (evsel_is_clock(evsel)) {
-		double wall = stats_avg(&os->cfg->walltime_stats);
+		double wall = stats_avg(&ln->cfg->walltime_stats);
 
 		if (wall)
-			print_metric(os, "%8.3f", "CPUs utilized",
+			put_metric(ln, "%8.3f", "CPUs utilized",
 				     avg / (wall * stat_evsel_scale(evsel)));
 		else
-			print_metric(os, NULL, NULL, 0);
+			put_metric(ln, NULL, NULL, 0);
 		return;
 	}
 	if (sh->has[ctx][SH_NSECS]) {
@@ -390,10 +396,10 @@ static void print_shadow(struct outstate *os, struct evlist *evlist, const struc
 			unit = ' ';
 		if (unit != ' ')
 			snprintf(unit_buf, sizeof(unit_buf), "%c/sec", unit);
-		print_metric(os, "%8.3f", unit_buf, ratio);
+		put_metric(ln, "%8.3f", unit_buf, ratio);
 		return;
 	}
-	print_metric(os, NULL, NULL, 0);
+	put_metric(ln, NULL, NULL, 0);
 }
 
 /* ---- one line ---- */
@@ -490,36 +496,34 @@ static void print_cgroup(struct stat_config *cfg, const struct evsel *evsel)
 		fprintf(cfg->output, "%s%s", cfg->csv_sep, evsel->cgroup_name);
 }
 
-static void print_noise(struct stat_config *cfg, const struct evsel *evsel, double avg)
+/*
+ * What follows a counter's name: its spread over the -r runs (relative
+ * stddev; interval lines are single readings and have none), then the share
+ * of the enabled time the counter really ran (multiplexing).
+ */
+static void print_run_spread(struct stat_config *cfg, const struct evsel *evsel, double avg,
+			     double run, double ena)
 {
 	const struct evsel_stat *st = evsel->priv;
-	double pct;
+	bool repeated = cfg->run_count != 1 && st && !cfg->interval;
+	double spread = repeated ? rel_stddev(stats_stddev(&st->res[0]), avg) : 0;
+	double share = (run == ena || !ena) ? 100.0 : 100.0 * run / ena;
+	FILE *out = cfg->output;
 
-	/* interval lines are single readings: no spread to show */
-	if (cfg->run_count == 1 || !st || cfg->interval)
-		return;
-	pct = rel_stddev(stats_stddev(&st->res[0]), avg);
-	if (cfg->json_output)
-		fprintf(cfg->output, "\"variance\" : %.2f, ", pct);
-	else if (cfg->csv_output)
-		fprintf(cfg->output, "%s%.2f%%", cfg->csv_sep, pct);
-	else if (pct)
-		fprintf(cfg->output, "  ( +-%6.2f%% )", pct);
-}
-
-static void print_running(struct stat_config *cfg, double run, double ena)
-{
-	double pct = 100;
-
-	if (run != ena)
-		pct = 100.0 * run / ena;
-	if (cfg->json_output)
-		fprintf(cfg->output, "\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", run,
-			ena ? pct : 100.0);
-	else if (cfg->csv_output)
-		fprintf(cfg->output, "%s%.0f%s%.2f", cfg->csv_sep, run, cfg->csv_sep, ena ? pct : 100.0);
-	else if (run != ena)
-		fprintf(cfg->output, "  (%.2f%%)", pct);
+	if (cfg->json_output) {
+		if (repeated)
+			fprintf(out, "\"variance\" : %.2f, ", spread);
+		fprintf(out, "\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", run, share);
+	} else if (cfg->csv_output) {
+		if (repeated)
+			fprintf(out, "%s%.2f%%", cfg->csv_sep, spread);
+		fprintf(out, "%s%.0f%s%.2f", cfg->csv_sep, run, cfg->csv_sep, share);
+	} else {
+		if (repeated && spread)
+			fprintf(out, "  ( +-%6.2f%% )", spread);
+		if (run != ena)
+			fprintf(out, "  (%.2f%%)", 100.0 * run / ena);
+	}
 }
 
 /* one JSON object per counter line, perf's keys and number formats */
@@ -529,7 +533,7 @@ static void print_counter_json(struct stat_config *cfg, struct evlist *evlist,
 	FILE *out = cfg->output;
 	const struct evsel_stat *st = evsel->priv;
 	double val, ena, run, scale = stat_evsel_scale(evsel);
-	struct outstate os = { cfg, prefix, evsel, a, false };
+	struct stat_line ln = { cfg, prefix, evsel, a, 0 };
 	struct shadow sh;
 
 	aggr_values(cfg, evsel, a, &val, &ena, &run);
@@ -540,18 +544,16 @@ static void print_counter_json(struct stat_config *cfg, struct evlist *evlist,
 		fprintf(out, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
 			evsel->is_supported ? CNTR_NOT_COUNTED : CNTR_NOT_SUPPORTED,
 			stat_evsel_unit(evsel), evsel->name ? evsel->name : "");
-		print_noise(cfg, evsel, val);
-		print_running(cfg, run, ena);
-		print_metric(&os, "", "", 0);
+		print_run_spread(cfg, evsel, val, run, ena);
+		put_metric(&ln, "", "", 0);
 		fputs("}\n", out);
 		return;
 	}
 	fprintf(out, "\"counter-value\" : \"%f\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
 		val * scale, stat_evsel_unit(evsel), evsel->name ? evsel->name : "");
-	print_noise(cfg, evsel, val);
-	print_running(cfg, run, ena);
+	print_run_spread(cfg, evsel, val, run, ena);
 	shadow_collect(cfg, evlist, a, &sh);
-	print_shadow(&os, evlist, evsel, val * scale, &sh);
+	print_shadow(&ln, evlist, evsel, val * scale, &sh);
 	fputs("}\n", out);
 }
 
@@ -562,7 +564,7 @@ static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
 	const struct evsel_stat *st = evsel->priv;
 	double val, ena, run, scale = stat_evsel_scale(evsel), uval;
 	const char *unit = stat_evsel_unit(evsel);
-	struct outstate os = { cfg, prefix, evsel, a, false };
+	struct stat_line ln = { cfg, prefix, evsel, a, 0 };
 	bool csv = cfg->csv_output;
 	struct shadow sh;
 
@@ -577,7 +579,7 @@ static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
 		if (!evsel->is_supported || !st || run == 0 || ena == 0)
 			return;
 		shadow_collect(cfg, evlist, a, &msh);
-		print_shadow(&os, evlist, evsel, val * scale, &msh);
+		print_shadow(&ln, evlist, evsel, val * scale, &msh);
 		return;
 	}
 	fputs(prefix, out);
@@ -590,11 +592,10 @@ static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
 		fprintf(out, "%*s", csv ? 0 : -EVNAME_LEN_NC, evsel->name ? evsel->name : "");
 		print_cgroup(cfg, evsel);
 		if (!csv)
-			print_metric(&os, NULL, NULL, 0);
-		print_noise(cfg, evsel, val);
-		print_running(cfg, run, ena);
+			put_metric(&ln, NULL, NULL, 0);
+		print_run_spread(cfg, evsel, val, run, ena);
 		if (csv)
-			print_metric(&os, NULL, NULL, 0);
+			put_metric(&ln, NULL, NULL, 0);
 		fputc('\n', out);
 		return;
 	}
@@ -612,14 +613,12 @@ static void print_counter_line(struct stat_config *cfg, struct evlist *evlist,
 	fprintf(out, "%-*s", csv ? 0 : EVNAME_LEN, evsel->name ? evsel->name : "");
 	print_cgroup(cfg, evsel);
 	if (csv) {
-		print_noise(cfg, evsel, val);
-		print_running(cfg, run, ena);
+		print_run_spread(cfg, evsel, val, run, ena);
 	}
 	shadow_collect(cfg, evlist, a, &sh);
-	print_shadow(&os, evlist, evsel, uval, &sh);
+	print_shadow(&ln, evlist, evsel, uval, &sh);
 	if (!csv) {
-		print_noise(cfg, evsel, val);
-		print_running(cfg, run, ena);
+		print_run_spread(cfg, evsel, val, run, ena);
 	}
 	fputc('\n', out);
 }
@@ -653,122 +652,122 @@ static void print_header(struct stat_config *cfg)
 	fprintf(out, ":\n\n");
 }
 
-static int precision_of(double num)
+/*
+ * The -r footer shows the elapsed time with two decimals past the first
+ * significant digit of its stddev (stddevs of a second and more: two).
+ */
+static int elapsed_decimals(double sd)
 {
-	if (num > 1)
-		return 0;
-	if (num <= 0)
-		return 0;
-	return (int)lround(ceil(-log10(num)));
-}
+	double scaled = sd;
+	int zeros = 0;
 
-static void print_table(struct stat_config *cfg, int precision, double avg)
-{
-	FILE *out = cfg->output;
-	char tmp[64];
-	int indent;
-
-	snprintf(tmp, sizeof(tmp), " %17.*f", precision, avg);
-	indent = 0;
-	while (tmp[indent] == ' ')
-		indent++;
-	fprintf(out, "%*s# Table of individual measurements:\n", indent, "");
-	for (int i = 0; i < cfg->run_count; i++) {
-		double run = (double)cfg->walltime_run[i] / NSEC_PER_SEC;
-		int h, n = 1 + abs((int)(100.0 * (run - avg) / run) / 5);
-
-		fprintf(out, " %17.*f (%+.*f) ", precision, run, precision, run - avg);
-		for (h = 0; h < n; h++)
-			fprintf(out, "#");
-		fprintf(out, "\n");
+	while (scaled > 0 && scaled < 1 && zeros < 30) {
+		zeros++;
+		scaled = sd * pow(10.0, zeros);
 	}
-	fprintf(out, "\n%*s# Final result:\n", indent, "");
+	return zeros + 2;
 }
 
-static void print_footer(struct stat_config *cfg)
+/*
+ * --table: each run's time, its distance from the mean, and a bar of one
+ * '#' plus one more per whole 5% the run is off the mean. The two titles
+ * start where the mean's digits would in the " %17f" column.
+ */
+static void print_runs_table(struct stat_config *cfg, int decimals, double mean)
 {
 	FILE *out = cfg->output;
-	double avg = stats_avg(&cfg->walltime_stats) / NSEC_PER_SEC;
+	int width = snprintf(NULL, 0, "%.*f", decimals, mean);
+	int lead = 1 + (width < 17 ? 17 - width : 0);
+
+	fprintf(out, "%*s# Table of individual measurements:\n", lead, "");
+	for (int r = 0; r < cfg->run_count; r++) {
+		double secs = (double)cfg->walltime_run[r] / NSEC_PER_SEC;
+		double off_pct = secs ? fabs(100.0 * (secs - mean) / secs) : 0;
+		int marks = off_pct < 2e9 ? 1 + (int)off_pct / 5 : 1;
+
+		fprintf(out, " %17.*f (%+.*f) ", decimals, secs, decimals, secs - mean);
+		while (marks-- > 0)
+			fputc('#', out);
+		fputc('\n', out);
+	}
+	fprintf(out, "\n%*s# Final result:\n", lead, "");
+}
+
+static void print_elapsed(struct stat_config *cfg)
+{
+	FILE *out = cfg->output;
+	double mean = stats_avg(&cfg->walltime_stats) / NSEC_PER_SEC;
+	double sd, spread;
+	int decimals;
 
 	if (cfg->csv_output || cfg->json_output)
 		return;
 	if (!cfg->null_run)
-		fprintf(out, "\n");
+		fputc('\n', out);
 	if (cfg->run_count == 1) {
-		fprintf(out, " %17.9f seconds time elapsed", avg);
+		const struct timeval *tv[2] = { &cfg->ru.ru_utime, &cfg->ru.ru_stime };
+		static const char *const what[2] = { "user", "sys" };
+
+		fprintf(out, " %17.9f seconds time elapsed", mean);
 		if (cfg->ru_display) {
-			double ut = cfg->ru.ru_utime.tv_sec + cfg->ru.ru_utime.tv_usec / 1e6;
-			double st = cfg->ru.ru_stime.tv_sec + cfg->ru.ru_stime.tv_usec / 1e6;
-
-			fprintf(out, "\n\n");
-			fprintf(out, " %17.9f seconds user\n", ut);
-			fprintf(out, " %17.9f seconds sys\n", st);
+			fputc('\n', out);
+			for (int i = 0; i < 2; i++)
+				fprintf(out, "\n %17.9f seconds %s", tv[i]->tv_sec + tv[i]->tv_usec / 1e6,
+					what[i]);
+			fputc('\n', out);
 		}
-	} else {
-		double sd = stats_stddev(&cfg->walltime_stats) / NSEC_PER_SEC;
-		int precision = precision_of(sd) + 2;
-
-		if (cfg->walltime_run_table && cfg->walltime_run)
-			print_table(cfg, precision, avg);
-		fprintf(out, " %17.*f +- %.*f seconds time elapsed", precision, avg, precision, sd);
-		if (avg) {
-			double pct = rel_stddev(sd, avg);
-
-			if (pct)
-				fprintf(out, "  ( +-%6.2f%% )", pct);
-		}
+		fputs("\n\n", out);
+		return;
 	}
-	fprintf(out, "\n\n");
+	sd = stats_stddev(&cfg->walltime_stats) / NSEC_PER_SEC;
+	decimals = elapsed_decimals(sd);
+	if (cfg->walltime_run_table && cfg->walltime_run)
+		print_runs_table(cfg, decimals, mean);
+	fprintf(out, " %17.*f +- %.*f seconds time elapsed", decimals, mean, decimals, sd);
+	spread = mean ? rel_stddev(sd, mean) : 0;
+	if (spread)
+		fprintf(out, "  ( +-%6.2f%% )", spread);
+	fputs("\n\n", out);
 }
 
-static void print_interval_header(struct stat_config *cfg)
+/*
+ * The column titles above interval lines, per aggregation: the prefix
+ * columns, then the counts column (right-aligned to the counts) and the
+ * unit's. --metric-only has its own titles and ends the line here.
+ */
+static const struct {
+	enum aggr_mode mode;
+	const char *ids;
+	int counts_width;
+} interval_titles[] = {
+	{ AGGR_NODE, " node   cpus", 19 },
+	{ AGGR_SOCKET, " socket cpus", 19 },
+	{ AGGR_DIE, " die          cpus", 19 },
+	{ AGGR_CORE, " core            cpus", 19 },
+	{ AGGR_NONE, " CPU    ", 22 },
+	{ AGGR_THREAD, "             comm-pid", 24 },
+};
+
+static void print_interval_titles(struct stat_config *cfg)
 {
-	FILE *out = cfg->output;
+	const char *ids = "";
+	int counts_width = 19;
 
 	if (cfg->csv_output || cfg->json_output)
 		return;
 	if (cfg->num_print_interval != 0 && !cfg->interval_clear)
 		return;
-	switch (cfg->aggr_mode) {
-	case AGGR_NODE:
-		fprintf(out, "#           time node   cpus");
-		if (!cfg->metric_only)
-			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
-		break;
-	case AGGR_SOCKET:
-		fprintf(out, "#           time socket cpus");
-		if (!cfg->metric_only)
-			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
-		break;
-	case AGGR_DIE:
-		fprintf(out, "#           time die          cpus");
-		if (!cfg->metric_only)
-			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
-		break;
-	case AGGR_CORE:
-		fprintf(out, "#           time core            cpus");
-		if (!cfg->metric_only)
-			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
-		break;
-	case AGGR_NONE:
-		fprintf(out, "#           time CPU    ");
-		if (!cfg->metric_only)
-			fprintf(out, "                counts %*s events\n", cfg->unit_width, "unit");
-		break;
-	case AGGR_THREAD:
-		fprintf(out, "#           time             comm-pid");
-		if (!cfg->metric_only)
-			fprintf(out, "                  counts %*s events\n", cfg->unit_width, "unit");
-		break;
-	case AGGR_GLOBAL:
-	default:
-		fprintf(out, "#           time");
-		if (!cfg->metric_only)
-			fprintf(out, "             counts %*s events\n", cfg->unit_width, "unit");
-		break;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(interval_titles); i++)
+		if (interval_titles[i].mode == cfg->aggr_mode) {
+			ids = interval_titles[i].ids;
+			counts_width = interval_titles[i].counts_width;
+		}
+	fprintf(cfg->output, "#           time%s", ids);
 	if (cfg->metric_only)
-		fprintf(out, "\n");
+		fputc('\n', cfg->output);
+	else
+		fprintf(cfg->output, "%*s %*s events\n", counts_width, "counts", cfg->unit_width,
+			"unit");
 }
 
 /* the metric-only table: a header line of metric names, then one line of values */
@@ -849,7 +848,7 @@ void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const s
 		}
 		snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", (unsigned long)ts->tv_sec,
 			 (unsigned long)ts->tv_nsec, cfg->csv_sep);
-		print_interval_header(cfg);
+		print_interval_titles(cfg);
 		if (++cfg->num_print_interval == 25)
 			cfg->num_print_interval = 0;
 	} else {
@@ -901,7 +900,7 @@ void stat_print_counters(struct stat_config *cfg, struct evlist *evlist, const s
 		}
 	}
 	if (!ts)
-		print_footer(cfg);
+		print_elapsed(cfg);
 	fflush(cfg->output);
 }
 

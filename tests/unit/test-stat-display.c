@@ -283,3 +283,86 @@ TEST(stat_metrics_need_the_same_modifiers)
 	}
 	teardown(&f);
 }
+
+/* -r with --table: the per-run rows, their bars, the titles' indentation and the decimals */
+TEST(stat_repeat_table_footer)
+{
+	struct fixture f;
+	const char *out;
+	u64 runs[3] = { 800000, 1000000, 1200000 };
+
+	setup(&f, AGGR_GLOBAL, NULL);
+	f.cfg.run_count = 3;
+	f.cfg.walltime_run_table = true;
+	f.cfg.walltime_run = runs;
+	stats_init(&f.cfg.walltime_stats);
+	for (int i = 0; i < 3; i++)
+		stats_update(&f.cfg.walltime_stats, runs[i]);
+	add(&f, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, "cs", 3, 1000, 1000, true);
+	out = print(&f, NULL);
+	/* 1 + one per whole 5% off the mean: 25% -> 5 marks (24.99.. in binary), 16.7% -> 4 */
+	EXPECT_STREQ(line(out, 5), "          # Table of individual measurements:");
+	EXPECT_STREQ(line(out, 6), "          0.000800 (-0.000200) #####");
+	EXPECT_STREQ(line(out, 7), "          0.001000 (+0.000000) #");
+	EXPECT_STREQ(line(out, 8), "          0.001200 (+0.000200) ####");
+	EXPECT_STREQ(line(out, 9), "");
+	EXPECT_STREQ(line(out, 10), "          # Final result:");
+	EXPECT_STREQ(line(out, 11), "          0.001000 +- 0.000115 seconds time elapsed  ( +- 11.55% )");
+	EXPECT_STREQ(line(out, 12), "");
+	teardown(&f);
+}
+
+/* one run of a forked workload: elapsed, then user and sys */
+TEST(stat_footer_user_sys)
+{
+	struct fixture f;
+	const char *out;
+
+	setup(&f, AGGR_GLOBAL, NULL);
+	f.cfg.ru_display = true;
+	f.cfg.ru.ru_utime.tv_usec = 250000;
+	f.cfg.ru.ru_stime.tv_sec = 1;
+	f.cfg.ru.ru_stime.tv_usec = 5;
+	add(&f, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, "cs", 3, 1000, 1000, true);
+	out = print(&f, NULL);
+	EXPECT_STREQ(strstr(out, "seconds time elapsed"), "seconds time elapsed\n\n"
+		     "       0.250000000 seconds user\n       1.000005000 seconds sys\n\n\n");
+	teardown(&f);
+}
+
+/* a second metric (stalled cycles per insn) continues on a line of its own */
+static void stalled_fixture(struct fixture *f, enum aggr_mode mode, const char *cpus)
+{
+	setup(f, mode, cpus);
+	add(f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles", 2000, 1000, 1000, true);
+	add(f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, "stalled-cycles-frontend",
+	    500, 1000, 500, true);
+	add(f, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions", 3000, 1000, 1000, true);
+}
+
+TEST(stat_second_metric_line)
+{
+	struct fixture f;
+	const char *out;
+
+	stalled_fixture(&f, AGGR_GLOBAL, NULL);
+	out = print(&f, NULL);
+	EXPECT_STREQ(line(out, 4), "              1000      stalled-cycles-frontend          #   50.00% frontend cycles idle     (50.00%)");
+	EXPECT_STREQ(line(out, 5), "              3000      instructions                     #    1.50  insn per cycle         ");
+	EXPECT_STREQ(line(out, 6), "                                                  #    0.33  stalled cycles per insn");
+	teardown(&f);
+
+	stalled_fixture(&f, AGGR_NONE, "0");
+	out = print(&f, NULL);
+	EXPECT_STREQ(line(out, 5), "CPU0                     3000      instructions                     #    1.50  insn per cycle         ");
+	EXPECT_STREQ(line(out, 6), "CPU0                                                                 #    0.33  stalled cycles per insn");
+	teardown(&f);
+
+	stalled_fixture(&f, AGGR_GLOBAL, NULL);
+	f.cfg.csv_output = true;
+	f.cfg.csv_sep = ",";
+	out = print(&f, NULL);
+	EXPECT_STREQ(line(out, 1), "1000,,stalled-cycles-frontend,500,50.00,50.00,frontend cycles idle");
+	EXPECT_STREQ(line(out, 2), "3000,,instructions,1000,100.00,1.50,insn per cycle,0.33,stalled cycles per insn");
+	teardown(&f);
+}
