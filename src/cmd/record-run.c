@@ -311,6 +311,16 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 		}
 		if (rec->ctl_fd >= 0 && !done && control_commands(rec))
 			done_signal = SIGTERM; /* "stop": ends like an interrupt, workload included */
+		/*
+		 * rings that never run dry (our own writes traced with -a) keep the
+		 * loop from idling: deliver a pending signal now, or the workload's
+		 * end and SIGINT/SIGTERM are never seen
+		 */
+		if (nr_read && !done && signal_pending()) {
+			struct timespec zero = { 0, 0 };
+
+			ppoll(NULL, 0, &zero, waitmask);
+		}
 		if (got_sigchld || done_signal)
 			done = true;
 		if (done && !disabled && (t->pid || t->tid || t->uid_str || t->system_wide ||

@@ -10,8 +10,8 @@ same_err() {
 	local prc=0 src=0
 	"$PERF" stat "$@" >/dev/null 2>perf.err </dev/null || prc=$?
 	"$SONDE" stat "$@" >/dev/null 2>sonde.err </dev/null || src=$?
-	sed -E "s/sonde/perf/g; s/[0-9]+\.[0-9]+ seconds/N seconds/" sonde.err >sonde.n
-	sed -E "s/[0-9]+\.[0-9]+ seconds/N seconds/" perf.err >perf.n
+	sed -E "s/sonde/perf/g; s/[0-9]+\.[0-9]+ seconds/N seconds/" sonde.err >sonde.n || return 1
+	sed -E "s/[0-9]+\.[0-9]+ seconds/N seconds/" perf.err >perf.n || return 1
 	if [ "$prc" != "$src" ]; then echo "exit: perf $prc, sonde $src"; cat sonde.err; return 1; fi
 	test_cmp perf.n sonde.n
 }
@@ -101,9 +101,11 @@ test_expect_success NOBODY 'unprivileged, paranoid 2: -a is refused with the par
 	test_grep "^>= 2: Disallow kernel profiling$" err
 '
 test_expect_success NOBODY,PERF 'unprivileged, paranoid 2: the same text as perf' '
-	run_nobody "$PERF" stat -a -e cs -- true 2>perf.err || true
-	run_nobody "$SONDE" stat -a -e cs -- true 2>sonde.err || true
-	test_cmp perf.err sonde.err
+	prc=0 src=0
+	run_nobody "$PERF" stat -a -e cs -- true 2>perf.err || prc=$?
+	run_nobody "$SONDE" stat -a -e cs -- true 2>sonde.err || src=$?
+	echo "exit: perf $prc, sonde $src" &&
+	test $prc = $src && test_cmp perf.err sonde.err
 '
 test_expect_success NOBODY 'unprivileged, paranoid 2: own process counted user-only (":u")' '
 	run_nobody "$SONDE" stat -e task-clock,cs -- true 2>err &&
