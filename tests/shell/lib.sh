@@ -123,3 +123,19 @@ test_grep() {
 test_done() {
 	echo "1..$test_count"
 }
+
+# interrupt PID: Ctrl-C for a background job. A job started with & in a script
+# begins with SIGINT ignored until the program installs its handler, so a
+# signal sent too early is lost: resend every 2 s (30 s at most, then SIGKILL)
+# instead of letting the test's wait hang.
+interrupt() {
+	local i
+	kill -INT "$1" 2>/dev/null || return 0
+	for i in $(seq 150); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.2
+		[ $((i % 10)) = 0 ] && kill -INT "$1" 2>/dev/null
+	done
+	kill -KILL "$1" 2>/dev/null
+	return 0
+}

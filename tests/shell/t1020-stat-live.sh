@@ -182,7 +182,7 @@ test_expect_success ROOT 'Ctrl-C on a system-wide run prints the counts, status 
 	"$SONDE" stat -a -e cs 2>out &
 	pid=$! rc=0
 	sleep 0.5
-	kill -INT $pid
+	interrupt $pid
 	wait $pid || rc=$?
 	test $rc = 130 && test_grep "^ +[0-9,]+ +cs" out && test_grep "seconds time elapsed" out
 '
@@ -191,7 +191,7 @@ test_expect_success ROOT 'no command and no target: system wide until Ctrl-C' '
 	"$SONDE" stat -e cs 2>out &
 	pid=$! rc=0
 	sleep 0.3
-	kill -INT $pid
+	interrupt $pid
 	wait $pid || rc=$?
 	# perf ends with 130 here too
 	test $rc = 130 && test_grep "Performance counter stats for .system wide.:" out

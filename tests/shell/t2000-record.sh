@@ -104,7 +104,7 @@ test_expect_success '-B: no sample count in the message (perf does not read the 
 test_expect_success 'SIGINT ends a system-wide recording cleanly' '
 	"$SONDE" record -a -o int.data 2>err &
 	pid=$!
-	sleep 0.5 && kill -INT $pid && wait $pid &&
+	sleep 0.5 && interrupt $pid && wait $pid &&
 	test_grep "Captured and wrote" err &&
 	"$SONDE" record -q -o /dev/null -- true
 '
@@ -112,7 +112,7 @@ test_expect_success 'SIGINT ends a system-wide recording cleanly' '
 test_expect_success PERF 'SIGINT leaves a file perf reads without warnings' '
 	"$SONDE" record -a -o int.data 2>/dev/null &
 	pid=$!
-	sleep 0.5 && kill -INT $pid && wait $pid &&
+	sleep 0.5 && interrupt $pid && wait $pid &&
 	"$PERF" report --stdio -i int.data >/dev/null 2>err && ! test -s err
 '
 
@@ -122,12 +122,12 @@ test_expect_success '-p PID and -t TID record a running process until SIGINT' '
 	"$SONDE" record -p $bp -o p.data 2>perr &
 	rp=$!
 	sleep 0.5
-	kill -INT $rp
+	interrupt $rp
 	wait $rp
 	"$SONDE" record -t $bp --per-thread -o t.data 2>terr &
 	rp=$!
 	sleep 0.5
-	kill -INT $rp
+	interrupt $rp
 	wait $rp
 	kill $bp
 	test_grep "Captured and wrote .* p.data \([1-9][0-9]* samples\)" perr &&
@@ -151,7 +151,7 @@ test_expect_success NOBODY '-u USER records that user'"'"'s processes' '
 	"$SONDE" record -u nobody -o u.data 2>err &
 	rp=$!
 	sleep 0.5
-	kill -INT $rp
+	interrupt $rp
 	wait $rp
 	kill $bp
 	test_grep "Captured and wrote .* u.data \([1-9][0-9]* samples\)" err &&
@@ -162,7 +162,7 @@ test_expect_success NOBODY '-u USER records that user'"'"'s processes' '
 test_expect_success '--switch-output=signal writes perf.data.<timestamp> files' '
 	"$SONDE" record --switch-output -a -o sw.data 2>err &
 	rp=$!
-	sleep 0.8 && kill -USR2 $rp && sleep 0.5 && kill -INT $rp && wait $rp &&
+	sleep 0.8 && kill -USR2 $rp && sleep 0.5 && interrupt $rp && wait $rp &&
 	test $(ls sw.data.* | wc -l) -ge 2 &&
 	ls sw.data.* | grep -E "^sw\.data\.[0-9]{16}$" &&
 	test_grep "^\[ perf record: Dump sw\.data\.[0-9]{16} \]$" err
@@ -219,7 +219,7 @@ test_expect_success '--timestamp-filename renames the output as perf' '
 test_expect_success '--switch-max-files keeps only the newest dumps' '
 	"$SONDE" record -q --switch-output --switch-max-files=1 -a -o mx.data &
 	rp=$!
-	sleep 0.8 && kill -USR2 $rp && sleep 0.3 && kill -USR2 $rp && sleep 0.3 && kill -INT $rp && wait $rp &&
+	sleep 0.8 && kill -USR2 $rp && sleep 0.3 && kill -USR2 $rp && sleep 0.3 && interrupt $rp && wait $rp &&
 	test $(ls mx.data.* | wc -l) = 1
 '
 

@@ -125,7 +125,7 @@ test_expect_success PERF '-p: existing process maps synthesized (MMAP2 from /pro
 	bp=$!
 	"$SONDE" record -q -p $bp -o p.data &
 	rp=$!
-	sleep 0.4; kill -INT $rp; wait $rp; kill $bp
+	sleep 0.4; interrupt $rp; wait $rp; kill $bp
 	"$PERF" report -D -i p.data 2>/dev/null >dump &&
 	test_grep "PERF_RECORD_COMM: cpuburn:$bp/$bp" dump &&
 	test_grep "PERF_RECORD_MMAP2 $bp/$bp: .* r-xp .*/cpuburn$" dump &&
