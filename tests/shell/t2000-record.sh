@@ -33,6 +33,8 @@ test_expect_success 'a workload killed by a signal: sonde dies of it too, as per
 	test $rc = 143 && test -s k.data
 '
 
+# sonde names its default event as perf 6.1.192 does (cpu-clock:ppp, guest
+# left in), whichever $PERF the suite uses: these names come from sonde
 test_expect_success 'a missing command: perf message, exit 255' '
 	test_exit_code 255 "$SONDE" record -o x.data -- /nonexistent/cmd 2>err &&
 	test_grep "^Failed to collect .cpu-clock:ppp. for the ./nonexistent/cmd. workload: No such file or directory$" err
@@ -180,6 +182,7 @@ test_expect_success '-G needs events first and a system-wide target' '
 test_expect_success PERF,NOBODY 'unprivileged: user-only sampling named as perf names it' '
 	d=$(mktemp -d /tmp/sonde-nobody.XXXXXX) && chmod 777 "$d" &&
 	setpriv --reuid nobody --regid nogroup --clear-groups "$SONDE" record -q -o "$d/n.data" -- true &&
+	# perf evlist prints the name sonde stored in the header
 	test "$("$PERF" evlist -f -i "$d/n.data")" = "cpu-clock:uhppp" &&
 	setpriv --reuid nobody --regid nogroup --clear-groups "$SONDE" record -q -e cpu-clock -o "$d/n.data" -- true &&
 	test "$("$PERF" evlist -f -i "$d/n.data")" = "cpu-clock:u" &&
