@@ -45,6 +45,7 @@ struct callchain_opts {
 	enum chain_order order;
 	bool order_set;	     /* caller/callee given explicitly */
 	double min_percent;  /* 0.5 by default */
+	bool min_set;	     /* -g gave the threshold */
 	u32 print_limit;     /* 0: no limit */
 	bool value_percent;  /* only percent values are supported */
 };

@@ -129,9 +129,10 @@ static int parse_callchain(const char *s, struct callchain_opts *cc, bool *none)
 				ret = -EINVAL;
 				break;
 			}
-			if (nums == 0)
+			if (nums == 0) {
 				cc->min_percent = d;
-			else if (nums == 1)
+				cc->min_set = true;
+			} else if (nums == 1)
 				cc->print_limit = (u32)d;
 			nums++;
 		}
@@ -379,8 +380,11 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		fprintf(stderr, "Invalid callchain mode: %s\n", a->callchain);
 		return 129;
 	}
-	/* perf hides callchain branches below --percent-limit too */
-	if (po.percent_limit > ho.cc.min_percent)
+	/*
+	 * perf: --percent-limit is the callchain threshold too (lower or
+	 * higher than the default), unless a -g threshold comes after it.
+	 */
+	if (a->percent_limit && (!ho.cc.min_set || a->percent_limit_last))
 		ho.cc.min_percent = po.percent_limit;
 	if (a->comms) {
 		filter.comms = parse_str_list(a->comms, &comms);
