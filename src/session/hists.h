@@ -125,6 +125,7 @@ struct hists_opts {
 	int max_stack;	       /* frames used from each callchain (127 default) */
 	struct hist_field fields[HIST_MAX_FIELDS]; /* -F: columns and sort order, in order */
 	int nr_fields;	       /* 0: perf's default columns */
+	int nr_sort_first;     /* -F with --sort: keys[0..n) order the rows before the fields */
 };
 
 /*

@@ -46,4 +46,33 @@ test_expect_success PERF,ROOT '--percent-limit is the callchain threshold' '
 	done
 '
 
+# with -F and --sort, the --sort keys order the rows (then the fields), and
+# those missing from -F are shown after the fields
+test_expect_success PERF,ROOT '-F with --sort: rows in the sort keys order' '
+	for ch in --children --no-children; do
+		for o in "-F overhead,sym --sort sym" "-F overhead,sym --sort dso" \
+			 "-F sym,overhead --sort dso,sym" "-F overhead,sym --sort sym -n"; do
+			same $TRASH/cc.data $ch $o || { echo "failed: $ch $o"; return 1; }
+		done
+	done
+'
+
+# --percentage relative: the header counts the samples of the entries the
+# filters let through, as their event count does. Only the header lines are
+# compared: the order of tied rows differs (docs/cmd/report.md, "Differences").
+test_expect_success PERF,ROOT '--percentage relative: samples and event count agree' '
+	for ch in --children --no-children; do
+		for o in "--dsos rptmix" "--comms rptmix" "--dsos [kernel.kallsyms]" \
+			 "--symbols hot" "--comms rptmix,rpt-child"; do
+			"$PERF" report --stdio -i $TRASH/cc.data $ch $o --percentage relative \
+				2>/dev/null | grep "^# Samples\|^# Event count" >perf.h &&
+			"$SONDE" report --stdio -i $TRASH/cc.data $ch $o --percentage relative \
+				>sonde.out 2>&1 &&
+			grep "^# Samples\|^# Event count" sonde.out >sonde.h &&
+			test -s perf.h && test_cmp perf.h sonde.h ||
+			{ echo "failed: $ch $o"; return 1; }
+		done
+	done
+'
+
 test_done
