@@ -79,6 +79,12 @@ struct report_opts {
 	bool tui;
 };
 
+/*
+ * -g with a threshold and --percent-limit both set the callchain threshold:
+ * perf keeps the one given last. Their order is remembered here.
+ */
+static int opt_seq, call_graph_seq, percent_limit_seq;
+
 static const char *const report_usage[] = {
 	"perf report [<options>]",
 	NULL,
@@ -106,6 +112,7 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.children = o->children ? -1 : 0,
 		.inverted = o->inverted,
 		.percent_limit = o->percent_limit,
+		.percent_limit_last = percent_limit_seq > call_graph_seq,
 		.percentage = o->percentage,
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
@@ -139,6 +146,20 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 }
 
 /* parse_tristate - an int option: 1 when given, 0 for --no-x (stays -1 when absent) */
+static int parse_call_graph(const struct option *opt, const char *arg, int unset)
+{
+	*(const char **)opt->value = unset ? NULL : arg;
+	call_graph_seq = ++opt_seq;
+	return 0;
+}
+
+static int parse_percent_limit(const struct option *opt, const char *arg, int unset)
+{
+	*(const char **)opt->value = unset ? NULL : arg;
+	percent_limit_seq = ++opt_seq;
+	return 0;
+}
+
 static int parse_tristate(const struct option *opt, const char *arg, int unset)
 {
 	(void)arg;
@@ -216,7 +237,7 @@ int cmd_report(int argc, const char **argv)
 			   "\t\t\t  tlb mem snoop dcacheline symbol_iaddr phys_daddr data_page_size\n"
 			   "\t\t\t  blocked"),
 		OPT_BOOLEAN('f', "force", &o->force, "don't complain, do it"),
-		OPT_STRING('g', "call-graph", &o->call_graph, "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+		OPT_CALLBACK('g', "call-graph", &o->call_graph, "print_type,threshold[,print_limit],order,sort_key[,branch],value",
 			   "Display call graph (stack chain/backtrace):\n"
 			   "\n"
 			   "\t\t\t\tprint_type:\tcall graph printing style (graph|flat|fractal|folded|none)\n"
@@ -227,7 +248,7 @@ int cmd_report(int argc, const char **argv)
 			   "\t\t\t\tbranch:\t\tinclude last branch info to call graph (branch)\n"
 			   "\t\t\t\tvalue:\t\tcall graph value (percent|period|count)\n"
 			   "\n"
-			   "\t\t\t\tDefault: graph,0.5,caller,function,percent"),
+			   "\t\t\t\tDefault: graph,0.5,caller,function,percent", parse_call_graph),
 		OPT_BOOLEAN('G', "inverted", &o->inverted, "alias for inverted call graph"),
 		OPT_STRING('i', "input", &o->input, "file",
 			   "input file name"),
@@ -292,8 +313,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_UNSUPPORTED_NOARG(0, "ns", "Show times in nanosecs"),
 		OPT_STRING(0, "objdump", &o->objdump, "path",
 			   "objdump binary to use for disassembly and annotations"),
-		OPT_STRING(0, "percent-limit", &o->percent_limit, "percent",
-			   "Don't show entries under that percent"),
+		OPT_CALLBACK(0, "percent-limit", &o->percent_limit, "percent",
+			     "Don't show entries under that percent", parse_percent_limit),
 		OPT_CALLBACK(0, "percent-type", &o->percent_type, "local-period",
 			     "Set percent type local/global-period/hits", parse_percent_type),
 		OPT_STRING(0, "percentage", &o->percentage, "relative|absolute",

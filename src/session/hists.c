@@ -750,6 +750,12 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 	int c;
 
 	if (hists->opts.nr_fields) {
+		/* -F with --sort: the --sort keys order the rows first */
+		for (int i = 0; i < hists->opts.nr_sort_first; i++) {
+			c = -key_cmp(hists, hists->opts.keys[i], a, b);
+			if (c)
+				return c;
+		}
 		/* -F: the fields in their order are the sort list */
 		for (int i = 0; i < hists->opts.nr_fields; i++) {
 			const struct hist_field *f = &hists->opts.fields[i];

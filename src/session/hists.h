@@ -46,6 +46,7 @@ struct callchain_opts {
 	enum chain_order order;
 	bool order_set;	     /* caller/callee given explicitly */
 	double min_percent;  /* 0.5 by default */
+	bool min_set;	     /* -g gave the threshold */
 	u32 print_limit;     /* 0: no limit */
 	bool value_percent;  /* only percent values are supported */
 };
@@ -125,6 +126,7 @@ struct hists_opts {
 	int max_stack;	       /* frames used from each callchain (127 default) */
 	struct hist_field fields[HIST_MAX_FIELDS]; /* -F: columns and sort order, in order */
 	int nr_fields;	       /* 0: perf's default columns */
+	int nr_sort_first;     /* -F with --sort: keys[0..n) order the rows before the fields */
 };
 
 /*

@@ -770,6 +770,17 @@ u64 hists_visible_period(const struct hists *hists)
 	return sum;
 }
 
+/* the samples of the entries the filters let through (self, as the period) */
+static u64 hists_visible_samples(const struct hists *hists)
+{
+	u64 sum = 0;
+
+	for (size_t i = 0; i < hists->nr_entries; i++)
+		if (!hists->entries[i]->filtered)
+			sum += hists->entries[i]->nr_events;
+	return sum;
+}
+
 void hists_fprintf_event_header(const struct hists *hists, const struct hists_print_opts *o,
 				FILE *fp)
 {
@@ -777,7 +788,7 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
 
 	if (!o->percent_absolute) {
 		/* relative: what the filters let through */
-		n = hists->nr_samples_unfiltered;
+		n = hists_visible_samples(hists);
 		count = hists_visible_period(hists);
 	}
 

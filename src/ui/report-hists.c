@@ -52,6 +52,14 @@ static int parse_sort(const char *s, struct hists_opts *ho)
 	return ret;
 }
 
+static bool has_key(const struct hists_opts *ho, enum sort_key k)
+{
+	for (int i = 0; i < ho->nr_keys; i++)
+		if (ho->keys[i] == k)
+			return true;
+	return false;
+}
+
 static int parse_fields(const char *s, struct hists_opts *ho, struct hists_print_opts *po)
 {
 	struct strvec v = STRVEC_INIT;
@@ -59,7 +67,8 @@ static int parse_fields(const char *s, struct hists_opts *ho, struct hists_print
 
 	(void)po;
 	strvec_split(&v, s, ", ");
-	ho->nr_keys = 0;
+	/* with --sort (already parsed into the keys) those keys lead the order */
+	ho->nr_keys = ho->nr_sort_first;
 	ho->nr_fields = 0;
 	for (size_t i = 0; i < v.nr && ho->nr_fields < HIST_MAX_FIELDS; i++) {
 		const char *f = v.v[i];
@@ -83,10 +92,22 @@ static int parse_fields(const char *s, struct hists_opts *ho, struct hists_print
 			}
 			hf->type = COL_KEY;
 			hf->key = (enum sort_key)k;
-			if (ho->nr_keys < SORT_NR_KEYS)
+			if (!has_key(ho, (enum sort_key)k) && ho->nr_keys < SORT_NR_KEYS)
 				ho->keys[ho->nr_keys++] = (enum sort_key)k;
 		}
 		ho->nr_fields++;
+	}
+	/* perf shows the --sort keys missing from -F after the fields */
+	for (int i = 0; !ret && i < ho->nr_sort_first && ho->nr_fields < HIST_MAX_FIELDS; i++) {
+		bool shown = false;
+
+		for (int j = 0; j < ho->nr_fields; j++)
+			if (ho->fields[j].type == COL_KEY && ho->fields[j].key == ho->keys[i])
+				shown = true;
+		if (!shown) {
+			ho->fields[ho->nr_fields].type = COL_KEY;
+			ho->fields[ho->nr_fields++].key = ho->keys[i];
+		}
 	}
 	strvec_clear(&v);
 	return ret;
@@ -130,9 +151,10 @@ static int parse_callchain(const char *s, struct callchain_opts *cc, bool *none)
 				ret = -EINVAL;
 				break;
 			}
-			if (nums == 0)
+			if (nums == 0) {
 				cc->min_percent = d;
-			else if (nums == 1)
+				cc->min_set = true;
+			} else if (nums == 1)
 				cc->print_limit = (u32)d;
 			nums++;
 		}
@@ -363,6 +385,8 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		po.percent_limit = strtod(a->percent_limit, NULL);
 	if (a->sort && parse_sort(a->sort, &ho))
 		return 129;
+	if (a->fields && a->sort)
+		ho.nr_sort_first = ho.nr_keys;
 	if (a->fields && parse_fields(a->fields, &ho, &po))
 		return 129;
 	/* -p: perf adds the parent key when the sort order lacks it */
@@ -380,8 +404,11 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		fprintf(stderr, "Invalid callchain mode: %s\n", a->callchain);
 		return 129;
 	}
-	/* perf hides callchain branches below --percent-limit too */
-	if (po.percent_limit > ho.cc.min_percent)
+	/*
+	 * perf: --percent-limit is the callchain threshold too (lower or
+	 * higher than the default), unless a -g threshold comes after it.
+	 */
+	if (a->percent_limit && (!ho.cc.min_set || a->percent_limit_last))
 		ho.cc.min_percent = po.percent_limit;
 	if (a->comms) {
 		filter.comms = parse_str_list(a->comms, &comms);

@@ -25,6 +25,7 @@ struct report_hist_args {
 	int children;		   /* -1 default (on when callchains exist), 0, 1 */
 	bool inverted;		   /* -G */
 	const char *percent_limit; /* --percent-limit */
+	bool percent_limit_last;   /* --percent-limit given after -g */
 	const char *percentage;	   /* --percentage relative|absolute */
 	bool show_nr_samples;	   /* -n */
 	bool show_total_period;	   /* --show-total-period */

@@ -1,0 +1,76 @@
+#!/bin/bash
+# report --percent-limit as the callchain threshold, -F row order, sort keys: against perf.
+. "$(dirname "$0")/lib.sh"
+
+# same FILE OPTS...: sonde and perf print the same report (the random tip
+# line dropped) and exit alike; perf's stderr warnings are not compared
+same() {
+	local f=$1 rc_p=0 rc_s=0
+	shift
+	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null || rc_p=$?
+	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || rc_s=$?
+	grep -v '^# (Tip:' perf.out | sed "$perf_fix" >perf.norm
+	grep -v '^# (Tip:' sonde.out >sonde.norm
+	test_cmp perf.norm sonde.norm &&
+	{ [ $rc_p = $rc_s ] || { echo "exit $rc_s, perf $rc_p: $*"; cat sonde.err; return 1; }; }
+}
+
+W=$SONDE_WORKLOADS
+
+# KNOWN DIFFERENCE (not this test's subject, to fix): perf sometimes marks
+# the "[...]" remainder of a fractal branch " (inlined)" (data-dependent,
+# both 6.1.187 and 6.1.192); sonde never does. Only that suffix is dropped.
+perf_fix='s/--\[\.\.\.\] (inlined)$/--[...]/'
+
+test_expect_success ROOT 'record a file with callchains' '
+	"$SONDE" record -q -g -c 200000 -o $TRASH/cc.data "$W/rptmix" 200 >/dev/null 2>&1 &&
+	test -s $TRASH/cc.data
+'
+
+# perf takes --percent-limit as the callchain threshold, lower or higher than
+# the default 0.5, unless -g with a threshold comes after it (the last wins)
+test_expect_success PERF,ROOT '--percent-limit is the callchain threshold' '
+	for pl in 0 0.1 0.3 0.7; do
+		for ch in --children --no-children; do
+			for g in graph fractal flat folded graph,0.2 graph,0.5 fractal,0.05; do
+				same $TRASH/cc.data $ch --percent-limit $pl -g $g ||
+				{ echo "failed: $ch --percent-limit $pl -g $g"; return 1; }
+				same $TRASH/cc.data $ch -g $g --percent-limit $pl ||
+				{ echo "failed: $ch -g $g --percent-limit $pl"; return 1; }
+			done
+			same $TRASH/cc.data $ch --percent-limit $pl ||
+			{ echo "failed: $ch --percent-limit $pl"; return 1; }
+		done
+	done
+'
+
+# with -F and --sort, the --sort keys order the rows (then the fields), and
+# those missing from -F are shown after the fields
+test_expect_success PERF,ROOT '-F with --sort: rows in the sort keys order' '
+	for ch in --children --no-children; do
+		for o in "-F overhead,sym --sort sym" "-F overhead,sym --sort dso" \
+			 "-F sym,overhead --sort dso,sym" "-F overhead,sym --sort sym -n"; do
+			same $TRASH/cc.data $ch $o || { echo "failed: $ch $o"; return 1; }
+		done
+	done
+'
+
+# --percentage relative: the header counts the samples of the entries the
+# filters let through, as their event count does. Only the header lines are
+# compared: the order of tied rows differs (docs/cmd/report.md, "Differences").
+test_expect_success PERF,ROOT '--percentage relative: samples and event count agree' '
+	for ch in --children --no-children; do
+		for o in "--dsos rptmix" "--comms rptmix" "--dsos [kernel.kallsyms]" \
+			 "--symbols hot" "--comms rptmix,rpt-child"; do
+			"$PERF" report --stdio -i $TRASH/cc.data $ch $o --percentage relative \
+				2>/dev/null | grep "^# Samples\|^# Event count" >perf.h &&
+			"$SONDE" report --stdio -i $TRASH/cc.data $ch $o --percentage relative \
+				>sonde.out 2>&1 &&
+			grep "^# Samples\|^# Event count" sonde.out >sonde.h &&
+			test -s perf.h && test_cmp perf.h sonde.h ||
+			{ echo "failed: $ch $o"; return 1; }
+		done
+	done
+'
+
+test_done
