@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # stat record / stat report (and their 3+ letter abbreviations) are refused with
 # a message and exit 1, never run as a workload named "record"; shorter words
 # and paths stay workloads, as in perf.

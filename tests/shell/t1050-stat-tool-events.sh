@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # stat's tool events user_time/system_time: perf gives them their value as
 # enabled/running time, so a zero value is "<not counted>" (run field 0 in CSV)
 # and so is every interval line (the rusage is only known at the end).

