@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -85,6 +86,56 @@ static char *blob_text(struct blob *b, u64 n)
 	memcpy(t, q, n);
 	t[n] = 0;
 	return t;
+}
+
+/* printk_line_ok - one line of the printk block: 0xADDR : "TEXT" */
+static bool printk_line_ok(const char *l, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && l[i] == ' ')
+		i++;
+	if (i + 2 > len || l[i] != '0' || (l[i + 1] != 'x' && l[i + 1] != 'X'))
+		return false;
+	i += 2;
+	if (i >= len || !isxdigit((unsigned char)l[i]))
+		return false;
+	while (i < len && isxdigit((unsigned char)l[i]))
+		i++;
+	while (i < len && l[i] == ' ')
+		i++;
+	if (i >= len || l[i++] != ':')
+		return false;
+	while (i < len && l[i] == ' ')
+		i++;
+	if (i >= len || l[i++] != '"')
+		return false;
+	while (len > i && l[len - 1] == ' ')
+		len--;
+	return len > i && l[len - 1] == '"';
+}
+
+/*
+ * keep_printk_lines - drop, in place, every line of the printk block that is
+ * not "0xADDR : \"TEXT\"": libtraceevent's parser reads past the end of its
+ * input on such damaged lines (found by fuzzing).
+ */
+static void keep_printk_lines(char *text)
+{
+	char *out = text, *l = text;
+
+	while (*l) {
+		char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+
+		if (printk_line_ok(l, len)) {
+			memmove(out, l, len);
+			out += len;
+			*out++ = '\n';
+		}
+		l += len + (nl ? 1 : 0);
+	}
+	*out = 0;
 }
 
 static void parse_one_format(struct tep_handle *tep, struct blob *b, const char *sys)
@@ -186,7 +237,9 @@ int trace_tep_from_data(const void *data, size_t size, struct tep_handle **out)
 	if (!b.bad && b.end - b.p >= 4) {
 		n = blob_num(&b, 4);
 		text = blob_text(&b, n);
-		if (text && n && tep_parse_printk_formats(tep, text))
+		if (text)
+			keep_printk_lines(text);
+		if (text && *text && tep_parse_printk_formats(tep, text))
 			pr_debug("cannot parse printk formats\n");
 		free(text);
 	}
