@@ -32,9 +32,14 @@ test_expect_success 'empty and garbage files are refused' '
 	test_grep "incompatible file format" err
 '
 
-test_expect_success 'truncated file: error, no crash' '
+# a cut file gives the complete records it holds and one warning (perf stops
+# with "failed to process type: 0" and 234: docs/perf-data.md)
+test_expect_success 'truncated file: the complete records, one warning, no crash' '
 	head -c 3000 "$F/callgraph.data" >trunc.data &&
-	test_must_fail ./perf script -i trunc.data >out 2>err
+	./perf script -i trunc.data >out 2>err &&
+	test_grep "damaged perf.data at offset 0x" err &&
+	test $(grep -c "damaged perf.data" err) = 1 &&
+	test -s out
 '
 
 test_expect_success '--reltime with --deltatime is refused' '
