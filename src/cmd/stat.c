@@ -330,6 +330,7 @@ int cmd_stat(int argc, const char **argv)
 		fprintf(stderr, "sonde: 'stat %s' is not implemented: sonde does not write or read "
 			"stat data files; run 'sonde stat [<options>] -- <command>' instead\n",
 			argv[0][2] == 'c' ? "record" : "report");
+		evlist_free(o.evlist);
 		return 1;
 	}
 	if (o.quiet)
