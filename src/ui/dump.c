@@ -142,21 +142,10 @@ static void print_regs(FILE *fp, const char *what, const struct regs_dump *regs)
 	}
 }
 
-/* "4K", "2M", or "N/A" for 0 (perf's get_page_size_name) */
-static void page_size_name(char *buf, size_t len, u64 n)
+/* a page size as -D shows it: "4K", "2M", "N/A" when the kernel gave none */
+static const char *page_size_text(char *buf, size_t len, u64 bytes)
 {
-	static const char units[] = "BKMGTPEZY";
-	int i = 0;
-
-	if (!n) {
-		snprintf(buf, len, "N/A");
-		return;
-	}
-	while (n / 1024 > 1 && i < 8) {
-		n /= 1024;
-		i++;
-	}
-	snprintf(buf, len, "%" PRIu64 "%c", n, units[i]);
+	return bytes ? size_str(buf, len, bytes) : "N/A";
 }
 
 /* offset of the STACK_USER size word when the stack is empty (no data pointer) */
@@ -220,14 +209,12 @@ static void dump_sample(struct dumper *d, const union perf_event *ev, struct evs
 		fprintf(fp, " . data_src: 0x%" PRIx64 "\n", s->data_src);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		fprintf(fp, " .. phys_addr: 0x%" PRIx64 "\n", s->phys_addr);
-	if (t & PERF_SAMPLE_DATA_PAGE_SIZE) {
-		page_size_name(pbuf, sizeof(pbuf), s->data_page_size);
-		fprintf(fp, " .. data page size: %s\n", pbuf);
-	}
-	if (t & PERF_SAMPLE_CODE_PAGE_SIZE) {
-		page_size_name(pbuf, sizeof(pbuf), s->code_page_size);
-		fprintf(fp, " .. code page size: %s\n", pbuf);
-	}
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
+		fprintf(fp, " .. data page size: %s\n",
+			page_size_text(pbuf, sizeof(pbuf), s->data_page_size));
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
+		fprintf(fp, " .. code page size: %s\n",
+			page_size_text(pbuf, sizeof(pbuf), s->code_page_size));
 	if (t & PERF_SAMPLE_TRANSACTION)
 		fprintf(fp, "... transaction: %" PRIx64 "\n", s->transaction);
 	if (t & PERF_SAMPLE_READ) {
