@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- header ---- */
+/* ---- header lines ---- */
 
 /* "# event : name = N, , id = { 1, 2 }, type = 1, ..." for each event (one line each) */
 static void put_event_lines(FILE *fp, struct data_reader *r)
@@ -101,13 +101,14 @@ static void bitmap_list(FILE *fp, const u64 *bm, u64 bits)
 	}
 }
 
-static void print_tstamp(FILE *fp, const char *what, u64 t)
+/* "# <what> : secs.usecs" */
+static void put_time_line(FILE *fp, const char *what, u64 t)
 {
 	fprintf(fp, "# %s : %" PRIu64 ".%06" PRIu64 "\n", what, (u64)(t / NSEC_PER_SEC),
 		(u64)((t % NSEC_PER_SEC) / NSEC_PER_USEC));
 }
 
-/* perf's clockid names (the first of its table that matches) */
+/* the clock names CLOCK_DATA lines show, by uapi CLOCK_* id ("(null)" for others) */
 static const char *clockid_name(u32 id)
 {
 	switch (id) {
@@ -247,8 +248,8 @@ static void print_feature(FILE *fp, struct data_reader *r, int feat, bool full)
 				h->caches[i].size, h->caches[i].map);
 		break;
 	case HEADER_SAMPLE_TIME:
-		print_tstamp(fp, "time of first sample", h->first_sample_time);
-		print_tstamp(fp, "time of last sample", h->last_sample_time);
+		put_time_line(fp, "time of first sample", h->first_sample_time);
+		put_time_line(fp, "time of last sample", h->last_sample_time);
 		fprintf(fp, "# sample duration : %10.3f ms\n",
 			(double)(h->last_sample_time - h->first_sample_time) / NSEC_PER_MSEC);
 		break;
