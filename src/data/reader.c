@@ -2,6 +2,7 @@
 /* perf.data reader: header, attrs, features, and the record stream (file, pipe, compressed, swapped). */
 #include "data/reader.h"
 #include "core/evlist.h"
+#include "core/evsel.h"
 #include "lib/hashmap.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
@@ -17,8 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
-
-#pragma weak evsel_set_name_from_attr
 
 /* perf records are at most 64 kB (u16 size); the pipe buffer holds a few */
 #define STREAM_CHUNK (256 * 1024)
@@ -192,28 +191,6 @@ const char *perf_event_name(u32 type)
 
 /* ---- ids and evsels ---- */
 
-int perf_event_id_hdr_size(const struct perf_event_attr *attr)
-{
-	u64 t = attr->sample_type;
-	int sz = 0;
-
-	if (!attr->sample_id_all)
-		return 0;
-	if (t & PERF_SAMPLE_TID)
-		sz += 8;
-	if (t & PERF_SAMPLE_TIME)
-		sz += 8;
-	if (t & PERF_SAMPLE_ID)
-		sz += 8;
-	if (t & PERF_SAMPLE_STREAM_ID)
-		sz += 8;
-	if (t & PERF_SAMPLE_CPU)
-		sz += 8;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		sz += 8;
-	return sz;
-}
-
 /*
  * Where the event id lives, from perf_event_open(2):
  * - a SAMPLE record starts { header; [identifier]; [ip]; [pid,tid]; [time]; [addr]; [id]; ... },
@@ -320,7 +297,7 @@ static void finish_evlist(struct data_reader *r)
 			continue;
 		if (i < h->nr_attrs && h->attrs[i].name)
 			evsel->name = xstrdup(h->attrs[i].name);
-		else if (evsel_set_name_from_attr)
+		else
 			evsel_set_name_from_attr(evsel);
 		if (!evsel->name)
 			evsel->name = xasprintf("unknown-%u-%#llx", evsel->attr.type,

@@ -170,9 +170,6 @@ static inline int perf_sample_read_value_size(u64 read_format)
 	return sz;
 }
 
-/* perf_event_id_hdr_size - size of the sample_id trailer for @attr (0 without sample_id_all). */
-int perf_event_id_hdr_size(const struct perf_event_attr *attr);
-
 /*
  * perf_event_swap - convert a record of an opposite-endian file to host order
  * in place (@to_host true), or a host record to the other order (@to_host

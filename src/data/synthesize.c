@@ -41,25 +41,6 @@ void synth_release(struct synth *s)
 	s->buf = NULL;
 }
 
-size_t perf_id_hdr_size(u64 sample_type)
-{
-	size_t n = 0;
-
-	if (sample_type & PERF_SAMPLE_TID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_TIME)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_ID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_STREAM_ID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_CPU)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_IDENTIFIER)
-		n += 8;
-	return n;
-}
-
 static int emit(struct synth *s, union perf_event *ev)
 {
 	s->nr_records++;

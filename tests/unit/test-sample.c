@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include "data/reader.h"
+#include "core/evsel.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>
