@@ -3,6 +3,8 @@
 #include "data/reader.h"
 #include "core/evlist.h"
 #include "core/evsel.h"
+#include "data/feature.h"
+#include "data/sample.h"
 #include "lib/hashmap.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"

@@ -2,6 +2,7 @@
 /* perf.data header printing in perf 6.1's layout, attr printing, and the checked file opener. */
 #include "ui/header.h"
 #include "core/evlist.h"
+#include "data/feature.h"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 

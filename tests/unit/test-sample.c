@@ -4,6 +4,8 @@
 
 #include "data/reader.h"
 #include "core/evsel.h"
+#include "data/feature.h"
+#include "data/sample.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>
