@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Small generic helpers: numbers, time, files. */
-#include "util.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
