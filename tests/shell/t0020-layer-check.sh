@@ -12,13 +12,15 @@ mkdir -p "$BASE/tools" "$BASE/tests" "$BASE/build" &&
 	(cd "$SONDE_BUILD" && find src -name '*.o' -exec cp --parents -t "$BASE/build/" {} +) ||
 	{ echo "Bail out! could not copy the tree to $BASE"; exit 1; }
 
-# fresh: a pristine copy of the tree in ./tree
+# fresh: a pristine copy of the tree in ./tree (objects hard-linked: tests only add or remove them)
 fresh() {
-	rm -rf tree && cp -a "$BASE" tree
+	rm -rf tree && mkdir tree &&
+	cp -a "$BASE/src" "$BASE/tests" "$BASE/tools" tree/ &&
+	cp -al "$BASE/build" tree/build
 }
 # check: run the copy's check; its output in ./out
 check() {
-	bash tree/tools/check-layers.sh >out 2>&1
+	O=build bash tree/tools/check-layers.sh >out 2>&1
 }
 # fails_with 'not ok line' 'diagnostic' : the check fails, with both lines in its output
 fails_with() {
