@@ -25,6 +25,28 @@ struct evsel *evsel_new(const struct perf_event_attr *attr)
 	return evsel;
 }
 
+int perf_event_id_hdr_size(const struct perf_event_attr *attr)
+{
+	u64 t = attr->sample_type;
+	int sz = 0;
+
+	if (!attr->sample_id_all)
+		return 0;
+	if (t & PERF_SAMPLE_TID)
+		sz += 8;
+	if (t & PERF_SAMPLE_TIME)
+		sz += 8;
+	if (t & PERF_SAMPLE_ID)
+		sz += 8;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		sz += 8;
+	if (t & PERF_SAMPLE_CPU)
+		sz += 8;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		sz += 8;
+	return sz;
+}
+
 void evsel_free(struct evsel *evsel)
 {
 	if (!evsel)

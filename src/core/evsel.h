@@ -111,6 +111,12 @@ void evsel_free(struct evsel *evsel);
  */
 void evsel_set_name_from_attr(struct evsel *evsel);
 
+/*
+ * perf_event_id_hdr_size - bytes of the sample_id trailer that non-SAMPLE
+ * kernel records of @attr carry (0 without sample_id_all).
+ */
+int perf_event_id_hdr_size(const struct perf_event_attr *attr);
+
 struct strbuf;
 /*
  * attr_append_modifier_suffix - append to @sb the modifier letters perf

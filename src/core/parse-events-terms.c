@@ -3,6 +3,7 @@
 #include "core/parse-events-internal.h"
 #include "core/pmu.h"
 #include "lib/strbuf.h"
+#include "lib/util.h"
 #include "lib/xalloc.h"
 
 #include <ctype.h>
@@ -85,15 +86,9 @@ bool pe_parse_number(const char *s, size_t len, u64 *val)
 		return false;
 	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		for (i = 2; i < len; i++) {
-			int c = s[i], d;
+			int d = hex_digit(s[i]);
 
-			if (c >= '0' && c <= '9')
-				d = c - '0';
-			else if (c >= 'a' && c <= 'f')
-				d = c - 'a' + 10;
-			else if (c >= 'A' && c <= 'F')
-				d = c - 'A' + 10;
-			else
+			if (d < 0)
 				return false;
 			if (v >> 60)
 				return false;

@@ -10,6 +10,7 @@
 #include "core/pmu.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
+#include "lib/util.h"
 #include "lib/xalloc.h"
 #include "trace/tracefs.h"
 
@@ -258,15 +259,9 @@ static bool is_raw_name(const char *s, size_t len, u64 *config)
 	if (len < 2 || s[0] != 'r' || len > 17)
 		return false;
 	for (size_t i = 1; i < len; i++) {
-		int c = s[i], d;
+		int d = hex_digit(s[i]);
 
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		if (d < 0)
 			return false;
 		v = v * 16 + d;
 	}

@@ -412,19 +412,8 @@ void record_config_evlist(struct evlist *evlist, struct record_opts *opts, bool 
 size_t record_id_hdr_size(struct evlist *evlist)
 {
 	struct evsel *first = evlist_first(evlist);
-	u64 st;
-	size_t n = 0;
 
-	if (!first)
-		return 0;
-	st = first->attr.sample_type;
-	n += st & PERF_SAMPLE_TID ? 8 : 0;
-	n += st & PERF_SAMPLE_TIME ? 8 : 0;
-	n += st & PERF_SAMPLE_ID ? 8 : 0;
-	n += st & PERF_SAMPLE_STREAM_ID ? 8 : 0;
-	n += st & PERF_SAMPLE_CPU ? 8 : 0;
-	n += st & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
-	return n;
+	return first ? perf_event_id_hdr_size(&first->attr) : 0;
 }
 
 /* ---- opening ---- */

@@ -223,6 +223,8 @@ struct perf_sample {
 	u16 misc;
 	bool no_hw_idx;
 	const void *raw_data;
+	u64 aux_size;
+	const void *aux_data; /* PERF_SAMPLE_AUX bytes, points into the record */
 	const struct ip_callchain *callchain;
 	const struct branch_stack *branch_stack;
 	struct regs_dump user_regs, intr_regs;
@@ -230,12 +232,9 @@ struct perf_sample {
 	struct {
 		u64 time_enabled, time_running;
 		u64 nr; /* group reads */
-		const struct sample_read_value *values; /* nr entries of read_value_size() bytes */
+		const struct sample_read_value *values; /* nr entries of perf_sample_read_value_size() bytes */
 		struct sample_read_value one;
 	} read;
-	/* additions */
-	u64 aux_size;
-	const void *aux_data; /* PERF_SAMPLE_AUX bytes, points into the record */
 };
 
 /*

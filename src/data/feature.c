@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Feature sections: names, decoding of every perf 6.1 payload, and release. */
-#include "data/header.h"
+#include "data/feature.h"
 #include "data/event.h"
 #include "lib/xalloc.h"
 

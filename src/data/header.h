@@ -80,37 +80,34 @@ struct build_id_entry {
 struct perf_header {
 	bool is_pipe;
 	bool needs_swap;
+	/* file layout */
+	u64 header_size;	/* 104 (file) or 16 (pipe) */
+	u64 file_size;		/* bytes in the file (0 for a pipe) */
+	s64 mtime;		/* file modification time (seconds) for "captured on" */
+	u64 attr_offset, attr_size; /* attrs section, file mode */
+	u64 attr_entry_size;	/* header.attr_size (stride) */
 	u64 data_offset, data_size;
+	u64 feat_offset;	/* feature table offset = data_offset + data_size */
+
+	/* attrs section (or HEADER_ATTR records), in file order */
+	struct perf_header_attr *attrs;
+	int nr_attrs;
+
+	/* features: the bitmap, where each section is, and its raw payload */
 	u64 features[HEADER_FEAT_BITS / 64]; /* bitmap */
+	/* features the bitmap announces whose sections lie past the end of a truncated file */
+	u64 feat_lost[HEADER_FEAT_BITS / 64];
 	struct perf_file_section feat_sec[HEADER_LAST_FEATURE]; /* file offsets; 0 when absent */
 	void *feat_raw[HEADER_LAST_FEATURE];	/* owned copies of payloads, host byte order not applied */
 	u64 feat_raw_size[HEADER_LAST_FEATURE];
 
+	/* the machine and the command line */
 	char *hostname, *os_release, *version, *arch, *cpudesc, *cpuid;
 	u32 nr_cpus_avail, nr_cpus_online;
 	u64 total_mem; /* kB */
 	char **cmdline; /* NULL-terminated */
 	int nr_cmdline;
-	struct build_id_entry *build_ids;
-	int nr_build_ids;
-	u64 first_sample_time, last_sample_time;
-	u64 clockid_res_ns;
-	struct {
-		char **names; /* NULL-terminated pmu names indexed in order */
-		u32 *types;
-		int nr;
-	} pmu_mappings;
-	struct {
-		char *name; /* owned, may be "" */
-		u32 leader_idx, nr_members;
-	} *group_desc;
-	int nr_groups;
-	/* TRACING_DATA blob (file feature or pipe record), owned, for libtraceevent */
-	void *tracing_data;
-	u64 tracing_data_size;
-	struct {
-		u32 version, type, level, ratio, mmap_len;
-	} comp;
+
 	/* CPU_TOPOLOGY */
 	char **core_siblings, **thread_siblings, **die_siblings;
 	int nr_core_siblings, nr_thread_siblings, nr_die_siblings;
@@ -119,16 +116,7 @@ struct perf_header {
 	} *cpu_topo; /* nr_cpus_avail entries, may be NULL */
 	int nr_cpu_topo;
 	bool has_die_info;
-
-	/* --- additions (stable from here on; append only) --- */
-	u64 header_size;	/* 104 (file) or 16 (pipe) */
-	u64 attr_offset, attr_size; /* attrs section, file mode */
-	u64 attr_entry_size;	/* header.attr_size (stride) */
-	u64 feat_offset;	/* feature table offset = data_offset + data_size */
-	u64 file_size;		/* bytes in the file (0 for a pipe) */
-	s64 mtime;		/* file modification time (seconds) for "captured on" */
-	struct perf_header_attr *attrs; /* nr_attrs, in file order */
-	int nr_attrs;
+	/* NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY, HYBRID_TOPOLOGY */
 	struct perf_numa_node *numa_nodes;
 	int nr_numa_nodes;
 	struct perf_cache_level *caches;
@@ -139,20 +127,49 @@ struct perf_header {
 		int nr;
 	} mem_topo;
 	struct {
-		u32 version, clockid;
-		u64 wall_ns, clockid_ns;
-	} clock_data;
-	u64 dir_format_version;
-	struct perf_pmu_caps *pmu_caps; /* PMU_CAPS and CPU_PMU_CAPS ("cpu") */
-	int nr_pmu_caps;
-	struct {
 		char *pmu_name, *cpus;
 	} *hybrid;
 	int nr_hybrid;
+
+	/* PMU_MAPPINGS, PMU_CAPS and CPU_PMU_CAPS ("cpu") */
+	struct {
+		char **names; /* NULL-terminated pmu names indexed in order */
+		u32 *types;
+		int nr;
+	} pmu_mappings;
+	struct perf_pmu_caps *pmu_caps;
+	int nr_pmu_caps;
+
+	/* GROUP_DESC */
+	struct {
+		char *name; /* owned, may be "" */
+		u32 leader_idx, nr_members;
+	} *group_desc;
+	int nr_groups;
+
+	/* BUILD_ID */
+	struct build_id_entry *build_ids;
+	int nr_build_ids;
+
+	/* SAMPLE_TIME, CLOCKID, CLOCK_DATA */
+	u64 first_sample_time, last_sample_time;
+	u64 clockid_res_ns;
+	struct {
+		u32 version, clockid;
+		u64 wall_ns, clockid_ns;
+	} clock_data;
+
+	/* TRACING_DATA blob (file feature or pipe record), owned, for libtraceevent */
+	void *tracing_data;
+	u64 tracing_data_size;
+	/* COMPRESSED */
+	struct {
+		u32 version, type, level, ratio, mmap_len;
+	} comp;
+	/* DIR_FORMAT, BPF_PROG_INFO, BPF_BTF, AUXTRACE (counted, not decoded) */
+	u64 dir_format_version;
 	u32 nr_bpf_prog_info, nr_bpf_btf;
 	u64 nr_auxtrace_index;
-	/* features the bitmap announces whose sections lie past the end of a truncated file */
-	u64 feat_lost[HEADER_FEAT_BITS / 64];
 };
 
 /*
@@ -200,9 +217,6 @@ static inline bool perf_header_has_feat(const struct perf_header *h, int feat)
 	return (h->features[feat / 64] >> (feat % 64)) & 1;
 }
 
-/* the feature's name as perf prints it ("HOSTNAME", "BUILD_ID", ...) */
-const char *perf_header_feat_name(int feat);
-
 /* perf_header_feat_is_lost - the feature was announced but its section is past the end of the file */
 static inline bool perf_header_feat_is_lost(const struct perf_header *h, int feat)
 {
@@ -213,18 +227,5 @@ static inline void perf_header_set_feat(struct perf_header *h, int feat)
 {
 	h->features[feat / 64] |= 1ULL << (feat % 64);
 }
-
-/* perf_header_release - free everything the header owns and zero it. */
-void perf_header_release(struct perf_header *h);
-
-/*
- * perf_header_parse_feature - decode one feature payload (@size bytes at @buf,
- * in file byte order; @swap when the file is opposite-endian) into @h.
- * The raw payload is also kept in h->feat_raw. Returns 0, or -EINVAL with a
- * message in @msg (at most @msg_len bytes) and *@bad_off set to the offset
- * within the payload of the bad bytes.
- */
-int perf_header_parse_feature(struct perf_header *h, int feat, const void *buf, u64 size,
-			      bool swap, char *msg, size_t msg_len, u64 *bad_off);
 
 #endif

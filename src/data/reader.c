@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* perf.data reader: header, attrs, features, and the record stream (file, pipe, compressed, swapped). */
-#include "data/reader.h"
+/* perf.data reader: open/close, pipe header records, ids to events, and the record stream (file, pipe, compressed, swapped). */
+#include "data/reader-internal.h"
 #include "core/evlist.h"
+#include "core/evsel.h"
+#include "data/feature.h"
+#include "data/sample.h"
 #include "lib/hashmap.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
@@ -18,77 +21,12 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#pragma weak evsel_set_name_from_attr
-
 /* perf records are at most 64 kB (u16 size); the pipe buffer holds a few */
 #define STREAM_CHUNK (256 * 1024)
 /* a COMPRESSED record never expands beyond this (bomb guard) */
 #define MAX_DECOMP (64ULL << 20)
 
-struct data_reader {
-	char *path;
-	int fd;
-	bool is_pipe;	     /* pipe-format records (HEADER_ATTR, HEADER_FEATURE) */
-	bool is_stream;	     /* read(2) from a pipe, not mmap'ed */
-	bool data_size_zero;	/* killed record: records read up to EOF */
-	bool hdr_data_size_zero; /* the header said data.size 0 (perf warns) */
-	const u8 *map;	     /* whole file, file mode and pipe-format files */
-	u64 map_size;
-	struct perf_header hdr;
-	struct evlist *evlist;
-	struct u64map id_map; /* sample id -> evsel */
-	struct evsel **evsels; /* by idx */
-	int nr_evsels;
-	int id_hdr_size;
-	struct id_layout ids; /* where the event id sits in records (from the first attr) */
-
-	/* salvage of a damaged (truncated) file: the first damage found, reported once */
-	bool damaged;
-	u64 damage_off;
-	char damage_msg[240];
-	data_damage_fn *damage_cb;
-	void *damage_arg;
-	bool data_cut;	     /* the file ends before the data section does */
-
-	/* iteration */
-	u64 data_start, data_end, pos;
-	const u8 *cur;	     /* the mapping records are read from: map, or a data.N file */
-
-	/* directory mode (perf record --threads): dir/data then dir/data.N */
-	bool is_dir;
-	char *main_path;     /* dir/data */
-	char **dir_files;    /* dir/data.N, in N order */
-	int nr_dir_files, cur_file; /* cur_file -1: the main file */
-	const u8 *xmap;
-	u64 xmap_size, main_end;
-
-	/* streaming input: bytes [buf_off, buf_off + buf_len) of the stream live in buf */
-	u8 *sbuf;
-	size_t sbuf_len, sbuf_alloc, sbuf_head; /* head: consumed bytes at the front */
-	u64 stream_off;	/* stream offset of sbuf[sbuf_head] */
-	bool stream_eof;
-	bool no_compact;	/* pipe pre-scan: keep every byte so we can rewind */
-	bool prescanned;	/* pipe header records were applied already ... */
-	u64 prescan_end;	/* ... up to this stream offset */
-	u64 applied_end;	/* pipe header records before this offset were applied */
-
-	/* byte-swapped records are copied here */
-	u8 *swapbuf;
-	size_t swapbuf_alloc;
-
-	/* decompression */
-	ZSTD_DCtx *zctx;
-	u8 *dbuf;
-	size_t dbuf_len, dbuf_pos, dbuf_alloc;
-	u64 dbuf_base;	/* running decompressed offset of dbuf[0] */
-	u64 comp_off;	/* file offset of the current COMPRESSED record */
-	bool in_comp;	/* the last returned record came from dbuf */
-};
-
-static void set_err(struct data_error *err, u64 off, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void set_err(struct data_error *err, u64 off, int errnum, const char *fmt, ...)
+void reader_set_err(struct data_error *err, u64 off, int errnum, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -101,11 +39,7 @@ static void set_err(struct data_error *err, u64 off, int errnum, const char *fmt
 	va_end(ap);
 }
 
-static void note_damage(struct data_reader *r, u64 off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* remember the first damage of a truncated file and report it (once) */
-static void note_damage(struct data_reader *r, u64 off, const char *fmt, ...)
+void reader_note_damage(struct data_reader *r, u64 off, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -192,28 +126,6 @@ const char *perf_event_name(u32 type)
 
 /* ---- ids and evsels ---- */
 
-int perf_event_id_hdr_size(const struct perf_event_attr *attr)
-{
-	u64 t = attr->sample_type;
-	int sz = 0;
-
-	if (!attr->sample_id_all)
-		return 0;
-	if (t & PERF_SAMPLE_TID)
-		sz += 8;
-	if (t & PERF_SAMPLE_TIME)
-		sz += 8;
-	if (t & PERF_SAMPLE_ID)
-		sz += 8;
-	if (t & PERF_SAMPLE_STREAM_ID)
-		sz += 8;
-	if (t & PERF_SAMPLE_CPU)
-		sz += 8;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		sz += 8;
-	return sz;
-}
-
 /*
  * Where the event id lives, from perf_event_open(2):
  * - a SAMPLE record starts { header; [identifier]; [ip]; [pid,tid]; [time]; [addr]; [id]; ... },
@@ -280,7 +192,7 @@ bool id_layout_find(const struct id_layout *lay, const union perf_event *ev, u16
 	return true;
 }
 
-static void add_attr(struct data_reader *r, const struct perf_event_attr *attr, const u64 *ids,
+void reader_add_attr(struct data_reader *r, const struct perf_event_attr *attr, const u64 *ids,
 		     u32 nr_ids)
 {
 	struct perf_header *h = &r->hdr;
@@ -320,7 +232,7 @@ static void finish_evlist(struct data_reader *r)
 			continue;
 		if (i < h->nr_attrs && h->attrs[i].name)
 			evsel->name = xstrdup(h->attrs[i].name);
-		else if (evsel_set_name_from_attr)
+		else
 			evsel_set_name_from_attr(evsel);
 		if (!evsel->name)
 			evsel->name = xasprintf("unknown-%u-%#llx", evsel->attr.type,
@@ -343,324 +255,6 @@ static void finish_evlist(struct data_reader *r)
 		if (nr > 1)
 			r->evlist->nr_groups++;
 	}
-}
-
-/* ---- file mode header ---- */
-
-static u64 sw64(u64 v, bool swap)
-{
-	return swap ? __builtin_bswap64(v) : v;
-}
-
-static u32 sw32(u32 v, bool swap)
-{
-	return swap ? __builtin_bswap32(v) : v;
-}
-
-static int read_attrs(struct data_reader *r, struct data_error *err)
-{
-	struct perf_header *h = &r->hdr;
-	bool swap = h->needs_swap;
-	u64 stride = h->attr_entry_size, nr;
-
-	if (h->attr_size == 0)
-		return 0;
-	if (stride < PERF_ATTR_SIZE_VER0 + 16 || stride > 4096) {
-		set_err(err, 16, EINVAL, "attr_size %llu in the header is invalid",
-			(unsigned long long)stride);
-		return -EINVAL;
-	}
-	if (h->attr_offset > r->map_size || h->attr_size > r->map_size - h->attr_offset) {
-		set_err(err, 24, EINVAL,
-			"attrs section [%#llx, +%#llx) is past the end of the file (%#llx bytes)",
-			(unsigned long long)h->attr_offset, (unsigned long long)h->attr_size,
-			(unsigned long long)r->map_size);
-		return -EINVAL;
-	}
-	if (h->attr_size % stride) {
-		set_err(err, 32, EINVAL, "attrs section size %llu is not a multiple of %llu",
-			(unsigned long long)h->attr_size, (unsigned long long)stride);
-		return -EINVAL;
-	}
-	nr = h->attr_size / stride;
-	for (u64 i = 0; i < nr; i++) {
-		u64 off = h->attr_offset + i * stride;
-		const u8 *p = r->map + off;
-		struct perf_event_attr attr;
-		u32 asz;
-		u64 ids_off, ids_size, *ids;
-
-		memcpy(&asz, p + 4, 4);
-		asz = sw32(asz, swap);
-		if (asz == 0)
-			asz = PERF_ATTR_SIZE_VER0;
-		if (asz > stride - 16 || asz < PERF_ATTR_SIZE_VER0) {
-			set_err(err, off + 4, EINVAL, "attr %llu has size %u, entries are %llu bytes",
-				(unsigned long long)i, asz, (unsigned long long)stride);
-			return -EINVAL;
-		}
-		memset(&attr, 0, sizeof(attr));
-		memcpy(&attr, p, MIN((size_t)asz, sizeof(attr)));
-		if (swap)
-			perf_attr_swap(&attr, MIN((size_t)asz, sizeof(attr)));
-		attr.size = asz;
-		memcpy(&ids_off, p + stride - 16, 8);
-		memcpy(&ids_size, p + stride - 8, 8);
-		ids_off = sw64(ids_off, swap);
-		ids_size = sw64(ids_size, swap);
-		if (ids_off > r->map_size || ids_size > r->map_size - ids_off || ids_size % 8) {
-			set_err(err, off + stride - 16, EINVAL,
-				"ids of attr %llu [%#llx, +%#llx) are outside the file",
-				(unsigned long long)i, (unsigned long long)ids_off,
-				(unsigned long long)ids_size);
-			return -EINVAL;
-		}
-		ids = ids_size ? xmalloc(ids_size) : NULL;
-		if (ids_size)
-			memcpy(ids, r->map + ids_off, ids_size);
-		for (u64 k = 0; k < ids_size / 8; k++)
-			ids[k] = sw64(ids[k], swap);
-		add_attr(r, &attr, ids, ids_size / 8);
-		free(ids);
-	}
-	return 0;
-}
-
-static u64 nr_announced_features(const struct perf_header *h)
-{
-	u64 nr = 0;
-
-	for (int w = 0; w < HEADER_FEAT_BITS / 64; w++)
-		nr += __builtin_popcountll(h->features[w]);
-	return nr;
-}
-
-/* a truncated file: the announced features are gone (perf prints nothing for them) */
-static void lose_all_features(struct perf_header *h)
-{
-	memcpy(h->feat_lost, h->features, sizeof(h->feat_lost));
-}
-
-static int read_features(struct data_reader *r, struct data_error *err)
-{
-	struct perf_header *h = &r->hdr;
-	u64 nr = nr_announced_features(h), table = h->data_offset + h->data_size;
-	int idx = 0, nr_lost = 0, first_lost = -1;
-	struct perf_file_section first_sec = { 0, 0 };
-
-	if (!nr)
-		return 0;
-	if (table > r->map_size || nr * 16 > r->map_size - table) {
-		lose_all_features(h);
-		note_damage(r, table,
-			    "truncated file: the feature table (%llu entries) is past the end of the file (%#llx bytes); the features are ignored",
-			    (unsigned long long)nr, (unsigned long long)r->map_size);
-		return 0;
-	}
-	(void)err;
-	for (int feat = 0; feat < HEADER_LAST_FEATURE; feat++) {
-		struct perf_file_section sec;
-		char msg[200];
-		u64 bad = 0;
-
-		if (!perf_header_has_feat(h, feat))
-			continue;
-		memcpy(&sec, r->map + table + idx * 16, 16);
-		idx++;
-		sec.offset = sw64(sec.offset, h->needs_swap);
-		sec.size = sw64(sec.size, h->needs_swap);
-		if (sec.offset > r->map_size || sec.size > r->map_size - sec.offset) {
-			/* cut short by the end of the file: drop this feature, keep the others */
-			h->feat_lost[feat / 64] |= 1ULL << (feat % 64);
-			if (first_lost < 0) {
-				first_lost = feat;
-				first_sec = sec;
-			}
-			nr_lost++;
-			continue;
-		}
-		h->feat_sec[feat] = sec;
-		if (perf_header_parse_feature(h, feat, r->map + sec.offset, sec.size, h->needs_swap,
-					      msg, sizeof(msg), &bad) < 0) {
-			set_err(err, sec.offset + bad, EINVAL, "feature %s: %s",
-				perf_header_feat_name(feat), msg);
-			return -EINVAL;
-		}
-	}
-	if (first_lost >= 0) {
-		char more[32] = "";
-
-		if (nr_lost > 1)
-			snprintf(more, sizeof(more), " and %d more", nr_lost - 1);
-		note_damage(r, first_sec.offset,
-			    "truncated file: feature %s section [%#llx, +%#llx)%s %s past the end of the file (%#llx bytes) and ignored",
-			    perf_header_feat_name(first_lost), (unsigned long long)first_sec.offset,
-			    (unsigned long long)first_sec.size,
-			    more, nr_lost > 1 ? "are" : "is", (unsigned long long)r->map_size);
-	}
-	return 0;
-}
-
-/*
- * A data section that runs to the end of the file (cut short, or data size 0):
- * walk the record headers to the end of the last complete record, so that the
- * stream ends there and the cut record is named once, at open time.
- * A record of size < 8 stops the walk: data_reader_next reports it as corrupt.
- */
-static u64 last_complete_end(struct data_reader *r, u64 start, u64 end, u64 *torn_off,
-			     struct perf_event_header *torn)
-{
-	u64 pos = start;
-
-	*torn_off = 0;
-	while (end - pos >= sizeof(struct perf_event_header)) {
-		struct perf_event_header hdr;
-
-		memcpy(&hdr, r->map + pos, sizeof(hdr));
-		if (r->hdr.needs_swap) {
-			hdr.type = __builtin_bswap32(hdr.type);
-			hdr.size = __builtin_bswap16(hdr.size);
-		}
-		if (hdr.size < sizeof(hdr)) {
-			*torn_off = ~0ULL; /* not a cut: corrupt, data_reader_next says so */
-			return end;
-		}
-		if (hdr.size > end - pos) {
-			*torn_off = pos;
-			*torn = hdr;
-			return pos;
-		}
-		pos += hdr.size;
-	}
-	if (pos < end) {
-		/* fewer than 8 bytes: a cut record header */
-		*torn_off = pos;
-		memset(torn, 0, sizeof(*torn));
-	}
-	return pos;
-}
-
-/* clamp the data section [data_offset, file end) to its complete records, reporting the cut */
-static void clamp_data(struct data_reader *r, bool cut)
-{
-	struct perf_header *h = &r->hdr;
-	struct perf_event_header torn;
-	u64 torn_off, end;
-
-	if (h->data_offset >= r->map_size) {
-		r->data_start = r->data_end = r->map_size;
-		if (cut)
-			note_damage(r, r->map_size,
-				    "truncated file: it ends before the data section [%#llx, +%#llx)%s",
-				    (unsigned long long)h->data_offset,
-				    (unsigned long long)h->data_size,
-				    nr_announced_features(h) ? "; the feature sections are lost" : "");
-		return;
-	}
-	end = last_complete_end(r, h->data_offset, r->map_size, &torn_off, &torn);
-	r->data_end = end;
-	if (torn_off == ~0ULL) {
-		if (cut)
-			note_damage(r, h->data_offset,
-				    "the data section [%#llx, +%#llx) runs past the end of the file (%#llx bytes)",
-				    (unsigned long long)h->data_offset,
-				    (unsigned long long)h->data_size, (unsigned long long)r->map_size);
-	} else if (torn_off && torn.size)
-		note_damage(r, torn_off,
-			    "truncated file: the %s record of %u bytes here is cut short by the end of the file (%#llx bytes) and dropped; the %s before it are read",
-			    perf_event_name(torn.type), torn.size, (unsigned long long)r->map_size,
-			    "records");
-	else if (torn_off)
-		note_damage(r, torn_off,
-			    "truncated file: %llu bytes of a record header here are cut short by the end of the file and dropped; the records before it are read",
-			    (unsigned long long)(r->map_size - torn_off));
-	else if (cut)
-		note_damage(r, r->map_size,
-			    "truncated file: it ends here, inside the data section [%#llx, +%#llx)%s",
-			    (unsigned long long)h->data_offset, (unsigned long long)h->data_size,
-			    nr_announced_features(h) ? "; the feature sections are lost" : "");
-}
-
-static int open_file_mode(struct data_reader *r, struct data_error *err)
-{
-	struct perf_header *h = &r->hdr;
-	struct perf_file_header fh;
-	bool swap = h->needs_swap;
-	int ret;
-
-	if (r->map_size < sizeof(fh)) {
-		set_err(err, r->map_size, EINVAL,
-			"file is too short for a perf.data header (%llu of 104 bytes)",
-			(unsigned long long)r->map_size);
-		return -EINVAL;
-	}
-	memcpy(&fh, r->map, sizeof(fh));
-	h->attr_entry_size = sw64(fh.attr_size, swap);
-	h->attr_offset = sw64(fh.attrs.offset, swap);
-	h->attr_size = sw64(fh.attrs.size, swap);
-	h->data_offset = sw64(fh.data.offset, swap);
-	h->data_size = sw64(fh.data.size, swap);
-	for (int i = 0; i < 4; i++)
-		h->features[i] = sw64(fh.adds_features[i], swap);
-	/*
-	 * The bitmap is an array of unsigned long in the writer's order: the
-	 * u64 swap above gives the right words for 64-bit writers.
-	 */
-	if (h->data_offset < sizeof(fh)) {
-		set_err(err, 40, EINVAL, "data offset %#llx is inside the file header",
-			(unsigned long long)h->data_offset);
-		return -EINVAL;
-	}
-	/* the attrs are needed to decode anything: a file cut inside them is not usable */
-	ret = read_attrs(r, err);
-	if (ret)
-		return ret;
-	if (h->data_size == 0) {
-		/*
-		 * Either a finished file without records (the feature table
-		 * follows at once), or a killed record: the header was never
-		 * rewritten, records run to EOF and there is no feature table.
-		 */
-		struct data_error ferr;
-		u64 saved[HEADER_FEAT_BITS / 64];
-		bool was_damaged = r->damaged;
-
-		r->hdr_data_size_zero = true;
-		memcpy(saved, h->features, sizeof(saved));
-		if (h->attr_size == 0 || h->data_offset >= r->map_size ||
-		    !(saved[0] | saved[1] | saved[2] | saved[3]) ||
-		    read_features(r, &ferr) || r->damaged != was_damaged ||
-		    !perf_header_has_feat(h, HEADER_EVENT_DESC)) {
-			/* the feature attempt may have set some: start over with none */
-			r->damaged = was_damaged;
-			r->data_size_zero = true;
-			memset(h->features, 0, sizeof(h->features));
-			memset(h->feat_lost, 0, sizeof(h->feat_lost));
-			h->data_size = r->map_size > h->data_offset ? r->map_size - h->data_offset : 0;
-		} else {
-			h->feat_offset = h->data_offset;
-			r->data_start = r->data_end = r->main_end = r->pos = h->data_offset;
-			return 0;
-		}
-	}
-	h->feat_offset = h->data_offset + h->data_size;
-	r->data_start = h->data_offset;
-	if (r->data_size_zero) {
-		clamp_data(r, false);
-	} else if (h->data_offset > r->map_size || h->data_size > r->map_size - h->data_offset) {
-		/* cut short (crash, full disk, partial copy): every complete record is read */
-		r->data_cut = true;
-		lose_all_features(h);
-		clamp_data(r, true);
-	} else {
-		r->data_end = h->data_offset + h->data_size;
-		ret = read_features(r, err);
-		if (ret)
-			return ret;
-	}
-	r->main_end = r->data_end;
-	r->pos = r->data_start;
-	return 0;
 }
 
 /* ---- stream access ---- */
@@ -809,14 +403,14 @@ static int pipe_attr_record(struct data_reader *r, const union perf_event *ev, u
 	if (asz == 0)
 		asz = PERF_ATTR_SIZE_VER0;
 	if (asz > body || asz < PERF_ATTR_SIZE_VER0 || (body - asz) % 8) {
-		set_err(err, off, EINVAL, "HEADER_ATTR record with attr.size %u does not fit its %u bytes",
+		reader_set_err(err, off, EINVAL, "HEADER_ATTR record with attr.size %u does not fit its %u bytes",
 			asz, ev->header.size);
 		return -EINVAL;
 	}
 	memset(&attr, 0, sizeof(attr));
 	memcpy(&attr, &ev->attr.attr, MIN((size_t)asz, sizeof(attr)));
 	attr.size = asz;
-	add_attr(r, &attr, (const u64 *)((const u8 *)&ev->attr.attr + asz), (body - asz) / 8);
+	reader_add_attr(r, &attr, (const u64 *)((const u8 *)&ev->attr.attr + asz), (body - asz) / 8);
 	return 0;
 }
 
@@ -828,7 +422,7 @@ static int pipe_feature_record(struct data_reader *r, const union perf_event *ev
 	u64 feat, bad = 0;
 
 	if (ev->header.size < 16) {
-		set_err(err, off, EINVAL, "HEADER_FEATURE record of %u bytes is too short",
+		reader_set_err(err, off, EINVAL, "HEADER_FEATURE record of %u bytes is too short",
 			ev->header.size);
 		return -EINVAL;
 	}
@@ -839,7 +433,7 @@ static int pipe_feature_record(struct data_reader *r, const union perf_event *ev
 	if (perf_header_parse_feature(h, feat, (const u8 *)ev + 16, ev->header.size - 16,
 				      h->needs_swap, msg,
 				      sizeof(msg), &bad) < 0) {
-		set_err(err, off + 16 + bad, EINVAL, "feature %s: %s", perf_header_feat_name(feat),
+		reader_set_err(err, off + 16 + bad, EINVAL, "feature %s: %s", perf_header_feat_name(feat),
 			msg);
 		return -EINVAL;
 	}
@@ -865,10 +459,10 @@ static int read_magic(struct data_reader *r, const u8 *p, struct data_error *err
 		r->hdr.needs_swap = true;
 		size = __builtin_bswap64(size);
 	} else if (!memcmp(p, "PERFFILE", 8)) {
-		set_err(err, 0, EINVAL, "obsolete perf.data version 1 (PERFFILE) is not supported");
+		reader_set_err(err, 0, EINVAL, "obsolete perf.data version 1 (PERFFILE) is not supported");
 		return -EINVAL;
 	} else {
-		set_err(err, 0, EINVAL, "not a perf.data file (bad magic %016llx)",
+		reader_set_err(err, 0, EINVAL, "not a perf.data file (bad magic %016llx)",
 			(unsigned long long)magic);
 		return -EINVAL;
 	}
@@ -876,7 +470,7 @@ static int read_magic(struct data_reader *r, const u8 *p, struct data_error *err
 	if (size == 16) {
 		r->is_pipe = true;
 	} else if (size != sizeof(struct perf_file_header)) {
-		set_err(err, 8, EINVAL, "header size %llu is neither 104 (file) nor 16 (pipe)",
+		reader_set_err(err, 8, EINVAL, "header size %llu is neither 104 (file) nor 16 (pipe)",
 			(unsigned long long)size);
 		return -EINVAL;
 	}
@@ -902,11 +496,11 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 		r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
 	if (r->fd < 0) {
-		set_err(err, 0, errno, "%s", strerror(errno));
+		reader_set_err(err, 0, errno, "%s", strerror(errno));
 		goto fail;
 	}
 	if (fstat(r->fd, &st) < 0) {
-		set_err(err, 0, errno, "%s", strerror(errno));
+		reader_set_err(err, 0, errno, "%s", strerror(errno));
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -918,7 +512,7 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 		close(r->fd);
 		r->fd = open(r->main_path, O_RDONLY | O_CLOEXEC);
 		if (r->fd < 0 || fstat(r->fd, &st) < 0) {
-			set_err(err, 0, errno, "%s: %s", r->main_path, strerror(errno));
+			reader_set_err(err, 0, errno, "%s: %s", r->main_path, strerror(errno));
 			goto fail;
 		}
 	}
@@ -927,18 +521,18 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 		r->map_size = st.st_size;
 		r->hdr.file_size = st.st_size;
 		if (r->map_size == 0) {
-			set_err(err, 0, EINVAL, "file is empty");
+			reader_set_err(err, 0, EINVAL, "file is empty");
 			goto fail;
 		}
 		r->map = mmap(NULL, r->map_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
 		if (r->map == MAP_FAILED) {
 			r->map = NULL;
-			set_err(err, 0, errno, "cannot mmap: %s", strerror(errno));
+			reader_set_err(err, 0, errno, "cannot mmap: %s", strerror(errno));
 			goto fail;
 		}
 		madvise((void *)r->map, r->map_size, MADV_SEQUENTIAL);
 		if (r->map_size < 16) {
-			set_err(err, r->map_size, EINVAL, "file is too short for a perf.data header");
+			reader_set_err(err, r->map_size, EINVAL, "file is too short for a perf.data header");
 			goto fail;
 		}
 		r->cur = r->map;
@@ -950,7 +544,7 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 			r->pos = 16;
 			r->hdr.data_offset = 16;
 			r->hdr.data_size = r->map_size - 16;
-		} else if (open_file_mode(r, err)) {
+		} else if (reader_open_file_mode(r, err)) {
 			goto fail;
 		}
 	} else {
@@ -959,17 +553,17 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 
 		r->is_stream = true;
 		if (n < 0) {
-			set_err(err, 0, -n, "%s", strerror(-n));
+			reader_set_err(err, 0, -n, "%s", strerror(-n));
 			goto fail;
 		}
 		if (n < 16) {
-			set_err(err, n, EINVAL, "input is too short for a perf.data header");
+			reader_set_err(err, n, EINVAL, "input is too short for a perf.data header");
 			goto fail;
 		}
 		if (read_magic(r, head, err))
 			goto fail;
 		if (!r->is_pipe) {
-			set_err(err, 8, EINVAL,
+			reader_set_err(err, 8, EINVAL,
 				"file-mode perf.data on a pipe: use a file, or record with -o -");
 			goto fail;
 		}
@@ -1199,7 +793,7 @@ static int decompress(struct data_reader *r, const u8 *src, size_t len, u64 off,
 			size_t na = r->dbuf_alloc ? r->dbuf_alloc * 2 : 1 << 20;
 
 			if (na > MAX_DECOMP) {
-				set_err(err, off, EINVAL,
+				reader_set_err(err, off, EINVAL,
 					"COMPRESSED record expands beyond %llu MB",
 					(unsigned long long)(MAX_DECOMP >> 20));
 				return -EINVAL;
@@ -1212,7 +806,7 @@ static int decompress(struct data_reader *r, const u8 *src, size_t len, u64 off,
 		out.pos = 0;
 		ret = ZSTD_decompressStream(r->zctx, &out, &in);
 		if (ZSTD_isError(ret)) {
-			set_err(err, off, EINVAL, "COMPRESSED record: zstd: %s",
+			reader_set_err(err, off, EINVAL, "COMPRESSED record: zstd: %s",
 				ZSTD_getErrorName(ret));
 			ZSTD_DCtx_reset(r->zctx, ZSTD_reset_session_only);
 			return -EINVAL;
@@ -1239,7 +833,7 @@ static int next_decompressed(struct data_reader *r, union perf_event **evp, u64 
 	if (r->hdr.needs_swap)
 		hdr.size = __builtin_bswap16(hdr.size);
 	if (hdr.size < sizeof(hdr)) {
-		set_err(err, r->comp_off, EINVAL,
+		reader_set_err(err, r->comp_off, EINVAL,
 			"record of size %u inside the COMPRESSED record (decompressed offset %#llx)",
 			hdr.size, (unsigned long long)(r->dbuf_base + r->dbuf_pos));
 		return -EINVAL;
@@ -1324,17 +918,17 @@ static int next_raw(struct data_reader *r, union perf_event **evp, u64 *offset,
 	p = peek(r, sizeof(hdr), &shrt, &e);
 	if (!p) {
 		if (e) {
-			set_err(err, r->pos, -e, "read error: %s", strerror(-e));
+			reader_set_err(err, r->pos, -e, "read error: %s", strerror(-e));
 			return e;
 		}
 		if (shrt && (r->is_pipe || r->data_size_zero || r->data_cut)) {
 			/* a pipe recording cut short: its complete records were read */
-			note_damage(r, r->pos,
+			reader_note_damage(r, r->pos,
 				    "truncated file: a record header here is cut short by the end of the input and dropped; the records before it are read");
 			return 0;
 		}
 		if (shrt) {
-			set_err(err, r->pos, EINVAL, "truncated record header at the end of the data");
+			reader_set_err(err, r->pos, EINVAL, "truncated record header at the end of the data");
 			return -EINVAL;
 		}
 		return 0;
@@ -1345,31 +939,31 @@ static int next_raw(struct data_reader *r, union perf_event **evp, u64 *offset,
 		hdr.size = __builtin_bswap16(hdr.size);
 	}
 	if (hdr.size < sizeof(hdr)) {
-		set_err(err, r->pos, EINVAL, "record of type %u has invalid size %u", hdr.type,
+		reader_set_err(err, r->pos, EINVAL, "record of type %u has invalid size %u", hdr.type,
 			hdr.size);
 		return -EINVAL;
 	}
 	p = peek(r, hdr.size, &shrt, &e);
 	if (!p) {
 		if (e) {
-			set_err(err, r->pos, -e, "read error: %s", strerror(-e));
+			reader_set_err(err, r->pos, -e, "read error: %s", strerror(-e));
 			return e;
 		}
 		if (r->is_pipe || r->data_size_zero || r->data_cut) {
 			/* the input ends inside this record: keep what came before it */
-			note_damage(r, r->pos,
+			reader_note_damage(r, r->pos,
 				    "truncated file: the %s record of %u bytes here is cut short by the end of the input and dropped; the records before it are read",
 				    perf_event_name(hdr.type), hdr.size);
 			return 0;
 		}
-		set_err(err, r->pos, EINVAL,
+		reader_set_err(err, r->pos, EINVAL,
 			"record of type %u and size %u runs past the end of the data (%#llx)",
 			hdr.type, hdr.size,
 			(unsigned long long)(r->is_stream ? r->pos : r->data_end));
 		return -EINVAL;
 	}
 	if (hdr.size < min_size(hdr.type)) {
-		set_err(err, r->pos, EINVAL, "%s record of size %u is too short (at least %d)",
+		reader_set_err(err, r->pos, EINVAL, "%s record of size %u is too short (at least %d)",
 			perf_event_name(hdr.type), hdr.size, min_size(hdr.type));
 		return -EINVAL;
 	}
@@ -1405,7 +999,7 @@ static int swap_record(struct data_reader *r, union perf_event *ev, u64 off, str
 		attr = &evsel->attr;
 	}
 	if (perf_event_swap(ev, attr, true) < 0) {
-		set_err(err, off, EINVAL, "cannot byte-swap %s record", perf_event_name(type));
+		reader_set_err(err, off, EINVAL, "cannot byte-swap %s record", perf_event_name(type));
 		return -EINVAL;
 	}
 	return 0;
@@ -1432,7 +1026,7 @@ int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 		ret = next_raw(r, &ev, offset, err);
 		if (ret <= 0) {
 			if (ret == 0 && r->dbuf_len > r->dbuf_pos) {
-				set_err(err, r->comp_off, EINVAL,
+				reader_set_err(err, r->comp_off, EINVAL,
 					"compressed data ends in the middle of a record");
 				return -EINVAL;
 			}
@@ -1460,12 +1054,12 @@ int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 				size = __builtin_bswap32(size);
 			/* the tracing data follows the record in the stream */
 			if (!r->is_stream && size > r->data_end - r->pos) {
-				set_err(err, *offset, EINVAL,
+				reader_set_err(err, *offset, EINVAL,
 					"tracing data of %u bytes runs past the end of the file", size);
 				return -EINVAL;
 			}
 			if (size > (1U << 30)) {
-				set_err(err, *offset, EINVAL, "tracing data size %u is too large", size);
+				reader_set_err(err, *offset, EINVAL, "tracing data size %u is too large", size);
 				return -EINVAL;
 			}
 			{
@@ -1476,7 +1070,7 @@ int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 				memcpy(&saved, ev, MIN((size_t)ev->header.size, sizeof(saved)));
 				p = peek(r, size, &shrt, &e);
 				if (!p && size) {
-					set_err(err, rec_off, EINVAL, "tracing data is truncated");
+					reader_set_err(err, rec_off, EINVAL, "tracing data is truncated");
 					return -EINVAL;
 				}
 				if (apply_hdr(r, rec_off)) {

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 
 struct evlist;
+struct evsel;
 struct data_reader;
 
 /*
@@ -25,6 +26,8 @@ struct data_error {
 	char msg[256];	/* what was wrong, lower case, no full stop */
 	int errnum;	/* positive errno (EINVAL for corrupt data, ENOENT, EACCES, ...) */
 };
+
+/* ---- opening: the file, its header and its events ---- */
 
 /*
  * data_reader_open - open @path ("-" or a pipe/FIFO: pipe mode) and read
@@ -47,6 +50,33 @@ const struct perf_header *data_reader_header(const struct data_reader *reader);
  * when present, else from the attr). Owned by the reader; no fds.
  */
 struct evlist *data_reader_evlist(struct data_reader *reader);
+/*
+ * data_reader_evsel_attr - the perf_header_attr (original attr.size, ids,
+ * EVENT_DESC name) of an evsel of this reader's evlist; NULL if unknown.
+ */
+const struct perf_header_attr *data_reader_evsel_attr(const struct data_reader *reader,
+						      const struct evsel *evsel);
+
+/* data_reader_path - the path given to data_reader_open ("-" for stdin). */
+const char *data_reader_path(const struct data_reader *reader);
+/* data_reader_is_pipe - true for pipe-format input (stream or a pipe-format file). */
+bool data_reader_is_pipe(const struct data_reader *reader);
+/*
+ * Directory mode (perf record --threads writes dir/data and dir/data.N):
+ * data_reader_open(dir) reads dir/data, then every data.N file in order.
+ * data_reader_is_dir - true in directory mode.
+ * data_reader_cur_path - the file the last record came from ("dir/data.1");
+ * the path given to open for a plain file.
+ */
+bool data_reader_is_dir(const struct data_reader *reader);
+const char *data_reader_cur_path(const struct data_reader *reader);
+/*
+ * data_reader_data_size_was_zero - the header said data.size 0 (a record that
+ * was killed before it could rewrite the header); the reader then reads to EOF.
+ */
+bool data_reader_data_size_was_zero(const struct data_reader *reader);
+
+/* ---- the record stream ---- */
 
 /*
  * data_reader_next - the next record of the data section in file order,
@@ -54,81 +84,56 @@ struct evlist *data_reader_evlist(struct data_reader *reader);
  * @ev points into the reader's buffers and is valid until the next call
  * (copy it to keep it). @offset receives the record's file offset (for
  * compressed payloads: the offset of the COMPRESSED record).
+ * Pipe-only records: the tracing data that follows a HEADER_TRACING_DATA
+ * record is consumed by the reader and kept in header->tracing_data;
+ * HEADER_ATTR / HEADER_FEATURE records update the header and evlist and are
+ * still returned (for -D and --stats).
  * Returns 1 with a record, 0 at the end, or -errno with @err filled
  * (-EINVAL for a corrupt record: size 0, past the end, too small for its type).
  */
 int data_reader_next(struct data_reader *reader, union perf_event **ev, u64 *offset,
 		     struct data_error *err);
-
-/*
- * perf_sample_parse - decode a SAMPLE record (or the sample_id trailer of
- * any other kernel record when attr->sample_id_all) into @sample.
- * Returns 0, or -EINVAL when the record is too short for its sample_type.
- */
-int perf_sample_parse(const struct perf_event_attr *attr, const union perf_event *ev,
-		      struct perf_sample *sample);
-
-/*
- * data_reader_attr_for_id - the attr/evsel a sample id belongs to (via
- * the id arrays / ID_INDEX / HEADER_ATTR ids); the first event when the
- * file has a single event or no ids. NULL when unknown.
- */
-struct evsel *data_reader_evsel_for_id(struct data_reader *reader, u64 id);
-/* data_reader_evsel_for_event - find the evsel of a record by its id field (sample_type-aware). */
-struct evsel *data_reader_evsel_for_event(struct data_reader *reader, const union perf_event *ev);
-
-/* --- additions (append only) --- */
-
-/* data_reader_is_pipe - true for pipe-format input (stream or a pipe-format file). */
-bool data_reader_is_pipe(const struct data_reader *reader);
-/* data_reader_path - the path given to data_reader_open ("-" for stdin). */
-const char *data_reader_path(const struct data_reader *reader);
-/*
- * data_reader_data_size_was_zero - the header said data.size 0 (a record that
- * was killed before it could rewrite the header); the reader then reads to EOF.
- */
-bool data_reader_data_size_was_zero(const struct data_reader *reader);
 /*
  * data_reader_rewind - restart data_reader_next() at the first record.
  * Returns 0, or -ESPIPE for a real pipe.
  */
 int data_reader_rewind(struct data_reader *reader);
-/* data_reader_id_hdr_size - bytes of the sample_id trailer of non-SAMPLE records (0 without sample_id_all). */
-int data_reader_id_hdr_size(const struct data_reader *reader);
-/*
- * data_reader_evsel_attr - the perf_header_attr (original attr.size, ids,
- * EVENT_DESC name) of an evsel of this reader's evlist; NULL if unknown.
- */
-const struct perf_header_attr *data_reader_evsel_attr(const struct data_reader *reader,
-						      const struct evsel *evsel);
 /*
  * data_reader_in_compressed - true when the last record returned came out of a
  * COMPRESSED record; @offset then was the offset inside the decompressed stream
  * (perf's -D prints that one), and this returns the COMPRESSED record's offset in @file_off.
  */
 bool data_reader_in_compressed(const struct data_reader *reader, u64 *file_off);
+
+/* ---- records to events and samples ---- */
+
+/*
+ * data_reader_evsel_for_id - the evsel a sample id belongs to (via the id
+ * arrays / ID_INDEX / HEADER_ATTR ids); the first event when the file has a
+ * single event or no ids. NULL when unknown.
+ */
+struct evsel *data_reader_evsel_for_id(struct data_reader *reader, u64 id);
+/* data_reader_evsel_for_event - find the evsel of a record by its id field (sample_type-aware). */
+struct evsel *data_reader_evsel_for_event(struct data_reader *reader, const union perf_event *ev);
 /*
  * data_reader_parse_sample - perf_sample_parse with the attr of the record's evsel
  * (found by id); also returns that evsel in @evsel (may be NULL). Returns 0 or -EINVAL.
  */
 int data_reader_parse_sample(struct data_reader *reader, const union perf_event *ev,
 			     struct perf_sample *sample, struct evsel **evsel);
+/* data_reader_id_hdr_size - bytes of the sample_id trailer of non-SAMPLE records (0 without sample_id_all). */
+int data_reader_id_hdr_size(const struct data_reader *reader);
 
+/* id_layout_init - where records of @attr carry their id (perf_event_open(2) sample layout). */
+void id_layout_init(struct id_layout *lay, const struct perf_event_attr *attr);
 /*
- * Callback mode for pipe-only records: the tracing data that follows a
- * HEADER_TRACING_DATA record in a pipe is consumed by the reader and kept in
- * header->tracing_data; HEADER_ATTR / HEADER_FEATURE records update the header
- * and evlist and are still returned to the caller (for -D and --stats).
+ * id_layout_find - the id of record @ev (@size and @type in host order; the
+ * body may still be in file order). Returns false when the record has none.
  */
+bool id_layout_find(const struct id_layout *lay, const union perf_event *ev, u16 size, u32 type,
+		    u64 *id);
 
-/*
- * Directory mode (perf record --threads writes dir/data and dir/data.N):
- * data_reader_open(dir) reads dir/data, then every data.N file in order.
- * data_reader_cur_path - the file the last record came from ("dir/data.1");
- * the path given to open for a plain file.
- */
-const char *data_reader_cur_path(const struct data_reader *reader);
-bool data_reader_is_dir(const struct data_reader *reader);
+/* ---- damaged files ---- */
 
 /*
  * Salvage of damaged files: a file cut short (crash, full disk, partial
@@ -148,40 +153,5 @@ typedef void data_damage_fn(void *arg, u64 off, const char *what);
 void data_reader_on_damage(struct data_reader *reader, data_damage_fn *fn, void *arg);
 /* data_reader_damage - true when damage was found so far; its offset and text in @off/@what. */
 bool data_reader_damage(const struct data_reader *reader, u64 *off, const char **what);
-
-/* id_layout_init - where records of @attr carry their id (perf_event_open(2) sample layout). */
-void id_layout_init(struct id_layout *lay, const struct perf_event_attr *attr);
-/*
- * id_layout_find - the id of record @ev (@size and @type in host order; the
- * body may still be in file order). Returns false when the record has none.
- */
-bool id_layout_find(const struct id_layout *lay, const union perf_event *ev, u16 size, u32 type,
-		    u64 *id);
-
-/* perf_sample_read_value_size - bytes of one read value {value,[id],[lost]} for @read_format. */
-static inline int perf_sample_read_value_size(u64 read_format)
-{
-	int sz = 8;
-
-	if (read_format & PERF_FORMAT_ID)
-		sz += 8;
-	if (read_format & PERF_FORMAT_LOST)
-		sz += 8;
-	return sz;
-}
-
-/* perf_event_id_hdr_size - size of the sample_id trailer for @attr (0 without sample_id_all). */
-int perf_event_id_hdr_size(const struct perf_event_attr *attr);
-
-/*
- * perf_event_swap - convert a record of an opposite-endian file to host order
- * in place (@to_host true), or a host record to the other order (@to_host
- * false, used by the writer to make byte-swapped files). @attr is the record's
- * event (needed for SAMPLE bodies and sample_id trailers; may be NULL for
- * perf-tool records). Returns 0 or -EINVAL when the record is inconsistent.
- */
-int perf_event_swap(union perf_event *ev, const struct perf_event_attr *attr, bool to_host);
-/* perf_attr_swap - byte-swap a perf_event_attr of @size bytes in place (bit fields included). */
-void perf_attr_swap(struct perf_event_attr *attr, size_t size);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Sample decoding (every sample_type bit) and byte-swapping of records and attrs. */
-#include "data/reader.h"
+#include "data/sample.h"
+#include "core/evsel.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>

@@ -41,15 +41,6 @@ void synth_release(struct synth *s)
 	s->buf = NULL;
 }
 
-size_t synth_trailer_size(u64 sample_type)
-{
-	/* the sample_id fields (uapi order TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER): one u64 each */
-	const u64 trailer_bits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
-
-	return 8 * (size_t)__builtin_popcountll(sample_type & trailer_bits);
-}
-
 static int emit(struct synth *s, union perf_event *ev)
 {
 	s->nr_records++;

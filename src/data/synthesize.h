@@ -31,7 +31,7 @@ typedef int synth_emit_fn(void *arg, union perf_event *ev);
 struct synth {
 	synth_emit_fn *emit;
 	void *arg;
-	size_t trailer_size;	/* synth_trailer_size(sample_type) of the first event */
+	size_t trailer_size;	/* perf_event_id_hdr_size() of the first event */
 	bool mmap_data;		/* also non-executable mappings (record -d) */
 	bool buildid_mmap;	/* MMAP2 with the file's build-id instead of dev/inode */
 	bool namespaces;	/* NAMESPACES after each synthesized task (record --namespaces) */
@@ -44,9 +44,6 @@ struct synth {
 void synth_init(struct synth *s, synth_emit_fn *emit, void *arg, size_t trailer_size,
 		const char *proc);
 void synth_release(struct synth *s);
-
-/* synth_trailer_size - bytes of the sample_id trailer for @sample_type (sample_id_all set). */
-size_t synth_trailer_size(u64 sample_type);
 
 /*
  * synth_kernel_mmap - the MMAP of the kernel text as perf writes it:

@@ -2,6 +2,7 @@
 /* perf.data writer: file and pipe layouts, feature payload encoding, zstd COMPRESSED records. */
 #include "data/writer.h"
 #include "data/reader.h"
+#include "data/sample.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 

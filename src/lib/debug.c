@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Verbosity, debug/warning/error output and the few allowed globals. */
-#include "debug.h"
+#include "lib/debug.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Open-addressing hash maps: u64 keys to pointers, and interned strings. */
-#include "hashmap.h"
-#include "xalloc.h"
+#include "lib/hashmap.h"
+#include "lib/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

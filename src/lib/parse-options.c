@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Command-line option parser with perf-compatible behaviour and help layout. */
-#include "parse-options.h"
-#include "xalloc.h"
+#include "lib/parse-options.h"
+#include "lib/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Growable NUL-terminated byte strings. */
-#include "strbuf.h"
-#include "xalloc.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>

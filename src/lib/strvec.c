@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* NULL-terminated growable vectors of owned strings. */
-#include "strvec.h"
-#include "xalloc.h"
+#include "lib/strvec.h"
+#include "lib/xalloc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

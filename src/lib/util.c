@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Small generic helpers: numbers, time, files. */
-#include "util.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -22,6 +22,17 @@ bool strendswith(const char *str, const char *suffix)
 	size_t a = strlen(str), b = strlen(suffix);
 
 	return a >= b && !memcmp(str + a - b, suffix, b);
+}
+
+int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
 }
 
 int parse_u64(const char *s, u64 *val)

@@ -26,6 +26,9 @@ bool strstarts(const char *str, const char *prefix);
 /* strendswith - true when @str ends with @suffix. */
 bool strendswith(const char *str, const char *suffix);
 
+/* hex_digit - the value 0..15 of hex digit @c (either case), or -1. */
+int hex_digit(int c);
+
 /*
  * parse_u64 - parse a whole decimal/0x-hex/0-octal unsigned number.
  * Returns 0 or -EINVAL (junk, empty) / -ERANGE.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Allocation helpers that die on out-of-memory. */
-#include "xalloc.h"
+#include "lib/xalloc.h"
 
 #include <stdint.h>
 #include <stdio.h>

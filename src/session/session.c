@@ -5,6 +5,7 @@
 
 #include "core/evlist.h"
 #include "core/evsel.h"
+#include "data/sample.h"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 

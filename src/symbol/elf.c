@@ -7,6 +7,7 @@
 #include "symbol/elf.h"
 
 #include "lib/debug.h"
+#include "lib/util.h"
 #include "lib/xalloc.h"
 #include "symbol/demangle.h"
 
@@ -216,11 +217,8 @@ int buildid_from_hex(const char *s, u8 *bid, size_t size)
 	size_t n = 0;
 
 	while (s[0] && s[1] && n < size) {
-		int hi, lo;
-		char c0 = s[0] | 0x20, c1 = s[1] | 0x20;
+		int hi = hex_digit(s[0]), lo = hex_digit(s[1]);
 
-		hi = (c0 >= '0' && c0 <= '9') ? c0 - '0' : (c0 >= 'a' && c0 <= 'f') ? c0 - 'a' + 10 : -1;
-		lo = (c1 >= '0' && c1 <= '9') ? c1 - '0' : (c1 >= 'a' && c1 <= 'f') ? c1 - 'a' + 10 : -1;
 		if (hi < 0 || lo < 0)
 			return -EINVAL;
 		bid[n++] = (u8)(hi << 4 | lo);

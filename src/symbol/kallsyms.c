@@ -8,6 +8,7 @@
 
 #include "lib/debug.h"
 #include "lib/strbuf.h"
+#include "lib/util.h"
 #include "lib/xalloc.h"
 
 #include <ctype.h>
@@ -57,16 +58,6 @@ static struct kmodule *module_findnew(struct kallsyms *ks, const char *name, siz
 	ks->modules[ks->nr_modules].name = strpool_intern_len(pool, name, len);
 	symtab_init(&ks->modules[ks->nr_modules].symtab, pool);
 	return &ks->modules[ks->nr_modules++];
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
 }
 
 static int cmp_first_start(const void *a, const void *b)
@@ -131,7 +122,7 @@ int kallsyms_parse(struct kallsyms *ks, const char *buf, size_t len, struct strp
 
 		if (!eol)
 			eol = end;
-		for (; p < eol && (d = hexval(*p)) >= 0; p++, nd++)
+		for (; p < eol && (d = hex_digit(*p)) >= 0; p++, nd++)
 			addr = addr << 4 | (u64)d;
 		if (!nd || nd > 16 || p + 3 > eol || p[0] != ' ' || p[2] != ' ')
 			goto next;

@@ -5,6 +5,7 @@
 
 #include "lib/debug.h"
 #include "lib/strbuf.h"
+#include "lib/util.h"
 #include "lib/xalloc.h"
 
 #include <elf.h>
@@ -20,15 +21,9 @@ static const char *parse_hex(const char *p, const char *end, u64 *val)
 	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
 	for (; p < end; p++, nd++) {
-		int c = *p, d;
+		int d = hex_digit(*p);
 
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		if (d < 0)
 			break;
 		if (nd >= 16)
 			return NULL;

@@ -4,6 +4,7 @@
 #include "ui/header.h"
 #include "ui/stats.h"
 #include "core/evlist.h"
+#include "data/sample.h"
 #include "lib/hashmap.h"
 #include "lib/xalloc.h"
 #include "session/machine.h"

@@ -3,6 +3,7 @@
 #include "ui/header.h"
 #include "ui/attr-text.h"
 #include "core/evlist.h"
+#include "data/feature.h"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 

@@ -198,6 +198,13 @@ TEST(parse_numbers)
 	EXPECT_TRUE(strstarts("syscalls:sys_enter", "syscalls:"));
 	EXPECT_TRUE(strendswith("file.debug", ".debug"));
 	EXPECT_TRUE(!strendswith("g", ".debug"));
+	EXPECT_EQ(hex_digit('0'), 0);
+	EXPECT_EQ(hex_digit('9'), 9);
+	EXPECT_EQ(hex_digit('a'), 10);
+	EXPECT_EQ(hex_digit('F'), 15);
+	EXPECT_EQ(hex_digit('g'), -1);
+	EXPECT_EQ(hex_digit('\x10'), -1); /* '0' | 0x20: not a digit */
+	EXPECT_EQ(hex_digit(':'), -1);
 }
 
 TEST(size_str_units)

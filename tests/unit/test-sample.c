@@ -3,6 +3,9 @@
 #include "test.h"
 
 #include "data/reader.h"
+#include "core/evsel.h"
+#include "data/feature.h"
+#include "data/sample.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>

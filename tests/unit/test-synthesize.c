@@ -2,6 +2,7 @@
 /* Unit tests for data/synthesize: records from a fake /proc tree, perf's layouts. */
 #include "test.h"
 #include "core/cpumap.h"
+#include "core/evsel.h"
 #include "core/threadmap.h"
 #include "data/event.h"
 #include "data/synthesize.h"
@@ -71,13 +72,20 @@ static const char *fake_proc(void)
 	return root;
 }
 
-TEST(synth_trailer_size)
+TEST(synth_id_hdr_size)
 {
-	EXPECT_EQ(synth_trailer_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				   PERF_SAMPLE_PERIOD), 16);
-	EXPECT_EQ(synth_trailer_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				   PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER), 32);
-	EXPECT_EQ(synth_trailer_size(PERF_SAMPLE_IP), 0);
+	struct perf_event_attr attr = { .sample_id_all = 1 };
+
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	EXPECT_EQ(perf_event_id_hdr_size(&attr), 16);
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			   PERF_SAMPLE_IDENTIFIER;
+	EXPECT_EQ(perf_event_id_hdr_size(&attr), 32);
+	attr.sample_type = PERF_SAMPLE_IP;
+	EXPECT_EQ(perf_event_id_hdr_size(&attr), 0);
+	attr.sample_type = PERF_SAMPLE_TID;
+	attr.sample_id_all = 0;
+	EXPECT_EQ(perf_event_id_hdr_size(&attr), 0);
 }
 
 TEST(synth_comm_and_mmaps_of_a_task)
