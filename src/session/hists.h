@@ -8,6 +8,7 @@
 #define SONDE_SESSION_HISTS_H
 
 #include "lib/hashmap.h"
+#include "lib/rbtree.h"
 #include "lib/util.h"
 #include "session/machine.h"
 
@@ -51,6 +52,9 @@ struct callchain_opts {
 	bool value_percent;  /* only percent values are supported */
 };
 
+struct cc_link;
+RB_HEAD(cc_kids, cc_link);
+
 /*
  * struct cc_node - one node of a callchain trie: the frame at this depth
  * and the period of the chains through it. Nodes live in the hists' pool
@@ -60,16 +64,14 @@ struct cc_node {
 	const struct frame *frame;
 	u32 first_child, next_sibling;
 	u32 nr_children;
+	u32 count;	/* samples that end here */
 	/*
 	 * the children also form perf's red-black tree, ordered by perf's
 	 * callchain match (dso, then symbol start or raw ip): its lookups miss
-	 * some equal siblings, which perf then keeps twice
+	 * some equal siblings, which perf then keeps twice. Its elements are
+	 * links in the hists' link pool (nodes move when the pool grows).
 	 */
-	u32 rb_root;			/* of the children */
-	u32 rb_left, rb_right, rb_parent; /* in the parent's tree */
-	bool rb_red;
-	u64 ip;				/* the raw ip of the chain that made it */
-	u32 count;	/* samples that end here */
+	struct cc_kids kids;
 	u64 hit;	/* period of chains that end here */
 	u64 cumul;	/* period of chains through here (hit included) */
 };
@@ -141,6 +143,8 @@ struct hists {
 	struct cc_node *nodes;	     /* node pool: [0] unused */
 	struct u64map child_of;	     /* (parent index << 32 | frame id) -> child index */
 	u32 nr_nodes, alloc_nodes;
+	struct cc_link **link_chunks; /* the nodes' tree links, in chunks that never move */
+	u32 nr_links, nr_link_chunks;
 	u64 total_period;	     /* sum of sample periods */
 	u64 nr_samples;
 	u64 nr_samples_unfiltered; /* samples no filter rejected */
