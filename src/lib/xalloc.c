@@ -32,6 +32,12 @@ void *xmalloc(size_t size)
 	return check(malloc(size ? size : 1), size);
 }
 
+void *xaligned_alloc(size_t align, size_t size)
+{
+	size = (size + align - 1) / align * align; /* C11: a multiple of the alignment */
+	return check(aligned_alloc(align, size ? size : align), size);
+}
+
 void *xzalloc(size_t size)
 {
 	return xcalloc(1, size);

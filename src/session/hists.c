@@ -2,6 +2,7 @@
 /* Histogram aggregation: hash-keyed entries, children periods, callchain tries, output order. */
 #include "session/hists.h"
 
+#include "lib/rbtree.h"
 #include "lib/xalloc.h"
 
 #include <stdlib.h>
@@ -302,27 +303,17 @@ void hists_link_group(struct hists *leader, struct hists *const *members, int nr
 	}
 }
 
-static u32 node_new(struct hists *hists, const struct frame *frame)
-{
-	if (hists->nr_nodes == hists->alloc_nodes) {
-		hists->alloc_nodes *= 2;
-		hists->nodes = xreallocarray(hists->nodes, hists->alloc_nodes, sizeof(*hists->nodes));
-	}
-	struct cc_node *n = &hists->nodes[hists->nr_nodes];
-
-	memset(n, 0, sizeof(*n));
-	n->frame = frame;
-	RB_INIT(&n->kids);
-	return hists->nr_nodes++;
-}
-
 /*
- * struct cc_link - a callchain node's place in its parent's children tree,
- * with the key the tree's walk compares. Nodes move when their pool grows,
- * so the tree links live apart, in chunks that never move.
+ * struct cc_link - the tree side of callchain node @node (same index): its
+ * place in its parent's children tree, the root of its own, and the key
+ * the walk compares. Links live in chunks that never move (the nodes'
+ * array moves as it grows), and a walk down a chain reads only links.
  */
+RB_HEAD(cc_kids, cc_link);
+
 struct cc_link {
 	RB_ENTRY(cc_link) rb;
+	struct cc_kids kids;
 	const struct frame *frame; /* the node's */
 	u64 ip;			   /* the raw ip of the chain that made the node */
 	u32 node;
@@ -330,25 +321,40 @@ struct cc_link {
 
 RBTREE_GENERATE_LINKED(cc_kids, cc_link, rb)
 
+/* a link is one cache line, its chunk line-aligned: a walk reads one line per node */
+_Static_assert(sizeof(struct cc_link) == 64, "struct cc_link is one cache line");
 #define LINKS_PER_CHUNK 4096u
 
-/* link_new - a link for node @node, keyed by @frame and @ip, not yet in a tree */
-static struct cc_link *link_new(struct hists *hists, u32 node, const struct frame *frame, u64 ip)
+/* link_at - the link of node @idx */
+static inline struct cc_link *link_at(const struct hists *hists, u32 idx)
 {
+	return &hists->link_chunks[idx / LINKS_PER_CHUNK][idx % LINKS_PER_CHUNK];
+}
+
+/* node_new - a node (and its link) for @frame at raw ip @ip, in no tree yet */
+static u32 node_new(struct hists *hists, const struct frame *frame, u64 ip)
+{
+	u32 idx = hists->nr_nodes;
 	struct cc_link *l;
 
-	if (hists->nr_links == hists->nr_link_chunks * LINKS_PER_CHUNK) {
+	if (idx == hists->alloc_nodes) {
+		hists->alloc_nodes *= 2;
+		hists->nodes = xreallocarray(hists->nodes, hists->alloc_nodes, sizeof(*hists->nodes));
+	}
+	if (idx / LINKS_PER_CHUNK == hists->nr_link_chunks) {
 		hists->link_chunks = xreallocarray(hists->link_chunks, hists->nr_link_chunks + 1,
 						   sizeof(*hists->link_chunks));
 		hists->link_chunks[hists->nr_link_chunks++] =
-			xmalloc(LINKS_PER_CHUNK * sizeof(**hists->link_chunks));
+			xaligned_alloc(64, LINKS_PER_CHUNK * sizeof(**hists->link_chunks));
 	}
-	l = &hists->link_chunks[hists->nr_links / LINKS_PER_CHUNK][hists->nr_links % LINKS_PER_CHUNK];
-	hists->nr_links++;
+	memset(&hists->nodes[idx], 0, sizeof(*hists->nodes));
+	hists->nodes[idx].frame = frame;
+	l = link_at(hists, idx);
+	RB_INIT(&l->kids);
 	l->frame = frame;
 	l->ip = ip;
-	l->node = node;
-	return l;
+	l->node = idx;
+	return hists->nr_nodes++;
 }
 
 /*
@@ -387,18 +393,19 @@ static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 static void chain_append(struct hists *hists, struct hist_entry *e, const struct frame *const *cur,
 			 const u64 *ips, u32 n, u64 period)
 {
+	struct cc_link *l;
 	u32 idx;
 
 	if (!e->chain)
-		e->chain = node_new(hists, NULL);
+		e->chain = node_new(hists, NULL, 0);
 	if (n > e->max_depth)
 		e->max_depth = n;
-	idx = e->chain;
-	hists->nodes[idx].cumul += period;
+	l = link_at(hists, e->chain);
+	hists->nodes[e->chain].cumul += period;
 	for (u32 i = 0; i < n; i++) {
 		const struct frame *f = cur[i];
 		u64 ip = ips ? ips[i] : f->ip;
-		struct cc_link *x = RB_ROOT(&hists->nodes[idx].kids), *parent = NULL;
+		struct cc_link *x = RB_ROOT(&l->kids), *parent = NULL;
 		int r = 1;
 
 		while (x) {
@@ -409,18 +416,19 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 			x = r < 0 ? RB_LEFT(x, rb) : RB_RIGHT(x, rb);
 		}
 		if (!x) {
-			u32 c = node_new(hists, f); /* moves the nodes */
+			u32 c = node_new(hists, f, ip);
 			struct cc_node *N = hists->nodes;
 
-			x = link_new(hists, c, f, ip);
-			N[c].next_sibling = N[idx].first_child;
-			N[idx].first_child = c;
-			N[idx].nr_children++;
-			RBTREE_LINK(cc_kids, &N[idx].kids, x, parent, r < 0);
+			x = link_at(hists, c);
+			N[c].next_sibling = N[l->node].first_child;
+			N[l->node].first_child = c;
+			N[l->node].nr_children++;
+			RBTREE_LINK(cc_kids, &l->kids, x, parent, r < 0);
 		}
-		idx = x->node;
-		hists->nodes[idx].cumul += period;
+		l = x;
+		hists->nodes[l->node].cumul += period;
 	}
+	idx = l->node;
 	hists->nodes[idx].hit += period;
 	hists->nodes[idx].count++;
 }
@@ -926,13 +934,13 @@ static int kid_rank_cmp(const void *pa, const void *pb)
 
 u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, size_t *alloc)
 {
-	struct cc_node *N = hists->nodes;
+	const struct cc_node *N = hists->nodes;
 	struct cc_link *x;
 	u32 nr = 0;
 
 	*out = xgrow(*out, N[node_idx].nr_children, alloc, sizeof(**out));
 	/* perf walks its children tree in order, then sorts by cumul (ties keep that order) */
-	RB_FOREACH(x, cc_kids, &N[node_idx].kids)
+	RB_FOREACH(x, cc_kids, &link_at(hists, node_idx)->kids)
 		(*out)[nr++] = x->node;
 	if (nr > 1) {
 		struct kid_rank *k = xmalloc(nr * sizeof(*k));

@@ -8,7 +8,6 @@
 #define SONDE_SESSION_HISTS_H
 
 #include "lib/hashmap.h"
-#include "lib/rbtree.h"
 #include "lib/util.h"
 #include "session/machine.h"
 
@@ -52,9 +51,6 @@ struct callchain_opts {
 	bool value_percent;  /* only percent values are supported */
 };
 
-struct cc_link;
-RB_HEAD(cc_kids, cc_link);
-
 /*
  * struct cc_node - one node of a callchain trie: the frame at this depth
  * and the period of the chains through it. Nodes live in the hists' pool
@@ -68,10 +64,9 @@ struct cc_node {
 	/*
 	 * the children also form perf's red-black tree, ordered by perf's
 	 * callchain match (dso, then symbol start or raw ip): its lookups miss
-	 * some equal siblings, which perf then keeps twice. Its elements are
-	 * links in the hists' link pool (nodes move when the pool grows).
+	 * some equal siblings, which perf then keeps twice. The tree is kept
+	 * in the hists' links (struct cc_link, by the same index).
 	 */
-	struct cc_kids kids;
 	u64 hit;	/* period of chains that end here */
 	u64 cumul;	/* period of chains through here (hit included) */
 };
@@ -143,8 +138,8 @@ struct hists {
 	struct cc_node *nodes;	     /* node pool: [0] unused */
 	struct u64map child_of;	     /* (parent index << 32 | frame id) -> child index */
 	u32 nr_nodes, alloc_nodes;
-	struct cc_link **link_chunks; /* the nodes' tree links, in chunks that never move */
-	u32 nr_links, nr_link_chunks;
+	struct cc_link **link_chunks; /* node i's tree links: chunk i / 4096, never moved */
+	u32 nr_link_chunks;
 	u64 total_period;	     /* sum of sample periods */
 	u64 nr_samples;
 	u64 nr_samples_unfiltered; /* samples no filter rejected */
