@@ -34,8 +34,10 @@ void *xmalloc(size_t size)
 
 void *xaligned_alloc(size_t align, size_t size)
 {
-	size = (size + align - 1) / align * align; /* C11: a multiple of the alignment */
-	return check(aligned_alloc(align, size ? size : align), size);
+	/* C11 wants a size that is a multiple of the alignment */
+	size_t n = size ? (size + align - 1) / align * align : align;
+
+	return check(aligned_alloc(align, n), n);
 }
 
 void *xzalloc(size_t size)
