@@ -32,6 +32,14 @@ void *xmalloc(size_t size)
 	return check(malloc(size ? size : 1), size);
 }
 
+void *xaligned_alloc(size_t align, size_t size)
+{
+	/* C11 wants a size that is a multiple of the alignment */
+	size_t n = size ? (size + align - 1) / align * align : align;
+
+	return check(aligned_alloc(align, n), n);
+}
+
 void *xzalloc(size_t size)
 {
 	return xcalloc(1, size);

@@ -11,6 +11,8 @@ void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* Each returns memory owned by the caller; none returns NULL (dies on OOM). */
 void *xmalloc(size_t size);
+/* xaligned_alloc - xmalloc(@size) at an address multiple of @align (a power of two); free() it. */
+void *xaligned_alloc(size_t align, size_t size);
 void *xzalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);

@@ -2,6 +2,7 @@
 /* Histogram aggregation: hash-keyed entries, children periods, callchain tries, output order. */
 #include "session/hists.h"
 
+#include "lib/rbtree.h"
 #include "lib/xalloc.h"
 
 #include <stdlib.h>
@@ -49,6 +50,9 @@ void hists_release(struct hists *hists)
 	free(hists->entries);
 	free(hists->table);
 	free(hists->nodes);
+	for (u32 i = 0; i < hists->nr_link_chunks; i++)
+		free(hists->link_chunks[i]);
+	free(hists->link_chunks);
 	free(hists->grp_pool);
 	u64map_release(&hists->child_of);
 	memset(hists, 0, sizeof(*hists));
@@ -299,16 +303,57 @@ void hists_link_group(struct hists *leader, struct hists *const *members, int nr
 	}
 }
 
-static u32 node_new(struct hists *hists, const struct frame *frame)
+/*
+ * struct cc_link - the tree side of callchain node @node (same index): its
+ * place in its parent's children tree, the root of its own, and the key
+ * the walk compares. Links live in chunks that never move (the nodes'
+ * array moves as it grows), and a walk down a chain reads only links.
+ */
+RB_HEAD(cc_kids, cc_link);
+
+struct cc_link {
+	RB_ENTRY(cc_link) rb;
+	struct cc_kids kids;
+	const struct frame *frame; /* the node's */
+	u64 ip;			   /* the raw ip of the chain that made the node */
+	u32 node;
+};
+
+RBTREE_GENERATE_LINKED(cc_kids, cc_link, rb)
+
+/* a link is one cache line, its chunk line-aligned: a walk reads one line per node */
+_Static_assert(sizeof(struct cc_link) == 64, "struct cc_link is one cache line");
+#define LINKS_PER_CHUNK 4096u
+
+/* link_at - the link of node @idx */
+static inline struct cc_link *link_at(const struct hists *hists, u32 idx)
 {
-	if (hists->nr_nodes == hists->alloc_nodes) {
+	return &hists->link_chunks[idx / LINKS_PER_CHUNK][idx % LINKS_PER_CHUNK];
+}
+
+/* node_new - a node (and its link) for @frame at raw ip @ip, in no tree yet */
+static u32 node_new(struct hists *hists, const struct frame *frame, u64 ip)
+{
+	u32 idx = hists->nr_nodes;
+	struct cc_link *l;
+
+	if (idx == hists->alloc_nodes) {
 		hists->alloc_nodes *= 2;
 		hists->nodes = xreallocarray(hists->nodes, hists->alloc_nodes, sizeof(*hists->nodes));
 	}
-	struct cc_node *n = &hists->nodes[hists->nr_nodes];
-
-	memset(n, 0, sizeof(*n));
-	n->frame = frame;
+	if (idx / LINKS_PER_CHUNK == hists->nr_link_chunks) {
+		hists->link_chunks = xreallocarray(hists->link_chunks, hists->nr_link_chunks + 1,
+						   sizeof(*hists->link_chunks));
+		hists->link_chunks[hists->nr_link_chunks++] =
+			xaligned_alloc(64, LINKS_PER_CHUNK * sizeof(**hists->link_chunks));
+	}
+	memset(&hists->nodes[idx], 0, sizeof(*hists->nodes));
+	hists->nodes[idx].frame = frame;
+	l = link_at(hists, idx);
+	RB_INIT(&l->kids);
+	l->frame = frame;
+	l->ip = ip;
+	l->node = idx;
 	return hists->nr_nodes++;
 }
 
@@ -319,7 +364,7 @@ static u32 node_new(struct hists *hists, const struct frame *frame)
  * both have a symbol (names for inlined ones), else the raw ips; this
  * mixed order is not total, as in perf.
  */
-static int chain_match(const struct cc_node *c, const struct frame *f, u64 ip)
+static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 {
 	const struct frame *cf = c->frame;
 	long dc = cf->dso ? (long)cf->dso->id : -1, df = f->dso ? (long)f->dso->id : -1;
@@ -339,109 +384,51 @@ static int chain_match(const struct cc_node *c, const struct frame *f, u64 ip)
 	return c->ip < ip ? -1 : c->ip > ip;
 }
 
-static void cc_rotate(struct hists *hists, u32 parent_node, u32 x, bool to_left)
-{
-	struct cc_node *N = hists->nodes;
-	u32 y = to_left ? N[x].rb_right : N[x].rb_left;
-	u32 b = to_left ? N[y].rb_left : N[y].rb_right;
-
-	if (to_left)
-		N[x].rb_right = b;
-	else
-		N[x].rb_left = b;
-	if (b)
-		N[b].rb_parent = x;
-	N[y].rb_parent = N[x].rb_parent;
-	if (!N[x].rb_parent)
-		N[parent_node].rb_root = y;
-	else if (x == N[N[x].rb_parent].rb_left)
-		N[N[x].rb_parent].rb_left = y;
-	else
-		N[N[x].rb_parent].rb_right = y;
-	if (to_left)
-		N[y].rb_left = x;
-	else
-		N[y].rb_right = x;
-	N[x].rb_parent = y;
-}
-
-static void cc_fixup(struct hists *hists, u32 parent_node, u32 z)
-{
-	struct cc_node *N = hists->nodes;
-
-	while (N[z].rb_parent && N[N[z].rb_parent].rb_red) {
-		u32 p = N[z].rb_parent, g = N[p].rb_parent;
-		bool p_left = p == N[g].rb_left;
-		u32 u = p_left ? N[g].rb_right : N[g].rb_left;
-
-		if (u && N[u].rb_red) {
-			N[p].rb_red = N[u].rb_red = false;
-			N[g].rb_red = true;
-			z = g;
-			continue;
-		}
-		if (z == (p_left ? N[p].rb_right : N[p].rb_left)) {
-			z = p;
-			cc_rotate(hists, parent_node, z, p_left);
-			p = N[z].rb_parent;
-		}
-		N[p].rb_red = false;
-		N[g].rb_red = true;
-		cc_rotate(hists, parent_node, g, !p_left);
-	}
-	N[N[parent_node].rb_root].rb_red = false;
-}
-
 /*
  * chain_append - add the path @cur[0..n) (raw ips @ips, or NULL: the
  * frames' own) to @e's trie with @period, finding children as perf's
- * red-black walk does.
+ * red-black walk does: it stops at the first match on its path, and a
+ * miss links a new child where it ended.
  */
 static void chain_append(struct hists *hists, struct hist_entry *e, const struct frame *const *cur,
 			 const u64 *ips, u32 n, u64 period)
 {
+	struct cc_link *l;
 	u32 idx;
 
 	if (!e->chain)
-		e->chain = node_new(hists, NULL);
+		e->chain = node_new(hists, NULL, 0);
 	if (n > e->max_depth)
 		e->max_depth = n;
-	idx = e->chain;
-	hists->nodes[idx].cumul += period;
+	l = link_at(hists, e->chain);
+	hists->nodes[e->chain].cumul += period;
 	for (u32 i = 0; i < n; i++) {
 		const struct frame *f = cur[i];
 		u64 ip = ips ? ips[i] : f->ip;
-		u32 c = hists->nodes[idx].rb_root, y = 0;
+		struct cc_link *x = RB_ROOT(&l->kids), *parent = NULL;
 		int r = 1;
 
-		while (c) {
-			r = chain_match(&hists->nodes[c], f, ip);
+		while (x) {
+			r = chain_match(x, f, ip);
 			if (!r)
 				break;
-			y = c;
-			c = r < 0 ? hists->nodes[c].rb_left : hists->nodes[c].rb_right;
+			parent = x;
+			x = r < 0 ? RB_LEFT(x, rb) : RB_RIGHT(x, rb);
 		}
-		if (!c) {
-			c = node_new(hists, f);
+		if (!x) {
+			u32 c = node_new(hists, f, ip);
 			struct cc_node *N = hists->nodes;
 
-			N[c].ip = ip;
-			N[c].next_sibling = N[idx].first_child;
-			N[idx].first_child = c;
-			N[idx].nr_children++;
-			N[c].rb_parent = y;
-			N[c].rb_red = true;
-			if (!y)
-				N[idx].rb_root = c;
-			else if (r < 0)
-				N[y].rb_left = c;
-			else
-				N[y].rb_right = c;
-			cc_fixup(hists, idx, c);
+			x = link_at(hists, c);
+			N[c].next_sibling = N[l->node].first_child;
+			N[l->node].first_child = c;
+			N[l->node].nr_children++;
+			RBTREE_LINK(cc_kids, &l->kids, x, parent, r < 0);
 		}
-		idx = c;
-		hists->nodes[idx].cumul += period;
+		l = x;
+		hists->nodes[l->node].cumul += period;
 	}
+	idx = l->node;
 	hists->nodes[idx].hit += period;
 	hists->nodes[idx].count++;
 }
@@ -796,56 +783,6 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 	return -c;
 }
 
-struct rbt {
-	u32 *left, *right, *parent; /* 0 = nil; entry i is node i + 1 */
-	u8 *red;
-	u32 root;
-};
-
-static void rbt_rotate(struct rbt *t, u32 x, bool to_left)
-{
-	u32 *a = to_left ? t->right : t->left, *b = to_left ? t->left : t->right;
-	u32 y = a[x];
-
-	a[x] = b[y];
-	if (b[y])
-		t->parent[b[y]] = x;
-	t->parent[y] = t->parent[x];
-	if (!t->parent[x])
-		t->root = y;
-	else if (x == t->left[t->parent[x]])
-		t->left[t->parent[x]] = y;
-	else
-		t->right[t->parent[x]] = y;
-	b[y] = x;
-	t->parent[x] = y;
-}
-
-static void rbt_fixup(struct rbt *t, u32 z)
-{
-	while (t->parent[z] && t->red[t->parent[z]]) {
-		u32 p = t->parent[z], g = t->parent[p];
-		bool p_left = p == t->left[g];
-		u32 u = p_left ? t->right[g] : t->left[g];
-
-		if (u && t->red[u]) {
-			t->red[p] = t->red[u] = 0;
-			t->red[g] = 1;
-			z = g;
-			continue;
-		}
-		if (z == (p_left ? t->right[p] : t->left[p])) {
-			z = p;
-			rbt_rotate(t, z, p_left);
-			p = t->parent[z];
-		}
-		t->red[p] = 0;
-		t->red[g] = 1;
-		rbt_rotate(t, g, !p_left);
-	}
-	t->red[t->root] = 0;
-}
-
 static int prefix_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
@@ -882,66 +819,62 @@ static void mark_compared_traces(struct hists *hists)
 	free(v);
 }
 
-/* merge_tree_order - reorder @in[0..n) as perf's rb insertion with merge_cmp walks it */
-static void merge_tree_order(struct hists *hists, struct hist_entry **in, size_t n)
+/* struct order_node - an entry in an ordering tree (an array sized once: nodes never move) */
+struct order_node {
+	RB_ENTRY(order_node) rb;
+	struct hist_entry *e;
+};
+
+RB_HEAD(order_tree, order_node);
+RBTREE_GENERATE_LINKED(order_tree, order_node, rb)
+
+/*
+ * tree_order - reorder @in[0..n) as a red-black tree orders it when the
+ * entries go in one by one in that order, each walking left of a node
+ * when @goes_left(hists, new, node). The order need not be total: the
+ * result is the tree's in-order, as perf's rb insertion leaves it.
+ */
+static void tree_order(const struct hists *hists, struct hist_entry **in, size_t n,
+		       bool (*goes_left)(const struct hists *, const struct hist_entry *,
+					 const struct hist_entry *))
 {
-	struct rbt t;
-	struct hist_entry **tmp;
-	u32 *stack;
-	size_t sp = 0, k = 0;
+	struct order_node *v = xmalloc(n * sizeof(*v)), *x;
+	struct order_tree root = RB_INITIALIZER(&root);
+	size_t k = 0;
 
-	t.left = xcalloc(n + 1, sizeof(u32));
-	t.right = xcalloc(n + 1, sizeof(u32));
-	t.parent = xcalloc(n + 1, sizeof(u32));
-	t.red = xcalloc(n + 1, 1);
-	t.root = 0;
-	for (u32 i = 1; i <= n; i++) {
-		u32 x = t.root, y = 0;
-		bool go_left = false;
+	for (size_t i = 0; i < n; i++) {
+		struct order_node *parent = NULL;
+		bool left = false;
 
-		while (x) {
-			y = x;
-			go_left = merge_cmp(&in[i - 1], &in[x - 1], hists) < 0;
-			x = go_left ? t.left[x] : t.right[x];
+		for (x = RB_ROOT(&root); x; x = left ? RB_LEFT(x, rb) : RB_RIGHT(x, rb)) {
+			parent = x;
+			left = goes_left(hists, in[i], x->e);
 		}
-		t.parent[i] = y;
-		if (!y)
-			t.root = i;
-		else if (go_left)
-			t.left[y] = i;
-		else
-			t.right[y] = i;
-		t.red[i] = 1;
-		rbt_fixup(&t, i);
+		v[i].e = in[i];
+		RBTREE_LINK(order_tree, &root, &v[i], parent, left);
 	}
-	tmp = xmalloc(n * sizeof(*tmp));
-	stack = xmalloc((n + 1) * sizeof(*stack));
-	for (u32 x = t.root; x || sp;) {
-		while (x) {
-			stack[sp++] = x;
-			x = t.left[x];
-		}
-		x = stack[--sp];
-		tmp[k++] = in[x - 1];
-		x = t.right[x];
-	}
-	memcpy(in, tmp, n * sizeof(*in));
-	free(tmp);
-	free(stack);
-	free(t.left);
-	free(t.right);
-	free(t.parent);
-	free(t.red);
+	RB_FOREACH(x, order_tree, &root)
+		in[k++] = x->e;
+	free(v);
+}
+
+static bool merge_goes_left(const struct hists *hists, const struct hist_entry *a,
+			    const struct hist_entry *b)
+{
+	return merge_cmp(&a, &b, (void *)hists) < 0;
+}
+
+static bool output_goes_left(const struct hists *hists, const struct hist_entry *a,
+			     const struct hist_entry *b)
+{
+	return output_cmp(hists, a, b) > 0;
 }
 
 void hists_sort(struct hists *hists)
 {
 	mark_compared_traces(hists);
-	size_t n = hists->nr_entries, k = 0;
+	size_t n = hists->nr_entries;
 	struct hist_entry **in = hists->entries;
-	struct rbt t;
-	u32 *stack;
-	size_t sp = 0;
 
 	if (n < 2)
 		return;
@@ -961,55 +894,12 @@ void hists_sort(struct hists *hists)
 		/* merge_cmp does not see the payloads: keep the sorted order there */
 		qsort_r(in, n, sizeof(*in), merge_cmp, hists);
 	} else {
-		merge_tree_order(hists, in, n);
+		tree_order(hists, in, n, merge_goes_left);
 		if (has_comm)
-			merge_tree_order(hists, in, n);
+			tree_order(hists, in, n, merge_goes_left);
 	}
-	t.left = xcalloc(n + 1, sizeof(u32));
-	t.right = xcalloc(n + 1, sizeof(u32));
-	t.parent = xcalloc(n + 1, sizeof(u32));
-	t.red = xcalloc(n + 1, 1);
-	t.root = 0;
-	for (u32 i = 1; i <= n; i++) {
-		u32 x = t.root, y = 0;
-		bool go_left = false;
-
-		while (x) {
-			y = x;
-			go_left = output_cmp(hists, in[i - 1], in[x - 1]) > 0;
-			x = go_left ? t.left[x] : t.right[x];
-		}
-		t.parent[i] = y;
-		if (!y)
-			t.root = i;
-		else if (go_left)
-			t.left[y] = i;
-		else
-			t.right[y] = i;
-		t.red[i] = 1;
-		rbt_fixup(&t, i);
-	}
-	/* in-order walk */
-	struct hist_entry **out = xmalloc(n * sizeof(*out));
-
-	stack = xmalloc((n + 1) * sizeof(*stack));
-	for (u32 x = t.root; x || sp;) {
-		if (x) {
-			stack[sp++] = x;
-			x = t.left[x];
-			continue;
-		}
-		x = stack[--sp];
-		out[k++] = in[x - 1];
-		x = t.right[x];
-	}
-	memcpy(in, out, n * sizeof(*out));
-	free(out);
-	free(stack);
-	free(t.left);
-	free(t.right);
-	free(t.parent);
-	free(t.red);
+	/* perf's output tree, walked in order */
+	tree_order(hists, in, n, output_goes_left);
 }
 
 int hists_frame_order(const struct frame *a, const struct frame *b)
@@ -1045,30 +935,13 @@ static int kid_rank_cmp(const void *pa, const void *pb)
 u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, size_t *alloc)
 {
 	const struct cc_node *N = hists->nodes;
-	u32 nr = 0, x = N[node_idx].rb_root;
+	struct cc_link *x;
+	u32 nr = 0;
 
 	*out = xgrow(*out, N[node_idx].nr_children, alloc, sizeof(**out));
 	/* perf walks its children tree in order, then sorts by cumul (ties keep that order) */
-	if (x) {
-		while (N[x].rb_left)
-			x = N[x].rb_left;
-	}
-	while (x) {
-		(*out)[nr++] = x;
-		if (N[x].rb_right) {
-			x = N[x].rb_right;
-			while (N[x].rb_left)
-				x = N[x].rb_left;
-		} else {
-			u32 p = N[x].rb_parent;
-
-			while (p && x == N[p].rb_right) {
-				x = p;
-				p = N[p].rb_parent;
-			}
-			x = p;
-		}
-	}
+	RB_FOREACH(x, cc_kids, &link_at(hists, node_idx)->kids)
+		(*out)[nr++] = x->node;
 	if (nr > 1) {
 		struct kid_rank *k = xmalloc(nr * sizeof(*k));
 

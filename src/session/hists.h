@@ -60,16 +60,13 @@ struct cc_node {
 	const struct frame *frame;
 	u32 first_child, next_sibling;
 	u32 nr_children;
+	u32 count;	/* samples that end here */
 	/*
 	 * the children also form perf's red-black tree, ordered by perf's
 	 * callchain match (dso, then symbol start or raw ip): its lookups miss
-	 * some equal siblings, which perf then keeps twice
+	 * some equal siblings, which perf then keeps twice. The tree is kept
+	 * in the hists' links (struct cc_link, by the same index).
 	 */
-	u32 rb_root;			/* of the children */
-	u32 rb_left, rb_right, rb_parent; /* in the parent's tree */
-	bool rb_red;
-	u64 ip;				/* the raw ip of the chain that made it */
-	u32 count;	/* samples that end here */
 	u64 hit;	/* period of chains that end here */
 	u64 cumul;	/* period of chains through here (hit included) */
 };
@@ -141,6 +138,8 @@ struct hists {
 	struct cc_node *nodes;	     /* node pool: [0] unused */
 	struct u64map child_of;	     /* (parent index << 32 | frame id) -> child index */
 	u32 nr_nodes, alloc_nodes;
+	struct cc_link **link_chunks; /* node i's tree links: chunk i / 4096, never moved */
+	u32 nr_link_chunks;
 	u64 total_period;	     /* sum of sample periods */
 	u64 nr_samples;
 	u64 nr_samples_unfiltered; /* samples no filter rejected */

@@ -7,9 +7,9 @@
 #include "symbol/symtab.h"
 
 #include "lib/debug.h"
+#include "lib/rbtree.h"
 #include "lib/xalloc.h"
 
-#include <bsd/sys/tree.h>
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -130,7 +130,7 @@ static void fixup_ends(struct symbol *syms, size_t n, bool is_kallsyms)
  * range holds the address. The same shape comes from any classic red-black
  * tree given the same operations: the same insertions (table order, equal
  * keys to the right), the same removals of aliases, then the PLT entries.
- * The tree is libbsd's <sys/tree.h> (BSD licence), nodes kept in one array.
+ * The tree is the project's (lib/rbtree.h), nodes kept in one array sized once.
  */
 struct tree_node {
 	RB_ENTRY(tree_node) link;
@@ -146,7 +146,7 @@ static int node_order(const struct tree_node *a, const struct tree_node *b)
 	return a->start < b->start ? -1 : 1;
 }
 
-RB_GENERATE_INTERNAL(sym_rb, tree_node, link, node_order, static __attribute__((unused)))
+RBTREE_GENERATE(sym_rb, tree_node, link, node_order)
 
 struct symtab_tree {
 	struct sym_rb root;

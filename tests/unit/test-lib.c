@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for src/lib: strbuf, strvec, hash maps, string pool, numbers. */
+/* Unit tests for src/lib: strbuf, strvec, hash maps, string pool, numbers, red-black tree. */
 #include "test.h"
 #include "lib/hashmap.h"
+#include "lib/rbtree.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/util.h"
@@ -159,6 +160,107 @@ TEST(u64map_set_find_remove)
 		EXPECT_TRUE(u64map_find(&m, (uint64_t)i * 4096) == (i % 2 ? &vals[i] : NULL));
 	EXPECT_EQ(m.nr, 2500);
 	u64map_release(&m);
+}
+
+struct knode {
+	RB_ENTRY(knode) link;
+	int key;
+};
+
+RB_HEAD(ktree, knode);
+
+/* never equal: a repeated key goes right, as the trees of perf that we copy do */
+static int knode_order(const struct knode *a, const struct knode *b)
+{
+	return a->key < b->key ? -1 : 1;
+}
+
+RBTREE_GENERATE(ktree, knode, link, knode_order)
+
+/* black height of the subtree at @x, or -1 when a red-black rule is broken */
+static int knode_check(const struct knode *x, const struct knode *parent)
+{
+	int l, r;
+
+	if (!x)
+		return 1;
+	if (RB_PARENT(x, link) != parent)
+		return -1;
+	if (RB_COLOR(x, link) == RB_RED && parent && RB_COLOR(parent, link) == RB_RED)
+		return -1;
+	l = knode_check(RB_LEFT(x, link), x);
+	r = knode_check(RB_RIGHT(x, link), x);
+	if (l < 0 || l != r)
+		return -1;
+	return l + (RB_COLOR(x, link) == RB_BLACK);
+}
+
+/* the keys in pre-order: the shape */
+static int knode_preorder(const struct knode *x, int *out, int n)
+{
+	if (!x)
+		return n;
+	out[n++] = x->key;
+	n = knode_preorder(RB_LEFT(x, link), out, n);
+	return knode_preorder(RB_RIGHT(x, link), out, n);
+}
+
+TEST(rbtree_classic_shape)
+{
+	/* 1..7 ascending into a classic red-black tree: 2 (1, 4 (3, 6 (5, 7))) */
+	static const int want[7] = { 2, 1, 4, 3, 6, 5, 7 };
+	struct knode v[7];
+	struct ktree head = RB_INITIALIZER(&head);
+	int got[7];
+
+	for (int i = 0; i < 7; i++) {
+		v[i].key = i + 1;
+		EXPECT_TRUE(RB_INSERT(ktree, &head, &v[i]) == NULL);
+	}
+	EXPECT_EQ(knode_preorder(RB_ROOT(&head), got, 0), 7);
+	EXPECT_MEMEQ(got, want, sizeof(want));
+	EXPECT_TRUE(RB_COLOR(RB_ROOT(&head), link) == RB_BLACK);
+	EXPECT_TRUE(knode_check(RB_ROOT(&head), NULL) > 0);
+}
+
+TEST(rbtree_link_is_insert)
+{
+	/* a caller's own walk plus RBTREE_LINK builds the tree RB_INSERT builds */
+	enum { N = 3000 };
+	struct knode *a = xcalloc(N, sizeof(*a)), *b = xcalloc(N, sizeof(*b)), *x;
+	struct ktree ha = RB_INITIALIZER(&ha), hb = RB_INITIALIZER(&hb);
+	int *pa = xcalloc(N, sizeof(int)), *pb = xcalloc(N, sizeof(int));
+	unsigned int seed = 12345;
+	int n = 0, prev = -1;
+
+	for (int i = 0; i < N; i++) {
+		struct knode *parent = NULL;
+		int left = 0;
+
+		seed = seed * 1103515245u + 12345u;
+		a[i].key = b[i].key = (int)((seed >> 16) % 500); /* repeats */
+		RB_INSERT(ktree, &ha, &a[i]);
+		for (x = RB_ROOT(&hb); x; x = left ? RB_LEFT(x, link) : RB_RIGHT(x, link)) {
+			parent = x;
+			left = b[i].key < x->key;
+		}
+		RBTREE_LINK(ktree, &hb, &b[i], parent, left);
+	}
+	EXPECT_EQ(knode_preorder(RB_ROOT(&ha), pa, 0), N);
+	EXPECT_EQ(knode_preorder(RB_ROOT(&hb), pb, 0), N);
+	EXPECT_MEMEQ(pa, pb, N * sizeof(int));
+	EXPECT_TRUE(RB_COLOR(RB_ROOT(&hb), link) == RB_BLACK);
+	EXPECT_TRUE(knode_check(RB_ROOT(&hb), NULL) > 0);
+	RB_FOREACH(x, ktree, &hb) {
+		EXPECT_TRUE(x->key >= prev);
+		prev = x->key;
+		n++;
+	}
+	EXPECT_EQ(n, N);
+	free(a);
+	free(b);
+	free(pa);
+	free(pb);
 }
 
 TEST(strpool_interns)
