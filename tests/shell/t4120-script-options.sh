@@ -54,6 +54,17 @@ test_expect_success 'bad --time and --cpu on a file without CPU' '
 	test_grep "File does not contain CPU events. Remove -C option to proceed." err
 '
 
+test_expect_success PERF '-F fields the events cannot give: perf messages and statuses, same order of checks' '
+	for f in cpu addr,ip symoff ip,srcline data_src weight ins_lat phys_addr tid,cpu \
+		cpu,addr sym,-ip,+srcline pid trace sw:cpu,trace; do
+		prc=0 src=0
+		"$PERF" script -i "$F/callgraph.data" -F "$f" 2>perf.err >/dev/null || prc=$?
+		./perf script -i "$F/callgraph.data" -F "$f" 2>sonde.err >/dev/null || src=$?
+		echo "-F $f: perf $prc sonde $src" &&
+		test "$prc" = "$src" && test_cmp perf.err sonde.err || return 1
+	done
+'
+
 test_expect_success '--time window keeps samples inside it' '
 	./perf script -i "$F/callgraph.data" -F time -G >all &&
 	n=$(wc -l <all) &&
