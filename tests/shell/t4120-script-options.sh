@@ -65,6 +65,18 @@ test_expect_success PERF '-F fields the events cannot give: perf messages and st
 	done
 '
 
+test_expect_success PERF '--switch-on/--switch-off gate the samples as perf does' '
+	for args in "--switch-on=task-clock" "--switch-off=task-clock" \
+		"--switch-on=task-clock --switch-off=page-faults" \
+		"--switch-on=page-faults --switch-off=task-clock --show-on-off-events" \
+		"--switch-on=cpu-clock --switch-off=task-clock" "--switch-off=cpu-clock --show-on-off-events"; do
+		"$PERF" script -i "$F/multi-event.data" $args >perf.out 2>&1 &&
+		./perf script -i "$F/multi-event.data" $args >sonde.out 2>&1 &&
+		echo "$args: $(wc -l <perf.out) lines" &&
+		test_cmp perf.out sonde.out || return 1
+	done
+'
+
 test_expect_success '--time window keeps samples inside it' '
 	./perf script -i "$F/callgraph.data" -F time -G >all &&
 	n=$(wc -l <all) &&
