@@ -96,118 +96,144 @@ static bool any_chosen(const struct script_config *cfg)
 	return false;
 }
 
-int script_parse_fields(struct script_config *cfg, const char *arg, struct strbuf *msg)
+/* the "kind:" prefixes of -F */
+static const struct {
+	const char *prefix;
+	int kind;
+} field_kinds[] = {
+	{ "hw", SOT_HW }, { "sw", SOT_SW }, { "trace", SOT_TRACE },
+	{ "raw", SOT_RAW }, { "break", SOT_BREAK }, { "synth", SOT_SYNTH },
+};
+
+static int field_by_name(const char *name)
 {
-	enum { CH_DEFAULT, CH_SET, CH_ADD, CH_REMOVE } change = CH_DEFAULT;
-	char *str = xstrdup(arg), *tok, *save = NULL, *list;
-	int type = -1, rc = 0, i, j;
+	for (int f = 0; f < SF_MAX; f++)
+		if (!strcmp(name, field_names[f]))
+			return f;
+	return -1;
+}
 
-	list = strchr(str, ':');
-	if (list) {
-		static const char *const tnames[] = { "hw", "sw", "trace", "raw", "break", "synth" };
-		static const int ttypes[] = { SOT_HW, SOT_SW, SOT_TRACE, SOT_RAW, SOT_BREAK, SOT_SYNTH };
+/*
+ * start_field_list - what a -F list does before its fields are read: a
+ * list without any '+' or '-' replaces the selection (of @kind, or of
+ * every kind when @kind < 0), one with them edits it. Returns -1 when the
+ * list may not be used.
+ */
+static int start_field_list(struct script_config *cfg, int kind, const char *list,
+			    struct strbuf *msg)
+{
+	bool replaces = !strpbrk(list, "+-");
 
-		*list++ = 0;
-		for (i = 0; i < (int)ARRAY_SIZE(tnames); i++)
-			if (!strcmp(str, tnames[i]))
-				type = ttypes[i];
-		if (type < 0) {
-			strbuf_addstr(msg, "Invalid event type in field string.\n");
-			rc = -1;
-			goto out;
-		}
-		if (cfg->out[type].chosen)
+	if (kind >= 0) {
+		if (cfg->out[kind].chosen)
 			strbuf_addf(msg, "Overriding previous field request for %s events.\n",
-				    script_otype_name(type));
-		/* +field/-field edit the defaults instead of replacing them */
-		if (!strchr(list, '+') && !strchr(list, '-')) {
-			cfg->out[type].fields = 0;
-			cfg->out[type].chosen = true;
-			cfg->out[type].chosen_for_all = false;
+				    script_otype_name(kind));
+		if (replaces) {
+			cfg->out[kind].fields = 0;
+			cfg->out[kind].chosen = true;
+			cfg->out[kind].chosen_for_all = false;
 		}
-	} else {
-		list = str;
-		if (!*str) {
-			strbuf_addstr(msg, "Cannot set fields to 'none' for all event types.\n");
-			rc = -1;
-			goto out;
-		}
-		if (!strchr(str, '+') && !strchr(str, '-')) {
-			if (any_chosen(cfg))
-				strbuf_addstr(msg, "Overriding previous field request for all events.\n");
-			for (j = 0; j < SOT_MAX; j++) {
-				cfg->out[j].fields = 0;
-				cfg->out[j].chosen = true;
-				cfg->out[j].chosen_for_all = true;
-			}
+		return 0;
+	}
+	if (!*list) {
+		strbuf_addstr(msg, "Cannot set fields to 'none' for all event types.\n");
+		return -1;
+	}
+	if (replaces) {
+		if (any_chosen(cfg))
+			strbuf_addstr(msg, "Overriding previous field request for all events.\n");
+		for (int j = 0; j < SOT_MAX; j++) {
+			cfg->out[j].fields = 0;
+			cfg->out[j].chosen = true;
+			cfg->out[j].chosen_for_all = true;
 		}
 	}
+	return 0;
+}
 
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*tok == '+' || *tok == '-') {
-			if (change == CH_SET)
-				goto badmix;
-			change = *tok == '+' ? CH_ADD : CH_REMOVE;
-			tok++;
-		} else {
-			if (change != CH_SET && change != CH_DEFAULT)
-				goto badmix;
-			change = CH_SET;
+/*
+ * put_field - add (or with @drop take away) field @f for @kind, or for every
+ * kind that allows it when @kind < 0 (those are also remembered as asked
+ * for, so that a file without them is an error rather than a quiet drop).
+ */
+static int put_field(struct script_config *cfg, int kind, int f, bool drop, struct strbuf *msg)
+{
+	u64 bit = 1ULL << f;
+
+	if (kind >= 0) {
+		struct script_output *o = &cfg->out[kind];
+
+		if (o->not_allowed & bit) {
+			strbuf_addf(msg, "'%s' not valid for %s events.\n", field_names[f],
+				    script_otype_name(kind));
+			return -1;
 		}
-		for (i = 0; i < SF_MAX; i++)
-			if (!strcmp(tok, field_names[i]))
-				break;
-		if (i == SF_MAX && !strcmp(tok, "flags")) {
-			cfg->print_flags = change != CH_REMOVE;
+		o->fields = drop ? o->fields & ~bit : o->fields | bit;
+		o->chosen = o->chosen_for_all = true;
+		return 0;
+	}
+	for (int j = 0; j < SOT_MAX; j++) {
+		struct script_output *o = &cfg->out[j];
+
+		if (o->not_allowed & bit) {
+			strbuf_addf(msg, "'%s' not valid for %s events. Ignoring.\n", field_names[f],
+				    script_otype_name(j));
 			continue;
 		}
-		if (i == SF_MAX) {
-			strbuf_addstr(msg, "Invalid field requested.\n");
-			rc = -1;
-			goto out;
-		}
-		if (type < 0) {
-			for (j = 0; j < SOT_MAX; j++) {
-				struct script_output *o = &cfg->out[j];
+		o->fields = drop ? o->fields & ~bit : o->fields | bit;
+		o->asked = drop ? o->asked & ~bit : o->asked | bit;
+		o->chosen = o->chosen_for_all = true;
+	}
+	return 0;
+}
 
-				if (o->not_allowed & (1ULL << i)) {
-					strbuf_addf(msg, "'%s' not valid for %s events. Ignoring.\n",
-						    field_names[i], script_otype_name(j));
-					continue;
-				}
-				if (change == CH_REMOVE) {
-					o->fields &= ~(1ULL << i);
-					o->asked &= ~(1ULL << i);
-				} else {
-					o->fields |= 1ULL << i;
-					o->asked |= 1ULL << i;
-				}
-				o->chosen = true;
-				o->chosen_for_all = true;
-			}
-		} else {
-			struct script_output *o = &cfg->out[type];
+int script_parse_fields(struct script_config *cfg, const char *arg, struct strbuf *msg)
+{
+	char *copy = xstrdup(arg), *list = copy, *colon = strchr(copy, ':'), *save = NULL;
+	bool signed_seen = false, plain_seen = false;
+	int kind = -1, rc = -1;
 
-			if (o->not_allowed & (1ULL << i)) {
-				strbuf_addf(msg, "'%s' not valid for %s events.\n", field_names[i],
-					    script_otype_name(type));
-				rc = -1;
-				goto out;
-			}
-			if (change == CH_REMOVE)
-				o->fields &= ~(1ULL << i);
-			else
-				o->fields |= 1ULL << i;
-			o->chosen = true;
-			o->chosen_for_all = true;
+	if (colon) {
+		*colon = 0;
+		list = colon + 1;
+		for (size_t i = 0; i < ARRAY_SIZE(field_kinds); i++)
+			if (!strcmp(copy, field_kinds[i].prefix))
+				kind = field_kinds[i].kind;
+		if (kind < 0) {
+			strbuf_addstr(msg, "Invalid event type in field string.\n");
+			goto done;
 		}
 	}
-	goto out;
-badmix:
-	strbuf_addstr(msg, "Cannot mix +-field with overridden fields\n");
-	rc = -1;
-out:
-	free(str);
+	if (start_field_list(cfg, kind, list, msg))
+		goto done;
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		bool is_signed = *tok == '+' || *tok == '-';
+		bool drop = *tok == '-';
+		int f;
+
+		/* "+a,-b" edits and "a,b" replaces; one list cannot do both */
+		if (is_signed ? plain_seen : signed_seen) {
+			strbuf_addstr(msg, "Cannot mix +-field with overridden fields\n");
+			goto done;
+		}
+		signed_seen |= is_signed;
+		plain_seen |= !is_signed;
+		tok += is_signed;
+		f = field_by_name(tok);
+		if (f < 0 && !strcmp(tok, "flags")) {
+			cfg->print_flags = !drop;
+			continue;
+		}
+		if (f < 0) {
+			strbuf_addstr(msg, "Invalid field requested.\n");
+			goto done;
+		}
+		if (put_field(cfg, kind, f, drop, msg))
+			goto done;
+	}
+	rc = 0;
+done:
+	free(copy);
 	return rc;
 }
 

@@ -54,9 +54,11 @@ test_expect_success 'bad --time and --cpu on a file without CPU' '
 	test_grep "File does not contain CPU events. Remove -C option to proceed." err
 '
 
-test_expect_success PERF '-F fields the events cannot give: perf messages and statuses, same order of checks' '
+test_expect_success PERF '-F lists and fields the events cannot give: perf messages and statuses, same order of checks' '
 	for f in cpu addr,ip symoff ip,srcline data_src weight ins_lat phys_addr tid,cpu \
-		cpu,addr sym,-ip,+srcline pid trace sw:cpu,trace; do
+		cpu,addr sym,-ip,+srcline pid trace sw:cpu,trace \
+		+tid,comm sw:comm,+ip bogus:comm sw:bogus trace,+ip comm,trace sw:+cpu trace: \
+		bpf-output "" -flags cpu,+bogus; do
 		prc=0 src=0
 		"$PERF" script -i "$F/callgraph.data" -F "$f" 2>perf.err >/dev/null || prc=$?
 		./perf script -i "$F/callgraph.data" -F "$f" 2>sonde.err >/dev/null || src=$?
