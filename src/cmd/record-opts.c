@@ -4,6 +4,7 @@
 #include "core/evsel.h"
 #include "lib/parse-options.h"
 #include "lib/xalloc.h"
+#include "ui/events-option.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,21 +28,10 @@ int opt_exclude_perf(const struct option *opt, const char *arg, int unset)
 		return -1;
 	}
 	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
-	evsel = evlist_last(evlist);
-	for (;;) {
-		if (evsel->attr.type == PERF_TYPE_TRACEPOINT) {
-			char *f = evsel->filter ? xasprintf("(%s) && (%s)", evsel->filter, filter)
-						: xstrdup(filter);
-
-			free(evsel->filter);
-			evsel->filter = f;
-		}
-		if (evsel->node.prev == &evlist->entries)
-			break;
-		evsel = list_entry(evsel->node.prev, struct evsel, node);
-		if (evsel->cmdline_group_boundary)
-			break;
-	}
+	evlist_for_each_entry(evlist, evsel)
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT &&
+		    evsel_from_newest_event_option(evlist, evsel))
+			evsel_and_filter(evsel, filter);
 	return 0;
 }
 

@@ -125,7 +125,7 @@ int record_open_writer(struct record *rec, const char *path)
 }
 
 /* the records a report needs before the samples, in perf's order */
-int record_synthesize(struct record *rec, bool tail)
+int record_write_preamble(struct record *rec, bool tail)
 {
 	struct evlist *evlist = rec->evlist;
 	struct target *t = &rec->opts.target;
@@ -182,7 +182,7 @@ out:
 	return err;
 }
 
-static void format_timestamp(char *buf, size_t len)
+static void switch_suffix_now(char *buf, size_t len)
 {
 	struct timespec ts;
 	struct tm tm;
@@ -218,7 +218,7 @@ u64 record_file_size(struct record *rec)
 }
 
 /* write the build-ids and times, close the file; returns 0 or -errno */
-int record_finish_output(struct record *rec)
+int record_seal_file(struct record *rec)
 {
 	struct recorder *r = &rec->recorder;
 
@@ -265,31 +265,36 @@ void record_print_captured(struct record *rec, const char *path, u64 size, bool 
 	fprintf(stderr, " ]\n");
 }
 
+/* --switch-max-files: remember @name; past the limit the oldest dump is deleted */
+static void keep_dump(struct record *rec, const char *name)
+{
+	rec->kept_dumps = xrealloc(rec->kept_dumps,
+				   (rec->nr_kept_dumps + 1) * sizeof(*rec->kept_dumps));
+	rec->kept_dumps[rec->nr_kept_dumps++] = xstrdup(name);
+	if (rec->nr_kept_dumps <= rec->switch_max_files)
+		return;
+	unlink(rec->kept_dumps[0]);
+	free(rec->kept_dumps[0]);
+	rec->nr_kept_dumps--;
+	memmove(rec->kept_dumps, rec->kept_dumps + 1,
+		rec->nr_kept_dumps * sizeof(*rec->kept_dumps));
+}
+
 /* --switch-output: close this file as <path>.<timestamp> and start a new one */
-int record_switch_output(struct record *rec, bool at_exit)
+int record_rotate_file(struct record *rec, bool at_exit)
 {
 	char ts[80], *newname;
 	u64 size;
 	int err;
 
-	err = record_finish_output(rec);
+	err = record_seal_file(rec);
 	size = record_file_size(rec);
-	format_timestamp(ts, sizeof(ts));
+	switch_suffix_now(ts, sizeof(ts));
 	newname = xasprintf("%s.%s", rec->path, ts);
 	if (!err && rename(rec->path, newname))
 		err = -errno;
-	/* --switch-max-files: rotate, removing the oldest dump */
-	if (!err && rec->switch_max_files > 0) {
-		if (!rec->switch_files)
-			rec->switch_files = xcalloc(rec->switch_max_files, sizeof(char *));
-		int slot = rec->nr_switches % rec->switch_max_files;
-
-		if (rec->switch_files[slot]) {
-			unlink(rec->switch_files[slot]);
-			free(rec->switch_files[slot]);
-		}
-		rec->switch_files[slot] = xstrdup(newname);
-	}
+	if (!err && rec->switch_max_files > 0)
+		keep_dump(rec, newname);
 	if (!rec->quiet) {
 		/* the wake-up count runs on across files, as perf's */
 		if (!at_exit)
@@ -307,7 +312,6 @@ int record_switch_output(struct record *rec, bool at_exit)
 	free(newname);
 	data_writer_free(rec->w);
 	rec->w = NULL;
-	rec->nr_switches++;
 	if (err || at_exit)
 		return err;
 	recorder_release(&rec->recorder);
@@ -316,5 +320,5 @@ int record_switch_output(struct record *rec, bool at_exit)
 		return err;
 	recorder_init(&rec->recorder, rec->w, &rec->rings, rec->evlist, !rec->no_buildid);
 	rec->recorder.buildid_all = rec->buildid_all;
-	return record_synthesize(rec, false);
+	return record_write_preamble(rec, false);
 }

@@ -278,7 +278,7 @@ static int record_loop(struct record *rec, const sigset_t *waitmask)
 			got_sigusr2 = 0;
 			if (switch_at)
 				switch_at = monotonic_ns() + rec->switch_time * NSEC_PER_SEC;
-			err = record_switch_output(rec, false);
+			err = record_rotate_file(rec, false);
 			if (err)
 				break;
 		}
@@ -619,7 +619,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	}
 	recorder_init(&rec->recorder, rec->w, &rec->rings, rec->evlist, !rec->no_buildid);
 	rec->recorder.buildid_all = rec->buildid_all;
-	if (!rec->tail_synthesize && (err = record_synthesize(rec, false)))
+	if (!rec->tail_synthesize && (err = record_write_preamble(rec, false)))
 		goto write_error;
 	rec->synth_bytes = data_writer_bytes(rec->w);
 
@@ -645,17 +645,17 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	status = workload_status(rec);
 	if ((err = recorder_write_lost_samples(&rec->recorder, rec->evlist)))
 		goto write_error;
-	if (rec->tail_synthesize && (err = record_synthesize(rec, true)))
+	if (rec->tail_synthesize && (err = record_write_preamble(rec, true)))
 		goto write_error;
 	if (!rec->quiet)
 		fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)rec->nr_wakeups);
 	if ((rec->switch_output || rec->timestamp_filename) && !rec->is_pipe) {
-		err = record_switch_output(rec, true);
+		err = record_rotate_file(rec, true);
 		if (err)
 			goto write_error;
 	} else {
-		err = record_finish_output(rec);
+		err = record_seal_file(rec);
 		if (err)
 			goto write_error;
 		record_print_captured(rec, rec->path, record_file_size(rec), true);

@@ -673,9 +673,9 @@ int cmd_record(int argc, const char **argv)
 	}
 	free(options);
 	free(rec->orig_argv);
-	for (int i = 0; rec->switch_files && i < rec->switch_max_files; i++)
-		free(rec->switch_files[i]);
-	free(rec->switch_files);
+	for (int i = 0; i < rec->nr_kept_dumps; i++)
+		free(rec->kept_dumps[i]);
+	free(rec->kept_dumps);
 	evlist_free(rec->evlist);
 	free(rec);
 	return ret;

@@ -62,24 +62,24 @@ struct record {
 	struct recorder recorder;
 	u64 nr_wakeups;
 	u64 synth_bytes;	/* data bytes written before the rings (for the -z ratio) */
-	int nr_switches;
-	char **switch_files;	/* owned: the last --switch-max-files dumps, a ring */
+	char **kept_dumps;	/* owned: --switch-max-files dumps still on disk, oldest first */
+	int nr_kept_dumps;
 	int workload_signal;	/* the workload died of this signal: perf re-raises it */
 };
 
 /* record-output.c: the output side of a recording */
 /* record_open_writer - back up an old @path, open the writer, declare events and features, start it. */
 int record_open_writer(struct record *rec, const char *path);
-/* record_synthesize - the records perf writes before the samples (@tail: only the task state). */
-int record_synthesize(struct record *rec, bool tail);
+/* record_write_preamble - the records perf writes before the samples (@tail: only the task state). */
+int record_write_preamble(struct record *rec, bool tail);
 /* record_file_size - where the data section ends (perf's "Captured and wrote" size); 0 for pipes. */
 u64 record_file_size(struct record *rec);
-/* record_finish_output - build-ids, sample times, features, final header. */
-int record_finish_output(struct record *rec);
+/* record_seal_file - build-ids, sample times, features, final header. */
+int record_seal_file(struct record *rec);
 /* record_print_captured - perf's "[ perf record: Captured and wrote ... ]" (@count: add the samples). */
 void record_print_captured(struct record *rec, const char *path, u64 size, bool count);
-/* record_switch_output - close the file as <path>.<timestamp>; reopen unless @at_exit. */
-int record_switch_output(struct record *rec, bool at_exit);
+/* record_rotate_file - close the file as <path>.<timestamp>; reopen unless @at_exit. */
+int record_rotate_file(struct record *rec, bool at_exit);
 
 /* record-opts.c: option callbacks (struct option's value is the struct record) */
 int opt_exclude_perf(const struct option *opt, const char *arg, int unset);

@@ -79,7 +79,7 @@ struct evsel {
 	bool auto_merge;
 	bool is_fallback_name;	 /* record: the name comes from a fallback's attr (cycles -> cpu-clock) */
 	struct evsel_terms terms; /* from "pmu/.../" terms, see struct evsel_terms */
-	bool cmdline_group_boundary; /* last event of one -e option: --filter applies back to it */
+	int event_option_nr;	 /* which -e option (1, 2, ...) added it; 0: none did */
 
 	/* live side: filled by evlist_open() */
 	struct cpu_map *cpus;	    /* borrowed from the evlist */

@@ -188,31 +188,39 @@ int hw_cache_parse(const char *name, size_t len, u64 *config)
 	return 1;
 }
 
+/* what follows the cache's name in a canonical event name, by operation and result */
+static const char *const cache_event_tail[PERF_COUNT_HW_CACHE_OP_MAX]
+					 [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
+	[PERF_COUNT_HW_CACHE_OP_READ] = { "loads", "load-misses" },
+	[PERF_COUNT_HW_CACHE_OP_WRITE] = { "stores", "store-misses" },
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = { "prefetches", "prefetch-misses" },
+};
+
 bool hw_cache_name(u64 config, struct strbuf *out)
 {
-	unsigned int type = config & 0xff, op = (config >> 8) & 0xff, result = (config >> 16) & 0xff;
+	/* config bytes 0..2: cache, operation, result; the first out of range names the event */
+	static const struct {
+		unsigned int limit;
+		const char *what;
+	} part[3] = {
+		{ PERF_COUNT_HW_CACHE_MAX, "type" },
+		{ PERF_COUNT_HW_CACHE_OP_MAX, "op" },
+		{ PERF_COUNT_HW_CACHE_RESULT_MAX, "result" },
+	};
+	unsigned int v[3];
 
-	if (type >= PERF_COUNT_HW_CACHE_MAX) {
-		strbuf_addstr(out, "unknown-ext-hardware-cache-type");
-		return false;
+	for (int i = 0; i < 3; i++) {
+		v[i] = (config >> (8 * i)) & 0xff;
+		if (v[i] >= part[i].limit) {
+			strbuf_addf(out, "unknown-ext-hardware-cache-%s", part[i].what);
+			return false;
+		}
 	}
-	if (op >= PERF_COUNT_HW_CACHE_OP_MAX) {
-		strbuf_addstr(out, "unknown-ext-hardware-cache-op");
-		return false;
-	}
-	if (result >= PERF_COUNT_HW_CACHE_RESULT_MAX) {
-		strbuf_addstr(out, "unknown-ext-hardware-cache-result");
-		return false;
-	}
-	if (!hw_cache_op_valid(type, op)) {
+	if (!hw_cache_op_valid(v[0], v[1])) {
 		strbuf_addstr(out, "invalid-cache");
 		return false;
 	}
-	if (result == PERF_COUNT_HW_CACHE_RESULT_MISS)
-		strbuf_addf(out, "%s-%s-%s", hw_cache_names[type][0], hw_cache_op_names[op][0],
-			    hw_cache_result_names[result][0]);
-	else
-		strbuf_addf(out, "%s-%s", hw_cache_names[type][0], hw_cache_op_names[op][1]);
+	strbuf_addf(out, "%s-%s", hw_cache_names[v[0]][0], cache_event_tail[v[1]][v[2]]);
 	return true;
 }
 

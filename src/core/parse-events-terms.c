@@ -505,7 +505,8 @@ static int apply_alias(struct pe_ctx *ctx, struct evsel *evsel, const struct pmu
 		ret = apply_one(&sub_ctx, evsel, &sub.v[i], pmu, false, depth + 1);
 	pe_terms_release(&sub);
 	if (ret) {
-		pe_error(ctx, t->name_idx, NULL, "%s", dummy.str ? dummy.str : "parser error");
+		pe_error(ctx, t->name_idx, NULL, "%s",
+			 dummy.nr_reports ? parse_events_error_latest(&dummy)->reason : "parser error");
 		parse_events_error_release(&dummy);
 		return ret;
 	}
@@ -523,18 +524,20 @@ int pe_terms_apply(struct pe_ctx *ctx, struct evsel *evsel, const struct pe_term
 		   const struct pmu *pmu, bool tracepoint)
 {
 	for (int i = 0; i < terms->nr; i++) {
-		int nr = ctx->err->nr_errors;
+		int nr = ctx->err->nr_reports;
 		int ret = apply_one(ctx, evsel, &terms->v[i], pmu, tracepoint, 0);
+		const struct parse_events_report *r = parse_events_error_latest(ctx->err);
 
-		if (ret && pmu && ctx->err->nr_errors == nr + 1 && ctx->err->idx >= 0) {
+		if (ret && pmu && ctx->err->nr_reports == nr + 1 && r->at >= 0) {
 			/*
 			 * perf tries a PMU's terms twice and reports the same error
 			 * each time ("Initial error:" repeats it); so do we
 			 */
-			struct parse_events_error *err = ctx->err;
+			char *help = r->help ? xstrdup(r->help) : NULL;
+			char *reason = xstrdup(r->reason);
 
-			pe_error(ctx, err->idx - ctx->idx_base, err->help ? xstrdup(err->help) : NULL,
-				 "%s", err->str);
+			pe_error(ctx, r->at - ctx->idx_base, help, "%s", reason);
+			free(reason);
 		}
 		if (ret)
 			return ret;

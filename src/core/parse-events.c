@@ -32,37 +32,34 @@ void parse_events_error_init(struct parse_events_error *err)
 
 void parse_events_error_release(struct parse_events_error *err)
 {
+	for (int i = 0; i < err->nr_reports; i++) {
+		free(err->reports[i].reason);
+		free(err->reports[i].help);
+	}
+	free(err->reports);
 	free(err->event);
-	free(err->str);
-	free(err->help);
-	free(err->first_str);
-	free(err->first_help);
 	free(err->warning);
 	parse_events_error_init(err);
+}
+
+const struct parse_events_report *parse_events_error_latest(const struct parse_events_error *err)
+{
+	return err->nr_reports ? &err->reports[err->nr_reports - 1] : NULL;
 }
 
 void pe_error(struct pe_ctx *ctx, int idx, char *help, const char *fmt, ...)
 {
 	struct parse_events_error *err = ctx->err;
+	struct parse_events_report *r;
 	va_list ap;
-	char *str;
 
+	err->reports = xrealloc(err->reports, (err->nr_reports + 1) * sizeof(*err->reports));
+	r = &err->reports[err->nr_reports++];
+	r->at = idx + ctx->idx_base;
+	r->help = help;
 	va_start(ap, fmt);
-	str = xvasprintf(fmt, ap);
+	r->reason = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (err->nr_errors == 1) {
-		/* keep the first one for the "Initial error:" block */
-		err->first_idx = err->idx;
-		err->first_str = err->str;
-		err->first_help = err->help;
-	} else {
-		free(err->str);
-		free(err->help);
-	}
-	err->idx = idx + ctx->idx_base;
-	err->str = str;
-	err->help = help;
-	err->nr_errors++;
 }
 
 /* struct pe_list - evsels being built for one group or one top-level item */
@@ -1072,7 +1069,7 @@ int parse_events_flags(struct evlist *evlist, const char *orig, struct parse_eve
 	size_t len = strlen(orig), n = 0;
 	char *clean = xmalloc(len + 1);
 	int *map = xmalloc((len + 1) * sizeof(*map));
-	int nr_before = ctx.err->nr_errors, ret;
+	int nr_before = ctx.err->nr_reports, ret;
 	bool quoted = false;
 
 	for (size_t i = 0; i < len; i++) {
@@ -1099,11 +1096,9 @@ int parse_events_flags(struct evlist *evlist, const char *orig, struct parse_eve
 		return -EINVAL;
 	}
 	ret = parse_clean(&ctx, evlist);
-	if (ret && ctx.err->nr_errors > nr_before && n != len) {
-		ctx.err->idx = map_back(clean, map, n, ctx.err->idx);
-		if (ctx.err->nr_errors > 1)
-			ctx.err->first_idx = map_back(clean, map, n, ctx.err->first_idx);
-	}
+	/* the reports this call made point into the blank-free copy */
+	for (int i = nr_before; ret && n != len && i < ctx.err->nr_reports; i++)
+		ctx.err->reports[i].at = map_back(clean, map, n, ctx.err->reports[i].at);
 	free(clean);
 	free(map);
 	parse_events_error_release(&local);
@@ -1170,43 +1165,58 @@ int parse_events(struct evlist *evlist, const char *str, struct parse_events_err
 	return parse_events_flags(evlist, str, err, 0);
 }
 
+/* the farthest column, within the quoted text, that a caret may sit at */
+#define CARET_MAX_COL 13
+
+/*
+ * Lay out one report: the event text in quotes, shifted left when the
+ * reported offset is far in (and cut at the right to fit @width), ".." where
+ * text was dropped, then the "\\___ reason" pointer line and any help.
+ */
+static void format_report(const char *event, const struct parse_events_report *r, int width,
+			  struct strbuf *out)
+{
+	static const char lead[] = "event syntax error: ";
+	int lead_len = (int)sizeof(lead) - 1;
+	int text_len = (int)strlen(event);
+	int room = width - 2 - lead_len;
+	int shift = r->at > CARET_MAX_COL ? r->at - CARET_MAX_COL : 0;
+	int shown, pad;
+	char *window;
+
+	if (room < 4)
+		room = 4;
+	if (shift > text_len)
+		shift = text_len;
+	shown = text_len - shift < room ? text_len - shift : room;
+	window = xstrndup(event + shift, shown);
+	if (shift > 0 && shown >= 2)
+		memcpy(window, "..", 2);
+	if (text_len - shift > room)
+		memcpy(window + shown - 2, "..", 2);
+	strbuf_addf(out, "%s'%s'\n", lead, window);
+	free(window);
+	/* the pointer starts under the character at r->at (one past the quote) */
+	pad = lead_len + 1 + r->at - shift;
+	strbuf_addchars(out, ' ', pad > 0 ? (size_t)pad : 0);
+	strbuf_addf(out, "\\___ %s\n", r->reason ? r->reason : "");
+	if (r->help)
+		strbuf_addf(out, "\n%s\n", r->help);
+}
+
 void parse_events_error_format(const struct parse_events_error *err, int width,
 			       struct strbuf *out)
 {
 	const char *event = err->event ? err->event : "";
 
-	if (err->warning && !err->nr_errors)
-		strbuf_addf(out, "%s\n", err->warning);
-	if (!err->nr_errors)
+	if (!err->nr_reports) {
+		if (err->warning)
+			strbuf_addf(out, "%s\n", err->warning);
 		return;
-	for (int pass = 0; pass < (err->nr_errors > 1 ? 2 : 1); pass++) {
-		int idx = pass ? err->first_idx : err->idx;
-		const char *str = pass ? err->first_str : err->str;
-		const char *help = pass ? err->first_help : err->help;
-		/* perf: cut the front so the caret sits at most 13 columns in, ".." marks cuts */
-		int max_len = width - 2 - (int)strlen("event syntax error: ");
-		int len = (int)strlen(event), cut = 0;
-		struct strbuf buf = STRBUF_INIT;
-
-		if (pass)
-			strbuf_addstr(out, "\nInitial error:\n");
-		if (max_len < 4)
-			max_len = 4;
-		if (idx > 13)
-			cut = idx - 13;
-		if (cut > len)
-			cut = len;
-		strbuf_add(&buf, event + cut, len - cut > max_len ? max_len : len - cut);
-		if (cut && buf.len >= 2)
-			buf.buf[0] = buf.buf[1] = '.';
-		if (len - cut > max_len) {
-			buf.buf[max_len - 1] = buf.buf[max_len - 2] = '.';
-		}
-		strbuf_addf(out, "event syntax error: '%s'\n", buf.buf);
-		strbuf_addf(out, "%*s\\___ %s\n", (int)strlen("event syntax error: ") + idx - cut + 1,
-			    "", str ? str : "");
-		if (help)
-			strbuf_addf(out, "\n%s\n", help);
-		strbuf_release(&buf);
+	}
+	format_report(event, parse_events_error_latest(err), width, out);
+	if (err->nr_reports > 1) {
+		strbuf_addstr(out, "\nInitial error:\n");
+		format_report(event, &err->reports[0], width, out);
 	}
 }

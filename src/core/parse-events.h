@@ -13,24 +13,29 @@
 struct evlist;
 struct strbuf;
 
+/* struct parse_events_report - one located complaint about the event string */
+struct parse_events_report {
+	int at;		/* byte offset in the event string (-1: before it) */
+	char *reason;	/* "parser error", "unknown term", ... */
+	char *help;	/* may be NULL: extra lines ("valid terms: ...") */
+};
+
 /*
- * struct parse_events_error - why a string was rejected. perf keeps the
- * first and the last error when several are recorded (it then prints
- * "Initial error:"); so do we. All strings are owned.
+ * struct parse_events_error - why a string was rejected: every report the
+ * parser made, oldest first. The text shows the newest one and, when there
+ * were several, the oldest under "Initial error:". All strings are owned.
  */
 struct parse_events_error {
 	char *event;	  /* copy of the string that failed, NULL until an error */
-	int nr_errors;	  /* 0: failed without a located reason (only the "Run 'perf list'" line) */
-	int idx;	  /* byte offset in @event of the last error */
-	char *str;	  /* its reason: "parser error", "unknown term", ... */
-	char *help;	  /* may be NULL: extra lines ("valid terms: ...") */
-	int first_idx;	  /* the first error, when nr_errors > 1 */
-	char *first_str;
-	char *first_help;
+	struct parse_events_report *reports;
+	int nr_reports;	  /* 0: failed without a located reason (only the "Run 'perf list'" line) */
 	char *warning;	  /* may be NULL: a line perf prints instead of a located error */
 };
 
-#define PARSE_EVENTS_ERROR_INIT { NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL }
+#define PARSE_EVENTS_ERROR_INIT { NULL, NULL, 0, NULL }
+
+/* parse_events_error_latest - the newest report, or NULL when none was made. */
+const struct parse_events_report *parse_events_error_latest(const struct parse_events_error *err);
 
 void parse_events_error_init(struct parse_events_error *err);
 /* parse_events_error_release - free the strings and reset to the init state. */

@@ -39,13 +39,17 @@ static int events_option(const struct option *opt, const char *str, int unset, u
 {
 	struct evlist **evlistp = opt->value;
 	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
-	struct evsel *last;
-	int ret;
+	struct evsel *evsel;
+	int ret, nr_old, option_nr = 1;
 
 	if (unset || !str)
 		return 0;
 	if (!*evlistp)
 		*evlistp = evlist_new();
+	nr_old = (*evlistp)->nr_entries;
+	evlist_for_each_entry(*evlistp, evsel)
+		if (evsel->event_option_nr >= option_nr)
+			option_nr = evsel->event_option_nr + 1;
 	ret = parse_events_flags(*evlistp, str, &err, flags);
 	if (ret) {
 		parse_events_print_error(&err);
@@ -54,9 +58,10 @@ static int events_option(const struct option *opt, const char *str, int unset, u
 		parse_events_error_release(&err);
 		return -1;
 	}
-	last = evlist_last(*evlistp);
-	if (last)
-		last->cmdline_group_boundary = true;
+	/* tag this option's events: --filter and --exclude-perf apply to them */
+	evlist_for_each_entry(*evlistp, evsel)
+		if (evsel->idx >= nr_old)
+			evsel->event_option_nr = option_nr;
 	parse_events_error_release(&err);
 	return 0;
 }
@@ -71,22 +76,25 @@ int parse_events_option_stat(const struct option *opt, const char *str, int unse
 	return events_option(opt, str, unset, PARSE_EVENTS_STAT_TERMS);
 }
 
-static void append_filter(struct evsel *evsel, const char *str)
+bool evsel_from_newest_event_option(struct evlist *evlist, const struct evsel *evsel)
 {
-	char *f;
+	const struct evsel *last = evlist_last(evlist);
 
-	if (evsel->filter)
-		f = xasprintf("(%s) && (%s)", evsel->filter, str);
-	else
-		f = xstrdup(str);
+	return last && evsel->event_option_nr == last->event_option_nr;
+}
+
+void evsel_and_filter(struct evsel *evsel, const char *cond)
+{
+	char *joined = evsel->filter ? xasprintf("(%s) && (%s)", evsel->filter, cond)
+				     : xstrdup(cond);
+
 	free(evsel->filter);
-	evsel->filter = f;
+	evsel->filter = joined;
 }
 
 int parse_filter_option(const struct option *opt, const char *str, int unset)
 {
-	struct evlist **evlistp = opt->value;
-	struct evlist *evlist = *evlistp;
+	struct evlist *evlist = *(struct evlist **)opt->value;
 	struct evsel *evsel;
 
 	if (unset || !str)
@@ -96,23 +104,18 @@ int parse_filter_option(const struct option *opt, const char *str, int unset)
 		fprintf(stderr, "--filter option should follow a -e tracepoint or HW tracer option\n\n");
 		return -1;
 	}
-	/* walk back over the events of the last -e, as perf does */
-	evsel = evlist_last(evlist);
-	for (;;) {
-		if (evsel->attr.type == PERF_TYPE_TRACEPOINT) {
-			append_filter(evsel, str);
-		} else if (pmu_nr_addr_filters(evsel->attr.type) > 0) {
-			append_filter(evsel, str);
-		} else {
-			fflush(stdout);
-			fprintf(stderr, "This CPU does not support address filtering\n\n");
-			return -1;
-		}
-		if (evsel->node.prev == &evlist->entries)
-			break;
-		evsel = list_entry(evsel->node.prev, struct evsel, node);
-		if (evsel->cmdline_group_boundary)
-			break;
+	/* every event of the newest -e must take a filter: tracepoints, or PMUs with address filters */
+	evlist_for_each_entry(evlist, evsel) {
+		if (!evsel_from_newest_event_option(evlist, evsel) ||
+		    evsel->attr.type == PERF_TYPE_TRACEPOINT ||
+		    pmu_nr_addr_filters(evsel->attr.type) > 0)
+			continue;
+		fflush(stdout);
+		fprintf(stderr, "This CPU does not support address filtering\n\n");
+		return -1;
 	}
+	evlist_for_each_entry(evlist, evsel)
+		if (evsel_from_newest_event_option(evlist, evsel))
+			evsel_and_filter(evsel, str);
 	return 0;
 }

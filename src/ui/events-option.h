@@ -5,8 +5,11 @@
 
 #include "core/parse-events.h"
 
+#include <stdbool.h>
+
 struct option;
 struct evlist;
+struct evsel;
 
 /*
  * parse_events_option - OPT_CALLBACK for -e: opt->value is a
@@ -26,6 +29,15 @@ int parse_events_option_stat(const struct option *opt, const char *str, int unse
  * a tracepoint nor a PMU with address filters.
  */
 int parse_filter_option(const struct option *opt, const char *str, int unset);
+
+/*
+ * evsel_from_newest_event_option - whether @evsel came from the last -e
+ * given (the events --filter and --exclude-perf apply to).
+ */
+bool evsel_from_newest_event_option(struct evlist *evlist, const struct evsel *evsel);
+
+/* evsel_and_filter - set @evsel's filter to @cond, ANDed with a filter already there. */
+void evsel_and_filter(struct evsel *evsel, const char *cond);
 
 /*
  * parse_events_print_error - print @err for @str as the -e callback does

@@ -241,82 +241,101 @@ static int parse_time(const char *s, struct report_filter *f)
 }
 
 
-/* udigits - printed width of @v in decimal (or hex) */
-static int udigits(u64 v, int base)
-{
-	int n = 1;
+/*
+ * struct text_grid - cells of text laid out in right-aligned columns, two
+ * spaces apart, each as wide as its widest cell (the heading included):
+ * the layout of perf's -T tables.
+ */
+struct text_grid {
+	int nr_cols, nr_rows;	/* nr_rows counts the heading row */
+	char **cell;		/* [row * nr_cols + col], owned */
+};
 
-	while (v >= (u64)base) {
-		v /= base;
-		n++;
-	}
-	return n;
+static void text_grid_init(struct text_grid *g, int nr_cols, int nr_rows)
+{
+	g->nr_cols = nr_cols;
+	g->nr_rows = nr_rows;
+	g->cell = xcalloc((size_t)nr_cols * nr_rows, sizeof(*g->cell));
 }
 
-static int idigits(int v)
+static void text_grid_set(struct text_grid *g, int row, int col, char *text)
 {
-	return v < 0 ? udigits(-(long long)v, 10) + 1 : udigits(v, 10);
+	free(g->cell[row * g->nr_cols + col]);
+	g->cell[row * g->nr_cols + col] = text;
 }
 
 /*
- * fprint_thread_values - perf's -T table: "# PID TID <event>..." then one row
- * per thread, widths from the widest cell; @raw (--pretty raw): one
- * "pid tid name idx count" group per cell, all on one line as perf prints them.
+ * text_grid_print - row 0 after "# ", the others after "  ", each followed
+ * by @row_end.
+ */
+static void text_grid_print(const struct text_grid *g, const char *row_end, FILE *out)
+{
+	int *width = xcalloc(g->nr_cols ? g->nr_cols : 1, sizeof(*width));
+
+	for (int r = 0; r < g->nr_rows; r++)
+		for (int c = 0; c < g->nr_cols; c++) {
+			int w = (int)strlen(g->cell[r * g->nr_cols + c]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (int r = 0; r < g->nr_rows; r++) {
+		fputs(r ? "  " : "# ", out);
+		for (int c = 0; c < g->nr_cols; c++)
+			fprintf(out, "%s%*s", c ? "  " : "", width[c], g->cell[r * g->nr_cols + c]);
+		fputs(r ? row_end : "\n", out);
+	}
+	free(width);
+}
+
+static void text_grid_release(struct text_grid *g)
+{
+	for (int i = 0; i < g->nr_cols * g->nr_rows; i++)
+		free(g->cell[i]);
+	free(g->cell);
+}
+
+/*
+ * fprint_thread_values - perf's -T table: a PID, TID, <event>... heading
+ * and one row per thread. With @raw (--pretty raw) the heading is PID, TID,
+ * Name, Raw (the event's index, hex) and Count, with one row per thread and
+ * event, and perf ends none of those rows with a newline.
  */
 static void fprint_thread_values(const struct report_thread_values *tv, bool raw, FILE *out)
 {
-	int pidw = 3, tidw = 3, i, j;
+	static const char *const raw_heading[] = { "PID", "TID", "Name", "Raw", "Count" };
+	struct text_grid g;
 
-	for (i = 0; i < tv->nr_threads; i++) {
-		if (idigits(tv->pid[i]) > pidw)
-			pidw = idigits(tv->pid[i]);
-		if (idigits(tv->tid[i]) > tidw)
-			tidw = idigits(tv->tid[i]);
-	}
 	if (raw) {
-		int namew = 4, raww = 3, countw = 5;
-
-		for (j = 0; j < tv->nr_counters; j++) {
-			int w = (int)strlen(tv->counter_name[j]);
-
-			if (w > namew)
-				namew = w;
+		text_grid_init(&g, 5, 1 + tv->nr_threads * tv->nr_counters);
+		for (int c = 0; c < 5; c++)
+			text_grid_set(&g, 0, c, xstrdup(raw_heading[c]));
+		for (int t = 0, row = 1; t < tv->nr_threads; t++)
+			for (int e = 0; e < tv->nr_counters; e++, row++) {
+				text_grid_set(&g, row, 0, xasprintf("%d", tv->pid[t]));
+				text_grid_set(&g, row, 1, xasprintf("%d", tv->tid[t]));
+				text_grid_set(&g, row, 2, xstrdup(tv->counter_name[e]));
+				text_grid_set(&g, row, 3, xasprintf("%x", tv->counter_evsel[e]));
+				text_grid_set(&g, row, 4, xasprintf("%llu",
+							(unsigned long long)tv->value[t][e]));
+			}
+		text_grid_print(&g, "", out);
+	} else {
+		text_grid_init(&g, 2 + tv->nr_counters, 1 + tv->nr_threads);
+		text_grid_set(&g, 0, 0, xstrdup("PID"));
+		text_grid_set(&g, 0, 1, xstrdup("TID"));
+		for (int e = 0; e < tv->nr_counters; e++)
+			text_grid_set(&g, 0, 2 + e, xstrdup(tv->counter_name[e]));
+		for (int t = 0; t < tv->nr_threads; t++) {
+			text_grid_set(&g, 1 + t, 0, xasprintf("%d", tv->pid[t]));
+			text_grid_set(&g, 1 + t, 1, xasprintf("%d", tv->tid[t]));
+			for (int e = 0; e < tv->nr_counters; e++)
+				text_grid_set(&g, 1 + t, 2 + e,
+					      xasprintf("%llu", (unsigned long long)tv->value[t][e]));
 		}
-		for (j = 0; j < tv->nr_counters; j++)
-			if (udigits((u64)tv->counter_evsel[j], 16) > raww)
-				raww = udigits((u64)tv->counter_evsel[j], 16);
-		for (i = 0; i < tv->nr_threads; i++)
-			for (j = 0; j < tv->nr_counters; j++)
-				if (udigits(tv->value[i][j], 10) > countw)
-					countw = udigits(tv->value[i][j], 10);
-		fprintf(out, "# %*s  %*s  %*s  %*s  %*s\n", pidw, "PID", tidw, "TID", namew, "Name",
-			raww, "Raw", countw, "Count");
-		for (i = 0; i < tv->nr_threads; i++)
-			for (j = 0; j < tv->nr_counters; j++)
-				fprintf(out, "  %*d  %*d  %*s  %*x  %*llu", pidw, tv->pid[i], tidw,
-					tv->tid[i], namew, tv->counter_name[j], raww,
-					tv->counter_evsel[j], countw,
-					(unsigned long long)tv->value[i][j]);
-		return;
+		text_grid_print(&g, "\n", out);
 	}
-	int cw[tv->nr_counters ? tv->nr_counters : 1];
-
-	for (j = 0; j < tv->nr_counters; j++)
-		cw[j] = (int)strlen(tv->counter_name[j]);
-	for (i = 0; i < tv->nr_threads; i++)
-		for (j = 0; j < tv->nr_counters; j++)
-			if (udigits(tv->value[i][j], 10) > cw[j])
-				cw[j] = udigits(tv->value[i][j], 10);
-	fprintf(out, "# %*s  %*s", pidw, "PID", tidw, "TID");
-	for (j = 0; j < tv->nr_counters; j++)
-		fprintf(out, "  %*s", cw[j], tv->counter_name[j]);
-	fputc('\n', out);
-	for (i = 0; i < tv->nr_threads; i++) {
-		fprintf(out, "  %*d  %*d", pidw, tv->pid[i], tidw, tv->tid[i]);
-		for (j = 0; j < tv->nr_counters; j++)
-			fprintf(out, "  %*llu", cw[j], (unsigned long long)tv->value[i][j]);
-		fputc('\n', out);
-	}
+	text_grid_release(&g);
 }
 
 /* a progress line on stderr, for terminals only, once a load takes over a second */

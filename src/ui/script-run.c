@@ -218,7 +218,7 @@ struct run {
 	int nr_ranges;
 	u64 aux_lost, aux_partial, aux_collision;
 	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off */
-	bool discarding;
+	bool gate_closed;	/* --switch-on/--switch-off: samples are being dropped */
 	struct unwind_cache *unwind_cache; /* --call-graph dwarf files */
 	int err;
 };
@@ -677,150 +677,168 @@ static bool cpu_filtered(struct run *r, const struct perf_sample *sample)
 }
 
 /*
- * --switch-on/--switch-off, with perf's exact logic: before the on-event
- * everything is dropped; the off-event starts dropping only when an
- * on-event exists to end it (alone, it just hides its own first sample).
+ * --switch-on/--switch-off as a gate: with --switch-on it starts closed and
+ * only the on-event opens it; the off-event closes it again. A gate closed
+ * by the off-event with no on-event to reopen it lets everything through
+ * (so --switch-off alone hides just its first sample, as in perf). The
+ * switching samples themselves are hidden unless --show-on-off-events.
  */
-static bool switch_discards(struct run *r, struct evsel *evsel)
+static bool gate_drops(struct run *r, const struct evsel *evsel)
 {
-	if (r->switch_on && r->discarding) {
-		if (r->switch_on != evsel)
-			return true;
-		r->discarding = false;
-		return !r->o->show_on_off_events;
-	}
-	if (r->switch_off && !r->discarding) {
-		if (r->switch_off != evsel)
+	bool hide_switch = !r->o->show_on_off_events;
+
+	if (r->gate_closed) {
+		if (!r->switch_on)
 			return false;
-		r->discarding = true;
-		return !r->o->show_on_off_events;
+		if (evsel != r->switch_on)
+			return true;
+		r->gate_closed = false;
+		return hide_switch;
+	}
+	if (r->switch_off && evsel == r->switch_off) {
+		r->gate_closed = true;
+		return hide_switch;
 	}
 	return false;
 }
 
-static int process_sample(struct tool *tool, struct session *session, const union perf_event *ev,
-			  const struct perf_sample *sample, struct evsel *evsel)
+/* --time: a single window, or any of the percentage ranges */
+static bool time_selected(const struct run *r, u64 t)
+{
+	if ((r->time_start && t < r->time_start) || (r->time_end && t > r->time_end))
+		return false;
+	if (!r->nr_ranges)
+		return true;
+	for (int k = 0; k < r->nr_ranges; k++)
+		if (t >= r->ranges[k].start && t <= r->ranges[k].end)
+			return true;
+	return false;
+}
+
+/* --comm, --pid, --tid */
+static bool thread_selected(struct run *r, const struct thread *thread)
+{
+	if (r->o->comm_list && !in_strlist(&r->comms, thread->comm))
+		return false;
+	if (r->has_pids && !u64map_find(&r->pids, (u64)(s64)thread->pid))
+		return false;
+	return !r->has_tids || u64map_find(&r->tids, (u64)(s64)thread->tid);
+}
+
+/*
+ * collect_callchain - the sample's chain as resolved frames in r->frames:
+ * kernel and user parts as recorded (an invalid context marker empties it),
+ * then the frames unwound from a dwarf stack copy, cut after the first
+ * --stop-bt symbol. Returns the number of frames.
+ */
+static int collect_callchain(struct run *r, struct thread *thread, const struct evsel *evsel,
+			     const struct perf_sample *sample)
+{
+	const struct ip_callchain *cc = sample->callchain;
+	int cpumode = PERF_RECORD_MISC_USER, n = 0;
+
+	if (r->alloc_frames < cc->nr) {
+		r->alloc_frames = cc->nr;
+		r->frames = xreallocarray(r->frames, cc->nr, sizeof(*r->frames));
+	}
+	for (u64 i = 0; i < cc->nr; i++) {
+		u64 ip = cc->ips[i];
+		int mode;
+
+		if (ip < (u64)PERF_CONTEXT_MAX) {
+			r->frames[n++] = *resolve(r, thread, cpumode, ip);
+			continue;
+		}
+		mode = callchain_context_cpumode(ip);
+		if (mode < 0) {
+			n = 0; /* perf shows no chain at all then */
+			break;
+		}
+		cpumode = mode;
+	}
+	if (unwind_possible(evsel->attr.sample_type)) {
+		u64 uips[128];
+		int nu;
+
+		if (!r->unwind_cache)
+			r->unwind_cache = unwind_cache_new();
+		nu = unwind_user_cached(r->unwind_cache, r->machine, thread, sample, uips,
+					(int)ARRAY_SIZE(uips));
+		for (int k = 0; k < nu; k++)
+			n = add_unwound_frame(r, thread, uips[k], n);
+	}
+	for (int k = 0; r->stop_bt.nr && k < n; k++)
+		if (in_strlist(&r->stop_bt, r->frames[k].sym))
+			return k + 1;
+	return n;
+}
+
+/* the branch stack's from and to addresses, resolved, into r->br (froms, then tos) */
+static void collect_branches(struct run *r, struct thread *thread, const struct perf_sample *sample,
+			     struct script_sample *s)
+{
+	u64 nr = sample->branch_stack->nr;
+	const struct branch_entry *e = script_branch_entries(sample);
+
+	if (r->alloc_br < 2 * nr) {
+		r->alloc_br = 2 * nr;
+		r->br = xreallocarray(r->br, r->alloc_br, sizeof(*r->br));
+	}
+	for (u64 i = 0; i < nr; i++) {
+		r->br[i] = *resolve_fb(r, thread, sample->cpumode, e[i].from);
+		r->br[nr + i] = *resolve_fb(r, thread, sample->cpumode, e[i].to);
+	}
+	s->br_from = r->br;
+	s->br_to = r->br + nr;
+	s->nr_br = (int)nr;
+}
+
+/*
+ * on_sample - a sample in time order: drop it when a filter says so, else
+ * resolve what its event's fields print and hand it to the printer (the
+ * event's own with --per-event-dump).
+ */
+static int on_sample(struct tool *tool, struct session *session, const union perf_event *ev,
+		     const struct perf_sample *sample, struct evsel *evsel)
 {
 	struct run *r = run_of(tool);
 	struct script_opts *o = r->o;
-	struct script_sample s;
+	struct script_sample s = { .sample = sample, .evsel = evsel };
 	struct thread *thread;
-	const struct script_frame *ipf = NULL;
-	u64 fields;
+	u64 fields = script_fields_of(&o->cfg, evsel);
+	u8 insn[16];
 
-	if (switch_discards(r, evsel))
-		return 0;
-	if ((r->time_start && sample->time < r->time_start) ||
-	    (r->time_end && sample->time > r->time_end))
-		return 0;
-	if (r->nr_ranges) {
-		int k;
-
-		for (k = 0; k < r->nr_ranges; k++)
-			if (sample->time >= r->ranges[k].start && sample->time <= r->ranges[k].end)
-				break;
-		if (k == r->nr_ranges)
-			return 0;
-	}
-	if (cpu_filtered(r, sample))
+	(void)session;
+	(void)ev;
+	if (gate_drops(r, evsel) || !time_selected(r, sample->time) || cpu_filtered(r, sample))
 		return 0;
 	thread = machine_findnew_thread(r->machine, (int)sample->pid, (int)sample->tid);
-	if (o->comm_list && !in_strlist(&r->comms, thread->comm))
+	if (!thread_selected(r, thread))
 		return 0;
-	if (r->has_pids && !u64map_find(&r->pids, (u64)(s64)thread->pid))
-		return 0;
-	if (r->has_tids && !u64map_find(&r->tids, (u64)(s64)thread->tid))
-		return 0;
-
-	memset(&s, 0, sizeof(s));
-	s.sample = sample;
-	s.evsel = evsel;
 	s.comm = thread->comm;
-	fields = script_fields_of(&o->cfg, evsel);
 	if ((fields & (SFB(IP) | SFB(SYM) | SFB(DSO))) || o->sym_list || o->dso_list) {
-		ipf = resolve(r, thread, sample->cpumode, sample->ip);
-		s.ip = *ipf;
+		const struct script_frame *at = resolve(r, thread, sample->cpumode, sample->ip);
+
+		if ((o->sym_list && !in_strlist(&r->syms, at->sym)) ||
+		    (o->dso_list && !dso_in_list(&r->dsos, at->dso)))
+			return 0;
+		s.ip = *at;
 		s.ip.ip = sample->ip;
 	}
-	if (o->sym_list && !in_strlist(&r->syms, ipf->sym))
-		return 0;
-	if (o->dso_list && !dso_in_list(&r->dsos, ipf->dso))
-		return 0;
 	if ((fields & SFB(ADDR)) && (evsel->attr.sample_type & PERF_SAMPLE_ADDR))
 		s.addr = *resolve(r, thread, sample->cpumode, sample->addr);
 	if (script_wants_callchain(&o->cfg, evsel) && sample->callchain) {
-		const struct ip_callchain *cc = sample->callchain;
-		int cpumode = PERF_RECORD_MISC_USER, n = 0;
-
-		if (r->alloc_frames < cc->nr) {
-			r->alloc_frames = cc->nr;
-			r->frames = xreallocarray(r->frames, cc->nr, sizeof(*r->frames));
-		}
-		for (u64 i = 0; i < cc->nr; i++) {
-			u64 ip = cc->ips[i];
-
-			if (ip >= (u64)PERF_CONTEXT_MAX) {
-				int mode = callchain_context_cpumode(ip);
-
-				if (mode < 0) {
-					/* an invalid context: perf drops the whole chain */
-					n = 0;
-					i = cc->nr;
-					continue;
-				}
-				cpumode = mode;
-				continue;
-			}
-			r->frames[n++] = *resolve(r, thread, cpumode, ip);
-		}
-		if (unwind_possible(evsel->attr.sample_type)) {
-			/* --call-graph dwarf: the user part comes from unwinding the stack copy */
-			u64 uips[128];
-			int nu;
-
-			if (!r->unwind_cache)
-				r->unwind_cache = unwind_cache_new();
-			nu = unwind_user_cached(r->unwind_cache, r->machine, thread, sample, uips,
-						(int)ARRAY_SIZE(uips));
-
-			for (int k = 0; k < nu; k++)
-				n = add_unwound_frame(r, thread, uips[k], n);
-		}
-		if (r->stop_bt.nr) {
-			/* --stop-bt: the chain ends with the first listed symbol */
-			for (int k = 0; k < n; k++) {
-				if (in_strlist(&r->stop_bt, r->frames[k].sym)) {
-					n = k + 1;
-					break;
-				}
-			}
-		}
+		s.nr_frames = collect_callchain(r, thread, evsel, sample);
 		s.frames = r->frames;
-		s.nr_frames = n;
 		s.has_callchain = true;
 	}
-	if ((fields & (SFB(BRSTACK) | SFB(BRSTACKSYM) | SFB(BRSTACKOFF))) && sample->branch_stack) {
-		const struct branch_stack *bs = sample->branch_stack;
-		const struct branch_entry *e = script_branch_entries(sample);
-
-		if (r->alloc_br < 2 * bs->nr) {
-			r->alloc_br = 2 * bs->nr;
-			r->br = xreallocarray(r->br, r->alloc_br, sizeof(*r->br));
-		}
-		for (u64 i = 0; i < bs->nr; i++) {
-			r->br[i] = *resolve_fb(r, thread, sample->cpumode, e[i].from);
-			r->br[bs->nr + i] = *resolve_fb(r, thread, sample->cpumode, e[i].to);
-		}
-		s.br_from = r->br;
-		s.br_to = r->br + bs->nr;
-		s.nr_br = (int)bs->nr;
-	}
+	if ((fields & (SFB(BRSTACK) | SFB(BRSTACKSYM) | SFB(BRSTACKOFF))) && sample->branch_stack)
+		collect_branches(r, thread, sample, &s);
 	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		s.tp = tp_format(r, evsel);
 	if (fields & SFB(SRCCODE))
 		s.srccode_len = srccode(r, thread, sample->cpumode, sample->ip, &s.srccode,
 					&s.srccode_line);
-	u8 insn[16];
 	if (fields & (SFB(INSN) | SFB(INSNLEN))) {
 		s.insn_len = fetch_insn(r, thread, sample->cpumode, sample->ip, insn);
 		s.insn = insn;
@@ -902,8 +920,8 @@ static void print_side(struct run *r, const union perf_event *ev, struct thread 
 	script_print_record(&r->printer, evsel, thread ? thread->comm : NULL, ev, &sample);
 }
 
-static int process_other(struct tool *tool, struct session *session, const union perf_event *ev,
-			 const struct perf_sample *sample)
+static int on_side_record(struct tool *tool, struct session *session, const union perf_event *ev,
+			  const struct perf_sample *sample)
 {
 	struct run *r = run_of(tool);
 	struct script_opts *o = r->o;
@@ -1002,7 +1020,7 @@ static void dump_after_record(void *arg, const union perf_event *ev)
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		if (!bad && evsel)
-			process_sample(&r->tool, NULL, ev, &sample, evsel);
+			on_sample(&r->tool, NULL, ev, &sample, evsel);
 		break;
 	case PERF_RECORD_MMAP:
 		machine_process_mmap(r->machine, ev);
@@ -1023,7 +1041,7 @@ static void dump_after_record(void *arg, const union perf_event *ev)
 		break;
 	}
 	if (ev->header.type != PERF_RECORD_SAMPLE)
-		process_other(&r->tool, NULL, ev, bad ? NULL : &sample);
+		on_side_record(&r->tool, NULL, ev, bad ? NULL : &sample);
 	script_printer_flush(&r->printer);
 }
 
@@ -1072,7 +1090,7 @@ static int setup_filters(struct run *r)
 				o->switch_on);
 			return -ENOENT;
 		}
-		r->discarding = true;
+		r->gate_closed = true;
 	}
 	if (o->switch_off) {
 		r->switch_off = evlist_find_by_name(r->evlist, o->switch_off);
@@ -1343,8 +1361,8 @@ int script_run(struct script_opts *o)
 		r.printer.clock_wall_ns = hh->clock_data.wall_ns;
 		r.printer.clock_ref_ns = hh->clock_data.clockid_ns;
 	}
-	r.tool.sample = process_sample;
-	r.tool.other = process_other;
+	r.tool.sample = on_sample;
+	r.tool.other = on_side_record;
 	/* perf shows rounds in file order: --show-round-events turns ordering off */
 	r.tool.ordered = !o->show_round_events;
 	if (r.dumping) {

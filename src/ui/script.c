@@ -75,12 +75,12 @@ void script_config_init(struct script_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	for (i = 0; i < SOT_MAX; i++) {
 		cfg->out[i].fields = HEAD_FIELDS | SYMBOLISED | SFB(PERIOD);
-		cfg->out[i].invalid = SFB(TRACE) | SFB(BPF_OUTPUT);
+		cfg->out[i].not_allowed = SFB(TRACE) | SFB(BPF_OUTPUT);
 	}
 	cfg->out[SOT_SW].fields |= SFB(BPF_OUTPUT);
-	cfg->out[SOT_SW].invalid = SFB(TRACE);
+	cfg->out[SOT_SW].not_allowed = SFB(TRACE);
 	cfg->out[SOT_TRACE].fields = HEAD_FIELDS | SFB(TRACE);
-	cfg->out[SOT_TRACE].invalid = 0;
+	cfg->out[SOT_TRACE].not_allowed = 0;
 	cfg->out[SOT_RAW].fields |= SFB(ADDR) | SFB(DATA_SRC) | SFB(WEIGHT) | SFB(PHYS_ADDR) |
 				    SFB(DATA_PAGE_SIZE) | SFB(CODE_PAGE_SIZE) | SFB(INS_LAT);
 	cfg->out[SOT_SYNTH].fields = HEAD_FIELDS | SYMBOLISED | SFB(SYNTH);
@@ -88,220 +88,239 @@ void script_config_init(struct script_config *cfg)
 	cfg->max_stack = 127;
 }
 
-static bool any_user_set(const struct script_config *cfg)
+static bool any_chosen(const struct script_config *cfg)
 {
 	for (int j = 0; j < SOT_MAX; j++)
-		if (cfg->out[j].user_set)
+		if (cfg->out[j].chosen)
 			return true;
 	return false;
 }
 
-int script_parse_fields(struct script_config *cfg, const char *arg, struct strbuf *msg)
+/* the "kind:" prefixes of -F */
+static const struct {
+	const char *prefix;
+	int kind;
+} field_kinds[] = {
+	{ "hw", SOT_HW }, { "sw", SOT_SW }, { "trace", SOT_TRACE },
+	{ "raw", SOT_RAW }, { "break", SOT_BREAK }, { "synth", SOT_SYNTH },
+};
+
+static int field_by_name(const char *name)
 {
-	enum { CH_DEFAULT, CH_SET, CH_ADD, CH_REMOVE } change = CH_DEFAULT;
-	char *str = xstrdup(arg), *tok, *save = NULL, *list;
-	int type = -1, rc = 0, i, j;
+	for (int f = 0; f < SF_MAX; f++)
+		if (!strcmp(name, field_names[f]))
+			return f;
+	return -1;
+}
 
-	list = strchr(str, ':');
-	if (list) {
-		static const char *const tnames[] = { "hw", "sw", "trace", "raw", "break", "synth" };
-		static const int ttypes[] = { SOT_HW, SOT_SW, SOT_TRACE, SOT_RAW, SOT_BREAK, SOT_SYNTH };
+/*
+ * start_field_list - what a -F list does before its fields are read: a
+ * list without any '+' or '-' replaces the selection (of @kind, or of
+ * every kind when @kind < 0), one with them edits it. Returns -1 when the
+ * list may not be used.
+ */
+static int start_field_list(struct script_config *cfg, int kind, const char *list,
+			    struct strbuf *msg)
+{
+	bool replaces = !strpbrk(list, "+-");
 
-		*list++ = 0;
-		for (i = 0; i < (int)ARRAY_SIZE(tnames); i++)
-			if (!strcmp(str, tnames[i]))
-				type = ttypes[i];
-		if (type < 0) {
-			strbuf_addstr(msg, "Invalid event type in field string.\n");
-			rc = -1;
-			goto out;
-		}
-		if (cfg->out[type].user_set)
+	if (kind >= 0) {
+		if (cfg->out[kind].chosen)
 			strbuf_addf(msg, "Overriding previous field request for %s events.\n",
-				    script_otype_name(type));
-		/* +field/-field edit the defaults instead of replacing them */
-		if (!strchr(list, '+') && !strchr(list, '-')) {
-			cfg->out[type].fields = 0;
-			cfg->out[type].user_set = true;
-			cfg->out[type].wildcard_set = false;
+				    script_otype_name(kind));
+		if (replaces) {
+			cfg->out[kind].fields = 0;
+			cfg->out[kind].chosen = true;
+			cfg->out[kind].chosen_for_all = false;
 		}
-	} else {
-		list = str;
-		if (!*str) {
-			strbuf_addstr(msg, "Cannot set fields to 'none' for all event types.\n");
-			rc = -1;
-			goto out;
-		}
-		if (!strchr(str, '+') && !strchr(str, '-')) {
-			if (any_user_set(cfg))
-				strbuf_addstr(msg, "Overriding previous field request for all events.\n");
-			for (j = 0; j < SOT_MAX; j++) {
-				cfg->out[j].fields = 0;
-				cfg->out[j].user_set = true;
-				cfg->out[j].wildcard_set = true;
-			}
+		return 0;
+	}
+	if (!*list) {
+		strbuf_addstr(msg, "Cannot set fields to 'none' for all event types.\n");
+		return -1;
+	}
+	if (replaces) {
+		if (any_chosen(cfg))
+			strbuf_addstr(msg, "Overriding previous field request for all events.\n");
+		for (int j = 0; j < SOT_MAX; j++) {
+			cfg->out[j].fields = 0;
+			cfg->out[j].chosen = true;
+			cfg->out[j].chosen_for_all = true;
 		}
 	}
+	return 0;
+}
 
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*tok == '+' || *tok == '-') {
-			if (change == CH_SET)
-				goto badmix;
-			change = *tok == '+' ? CH_ADD : CH_REMOVE;
-			tok++;
-		} else {
-			if (change != CH_SET && change != CH_DEFAULT)
-				goto badmix;
-			change = CH_SET;
+/*
+ * put_field - add (or with @drop take away) field @f for @kind, or for every
+ * kind that allows it when @kind < 0 (those are also remembered as asked
+ * for, so that a file without them is an error rather than a quiet drop).
+ */
+static int put_field(struct script_config *cfg, int kind, int f, bool drop, struct strbuf *msg)
+{
+	u64 bit = 1ULL << f;
+
+	if (kind >= 0) {
+		struct script_output *o = &cfg->out[kind];
+
+		if (o->not_allowed & bit) {
+			strbuf_addf(msg, "'%s' not valid for %s events.\n", field_names[f],
+				    script_otype_name(kind));
+			return -1;
 		}
-		for (i = 0; i < SF_MAX; i++)
-			if (!strcmp(tok, field_names[i]))
-				break;
-		if (i == SF_MAX && !strcmp(tok, "flags")) {
-			cfg->print_flags = change != CH_REMOVE;
+		o->fields = drop ? o->fields & ~bit : o->fields | bit;
+		o->chosen = o->chosen_for_all = true;
+		return 0;
+	}
+	for (int j = 0; j < SOT_MAX; j++) {
+		struct script_output *o = &cfg->out[j];
+
+		if (o->not_allowed & bit) {
+			strbuf_addf(msg, "'%s' not valid for %s events. Ignoring.\n", field_names[f],
+				    script_otype_name(j));
 			continue;
 		}
-		if (i == SF_MAX) {
-			strbuf_addstr(msg, "Invalid field requested.\n");
-			rc = -1;
-			goto out;
-		}
-		if (type < 0) {
-			for (j = 0; j < SOT_MAX; j++) {
-				struct script_output *o = &cfg->out[j];
+		o->fields = drop ? o->fields & ~bit : o->fields | bit;
+		o->asked = drop ? o->asked & ~bit : o->asked | bit;
+		o->chosen = o->chosen_for_all = true;
+	}
+	return 0;
+}
 
-				if (o->invalid & (1ULL << i)) {
-					strbuf_addf(msg, "'%s' not valid for %s events. Ignoring.\n",
-						    field_names[i], script_otype_name(j));
-					continue;
-				}
-				if (change == CH_REMOVE) {
-					o->fields &= ~(1ULL << i);
-					o->user_set_fields &= ~(1ULL << i);
-				} else {
-					o->fields |= 1ULL << i;
-					o->user_set_fields |= 1ULL << i;
-				}
-				o->user_set = true;
-				o->wildcard_set = true;
-			}
-		} else {
-			struct script_output *o = &cfg->out[type];
+int script_parse_fields(struct script_config *cfg, const char *arg, struct strbuf *msg)
+{
+	char *copy = xstrdup(arg), *list = copy, *colon = strchr(copy, ':'), *save = NULL;
+	bool signed_seen = false, plain_seen = false;
+	int kind = -1, rc = -1;
 
-			if (o->invalid & (1ULL << i)) {
-				strbuf_addf(msg, "'%s' not valid for %s events.\n", field_names[i],
-					    script_otype_name(type));
-				rc = -1;
-				goto out;
-			}
-			if (change == CH_REMOVE)
-				o->fields &= ~(1ULL << i);
-			else
-				o->fields |= 1ULL << i;
-			o->user_set = true;
-			o->wildcard_set = true;
+	if (colon) {
+		*colon = 0;
+		list = colon + 1;
+		for (size_t i = 0; i < ARRAY_SIZE(field_kinds); i++)
+			if (!strcmp(copy, field_kinds[i].prefix))
+				kind = field_kinds[i].kind;
+		if (kind < 0) {
+			strbuf_addstr(msg, "Invalid event type in field string.\n");
+			goto done;
 		}
 	}
-	goto out;
-badmix:
-	strbuf_addstr(msg, "Cannot mix +-field with overridden fields\n");
-	rc = -1;
-out:
-	free(str);
+	if (start_field_list(cfg, kind, list, msg))
+		goto done;
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		bool is_signed = *tok == '+' || *tok == '-';
+		bool drop = *tok == '-';
+		int f;
+
+		/* "+a,-b" edits and "a,b" replaces; one list cannot do both */
+		if (is_signed ? plain_seen : signed_seen) {
+			strbuf_addstr(msg, "Cannot mix +-field with overridden fields\n");
+			goto done;
+		}
+		signed_seen |= is_signed;
+		plain_seen |= !is_signed;
+		tok += is_signed;
+		f = field_by_name(tok);
+		if (f < 0 && !strcmp(tok, "flags")) {
+			cfg->print_flags = !drop;
+			continue;
+		}
+		if (f < 0) {
+			strbuf_addstr(msg, "Invalid field requested.\n");
+			goto done;
+		}
+		if (put_field(cfg, kind, f, drop, msg))
+			goto done;
+	}
+	rc = 0;
+done:
+	free(copy);
 	return rc;
 }
 
 /*
- * check_stype - the evsel lacks @stype: a default field is dropped quietly,
- * a field the user asked for is an error.
+ * struct field_rule - what the selected fields need from the event they are
+ * printed for. When one of @fields is selected the event must have one of
+ * the @sample bits (when given) and the @with fields selected (when given).
+ * When it does not: with @why, that text is the error; otherwise the fields
+ * are dropped quietly, unless the user named one (then perf's "Samples for
+ * ... do not have <attr> attribute set" error, naming the first of @names
+ * the user asked for).
  */
-static int check_stype(struct script_output *o, struct evsel *evsel, u64 stype, const char *what,
-		       u64 fieldbits, const char *fname, struct strbuf *msg)
-{
-	if (evsel->attr.sample_type & stype)
-		return 0;
-	if (o->user_set_fields & fieldbits) {
-		strbuf_addf(msg,
-			    "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
-			    evsel->name ? evsel->name : "unknown", what, fname);
-		return -1;
-	}
-	o->fields &= ~fieldbits;
-	return 0;
-}
+struct field_rule {
+	u64 fields;
+	u64 sample;
+	u64 with;
+	const char *attr;
+	int names[2];
+	const char *why;
+};
 
-static int check_attr(struct script_output *o, struct evsel *evsel, struct strbuf *msg)
+#define NEED_ATTR(f, bits, a) { SFB(f), bits, 0, a, { SF_##f, -1 }, NULL }
+
+/* the rules in the order they are applied: the first failure is the one reported */
+static const struct field_rule field_rules[] = {
+	NEED_ATTR(IP, PERF_SAMPLE_IP, "IP"),
+	NEED_ATTR(ADDR, PERF_SAMPLE_ADDR, "ADDR"),
+	NEED_ATTR(DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC"),
+	NEED_ATTR(WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT"),
+	{ SFB(SYM), PERF_SAMPLE_IP | PERF_SAMPLE_ADDR, 0, NULL, { -1, -1 },
+	  "Display of symbols requested but neither sample IP nor sample address\n"
+	  "available. Hence, no addresses to convert to symbols.\n" },
+	{ SFB(SYMOFF), 0, SFB(SYM), NULL, { -1, -1 },
+	  "Display of offsets requested but symbol is notselected.\n" /* sic */ },
+	{ SFB(DSO), PERF_SAMPLE_IP | PERF_SAMPLE_ADDR, 0, NULL, { -1, -1 },
+	  "Display of DSO requested but no address to convert.\n" },
+	{ SFB(SRCLINE), 0, SFB(IP), NULL, { -1, -1 },
+	  "Display of source line number requested but sample IP is not\n"
+	  "selected. Hence, no address to lookup the source line number.\n" },
+	{ SFB(PID) | SFB(TID), PERF_SAMPLE_TID, 0, "TID", { SF_TID, SF_PID }, NULL },
+	NEED_ATTR(TIME, PERF_SAMPLE_TIME, "TIME"),
+	NEED_ATTR(CPU, PERF_SAMPLE_CPU, "CPU"),
+	NEED_ATTR(IREGS, PERF_SAMPLE_REGS_INTR, "IREGS"),
+	NEED_ATTR(UREGS, PERF_SAMPLE_REGS_USER, "UREGS"),
+	NEED_ATTR(PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"),
+	NEED_ATTR(DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"),
+	NEED_ATTR(CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"),
+	NEED_ATTR(INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"),
+};
+
+/*
+ * fields_fit_event - apply field_rules to the fields @o selects for @evsel
+ * (the first event of its kind): drop what it cannot give, or explain in
+ * @msg and return -1 when the user asked for it.
+ */
+static int fields_fit_event(struct script_output *o, const struct evsel *evsel,
+			    struct strbuf *msg)
 {
 	u64 st = evsel->attr.sample_type;
-	u64 f;
 
-	if ((o->fields & SFB(TRACE)) && evsel->attr.type != PERF_TYPE_TRACEPOINT &&
-	    !(o->user_set_fields & SFB(TRACE)))
+	/* "trace" is a default only tracepoints keep */
+	if (evsel->attr.type != PERF_TYPE_TRACEPOINT && !(o->asked & SFB(TRACE)))
 		o->fields &= ~SFB(TRACE);
-	if ((o->fields & SFB(IP)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_IP, "IP", SFB(IP), "ip", msg))
-		return -1;
-	if ((o->fields & SFB(ADDR)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_ADDR, "ADDR", SFB(ADDR), "addr", msg))
-		return -1;
-	if ((o->fields & SFB(DATA_SRC)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_DATA_SRC, "DATA_SRC", SFB(DATA_SRC), "data_src", msg))
-		return -1;
-	if ((o->fields & SFB(WEIGHT)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
-			SFB(WEIGHT), "weight", msg))
-		return -1;
-	f = o->fields;
-	if ((f & SFB(SYM)) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
-		strbuf_addstr(msg, "Display of symbols requested but neither sample IP nor sample address\n"
-				   "available. Hence, no addresses to convert to symbols.\n");
-		return -1;
-	}
-	if ((f & SFB(SYMOFF)) && !(f & SFB(SYM))) {
-		strbuf_addstr(msg, "Display of offsets requested but symbol is not selected.\n");
-		return -1;
-	}
-	if ((f & SFB(DSO)) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
-		strbuf_addstr(msg, "Display of DSO requested but no address to convert.\n");
+	for (size_t i = 0; i < ARRAY_SIZE(field_rules); i++) {
+		const struct field_rule *r = &field_rules[i];
+		int name = -1;
+
+		if (!(o->fields & r->fields))
+			continue;
+		if ((!r->sample || (st & r->sample)) && (o->fields & r->with) == r->with)
+			continue;
+		if (r->why) {
+			strbuf_addstr(msg, r->why);
+			return -1;
+		}
+		for (int k = 1; k >= 0; k--)
+			if (r->names[k] >= 0 && (o->asked & (1ULL << r->names[k])))
+				name = r->names[k];
+		if (name < 0) {
+			o->fields &= ~r->fields;
+			continue;
+		}
+		strbuf_addf(msg,
+			    "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
+			    evsel->name ? evsel->name : "unknown", r->attr, field_names[name]);
 		return -1;
 	}
-	if ((f & SFB(SRCLINE)) && !(f & SFB(IP))) {
-		strbuf_addstr(msg, "Display of source line number requested but sample IP is not\n"
-				   "selected. Hence, no address to lookup the source line number.\n");
-		return -1;
-	}
-	if ((f & (SFB(PID) | SFB(TID))) &&
-	    check_stype(o, evsel, PERF_SAMPLE_TID, "TID", SFB(TID) | SFB(PID),
-			(o->user_set_fields & SFB(TID)) ? "tid" : "pid", msg))
-		return -1;
-	if ((o->fields & SFB(TIME)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_TIME, "TIME", SFB(TIME), "time", msg))
-		return -1;
-	if ((o->fields & SFB(CPU)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_CPU, "CPU", SFB(CPU), "cpu", msg))
-		return -1;
-	if ((o->fields & SFB(IREGS)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_REGS_INTR, "IREGS", SFB(IREGS), "iregs", msg))
-		return -1;
-	if ((o->fields & SFB(UREGS)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_REGS_USER, "UREGS", SFB(UREGS), "uregs", msg))
-		return -1;
-	if ((o->fields & SFB(PHYS_ADDR)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", SFB(PHYS_ADDR), "phys_addr",
-			msg))
-		return -1;
-	if ((o->fields & SFB(DATA_PAGE_SIZE)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE", SFB(DATA_PAGE_SIZE),
-			"data_page_size", msg))
-		return -1;
-	if ((o->fields & SFB(CODE_PAGE_SIZE)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
-			SFB(CODE_PAGE_SIZE), "code_page_size", msg))
-		return -1;
-	if ((o->fields & SFB(INS_LAT)) &&
-	    check_stype(o, evsel, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", SFB(INS_LAT),
-			"ins_lat", msg))
-		return -1;
 	return 0;
 }
 
@@ -320,7 +339,7 @@ int script_check_fields(struct script_config *cfg, struct evlist *evlist, bool h
 				break;
 			}
 		}
-		if (!first && cfg->out[j].user_set && !cfg->out[j].wildcard_set && j != SOT_SYNTH) {
+		if (!first && cfg->out[j].chosen && !cfg->out[j].chosen_for_all && j != SOT_SYNTH) {
 			strbuf_addf(msg, "%s events do not exist. Remove corresponding -F option to proceed.\n",
 				    script_otype_name(j));
 			return -1;
@@ -331,11 +350,11 @@ int script_check_fields(struct script_config *cfg, struct evlist *evlist, bool h
 			strbuf_addstr(msg, "No trace sample to read. Did you call 'perf record -R'?\n");
 			return -1;
 		}
-		if (check_attr(&cfg->out[j], first, msg))
+		if (fields_fit_event(&cfg->out[j], first, msg))
 			return -1;
 	}
 	/* tracepoints recorded with -g show their callchain unless -F says otherwise */
-	if (cfg->use_callchain && !cfg->out[SOT_TRACE].user_set) {
+	if (cfg->use_callchain && !cfg->out[SOT_TRACE].chosen) {
 		evlist_for_each_entry(evlist, evsel) {
 			if (evsel->attr.type == PERF_TYPE_TRACEPOINT &&
 			    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {

@@ -34,12 +34,13 @@ enum script_otype {
 	SOT_HW, SOT_SW, SOT_TRACE, SOT_HWCACHE, SOT_RAW, SOT_BREAK, SOT_SYNTH, SOT_OTHER, SOT_MAX
 };
 
+/* struct script_output - the fields printed for one event kind */
 struct script_output {
-	u64 fields;
-	u64 invalid;
-	u64 user_set_fields;
-	bool user_set;
-	bool wildcard_set;
+	u64 fields;	    /* SFB() bits to print */
+	u64 not_allowed;    /* fields -F may not name for this kind */
+	u64 asked;	    /* fields the user named (missing ones are errors, not dropped) */
+	bool chosen;	    /* an -F applied to this kind */
+	bool chosen_for_all; /* ... and it was one without a "kind:" prefix */
 };
 
 /* struct script_config - what to print; filled from options, then checked against the file. */

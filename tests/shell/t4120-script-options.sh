@@ -54,6 +54,31 @@ test_expect_success 'bad --time and --cpu on a file without CPU' '
 	test_grep "File does not contain CPU events. Remove -C option to proceed." err
 '
 
+test_expect_success PERF '-F lists and fields the events cannot give: perf messages and statuses, same order of checks' '
+	for f in cpu addr,ip symoff ip,srcline data_src weight ins_lat phys_addr tid,cpu \
+		cpu,addr sym,-ip,+srcline pid trace sw:cpu,trace \
+		+tid,comm sw:comm,+ip bogus:comm sw:bogus trace,+ip comm,trace sw:+cpu trace: \
+		bpf-output "" -flags cpu,+bogus; do
+		prc=0 src=0
+		"$PERF" script -i "$F/callgraph.data" -F "$f" 2>perf.err >/dev/null || prc=$?
+		./perf script -i "$F/callgraph.data" -F "$f" 2>sonde.err >/dev/null || src=$?
+		echo "-F $f: perf $prc sonde $src" &&
+		test "$prc" = "$src" && test_cmp perf.err sonde.err || return 1
+	done
+'
+
+test_expect_success PERF '--switch-on/--switch-off gate the samples as perf does' '
+	for args in "--switch-on=task-clock" "--switch-off=task-clock" \
+		"--switch-on=task-clock --switch-off=page-faults" \
+		"--switch-on=page-faults --switch-off=task-clock --show-on-off-events" \
+		"--switch-on=cpu-clock --switch-off=task-clock" "--switch-off=cpu-clock --show-on-off-events"; do
+		"$PERF" script -i "$F/multi-event.data" $args >perf.out 2>&1 &&
+		./perf script -i "$F/multi-event.data" $args >sonde.out 2>&1 &&
+		echo "$args: $(wc -l <perf.out) lines" &&
+		test_cmp perf.out sonde.out || return 1
+	done
+'
+
 test_expect_success '--time window keeps samples inside it' '
 	./perf script -i "$F/callgraph.data" -F time -G >all &&
 	n=$(wc -l <all) &&

@@ -54,8 +54,10 @@ TEST(events_option_appends_and_marks_boundaries)
 	ASSERT_TRUE(evlist);
 	EXPECT_EQ(parse_events_option(&opt, "cpu-clock", 0), 0);
 	EXPECT_EQ(evlist->nr_entries, 3);
-	EXPECT_TRUE(!evlist_first(evlist)->cmdline_group_boundary);
-	EXPECT_TRUE(evlist_last(evlist)->cmdline_group_boundary);
+	EXPECT_EQ(evlist_first(evlist)->event_option_nr, 1);
+	EXPECT_EQ(evlist_last(evlist)->event_option_nr, 2);
+	EXPECT_TRUE(!evsel_from_newest_event_option(evlist, evlist_first(evlist)));
+	EXPECT_TRUE(evsel_from_newest_event_option(evlist, evlist_last(evlist)));
 	/* a bad string prints perf's error and asks for the usage */
 	prog_name = "perf";
 	EXPECT_EQ(parse_events_option(&opt, "bogus", 0), -1);

@@ -74,6 +74,28 @@ static void fake_system(void)
 	free(tfs);
 }
 
+/* the newest report's parts (NULL / -100 when nothing was reported) */
+static const char *err_reason(const struct parse_events_error *err)
+{
+	const struct parse_events_report *r = parse_events_error_latest(err);
+
+	return r ? r->reason : NULL;
+}
+
+static const char *err_help(const struct parse_events_error *err)
+{
+	const struct parse_events_report *r = parse_events_error_latest(err);
+
+	return r ? r->help : NULL;
+}
+
+static int err_at(const struct parse_events_error *err)
+{
+	const struct parse_events_report *r = parse_events_error_latest(err);
+
+	return r ? r->at : -100;
+}
+
 /* parse @str, expecting success and @n events */
 static struct evlist *parse_ok(const char *str, int n)
 {
@@ -83,7 +105,7 @@ static struct evlist *parse_ok(const char *str, int n)
 
 	if (ret)
 		test_fail_at(__FILE__, __LINE__, "parse_events(\"%s\") = %d: %s", str, ret,
-			     err.str ? err.str : "(no reason)");
+			     err_reason(&err) ? err_reason(&err) : "(no reason)");
 	EXPECT_EQ(evlist->nr_entries, n);
 	parse_events_error_release(&err);
 	return evlist;
@@ -265,7 +287,7 @@ TEST(parse_events_bad_modifiers)
 		struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
 
 		EXPECT_EQ(parse_events(evlist, bad[i], &err), -EINVAL);
-		EXPECT_EQ(err.nr_errors, 1);
+		EXPECT_EQ(err.nr_reports, 1);
 		EXPECT_STREQ(err.event, bad[i]);
 		parse_events_error_release(&err);
 		evlist_free(evlist);
@@ -384,14 +406,14 @@ TEST(parse_events_stat_terms_restricted)
 
 	EXPECT_EQ(parse_events_flags(evlist, "cpu-clock/freq=10/", &err, PARSE_EVENTS_STAT_TERMS),
 		  -EINVAL);
-	EXPECT_STREQ(err.str, "'freq' is not usable in 'perf stat'");
-	EXPECT_EQ(err.idx, -1);
+	EXPECT_STREQ(err_reason(&err), "'freq' is not usable in 'perf stat'");
+	EXPECT_EQ(err_at(&err), -1);
 	parse_events_error_release(&err);
 	EXPECT_EQ(parse_events_flags(evlist, "cpu-clock/bogus/", &err, PARSE_EVENTS_STAT_TERMS),
 		  -EINVAL);
-	EXPECT_STREQ(err.str, "unknown term");
-	EXPECT_STREQ(err.help, "valid terms: config,config1,config2,name,period,percore,metric-id");
-	EXPECT_EQ(err.idx, 10);
+	EXPECT_STREQ(err_reason(&err), "unknown term");
+	EXPECT_STREQ(err_help(&err), "valid terms: config,config1,config2,name,period,percore,metric-id");
+	EXPECT_EQ(err_at(&err), 10);
 	parse_events_error_release(&err);
 	EXPECT_STREQ(parse_events_valid_terms(0),
 		     "config,config1,config2,name,period,freq,branch_type,time,call-graph,"
@@ -439,15 +461,15 @@ TEST(parse_events_pmu_errors)
 
 	fake_system();
 	EXPECT_EQ(parse_events(evlist, "nopmu/event=1/", &err), -ENOENT);
-	EXPECT_STREQ(err.str, "Cannot find PMU `nopmu'. Missing kernel support?");
+	EXPECT_STREQ(err_reason(&err), "Cannot find PMU `nopmu'. Missing kernel support?");
 	parse_events_error_release(&err);
 	EXPECT_EQ(parse_events(evlist, "msr/bogus/", &err), -EINVAL);
-	EXPECT_EQ(err.nr_errors, 2); /* perf shows it twice ("Initial error:") */
-	EXPECT_STREQ(err.str, "unknown term 'bogus' for pmu 'msr'");
-	EXPECT_EQ(err.idx, 4);
+	EXPECT_EQ(err.nr_reports, 2); /* perf shows it twice ("Initial error:") */
+	EXPECT_STREQ(err_reason(&err), "unknown term 'bogus' for pmu 'msr'");
+	EXPECT_EQ(err_at(&err), 4);
 	parse_events_error_release(&err);
 	EXPECT_EQ(parse_events(evlist, "cpu/event=0x1ff/", &err), -EINVAL);
-	EXPECT_STREQ(err.str, "value too big for format, maximum is 255");
+	EXPECT_STREQ(err_reason(&err), "value too big for format, maximum is 255");
 	parse_events_error_release(&err);
 	evlist_free(evlist);
 }
@@ -472,13 +494,13 @@ TEST(parse_events_tracepoints)
 
 	evlist = evlist_new();
 	EXPECT_EQ(parse_events(evlist, "sched:nosuch", &err), -ENOENT);
-	EXPECT_STREQ(err.str, "unknown tracepoint");
-	EXPECT_TRUE(err.help && strstr(err.help, "/events/sched/nosuch not found."));
+	EXPECT_STREQ(err_reason(&err), "unknown tracepoint");
+	EXPECT_TRUE(err_help(&err) && strstr(err_help(&err), "/events/sched/nosuch not found."));
 	parse_events_error_release(&err);
 	EXPECT_EQ(parse_events(evlist, "sched:nos*", &err), -ENOENT);
 	parse_events_error_release(&err);
 	EXPECT_EQ(parse_events(evlist, "sched:sched_switch/period=3/", &err), -EINVAL);
-	EXPECT_STREQ(err.help, "valid terms: call-graph,stack-size\n");
+	EXPECT_STREQ(err_help(&err), "valid terms: call-graph,stack-size\n");
 	parse_events_error_release(&err);
 	evlist_free(evlist);
 }
@@ -528,9 +550,9 @@ TEST(parse_events_syntax_errors)
 		struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
 
 		EXPECT_TRUE(parse_events(evlist, tab[i].str, &err) < 0);
-		if (err.idx != tab[i].idx || !err.str || strcmp(err.str, "parser error"))
+		if (err_at(&err) != tab[i].idx || !err_reason(&err) || strcmp(err_reason(&err), "parser error"))
 			test_fail_at(__FILE__, __LINE__, "'%s': idx %d (%s), want %d", tab[i].str,
-				     err.idx, err.str ? err.str : "-", tab[i].idx);
+				     err_at(&err), err_reason(&err) ? err_reason(&err) : "-", tab[i].idx);
 		parse_events_error_release(&err);
 		evlist_free(evlist);
 	}
@@ -609,7 +631,7 @@ TEST(parse_events_blanks)
 	EXPECT_TRUE(nth(evlist, 3)->leader == nth(evlist, 2));
 	/* error positions point into the string as given */
 	EXPECT_EQ(parse_events(evlist, "cs ,  cs:pppp", &err), -EINVAL);
-	EXPECT_EQ(err.idx, 9);
+	EXPECT_EQ(err_at(&err), 9);
 	EXPECT_STREQ(err.event, "cs ,  cs:pppp");
 	parse_events_error_release(&err);
 	evlist_free(evlist);
