@@ -747,7 +747,7 @@ static int process_sample(struct tool *tool, struct session *session, const unio
 	if (o->dso_list && !dso_in_list(&r->dsos, ipf->dso))
 		return 0;
 	if ((fields & SFB(ADDR)) && (evsel->attr.sample_type & PERF_SAMPLE_ADDR))
-		s.addr = *resolve(r, thread, sample->cpumode, sample->addr);
+		s.addr = *resolve_fb(r, thread, sample->cpumode, sample->addr);
 	if (script_wants_callchain(&o->cfg, evsel) && sample->callchain) {
 		const struct ip_callchain *cc = sample->callchain;
 		int cpumode = PERF_RECORD_MISC_USER, n = 0;

@@ -88,6 +88,12 @@ test_expect_success PERF,ROOT 'several software events, fixed periods' '
 	same "$TRASH/m.data" -F sw:comm,tid,event,period
 '
 
+test_expect_success PERF,ROOT 'data addresses of kernel-context samples resolve in user maps (-d)' '
+	record "$TRASH/d.data" -e page-faults -d -- dd if=/dev/zero of="$TRASH/dd.out" bs=1M count=4 &&
+	"$PERF" script -i "$TRASH/d.data" -F ip | grep -q "^ *ffff" &&
+	same "$TRASH/d.data" -F comm,event,addr,ip,sym,dso
+'
+
 test_expect_success PERF,ROOT '--per-event-dump files and messages' '
 	test -s "$TRASH/m.data" &&
 	mkdir p s && cp "$TRASH/m.data" p/m.data && cp "$TRASH/m.data" s/m.data &&
