@@ -437,7 +437,7 @@ static int default_loader(struct machine *machine, struct dso *dso, void *arg)
 			char *dir;
 			int err;
 
-			if (o.kallsyms || o.no_buildid_cache || !dso->build_id_size)
+			if (o.kallsyms || !symbol_opts_use_cache(&o) || !dso->build_id_size)
 				return symsrc_load_kallsyms(dso->ss, NULL, &args);
 			dir = buildid_dir(&o);
 			if (!buildid_cache_find(&path, dir, dso->build_id, dso->build_id_size, false) &&

@@ -51,6 +51,16 @@ test_expect_success PERF,ROOT 'system-wide -a -g with kernel frames' '
 	same "$TRASH/a.data" -F comm,tid,cpu,time,event,ip,sym --ns --comm sleep,swapper
 '
 
+test_expect_success PERF,ROOT '--symfs: kernel symbols never from the host (its kallsyms, its build-id cache)' '
+	test -s "$TRASH/a.data" &&
+	mkdir -p root/proc root/sys/kernel &&
+	cp /proc/kallsyms root/proc/kallsyms && cp /sys/kernel/notes root/sys/kernel/notes &&
+	same "$TRASH/a.data" --symfs "$PWD/root" -F comm,tid,ip,sym --comm sleep,swapper &&
+	grep -Eq "[[:space:]]ffffffff[0-9a-f]+ \[unknown\]$" actual &&
+	same "$TRASH/a.data" --symfs / -F comm,tid,ip,sym --comm sleep,swapper &&
+	grep -Eq "[[:space:]]ffffffff[0-9a-f]+ [A-Za-z_]" actual
+'
+
 test_expect_success PERF,ROOT,TRACEFS 'tracepoints: sched_switch and syscalls payloads' '
 	record "$TRASH/tp.data" -a -e sched:sched_switch -e syscalls:sys_enter_openat \
 		-e syscalls:sys_exit_openat -e sched:sched_process_exec -- sh -c "cat /dev/null; sleep 0.05" &&
