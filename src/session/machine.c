@@ -390,6 +390,7 @@ struct dso *machine_findnew_dso(struct machine *machine, const char *long_name,
 	dso->short_name = dso_short_name_of(machine, name);
 	dso->id = machine->nr_dsos++;
 	dso->is_kernel = dso_name_is_kernel(name) || !strncmp(name, "[kernel.kallsyms]", 17);
+	dso->is_jit = dso_name_is_perf_map(name, NULL);
 	dso->next = machine->dsos;
 	machine->dsos = dso;
 	if (!u64map_find(&machine->dso_by_name, (u64)(uintptr_t)name))
@@ -656,12 +657,12 @@ static struct frame *frame_intern(struct machine *machine, struct map *map, u64 
 		if (dso->ss && dso->ss->is_loaded && !dso->ss->status) {
 			addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
 			sym = symsrc_find(dso->ss, addr);
-		} else if (dso->is_kernel) {
+		} else if (dso_absolute(dso)) {
 			addr = ip;
 		} else {
 			addr = ip - map->start + map->pgoff;
 		}
-		if (!sym && !dso->is_kernel)
+		if (!sym && !dso_absolute(dso))
 			addr = ip - map->start + map->pgoff;
 	}
 	if (sym) {

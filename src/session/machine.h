@@ -34,12 +34,19 @@ struct dso {
 	u8 build_id[BUILD_ID_SIZE];
 	u8 build_id_size;	/* 0 when unknown */
 	bool is_kernel;		/* kernel image or module: absolute addresses, [k] */
+	bool is_jit;		/* /tmp/perf-PID.map (a JIT's, or executable anon memory): absolute addresses */
 	bool is_loaded;		/* the loader ran (whatever it found) */
 	bool is_hit;		/* a sample or frame resolved to it */
 	int load_status;	/* the loader's result: 0 or -errno */
 	struct symsrc *ss;	/* owned, NULL until loaded (or when the loader has none) */
 	struct dso *next;	/* in machine->dsos */
 };
+
+/* dso_absolute - @dso's addresses are the process's own (kernel, JIT): perf prints them unrelocated */
+static inline bool dso_absolute(const struct dso *dso)
+{
+	return dso->is_kernel || dso->is_jit;
+}
 
 /* struct map - [start, end) of an address space backed by @dso at file offset @pgoff. */
 struct map {

@@ -482,7 +482,7 @@ static const struct script_frame *resolve(struct run *r, struct thread *thread, 
 	if (map && map->dso) {
 		struct dso *dso = map->dso;
 
-		if (!dso->is_kernel)
+		if (!dso_absolute(dso))
 			sf->ip = ip - map->start + map->pgoff;
 		sf->dso = dso->long_name;
 		fr = machine_resolve_ip(r->machine, thread, cpumode, ip);
