@@ -760,3 +760,21 @@ int machine_resolve(struct machine *machine, const struct perf_sample *sample,
 	loc->frame = machine_resolve_ip(machine, loc->thread, sample->cpumode, sample->ip);
 	return 0;
 }
+
+int machine_process_event(struct machine *machine, const union perf_event *ev)
+{
+	switch (ev->header.type) {
+	case PERF_RECORD_MMAP:
+		return machine_process_mmap(machine, ev);
+	case PERF_RECORD_MMAP2:
+		return machine_process_mmap2(machine, ev);
+	case PERF_RECORD_COMM:
+		return machine_process_comm(machine, ev);
+	case PERF_RECORD_FORK:
+		return machine_process_fork(machine, ev);
+	case PERF_RECORD_EXIT:
+		return machine_process_exit(machine, ev);
+	default:
+		return 0;
+	}
+}

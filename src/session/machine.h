@@ -174,6 +174,12 @@ struct thread *machine_findnew_thread(struct machine *machine, int pid, int tid)
 struct thread *machine_find_thread(struct machine *machine, int tid);
 
 /* Record handlers: update the model. Return 0 (bad records are ignored, as perf does). */
+/*
+ * machine_process_event - apply one side-band record to the model: MMAP,
+ * MMAP2, COMM, FORK or EXIT (the one dispatch every reader of records uses).
+ * Other types are left alone. Returns 0 or the handler's -errno.
+ */
+int machine_process_event(struct machine *machine, const union perf_event *ev);
 int machine_process_comm(struct machine *machine, const union perf_event *ev);
 int machine_process_fork(struct machine *machine, const union perf_event *ev);
 int machine_process_exit(struct machine *machine, const union perf_event *ev);

@@ -1288,7 +1288,7 @@ int script_run(struct script_opts *o)
 				      data_reader_header(reader)->nr_build_ids);
 		r.machine = &r.dump_machine;
 	} else {
-		r.session = session_from_reader(reader, &mopts);
+		r.session = session_new(reader, &mopts);
 		r.reader = r.session->reader;
 		r.evlist = r.session->evlist;
 		r.machine = &r.session->machine;
