@@ -5,11 +5,13 @@
 #include "data/reader.h"
 #include "lib/debug.h"
 #include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "trace/tep.h"
+#include "ui/attr-text.h"
 #include "ui/header.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <traceevent/event-parse.h>
 
@@ -23,45 +25,44 @@ static const char *const evlist_usage[] = {
 	NULL,
 };
 
-/* ":" before the first item, "," before the others (perf's layout) */
-static void comma_printf(bool *first, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void comma_printf(bool *first, const char *fmt, ...)
+/* an event's line: its name, then ": a, b, c" when there are parts */
+static void put_event_line(const char *name, const struct strvec *parts)
 {
-	va_list ap;
-
-	fputc(*first ? ':' : ',', stdout);
-	*first = false;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
+	fputs(name, stdout);
+	for (size_t i = 0; i < parts->nr; i++)
+		printf("%s %s", i ? "," : ":", parts->v[i]);
+	putchar('\n');
 }
 
-static int attr_item(FILE *fp, const char *name, const char *val, void *arg)
+/* -v: "label: value" for each attr field perf shows */
+static void push_attr_parts(struct strvec *parts, const struct perf_event_attr *attr)
 {
-	(void)fp;
-	comma_printf(arg, " %s: %s", name, val);
-	return 0;
+	struct strbuf val = STRBUF_INIT;
+	const char *label;
+	unsigned pos = 0;
+
+	while (attr_text_next(attr, &pos, &label, &val))
+		strvec_pushf(parts, "%s: %s", label, val.buf);
+	strbuf_release(&val);
 }
 
-static void print_trace_fields(struct tep_handle *tep, struct evsel *evsel, bool *first)
+/* --trace-fields: "trace_fields: a,b,c", or why there are none */
+static void push_trace_fields(struct strvec *parts, struct tep_handle *tep,
+			      const struct evsel *evsel)
 {
-	struct tep_event *event;
-	struct tep_format_field *field;
+	struct strbuf sb = STRBUF_INIT;
+	struct tep_event *event = NULL;
 
 	if (evsel->attr.type != PERF_TYPE_TRACEPOINT) {
-		comma_printf(first, " (not a tracepoint)");
+		strvec_push(parts, "(not a tracepoint)");
 		return;
 	}
-	event = tep ? trace_tep_find_event(tep, (int)evsel->attr.config) : NULL;
-	field = event ? event->format.fields : NULL;
-	if (!field) {
-		comma_printf(first, " (no trace field)");
-		return;
-	}
-	comma_printf(first, " trace_fields: %s", field->name);
-	for (field = field->next; field; field = field->next)
-		comma_printf(first, "%s", field->name);
+	if (tep)
+		event = trace_tep_find_event(tep, (int)evsel->attr.config);
+	for (struct tep_format_field *f = event ? event->format.fields : NULL; f; f = f->next)
+		strbuf_addf(&sb, "%s%s", sb.len ? "," : "trace_fields: ", f->name);
+	strvec_push(parts, sb.len ? sb.buf : "(no trace field)");
+	strbuf_release(&sb);
 }
 
 int cmd_evlist(int argc, const char **argv)
@@ -99,36 +100,30 @@ int cmd_evlist(int argc, const char **argv)
 			trace_tep_from_data(h->tracing_data, h->tracing_data_size, &tep);
 	}
 	evlist_for_each_entry(evlist, evsel) {
-		bool first = true;
+		struct strvec parts = STRVEC_INIT;
 
 		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 			has_tp = true;
 		if (o.group) {
-			struct evsel *m;
+			struct strbuf sb = STRBUF_INIT;
 
-			if (!evsel_is_group_leader(evsel))
-				continue;
-			if (evsel->nr_members > 1)
-				printf("%s{", evsel->group_name ? evsel->group_name : "");
-			printf("%s", evsel->name);
-			evlist_for_each_entry(evlist, m)
-				if (m != evsel && m->leader == evsel)
-					printf(",%s", m->name);
-			if (evsel->nr_members > 1)
-				printf("}");
-			putchar('\n');
+			if (evsel_is_group_leader(evsel)) {
+				group_text(&sb, evlist, evsel);
+				puts(sb.buf);
+			}
+			strbuf_release(&sb);
 			continue;
 		}
-		printf("%s", evsel->name);
-		if (o.verbose || verbose) {
-			perf_attr_fprintf(stdout, &evsel->attr, attr_item, &first);
-		} else if (o.freq) {
-			comma_printf(&first, " %s=%" PRIu64, evsel->attr.freq ? "sample_freq" : "sample_period",
+		if (o.verbose || verbose)
+			push_attr_parts(&parts, &evsel->attr);
+		else if (o.freq)
+			strvec_pushf(&parts, "%s=%" PRIu64,
+				     evsel->attr.freq ? "sample_freq" : "sample_period",
 				     (u64)evsel->attr.sample_period);
-		}
 		if (o.trace_fields)
-			print_trace_fields(tep, evsel, &first);
-		putchar('\n');
+			push_trace_fields(&parts, tep, evsel);
+		put_event_line(evsel->name, &parts);
+		strvec_clear(&parts);
 	}
 	if (has_tp && !o.trace_fields)
 		printf("# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint events\n");

@@ -24,13 +24,13 @@
 /* big enough for any synthesized record: MMAP2 with a PATH_MAX name plus trailer */
 #define SYNTH_BUF_SIZE (64 * 1024)
 
-void synth_init(struct synth *s, synth_emit_fn *emit, void *arg, size_t id_hdr_size,
+void synth_init(struct synth *s, synth_emit_fn *emit, void *arg, size_t trailer_size,
 		const char *proc)
 {
 	memset(s, 0, sizeof(*s));
 	s->emit = emit;
 	s->arg = arg;
-	s->id_hdr_size = id_hdr_size;
+	s->trailer_size = trailer_size;
 	s->proc = proc ? proc : "/proc";
 	s->buf = xzalloc(SYNTH_BUF_SIZE);
 }
@@ -41,23 +41,13 @@ void synth_release(struct synth *s)
 	s->buf = NULL;
 }
 
-size_t perf_id_hdr_size(u64 sample_type)
+size_t synth_trailer_size(u64 sample_type)
 {
-	size_t n = 0;
+	/* the sample_id fields (uapi order TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER): one u64 each */
+	const u64 trailer_bits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 
-	if (sample_type & PERF_SAMPLE_TID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_TIME)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_ID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_STREAM_ID)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_CPU)
-		n += 8;
-	if (sample_type & PERF_SAMPLE_IDENTIFIER)
-		n += 8;
-	return n;
+	return 8 * (size_t)__builtin_popcountll(sample_type & trailer_bits);
 }
 
 static int emit(struct synth *s, union perf_event *ev)
@@ -70,7 +60,7 @@ static int emit(struct synth *s, union perf_event *ev)
 static union perf_event *start_record(struct synth *s, u32 type, u16 misc, size_t body)
 {
 	union perf_event *ev = s->buf;
-	size_t size = body + s->id_hdr_size;
+	size_t size = body + s->trailer_size;
 
 	memset(ev, 0, size);
 	ev->header.type = type;
@@ -395,7 +385,7 @@ static int emit_cgroup(struct synth *s, const char *path, const char *rel)
 	if (!*rel)
 		rel = "/";
 	len = PERF_ALIGN(strlen(rel) + 1, 8);
-	if (8 + 8 + len + s->id_hdr_size > SYNTH_BUF_SIZE)
+	if (8 + 8 + len + s->trailer_size > SYNTH_BUF_SIZE)
 		return 0;
 	ev = start_record(s, PERF_RECORD_CGROUP, 0, 8 + 8 + len);
 	memcpy((u8 *)ev + 8, &id, 8);

@@ -25,13 +25,13 @@ typedef int synth_emit_fn(void *arg, union perf_event *ev);
 /*
  * struct synth - where records go and how kernel-type records are shaped.
  * Kernel-type records (COMM, FORK, MMAP, MMAP2) get a zero-filled
- * sample_id trailer of @id_hdr_size bytes, as perf writes them, so that
+ * sample_id trailer of @trailer_size bytes, as perf writes them, so that
  * every record of the file has the same trailer layout.
  */
 struct synth {
 	synth_emit_fn *emit;
 	void *arg;
-	size_t id_hdr_size;	/* perf_id_hdr_size(sample_type) of the first event */
+	size_t trailer_size;	/* synth_trailer_size(sample_type) of the first event */
 	bool mmap_data;		/* also non-executable mappings (record -d) */
 	bool buildid_mmap;	/* MMAP2 with the file's build-id instead of dev/inode */
 	bool namespaces;	/* NAMESPACES after each synthesized task (record --namespaces) */
@@ -41,12 +41,12 @@ struct synth {
 };
 
 /* synth_init - set up @s; @proc NULL means "/proc". */
-void synth_init(struct synth *s, synth_emit_fn *emit, void *arg, size_t id_hdr_size,
+void synth_init(struct synth *s, synth_emit_fn *emit, void *arg, size_t trailer_size,
 		const char *proc);
 void synth_release(struct synth *s);
 
-/* perf_id_hdr_size - bytes of the sample_id trailer for @sample_type (sample_id_all set). */
-size_t perf_id_hdr_size(u64 sample_type);
+/* synth_trailer_size - bytes of the sample_id trailer for @sample_type (sample_id_all set). */
+size_t synth_trailer_size(u64 sample_type);
 
 /*
  * synth_kernel_mmap - the MMAP of the kernel text as perf writes it:

@@ -107,7 +107,7 @@ static void put64(struct data_writer *w, struct strbuf *sb, u64 v)
 	strbuf_add(sb, &v, 8);
 }
 
-/* perf_header_string: u32 len rounded up to 64 with the NUL, zero-padded */
+/* a header string: u32 length (NUL included, rounded up to 64), the bytes, zero padding */
 static void putstr(struct data_writer *w, struct strbuf *sb, const char *s)
 {
 	size_t n = strlen(s) + 1, len = PERF_ALIGN(n, 64);
@@ -469,7 +469,6 @@ static int start_pipe(struct data_writer *w)
 static int write_file_header(struct data_writer *w, bool final)
 {
 	struct perf_file_header fh;
-	u64 nr = 0;
 
 	memset(&fh, 0, sizeof(fh));
 	fh.magic = PERF_MAGIC;
@@ -481,10 +480,8 @@ static int write_file_header(struct data_writer *w, bool final)
 	if (final) {
 		fh.data.size = w->data_size;
 		for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++)
-			if (w->has_feat[feat]) {
+			if (w->has_feat[feat])
 				fh.adds_features[feat / 64] |= 1ULL << (feat % 64);
-				nr++;
-			}
 	}
 	if (w->opts.swap) {
 		u64 *p = (u64 *)&fh;

@@ -5,6 +5,8 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -135,4 +137,15 @@ ssize_t read_full(int fd, void *buf, size_t len)
 		got += n;
 	}
 	return (ssize_t)got;
+}
+
+char *size_str(char *buf, size_t len, u64 bytes)
+{
+	static const char units[] = "BKMG";
+	int shift = 30; /* G: perf goes no higher */
+
+	while (shift && bytes >> shift < 2)
+		shift -= 10;
+	snprintf(buf, len, "%" PRIu64 "%c", bytes >> shift, units[shift / 10]);
+	return buf;
 }

@@ -33,6 +33,14 @@ bool strendswith(const char *str, const char *suffix);
 int parse_u64(const char *s, u64 *val);
 int parse_s64(const char *s, s64 *val);
 
+/*
+ * size_str - @bytes as "<count><unit>" with unit B, K, M or G (powers of
+ * 1024, count rounded down) as perf's header and -D show sizes: the largest
+ * unit, up to G, whose count is still 2 or more. 1024 is "1024B", 2048 "2K",
+ * 5000 "4K", 1 GiB "1024M", 2 TiB "2048G". Returns @buf.
+ */
+char *size_str(char *buf, size_t len, u64 bytes);
+
 /* monotonic and realtime clocks in nanoseconds */
 u64 clock_ns(int clockid);
 u64 monotonic_ns(void);

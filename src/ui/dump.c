@@ -56,8 +56,8 @@ void dump_hex(FILE *fp, const void *p, size_t len)
 	fputc_unlocked('\n', fp);
 }
 
-/* a queued kernel record (perf's ordered_events) */
-struct qev {
+/* a kernel record waiting in the time-ordered queue */
+struct queued_record {
 	u64 time, offset;
 	const char *file; /* the reader's path string (directory mode: dir/data.N) */
 	union perf_event *ev; /* owned copy */
@@ -79,12 +79,13 @@ struct dumper {
 	/* ordered queue */
 	bool ordered;
 	bool hooks_unhandled_after; /* stats tool: ": unhandled!" after the decoded lines */
-	struct qev *q;
+	struct queued_record *q;
 	size_t nr_q, alloc_q;
 	u64 max_time, next_flush;
 };
 
-static void update_evlist_info(struct dumper *d)
+/* the sample_type bits of the events known so far (a pipe announces them one by one) */
+static void refresh_sample_layout(struct dumper *d)
 {
 	const struct perf_header *h = data_reader_header(d->r);
 	int n = d->pipe ? d->nr_attrs_seen : h->nr_attrs;
@@ -95,7 +96,8 @@ static void update_evlist_info(struct dumper *d)
 	d->id_all = n > 0 && h->nr_attrs > 0 && h->attrs[0].attr.sample_id_all;
 }
 
-static void print_tstamp(struct dumper *d, const union perf_event *ev, const struct perf_sample *s)
+/* "cpu time " before a record's name: what its sample fields hold, "-1 -1 " without them */
+static void put_cpu_time(struct dumper *d, const union perf_event *ev, const struct perf_sample *s)
 {
 	if (ev->header.type != PERF_RECORD_SAMPLE && !d->id_all) {
 		fputs("-1 -1 ", d->fp);
@@ -107,164 +109,220 @@ static void print_tstamp(struct dumper *d, const union perf_event *ev, const str
 		fprintf(d->fp, "%" PRIu64 " ", s->time);
 }
 
-static void dump_head(struct dumper *d, const union perf_event *ev, u64 off,
+static void put_record_head(struct dumper *d, const union perf_event *ev, u64 off,
 		      const struct perf_sample *s)
 {
 	fprintf(d->fp, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off, d->name, ev->header.size,
 		ev->header.type);
 	dump_hex(d->fp, ev, ev->header.size);
 	if (s)
-		print_tstamp(d, ev, s);
+		put_cpu_time(d, ev, s);
 	fprintf(d->fp, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, ev->header.size,
 		perf_event_name(ev->header.type));
 }
 
-static const char *const x86_regs[] = {
+/* one sample being shown: where to, its record and event, its decoded fields */
+struct sample_view {
+	FILE *fp;
+	const union perf_event *ev;
+	const struct evsel *evsel;
+	const struct perf_sample *s;
+};
+
+/* x86 register names by PERF_REG_X86_* number */
+static const char *const x86_reg_names[] = {
 	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS", "DS", "ES",
 	"FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
 };
 
-static void print_regs(FILE *fp, const char *what, const struct regs_dump *regs)
+/* "... user regs: mask 0x.. ABI 64-bit", then one line per register in the mask */
+static void put_regs(FILE *fp, const char *which, const struct regs_dump *regs)
 {
-	static const char *const abi[] = { "none", "32-bit", "64-bit" };
-	u64 mask = regs->mask;
-	int k = 0;
+	static const char *const abi_names[] = { "none", "32-bit", "64-bit" };
+	const u64 *val = regs->regs;
 
-	fprintf(fp, "... %s regs: mask 0x%" PRIx64 " ABI %s\n", what, mask,
-		regs->abi < 3 ? abi[regs->abi] : "unknown");
-	if (!regs->regs)
+	fprintf(fp, "... %s regs: mask 0x%" PRIx64 " ABI %s\n", which, regs->mask,
+		regs->abi < ARRAY_SIZE(abi_names) ? abi_names[regs->abi] : "unknown");
+	if (!val)
 		return;
-	for (int bit = 0; bit < 64; bit++) {
-		if (!(mask & (1ULL << bit)))
-			continue;
+	for (u64 rest = regs->mask; rest; rest &= rest - 1) {
+		unsigned reg = __builtin_ctzll(rest);
+
 		fprintf(fp, ".... %-5s 0x%016" PRIx64 "\n",
-			bit < (int)ARRAY_SIZE(x86_regs) ? x86_regs[bit] : "unknown", regs->regs[k++]);
+			reg < ARRAY_SIZE(x86_reg_names) ? x86_reg_names[reg] : "unknown", *val++);
 	}
 }
 
-/* "4K", "2M", or "N/A" for 0 (perf's get_page_size_name) */
-static void page_size_name(char *buf, size_t len, u64 n)
+/* a page size as -D shows it: "4K", "2M", "N/A" when the kernel gave none */
+static const char *page_size_text(char *buf, size_t len, u64 bytes)
 {
-	static const char units[] = "BKMGTPEZY";
-	int i = 0;
+	return bytes ? size_str(buf, len, bytes) : "N/A";
+}
 
-	if (!n) {
-		snprintf(buf, len, "N/A");
+static void show_callchain(const struct sample_view *v)
+{
+	const struct ip_callchain *chain = v->s->callchain;
+
+	if (!chain)
+		return;
+	fprintf(v->fp, "... FP chain: nr:%" PRIu64 "\n", chain->nr);
+	for (u64 i = 0; i < chain->nr; i++)
+		fprintf(v->fp, "..... %2d: %016" PRIx64 "\n", (int)i, chain->ips[i]);
+}
+
+static void show_branches(const struct sample_view *v)
+{
+	const struct branch_stack *bs = v->s->branch_stack;
+	const struct branch_entry *e;
+
+	if (!bs)
+		return;
+	/* without the hw_idx word the entries start where it would be */
+	e = v->s->no_hw_idx ? (const struct branch_entry *)&bs->hw_idx : bs->entries;
+	fprintf(v->fp, "... branch stack: nr:%" PRIu64 "\n", bs->nr);
+	for (u64 i = 0; i < bs->nr; i++, e++) {
+		/* flags word: mispred, predicted, in_tx, abort, cycles:16, type:4 */
+		u64 fl = e->flags;
+		char marks[5] = { fl & 1 ? 'P' : ' ', fl & 2 ? 'M' : ' ', fl & 4 ? 'X' : ' ',
+				  fl & 8 ? 'A' : ' ', 0 };
+
+		fprintf(v->fp, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s %x\n",
+			i, e->from, e->to, (unsigned short)(fl >> 4), marks, (unsigned)(fl >> 20) & 0xf);
+	}
+}
+
+static void show_user_regs(const struct sample_view *v)
+{
+	put_regs(v->fp, "user", &v->s->user_regs);
+}
+
+static void show_intr_regs(const struct sample_view *v)
+{
+	put_regs(v->fp, "intr", &v->s->intr_regs);
+}
+
+static void show_user_stack(const struct sample_view *v)
+{
+	const struct stack_dump *st = &v->s->user_stack;
+	/* where the size word sits in the record: just before the stack bytes */
+	unsigned at = st->data ? (unsigned)((const char *)st->data - 8 - (const char *)v->ev) : 0;
+
+	fprintf(v->fp, "... ustack: size %" PRIu64 ", offset 0x%x\n", st->size ? st->dyn_size : 0,
+		at);
+}
+
+static void show_weight(const struct sample_view *v)
+{
+	u64 w = v->s->weight;
+
+	if (v->evsel->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+		fprintf(v->fp, "... weight: %" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 "\n",
+			w & 0xffffffff, (w >> 32) & 0xffff, (w >> 48) & 0xffff);
+	else
+		fprintf(v->fp, "... weight: %" PRIu64 "\n", w);
+}
+
+static void show_data_src(const struct sample_view *v)
+{
+	fprintf(v->fp, " . data_src: 0x%" PRIx64 "\n", v->s->data_src);
+}
+
+static void show_phys_addr(const struct sample_view *v)
+{
+	fprintf(v->fp, " .. phys_addr: 0x%" PRIx64 "\n", v->s->phys_addr);
+}
+
+static void show_data_page_size(const struct sample_view *v)
+{
+	char text[32];
+
+	fprintf(v->fp, " .. data page size: %s\n",
+		page_size_text(text, sizeof(text), v->s->data_page_size));
+}
+
+static void show_code_page_size(const struct sample_view *v)
+{
+	char text[32];
+
+	fprintf(v->fp, " .. code page size: %s\n",
+		page_size_text(text, sizeof(text), v->s->code_page_size));
+}
+
+static void show_transaction(const struct sample_view *v)
+{
+	fprintf(v->fp, "... transaction: %" PRIx64 "\n", v->s->transaction);
+}
+
+/* one "..... id X, value Y[, lost Z]" line */
+static void put_read_value(FILE *fp, u64 id, u64 value, bool has_lost, u64 lost)
+{
+	fprintf(fp, "..... id %016" PRIx64 ", value %016" PRIx64, id, value);
+	if (has_lost)
+		fprintf(fp, ", lost %" PRIu64, lost);
+	fputc('\n', fp);
+}
+
+static void show_read(const struct sample_view *v)
+{
+	u64 rf = v->evsel->attr.read_format;
+	bool has_id = rf & PERF_FORMAT_ID, has_lost = rf & PERF_FORMAT_LOST;
+	const struct perf_sample *s = v->s;
+
+	fputs("... sample_read:\n", v->fp);
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		fprintf(v->fp, "...... time enabled %016" PRIx64 "\n", s->read.time_enabled);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		fprintf(v->fp, "...... time running %016" PRIx64 "\n", s->read.time_running);
+	if (!(rf & PERF_FORMAT_GROUP)) {
+		put_read_value(v->fp, s->read.one.id, s->read.one.value, has_lost, s->read.one.lost);
 		return;
 	}
-	while (n / 1024 > 1 && i < 8) {
-		n /= 1024;
-		i++;
+	fprintf(v->fp, ".... group nr %" PRIu64 "\n", s->read.nr);
+	/* group entries: value, then id and lost when the format has them */
+	for (u64 i = 0; i < s->read.nr; i++) {
+		int step = perf_sample_read_value_size(rf);
+		u64 words[3] = { 0 };
+
+		memcpy(words, (const u8 *)s->read.values + i * step, step);
+		put_read_value(v->fp, has_id ? words[1] : 0, words[0], has_lost,
+			       words[has_id ? 2 : 1]);
 	}
-	snprintf(buf, len, "%" PRIu64 "%c", n, units[i]);
 }
 
-/* offset of the STACK_USER size word when the stack is empty (no data pointer) */
-static unsigned ustack_offset(const struct evsel *evsel, const union perf_event *ev)
-{
-	(void)evsel;
-	(void)ev;
-	return 0;
-}
+/* the sample's detail lines after its first line, in this order, each for its sample_type bits */
+static const struct {
+	u64 bits;
+	void (*show)(const struct sample_view *v);
+} sample_parts[] = {
+	{ PERF_SAMPLE_CALLCHAIN, show_callchain },
+	{ PERF_SAMPLE_BRANCH_STACK, show_branches },
+	{ PERF_SAMPLE_REGS_USER, show_user_regs },
+	{ PERF_SAMPLE_REGS_INTR, show_intr_regs },
+	{ PERF_SAMPLE_STACK_USER, show_user_stack },
+	{ PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, show_weight },
+	{ PERF_SAMPLE_DATA_SRC, show_data_src },
+	{ PERF_SAMPLE_PHYS_ADDR, show_phys_addr },
+	{ PERF_SAMPLE_DATA_PAGE_SIZE, show_data_page_size },
+	{ PERF_SAMPLE_CODE_PAGE_SIZE, show_code_page_size },
+	{ PERF_SAMPLE_TRANSACTION, show_transaction },
+	{ PERF_SAMPLE_READ, show_read },
+};
 
-static void dump_sample(struct dumper *d, const union perf_event *ev, struct evsel *evsel,
+/* "(IP, 0x..): pid/tid: ip period: N addr: A" and the detail lines of the sample's fields */
+static void show_sample(struct dumper *d, const union perf_event *ev, const struct evsel *evsel,
 			const struct perf_sample *s)
 {
-	FILE *fp = d->fp;
-	u64 t = evsel->attr.sample_type;
-	char pbuf[32];
+	const struct sample_view v = { .fp = d->fp, .ev = ev, .evsel = evsel, .s = s };
 
-	fprintf(fp, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
+	fprintf(d->fp, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
 		ev->header.misc, (int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
-	if ((t & PERF_SAMPLE_CALLCHAIN) && s->callchain) {
-		fprintf(fp, "... FP chain: nr:%" PRIu64 "\n", s->callchain->nr);
-		for (u64 i = 0; i < s->callchain->nr; i++)
-			fprintf(fp, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain->ips[i]);
-	}
-	if ((t & PERF_SAMPLE_BRANCH_STACK) && s->branch_stack) {
-		const struct branch_entry *e =
-			s->no_hw_idx ? (const struct branch_entry *)&s->branch_stack->hw_idx :
-				       s->branch_stack->entries;
-
-		fprintf(fp, "... branch stack: nr:%" PRIu64 "\n", s->branch_stack->nr);
-		for (u64 i = 0; i < s->branch_stack->nr; i++) {
-			u64 f = e[i].flags;
-
-			fprintf(fp, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64
-				    " %hu cycles %s%s%s%s %x\n",
-				i, e[i].from, e[i].to, (unsigned short)((f >> 4) & 0xffff),
-				(f & 1) ? "P" : " ", (f & 2) ? "M" : " ", (f & 4) ? "X" : " ",
-				(f & 8) ? "A" : " ", (unsigned)(f >> 20) & 0xf);
-		}
-	}
-	if (t & PERF_SAMPLE_REGS_USER)
-		print_regs(fp, "user", &s->user_regs);
-	if (t & PERF_SAMPLE_REGS_INTR)
-		print_regs(fp, "intr", &s->intr_regs);
-	if (t & PERF_SAMPLE_STACK_USER)
-		/* perf shows the dumped (dyn) size and the offset of the size word */
-		fprintf(fp, "... ustack: size %" PRIu64 ", offset 0x%x\n",
-			s->user_stack.size ? s->user_stack.dyn_size : 0,
-			s->user_stack.data ?
-				(unsigned)((const char *)s->user_stack.data - 8 - (const char *)ev) :
-				ustack_offset(evsel, ev));
-	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-		if (t & PERF_SAMPLE_WEIGHT_STRUCT)
-			fprintf(fp, "... weight: %" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 "\n",
-				s->weight & 0xffffffff, (s->weight >> 32) & 0xffff,
-				(s->weight >> 48) & 0xffff);
-		else
-			fprintf(fp, "... weight: %" PRIu64 "\n", s->weight);
-	}
-	if (t & PERF_SAMPLE_DATA_SRC)
-		fprintf(fp, " . data_src: 0x%" PRIx64 "\n", s->data_src);
-	if (t & PERF_SAMPLE_PHYS_ADDR)
-		fprintf(fp, " .. phys_addr: 0x%" PRIx64 "\n", s->phys_addr);
-	if (t & PERF_SAMPLE_DATA_PAGE_SIZE) {
-		page_size_name(pbuf, sizeof(pbuf), s->data_page_size);
-		fprintf(fp, " .. data page size: %s\n", pbuf);
-	}
-	if (t & PERF_SAMPLE_CODE_PAGE_SIZE) {
-		page_size_name(pbuf, sizeof(pbuf), s->code_page_size);
-		fprintf(fp, " .. code page size: %s\n", pbuf);
-	}
-	if (t & PERF_SAMPLE_TRANSACTION)
-		fprintf(fp, "... transaction: %" PRIx64 "\n", s->transaction);
-	if (t & PERF_SAMPLE_READ) {
-		u64 rf = evsel->attr.read_format;
-
-		fprintf(fp, "... sample_read:\n");
-		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			fprintf(fp, "...... time enabled %016" PRIx64 "\n", s->read.time_enabled);
-		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			fprintf(fp, "...... time running %016" PRIx64 "\n", s->read.time_running);
-		if (rf & PERF_FORMAT_GROUP) {
-			const u8 *v = (const u8 *)s->read.values;
-			int vsz = perf_sample_read_value_size(rf);
-
-			fprintf(fp, ".... group nr %" PRIu64 "\n", s->read.nr);
-			for (u64 i = 0; i < s->read.nr; i++, v += vsz) {
-				u64 w[3] = { 0 };
-
-				memcpy(w, v, vsz);
-				fprintf(fp, "..... id %016" PRIx64 ", value %016" PRIx64,
-					(rf & PERF_FORMAT_ID) ? w[1] : 0, w[0]);
-				if (rf & PERF_FORMAT_LOST)
-					fprintf(fp, ", lost %" PRIu64, w[(rf & PERF_FORMAT_ID) ? 2 : 1]);
-				fputc('\n', fp);
-			}
-		} else {
-			fprintf(fp, "..... id %016" PRIx64 ", value %016" PRIx64, s->read.one.id,
-				s->read.one.value);
-			if (rf & PERF_FORMAT_LOST)
-				fprintf(fp, ", lost %" PRIu64, s->read.one.lost);
-			fputc('\n', fp);
-		}
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(sample_parts); i++)
+		if (evsel->attr.sample_type & sample_parts[i].bits)
+			sample_parts[i].show(&v);
 }
 
-/* " ... thread: comm:tid" and " ...... dso: name", as perf's machine__resolve */
-static void dump_resolve(struct dumper *d, const struct perf_sample *s)
+/* " ... thread: comm:tid" and " ...... dso: name" (the map holding the sample ip) */
+static void show_thread_dso(struct dumper *d, const struct perf_sample *s)
 {
 	struct thread *t = machine_findnew_thread(&d->machine, (int)s->pid, (int)s->tid);
 	const struct maps *maps;
@@ -291,7 +349,7 @@ static void dump_resolve(struct dumper *d, const struct perf_sample *s)
 		s->cpumode == PERF_RECORD_MISC_HYPERVISOR ? "[hypervisor]" : "<not found>");
 }
 
-static void print_mmap2_prot(FILE *fp, const struct perf_record_mmap2 *m)
+static void put_mmap2_prot(FILE *fp, const struct perf_record_mmap2 *m)
 {
 	fprintf(fp, "%c%c%c%c", (m->prot & PROT_READ) ? 'r' : '-', (m->prot & PROT_WRITE) ? 'w' : '-',
 		(m->prot & PROT_EXEC) ? 'x' : '-', (m->flags & MAP_SHARED) ? 's' : 'p');
@@ -309,7 +367,7 @@ static const char *rec_str(const union perf_event *ev, const char *s, char *buf,
 }
 
 /* the decoded part after "PERF_RECORD_X" for a kernel record; also updates the machine */
-static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off)
+static void show_kernel_record(struct dumper *d, const union perf_event *ev, u64 off)
 {
 	struct perf_sample s;
 	struct evsel *evsel = NULL;
@@ -317,11 +375,11 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 	char buf[4096];
 	int bad = data_reader_parse_sample(d->r, ev, &s, &evsel);
 
-	dump_head(d, ev, off, &s);
+	put_record_head(d, ev, off, &s);
 	if (d->hooks && d->hooks->stats_tool) {
 		/* the sample lines come from the session, the rest from stub handlers */
 		if (ev->header.type == PERF_RECORD_SAMPLE && !bad && evsel)
-			dump_sample(d, ev, evsel, &s);
+			show_sample(d, ev, evsel, &s);
 		else if (ev->header.type == PERF_RECORD_LOST)
 			fprintf(fp, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", ev->lost.id, ev->lost.lost);
 		else if (ev->header.type == PERF_RECORD_LOST_SAMPLES)
@@ -336,8 +394,8 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 			fputc('\n', fp);
 			break;
 		}
-		dump_sample(d, ev, evsel, &s);
-		dump_resolve(d, &s);
+		show_sample(d, ev, evsel, &s);
+		show_thread_dso(d, &s);
 		break;
 	case PERF_RECORD_MMAP:
 		fprintf(fp, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
@@ -363,7 +421,7 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 				(int)m->pid, (int)m->tid, m->start, m->len, m->pgoff, m->maj, m->min,
 				m->ino, m->ino_generation);
 		}
-		print_mmap2_prot(fp, m);
+		put_mmap2_prot(fp, m);
 		fprintf(fp, " %s\n", rec_str(ev, m->filename, buf, sizeof(buf)));
 		machine_process_mmap2(&d->machine, ev);
 		break;
@@ -485,7 +543,7 @@ static void deliver_kernel(struct dumper *d, const union perf_event *ev, u64 off
 	}
 }
 
-static void print_cpu_list(FILE *fp, const int *cpus, int nr)
+static void put_cpu_list(FILE *fp, const int *cpus, int nr)
 {
 	for (int i = 0; i < nr; i++) {
 		int j = i;
@@ -500,7 +558,7 @@ static void print_cpu_list(FILE *fp, const int *cpus, int nr)
 	}
 }
 
-static void dump_cpu_map(FILE *fp, const union perf_event *ev)
+static void show_cpu_map(FILE *fp, const union perf_event *ev)
 {
 	const u8 *p = (const u8 *)ev + 8, *end = (const u8 *)ev + ev->header.size;
 	int cpus[4096], nr = 0;
@@ -550,23 +608,23 @@ static void dump_cpu_map(FILE *fp, const union perf_event *ev)
 	}
 out:
 	fprintf(fp, ": ");
-	print_cpu_list(fp, cpus, nr);
+	put_cpu_list(fp, cpus, nr);
 	fputc('\n', fp);
 }
 
 /* perf-tool records: dumped when read */
-static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
+static void show_tool_record(struct dumper *d, const union perf_event *ev, u64 off)
 {
 	struct perf_sample s;
 	FILE *fp = d->fp;
 
 	memset(&s, 0, sizeof(s));
-	dump_head(d, ev, off, &s);
+	put_record_head(d, ev, off, &s);
 	if (d->hooks && d->hooks->stats_tool) {
 		switch (ev->header.type) {
 		case PERF_RECORD_HEADER_ATTR:
 			d->nr_attrs_seen++;
-			update_evlist_info(d);
+			refresh_sample_layout(d);
 			return;
 		case PERF_RECORD_EVENT_UPDATE:
 			/* decoded by the session, then the stub */
@@ -583,7 +641,7 @@ static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
 	switch (ev->header.type) {
 	case PERF_RECORD_HEADER_ATTR:
 		d->nr_attrs_seen++;
-		update_evlist_info(d);
+		refresh_sample_layout(d);
 		break;
 	case PERF_RECORD_HEADER_FEATURE:
 	case PERF_RECORD_HEADER_TRACING_DATA:
@@ -661,7 +719,7 @@ static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
 		break;
 	}
 	case PERF_RECORD_CPU_MAP:
-		dump_cpu_map(fp, ev);
+		show_cpu_map(fp, ev);
 		if (!d->hooks || !d->hooks->handles_maps)
 			fprintf(fp, ": unhandled!\n");
 		break;
@@ -720,24 +778,24 @@ static void deliver_user(struct dumper *d, const union perf_event *ev, u64 off)
 	}
 }
 
-/* deliver_kernel plus the command's hook (perf script's line after each record) */
-static void deliver_kernel_hooked(struct dumper *d, const union perf_event *ev, u64 off)
+/* show_kernel_record plus the command's hook (perf script's line after each record) */
+static void show_kernel_record_hooked(struct dumper *d, const union perf_event *ev, u64 off)
 {
 	d->hook_done = false;
-	deliver_kernel(d, ev, off);
+	show_kernel_record(d, ev, off);
 	if (d->hooks && d->hooks->after_record && !d->hook_done) {
 		fflush(d->fp);
 		d->hooks->after_record(d->hooks->arg, ev);
 	}
 }
 
-static void flush_queue(struct dumper *d, u64 limit, bool all)
+static void queue_flush(struct dumper *d, u64 limit, bool all)
 {
 	size_t n = 0;
 
 	while (n < d->nr_q && (all || d->q[n].time <= limit)) {
 		d->name = d->q[n].file;
-		deliver_kernel_hooked(d, d->q[n].ev, d->q[n].offset);
+		show_kernel_record_hooked(d, d->q[n].ev, d->q[n].offset);
 		free(d->q[n].ev);
 		n++;
 	}
@@ -747,7 +805,7 @@ static void flush_queue(struct dumper *d, u64 limit, bool all)
 	d->nr_q -= n;
 }
 
-static void queue_event(struct dumper *d, const union perf_event *ev, u64 off, u64 time)
+static void queue_add(struct dumper *d, const union perf_event *ev, u64 off, u64 time)
 {
 	size_t pos;
 
@@ -786,15 +844,13 @@ int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
 	struct machine_opts mopts = { .no_symbols = true };
 	struct data_error err = { 0 };
 	const char *path = data_reader_path(r);
-	const char *slash = strrchr(path, '/');
 	union perf_event *ev;
 	u64 off;
 	int ret;
 
 	d.pipe = data_reader_is_pipe(r);
 	d.name = d.pipe ? "pipe" : path;
-	(void)slash;
-	update_evlist_info(&d);
+	refresh_sample_layout(&d);
 	record_stats_init(&d.st, r);
 	d.st.no_evsel_lost = !(hooks && hooks->stats_tool);
 	strpool_init(&d.names);
@@ -819,9 +875,9 @@ int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
 		if (type == PERF_RECORD_COMPRESSED)
 			continue; /* perf does not dump the container, only what is inside */
 		if (type >= PERF_RECORD_USER_TYPE_START) {
-			deliver_user(&d, ev, shown);
+			show_tool_record(&d, ev, shown);
 			if (type == PERF_RECORD_FINISHED_ROUND && d.ordered) {
-				flush_queue(&d, d.next_flush, false);
+				queue_flush(&d, d.next_flush, false);
 				d.next_flush = d.max_time;
 			}
 			continue;
@@ -835,14 +891,14 @@ int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
 			    (d.sample_type & PERF_SAMPLE_TIME))
 				time = s.time;
 			if (time && time != ~0ULL) {
-				queue_event(&d, ev, shown, time);
+				queue_add(&d, ev, shown, time);
 				continue;
 			}
 		}
-		deliver_kernel_hooked(&d, ev, shown);
+		show_kernel_record_hooked(&d, ev, shown);
 	}
 	if (ret == 0) {
-		flush_queue(&d, 0, true);
+		queue_flush(&d, 0, true);
 		if (!hooks || !hooks->no_stats)
 			stats_fprintf(fp, &d.st, r);
 		if (!hooks || !hooks->stats_tool) {
@@ -850,7 +906,7 @@ int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
 			stats_warn_lost(&d.st);
 		}
 	} else {
-		flush_queue(&d, 0, true);
+		queue_flush(&d, 0, true);
 		fflush(fp);
 		data_error_print(path, &err);
 	}

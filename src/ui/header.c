@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* perf.data header printing in perf 6.1's layout, attr printing, and the checked file opener. */
+/* perf.data header printing in perf 6.1's layout, and the checked file opener. */
 #include "ui/header.h"
+#include "ui/attr-text.h"
 #include "core/evlist.h"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
@@ -12,238 +13,70 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- attr printing ---- */
+/* ---- header lines ---- */
 
-static void bits_str(char *buf, size_t len, u64 v, const char *const *names, int nr)
+/* "# event : name = N, , id = { 1, 2 }, type = 1, ..." for each event (one line each) */
+static void put_event_lines(FILE *fp, struct data_reader *r)
 {
-	size_t pos = 0;
-	bool first = true;
-
-	buf[0] = 0;
-	for (int i = 0; i < nr && v; i++) {
-		if (!(v & (1ULL << i)) || !names[i])
-			continue;
-		pos += snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s", first ? "" : "|",
-				names[i]);
-		v &= ~(1ULL << i);
-		first = false;
-	}
-	if (v)
-		snprintf(buf + pos, pos < len ? len - pos : 0, "%s%#" PRIx64, first ? "" : "|", v);
-}
-
-void sample_type_str(char *buf, size_t len, u64 t)
-{
-	/*
-	 * perf 6.1's table, in its order (not bit order): TRANSACTION and
-	 * unknown bits are not printed at all.
-	 */
-	static const struct {
-		u64 bit;
-		const char *name;
-	} names[] = {
-		{ PERF_SAMPLE_IP, "IP" }, { PERF_SAMPLE_TID, "TID" }, { PERF_SAMPLE_TIME, "TIME" },
-		{ PERF_SAMPLE_ADDR, "ADDR" }, { PERF_SAMPLE_READ, "READ" },
-		{ PERF_SAMPLE_CALLCHAIN, "CALLCHAIN" }, { PERF_SAMPLE_ID, "ID" },
-		{ PERF_SAMPLE_CPU, "CPU" }, { PERF_SAMPLE_PERIOD, "PERIOD" },
-		{ PERF_SAMPLE_STREAM_ID, "STREAM_ID" }, { PERF_SAMPLE_RAW, "RAW" },
-		{ PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK" }, { PERF_SAMPLE_REGS_USER, "REGS_USER" },
-		{ PERF_SAMPLE_STACK_USER, "STACK_USER" }, { PERF_SAMPLE_IDENTIFIER, "IDENTIFIER" },
-		{ PERF_SAMPLE_REGS_INTR, "REGS_INTR" }, { PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
-		{ PERF_SAMPLE_WEIGHT, "WEIGHT" }, { PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
-		{ PERF_SAMPLE_AUX, "AUX" }, { PERF_SAMPLE_CGROUP, "CGROUP" },
-		{ PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
-		{ PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
-		{ PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
-	};
-	size_t pos = 0;
-
-	buf[0] = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (t & names[i].bit)
-			pos += snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s", pos ? "|" : "",
-					names[i].name);
-}
-
-void read_format_str(char *buf, size_t len, u64 rf)
-{
-	static const char *const names[] = {
-		"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
-	};
-
-	bits_str(buf, len, rf, names, ARRAY_SIZE(names));
-}
-
-static void branch_type_str(char *buf, size_t len, u64 bt)
-{
-	static const char *const names[] = {
-		"USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL", "ABORT_TX",
-		"IN_TX", "NO_TX", "COND", "CALL_STACK", "IND_JUMP", "CALL", "NO_FLAGS",
-		"NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE",
-	};
-
-	bits_str(buf, len, bt, names, ARRAY_SIZE(names));
-}
-
-int perf_attr_fprintf(FILE *fp, const struct perf_event_attr *a, attr_print_fn *fn, void *arg)
-{
-	char buf[512];
-	int n = 0;
-
-#define P_U(name, v)                                                                       \
-	do {                                                                               \
-		if (v) {                                                                   \
-			snprintf(buf, sizeof(buf), "%" PRIu64, (u64)(v));                  \
-			n += fn(fp, name, buf, arg);                                       \
-		}                                                                          \
-	} while (0)
-#define P_X(name, v)                                                                       \
-	do {                                                                               \
-		if (v) {                                                                   \
-			snprintf(buf, sizeof(buf), "%#" PRIx64, (u64)(v));                 \
-			n += fn(fp, name, buf, arg);                                       \
-		}                                                                          \
-	} while (0)
-	P_U("type", a->type);
-	P_U("size", a->size);
-	P_X("config", a->config);
-	P_U("{ sample_period, sample_freq }", a->sample_period);
-	if (a->sample_type) {
-		sample_type_str(buf, sizeof(buf), a->sample_type);
-		n += fn(fp, "sample_type", buf, arg);
-	}
-	if (a->read_format) {
-		read_format_str(buf, sizeof(buf), a->read_format);
-		n += fn(fp, "read_format", buf, arg);
-	}
-	P_U("disabled", a->disabled);
-	P_U("inherit", a->inherit);
-	P_U("pinned", a->pinned);
-	P_U("exclusive", a->exclusive);
-	P_U("exclude_user", a->exclude_user);
-	P_U("exclude_kernel", a->exclude_kernel);
-	P_U("exclude_hv", a->exclude_hv);
-	P_U("exclude_idle", a->exclude_idle);
-	P_U("mmap", a->mmap);
-	P_U("comm", a->comm);
-	P_U("freq", a->freq);
-	P_U("inherit_stat", a->inherit_stat);
-	P_U("enable_on_exec", a->enable_on_exec);
-	P_U("task", a->task);
-	P_U("watermark", a->watermark);
-	P_U("precise_ip", a->precise_ip);
-	P_U("mmap_data", a->mmap_data);
-	P_U("sample_id_all", a->sample_id_all);
-	P_U("exclude_host", a->exclude_host);
-	P_U("exclude_guest", a->exclude_guest);
-	P_U("exclude_callchain_kernel", a->exclude_callchain_kernel);
-	P_U("exclude_callchain_user", a->exclude_callchain_user);
-	P_U("mmap2", a->mmap2);
-	P_U("comm_exec", a->comm_exec);
-	P_U("use_clockid", a->use_clockid);
-	P_U("context_switch", a->context_switch);
-	P_U("write_backward", a->write_backward);
-	P_U("namespaces", a->namespaces);
-	P_U("ksymbol", a->ksymbol);
-	P_U("bpf_event", a->bpf_event);
-	P_U("aux_output", a->aux_output);
-	P_U("cgroup", a->cgroup);
-	P_U("text_poke", a->text_poke);
-	P_U("build_id", a->build_id);
-	P_U("inherit_thread", a->inherit_thread);
-	P_U("remove_on_exec", a->remove_on_exec);
-	P_U("sigtrap", a->sigtrap);
-	P_U("{ wakeup_events, wakeup_watermark }", a->wakeup_events);
-	P_U("bp_type", a->bp_type);
-	P_X("{ bp_addr, config1 }", a->bp_addr);
-	P_X("{ bp_len, config2 }", a->bp_len);
-	if (a->branch_sample_type) {
-		branch_type_str(buf, sizeof(buf), a->branch_sample_type);
-		n += fn(fp, "branch_sample_type", buf, arg);
-	}
-	P_X("sample_regs_user", a->sample_regs_user);
-	P_U("sample_stack_user", a->sample_stack_user);
-	if (a->clockid) {
-		snprintf(buf, sizeof(buf), "%d", a->clockid);
-		n += fn(fp, "clockid", buf, arg);
-	}
-	P_X("sample_regs_intr", a->sample_regs_intr);
-	P_U("aux_watermark", a->aux_watermark);
-	P_U("sample_max_stack", a->sample_max_stack);
-	P_U("aux_sample_size", a->aux_sample_size);
-	P_U("sig_data", a->sig_data);
-#undef P_U
-#undef P_X
-	return n;
-}
-
-/* ---- header ---- */
-
-static int desc_attr(FILE *fp, const char *name, const char *val, void *arg)
-{
-	(void)arg;
-	return fprintf(fp, ", %s = %s", name, val);
-}
-
-static void print_event_desc(FILE *fp, struct data_reader *r)
-{
-	const struct perf_header *h = data_reader_header(r);
 	struct evlist *evlist = data_reader_evlist(r);
+	struct strbuf val = STRBUF_INIT;
 	struct evsel *evsel;
-	int i = 0;
 
-	if (!h->nr_attrs) {
-		fprintf(fp, "# event desc: not available or unable to read\n");
+	if (!data_reader_header(r)->nr_attrs) {
+		fputs("# event desc: not available or unable to read\n", fp);
 		return;
 	}
 	evlist_for_each_entry(evlist, evsel) {
 		const struct perf_header_attr *ha = data_reader_evsel_attr(r, evsel);
+		const char *label;
+		unsigned pos = 0;
 
 		if (!ha)
 			continue;
+		/* perf's line has an empty item after the name */
 		fprintf(fp, "# event : name = %s, ", ha->name ? ha->name : evsel->name);
-		if (ha->nr_ids) {
-			fprintf(fp, ", id = {");
-			for (u32 k = 0; k < ha->nr_ids; k++)
-				fprintf(fp, "%s %" PRIu64, k ? "," : "", ha->ids[k]);
-			fprintf(fp, " }");
-		}
-		perf_attr_fprintf(fp, &ha->attr, desc_attr, NULL);
+		for (u32 k = 0; k < ha->nr_ids; k++)
+			fprintf(fp, "%s %" PRIu64, k ? "," : ", id = {", ha->ids[k]);
+		if (ha->nr_ids)
+			fputs(" }", fp);
+		strbuf_reset(&val);
+		while (attr_text_next(&ha->attr, &pos, &label, &val))
+			fprintf(fp, ", %s = %s", label, val.buf);
 		fputc('\n', fp);
-		i++;
 	}
+	strbuf_release(&val);
 }
 
-static void print_group_desc(FILE *fp, struct data_reader *r)
+void group_text(struct strbuf *sb, struct evlist *evlist, struct evsel *leader)
+{
+	struct evsel *evsel;
+	bool grouped = leader->nr_members > 1;
+
+	if (grouped)
+		strbuf_addf(sb, "%s{", leader->group_name ? leader->group_name : "");
+	strbuf_addstr(sb, leader->name);
+	evlist_for_each_entry(evlist, evsel)
+		if (evsel->leader == leader && evsel != leader)
+			strbuf_addf(sb, ",%s", evsel->name);
+	if (grouped)
+		strbuf_addch(sb, '}');
+}
+
+/* "# group: {a,b}" for each group of two or more */
+static void put_group_lines(FILE *fp, struct data_reader *r)
 {
 	struct evlist *evlist = data_reader_evlist(r);
+	struct strbuf sb = STRBUF_INIT;
 	struct evsel *evsel;
-	int nr = 0;
 
 	evlist_for_each_entry(evlist, evsel) {
-		if (evsel_is_group_leader(evsel) && evsel->nr_members > 1) {
-			fprintf(fp, "# group: %s{%s", evsel->group_name ? evsel->group_name : "",
-				evsel->name);
-			nr = evsel->nr_members - 1;
-		} else if (nr) {
-			fprintf(fp, ",%s", evsel->name);
-			if (--nr == 0)
-				fprintf(fp, "}\n");
-		}
+		if (!evsel_is_group_leader(evsel) || evsel->nr_members < 2)
+			continue;
+		strbuf_reset(&sb);
+		group_text(&sb, evlist, evsel);
+		fprintf(fp, "# group: %s\n", sb.buf);
 	}
-}
-
-/* "24G" style, as perf's unit_number__scnprintf */
-static void unit_number(char *buf, size_t len, u64 n)
-{
-	static const char units[] = "BKMGTPEZY";
-	int i = 0;
-
-	while (n / 1024 > 1 && i < 8) {
-		n /= 1024;
-		i++;
-	}
-	snprintf(buf, len, "%" PRIu64 "%c", n, units[i]);
+	strbuf_release(&sb);
 }
 
 /* "0-23,32-199" for the set bits of @bm (@bits long) */
@@ -268,13 +101,14 @@ static void bitmap_list(FILE *fp, const u64 *bm, u64 bits)
 	}
 }
 
-static void print_tstamp(FILE *fp, const char *what, u64 t)
+/* "# <what> : secs.usecs" */
+static void put_time_line(FILE *fp, const char *what, u64 t)
 {
 	fprintf(fp, "# %s : %" PRIu64 ".%06" PRIu64 "\n", what, (u64)(t / NSEC_PER_SEC),
 		(u64)((t % NSEC_PER_SEC) / NSEC_PER_USEC));
 }
 
-/* perf's clockid names (the first of its table that matches) */
+/* the clock names CLOCK_DATA lines show, by uapi CLOCK_* id ("(null)" for others) */
 static const char *clockid_name(u32 id)
 {
 	switch (id) {
@@ -352,7 +186,7 @@ static void print_feature(FILE *fp, struct data_reader *r, int feat, bool full)
 		fputc('\n', fp);
 		break;
 	case HEADER_EVENT_DESC:
-		print_event_desc(fp, r);
+		put_event_lines(fp, r);
 		break;
 	case HEADER_CPU_TOPOLOGY:
 		for (int i = 0; i < h->nr_core_siblings; i++)
@@ -399,7 +233,7 @@ static void print_feature(FILE *fp, struct data_reader *r, int feat, bool full)
 		fputc('\n', fp);
 		break;
 	case HEADER_GROUP_DESC:
-		print_group_desc(fp, r);
+		put_group_lines(fp, r);
 		break;
 	case HEADER_AUXTRACE:
 		fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
@@ -414,8 +248,8 @@ static void print_feature(FILE *fp, struct data_reader *r, int feat, bool full)
 				h->caches[i].size, h->caches[i].map);
 		break;
 	case HEADER_SAMPLE_TIME:
-		print_tstamp(fp, "time of first sample", h->first_sample_time);
-		print_tstamp(fp, "time of last sample", h->last_sample_time);
+		put_time_line(fp, "time of first sample", h->first_sample_time);
+		put_time_line(fp, "time of last sample", h->last_sample_time);
 		fprintf(fp, "# sample duration : %10.3f ms\n",
 			(double)(h->last_sample_time - h->first_sample_time) / NSEC_PER_MSEC);
 		break;
@@ -429,7 +263,7 @@ static void print_feature(FILE *fp, struct data_reader *r, int feat, bool full)
 
 			for (u64 w = 0; w < (n->size + 63) / 64; w++)
 				weight += __builtin_popcountll(n->bitmap[w]);
-			unit_number(size, sizeof(size), weight * h->mem_topo.block_size);
+			size_str(size, sizeof(size), weight * h->mem_topo.block_size);
 			fprintf(fp, "#  %3" PRIu64 " [%s]: ", n->node, size);
 			bitmap_list(fp, n->bitmap, n->size);
 			fputc('\n', fp);

@@ -1,26 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* perf.data header printers (report --header/-I, script --header, evlist -v) and the shared file opener. */
+/* perf.data header printers (report --header/-I, script --header), evlist -g group text and the shared file opener. */
 #ifndef SONDE_UI_HEADER_H
 #define SONDE_UI_HEADER_H
 
 #include "data/reader.h"
+#include "lib/strbuf.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
+struct evlist;
+struct evsel;
+
 /*
- * attr_print_fn - called for each non-zero attr field perf prints, in perf's
- * order, with its name ("type", "{ sample_period, sample_freq }", ...) and
- * formatted value. Returns characters printed.
+ * group_text - append the group @leader leads in @evlist as perf's evlist -g
+ * and header show it: "name{a,b}" ("{a,b}" unnamed) for two or more events,
+ * the event's own name for one.
  */
-typedef int attr_print_fn(FILE *fp, const char *name, const char *val, void *arg);
-
-/* perf_attr_fprintf - walk @attr like perf's perf_event_attr__fprintf. Returns characters printed. */
-int perf_attr_fprintf(FILE *fp, const struct perf_event_attr *attr, attr_print_fn *fn, void *arg);
-
-/* sample_type_str / read_format_str - "IP|TID|TIME" style names into @buf. */
-void sample_type_str(char *buf, size_t len, u64 sample_type);
-void read_format_str(char *buf, size_t len, u64 read_format);
+void group_text(struct strbuf *sb, struct evlist *evlist, struct evsel *leader);
 
 /*
  * header_fprintf - the "# ========" header block perf report --header-only

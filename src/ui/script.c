@@ -957,23 +957,13 @@ static void print_regs(struct strbuf *sb, const struct regs_dump *regs)
 	}
 }
 
-/* perf's page size names: N/A, 4K, 2M, 1G */
+/* a page size as perf script shows it: " 4K", " 2M", " N/A" when the kernel gave none */
 static void print_page_size(struct strbuf *sb, u64 size)
 {
-	static const char units[] = "BKMGTPE";
-	int u = 0;
+	char text[32];
 
 	put_ch(sb, ' ');
-	if (!size) {
-		put_str(sb, "N/A");
-		return;
-	}
-	while (size >= 1024 && !(size % 1024) && u < 6) {
-		size /= 1024;
-		u++;
-	}
-	put_udec(sb, size, 0);
-	put_ch(sb, units[u]);
+	put_str(sb, size ? size_str(text, sizeof(text), size) : "N/A");
 }
 
 void script_print_sample(struct script_printer *p, const struct script_sample *s)

@@ -199,3 +199,32 @@ TEST(parse_numbers)
 	EXPECT_TRUE(strendswith("file.debug", ".debug"));
 	EXPECT_TRUE(!strendswith("g", ".debug"));
 }
+
+TEST(size_str_units)
+{
+	/* perf 6.1's header (memory nodes) and -D (page sizes) texts for these sizes */
+	static const struct {
+		u64 bytes;
+		const char *text;
+	} cases[] = {
+		{ 0, "0B" },
+		{ 1023, "1023B" },
+		{ 1024, "1024B" },
+		{ 2047, "2047B" },
+		{ 2048, "2K" },
+		{ 5000, "4K" },
+		{ 1048576, "1024K" },
+		{ 2097151, "2047K" },
+		{ 2097152, "2M" },
+		{ 1ULL << 30, "1024M" },
+		{ 2ULL << 30, "2G" },
+		{ 24ULL << 30, "24G" },
+		{ 2ULL << 40, "2048G" },
+		{ 1ULL << 62, "4294967296G" },
+		{ ~0ULL, "17179869183G" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		EXPECT_STREQ(size_str(buf, sizeof(buf), cases[i].bytes), cases[i].text);
+}

@@ -71,13 +71,13 @@ static const char *fake_proc(void)
 	return root;
 }
 
-TEST(synth_id_hdr_size)
+TEST(synth_trailer_size)
 {
-	EXPECT_EQ(perf_id_hdr_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	EXPECT_EQ(synth_trailer_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				   PERF_SAMPLE_PERIOD), 16);
-	EXPECT_EQ(perf_id_hdr_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	EXPECT_EQ(synth_trailer_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				   PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER), 32);
-	EXPECT_EQ(perf_id_hdr_size(PERF_SAMPLE_IP), 0);
+	EXPECT_EQ(synth_trailer_size(PERF_SAMPLE_IP), 0);
 }
 
 TEST(synth_comm_and_mmaps_of_a_task)
