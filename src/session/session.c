@@ -298,11 +298,14 @@ int session_process(struct session *s, struct tool *tool, struct data_error *err
 		    (ret = ordered_events_flush_half(s->oq, deliver_queued, &d)))
 			return ret;
 	}
-	if (ret < 0)
-		return ret;
-	if (tool->ordered)
-		return ordered_events_flush(s->oq, 0, true, deliver_queued, &d);
-	return 0;
+	/* what was read before a damaged part is delivered all the same */
+	if (tool->ordered) {
+		int flushed = ordered_events_flush(s->oq, 0, true, deliver_queued, &d);
+
+		if (ret >= 0)
+			ret = flushed;
+	}
+	return ret < 0 ? ret : 0;
 }
 
 u32 session_resolve_callchain(struct machine *machine, struct thread *thread,

@@ -55,10 +55,17 @@ test_expect_success PERF,ROOT '--symfs: kernel symbols never from the host (its 
 	test -s "$TRASH/a.data" &&
 	mkdir -p root/proc root/sys/kernel &&
 	cp /proc/kallsyms root/proc/kallsyms && cp /sys/kernel/notes root/sys/kernel/notes &&
-	same "$TRASH/a.data" --symfs "$PWD/root" -F comm,tid,ip,sym --comm sleep,swapper &&
-	grep -Eq "[[:space:]]ffffffff[0-9a-f]+ \[unknown\]$" actual &&
+	# every task: another root has none of the binaries either, so user
+	# frames are [unknown] both ways and the comparison is stable
+	same "$TRASH/a.data" --symfs "$PWD/root" -F comm,tid,ip,sym &&
+	{ grep -Eq "[[:space:]]ffffffff[0-9a-f]+ \[unknown\]$" actual ||
+	  { echo "no unresolved kernel frame with --symfs root"; exit 1; }; } &&
 	same "$TRASH/a.data" --symfs / -F comm,tid,ip,sym --comm sleep,swapper &&
-	grep -Eq "[[:space:]]ffffffff[0-9a-f]+ [A-Za-z_]" actual
+	# a loaded machine may leave these two tasks no kernel sample to resolve
+	if grep -Eq "[[:space:]]ffffffff[0-9a-f]+ " actual; then
+		grep -Eq "[[:space:]]ffffffff[0-9a-f]+ [A-Za-z_]" actual ||
+			{ echo "kernel frames unresolved with --symfs /"; exit 1; }
+	fi
 '
 
 test_expect_success PERF,ROOT,TRACEFS 'tracepoints: sched_switch and syscalls payloads' '
