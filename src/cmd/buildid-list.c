@@ -7,6 +7,7 @@
 #include "lib/hashmap.h"
 #include "lib/parse-options.h"
 #include "session/machine.h"
+#include "session/session.h"
 #include "symbol/elf.h"
 #include "ui/header.h"
 
@@ -60,54 +61,38 @@ static int print_kernel(bool maps)
 	return 0;
 }
 
-/* mark the dsos sample ips land in (perf marks only the sample address, not callchains) */
-static int mark_hits(struct data_reader *r, struct machine *m)
+/*
+ * The hit marker, a tool on the session: the dso each sample ip lands in
+ * (perf marks only the sample address, not callchains), in file order.
+ */
+static int hit_sample(struct tool *tool, struct session *session, const union perf_event *ev,
+		      const struct perf_sample *s, struct evsel *evsel)
 {
+	struct machine *m = &session->machine;
+	struct thread *t = machine_findnew_thread(m, (int)s->pid, (int)s->tid);
+	const struct maps *maps = NULL;
+	struct map *map;
+
+	(void)tool;
+	(void)ev;
+	(void)evsel;
+	if (s->cpumode == PERF_RECORD_MISC_KERNEL || s->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		maps = &m->kmaps;
+	else if (s->cpumode == PERF_RECORD_MISC_USER || s->cpumode == PERF_RECORD_MISC_GUEST_USER)
+		maps = t->maps;
+	map = maps ? maps_find(maps, s->ip) : NULL;
+	if (map && map->dso)
+		map->dso->is_hit = true;
+	return 0;
+}
+
+static int mark_hits(struct session *session)
+{
+	struct tool tool = { .sample = hit_sample };
 	struct data_error err = { 0 };
-	union perf_event *ev;
-	u64 off;
-	int ret;
 
-	while ((ret = data_reader_next(r, &ev, &off, &err)) > 0) {
-		switch (ev->header.type) {
-		case PERF_RECORD_MMAP:
-			machine_process_mmap(m, ev);
-			break;
-		case PERF_RECORD_MMAP2:
-			machine_process_mmap2(m, ev);
-			break;
-		case PERF_RECORD_COMM:
-			machine_process_comm(m, ev);
-			break;
-		case PERF_RECORD_FORK:
-			machine_process_fork(m, ev);
-			break;
-		case PERF_RECORD_SAMPLE: {
-			struct perf_sample s;
-			struct thread *t;
-			const struct maps *maps = NULL;
-			struct map *map;
-
-			if (data_reader_parse_sample(r, ev, &s, NULL))
-				break;
-			t = machine_findnew_thread(m, (int)s.pid, (int)s.tid);
-			if (s.cpumode == PERF_RECORD_MISC_KERNEL ||
-			    s.cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
-				maps = &m->kmaps;
-			else if (s.cpumode == PERF_RECORD_MISC_USER ||
-				 s.cpumode == PERF_RECORD_MISC_GUEST_USER)
-				maps = t->maps;
-			map = maps ? maps_find(maps, s.ip) : NULL;
-			if (map && map->dso)
-				map->dso->is_hit = true;
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	if (ret < 0) {
-		data_error_print(data_reader_path(r), &err);
+	if (session_process(session, &tool, &err) < 0) {
+		data_error_print(data_reader_path(session->reader), &err);
 		return -1;
 	}
 	return 0;
@@ -149,8 +134,8 @@ int cmd_buildid_list(int argc, const char **argv)
 	};
 	const struct perf_header *h;
 	struct data_reader *r;
-	struct strpool names;
-	struct machine m;
+	struct session *session;
+	struct machine *m;
 	struct machine_opts mopts = { .no_symbols = true };
 	int ret = 0;
 
@@ -166,19 +151,19 @@ int cmd_buildid_list(int argc, const char **argv)
 	if (!r)
 		return 255;
 	h = data_reader_header(r);
-	strpool_init(&names);
-	machine_init(&m, &names, &mopts);
+	session = session_new(r, &mopts);
+	m = &session->machine;
 	/* without a BUILD_ID feature perf walks the samples and lists the DSOs they hit */
 	if (!perf_header_has_feat(h, HEADER_BUILD_ID)) {
-		if (mark_hits(r, &m) < 0) {
+		if (mark_hits(session) < 0) {
 			ret = 255;
 		} else {
-			struct dso **v = calloc(m.nr_dsos + 1, sizeof(*v));
+			struct dso **v = calloc(m->nr_dsos + 1, sizeof(*v));
 
-			for (struct dso *d = m.dsos; d; d = d->next)
-				if (d->id < m.nr_dsos)
+			for (struct dso *d = m->dsos; d; d = d->next)
+				if (d->id < m->nr_dsos)
 					v[d->id] = d;
-			for (u32 i = 0; i < m.nr_dsos; i++) {
+			for (u32 i = 0; i < m->nr_dsos; i++) {
 				char hex[2 * BUILD_ID_SIZE + 1] = "";
 
 				if (!v[i] || !v[i]->is_hit)
@@ -194,14 +179,14 @@ int cmd_buildid_list(int argc, const char **argv)
 		}
 		goto out;
 	}
-	if (o.with_hits && mark_hits(r, &m) < 0)
+	if (o.with_hits && mark_hits(session) < 0)
 		ret = 255;
 	for (int i = 0; !ret && i < h->nr_build_ids; i++) {
 		const struct build_id_entry *e = &h->build_ids[i];
 		const struct build_id_entry *last = e;
 		char hex[2 * BUILD_ID_SIZE + 1];
 
-		if (o.with_hits && !entry_hit(&m, e))
+		if (o.with_hits && !entry_hit(m, e))
 			continue;
 		/* a DSO listed twice (same pid and name) is printed once, where it
 		 * first appears, with the build-id of its last entry (as perf) */
@@ -214,8 +199,6 @@ int cmd_buildid_list(int argc, const char **argv)
 		printf("%s %s\n", hex, e->filename);
 	}
 out:
-	machine_release(&m);
-	strpool_release(&names);
-	data_reader_close(r);
+	session_free(session); /* and the reader it owns */
 	return ret;
 }

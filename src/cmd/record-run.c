@@ -623,6 +623,13 @@ int record_run(struct record *rec, const struct option *options, const char *con
 		goto write_error;
 	rec->synth_bytes = data_writer_bytes(rec->w);
 
+	/*
+	 * cpu/task targets start now, before a workload runs (it could be
+	 * over before a later enable); a lone workload's events start at its
+	 * exec
+	 */
+	if ((has_cpu || t->pid || t->tid || t->uid_str) && !o->initial_delay)
+		evlist_enable(rec->evlist);
 	if (has_workload) {
 		err = evlist_start_workload(rec->evlist);
 		if (err) {
@@ -636,9 +643,6 @@ int record_run(struct record *rec, const struct option *options, const char *con
 			goto out;
 		}
 	}
-	/* cpu/task targets start now; a lone workload's events start at its exec */
-	if ((has_cpu || t->pid || t->tid || t->uid_str) && !o->initial_delay)
-		evlist_enable(rec->evlist);
 	err = record_loop(rec, &orig);
 	if (err)
 		goto write_error;

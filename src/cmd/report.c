@@ -9,6 +9,7 @@
 #include "lib/debug.h"
 #include "lib/parse-options.h"
 #include "lib/xalloc.h"
+#include "session/session.h"
 #include "ui/dump.h"
 #include "ui/header.h"
 #include "ui/itrace-help.h"
@@ -411,15 +412,25 @@ int cmd_report(int argc, const char **argv)
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 		      stdout);
 	}
-	if (o->dump_raw_trace) {
+	if (o->dump_raw_trace || o->stats) {
+		/* tools on a session without symbols: they print records, not resolve them */
+		struct machine_opts mopts = { .no_symbols = true };
+		struct session *s = session_new_borrowed(reader, &mopts);
 		struct dump_hooks stats_hooks = { .stats_tool = true };
+		struct data_error err = { 0 };
+		int rc;
 
-		ret = dump_raw_trace_hooks(stdout, reader, !o->disable_order,
-					   o->stats ? &stats_hooks : NULL) ? 255 : 0;
-		goto out;
-	}
-	if (o->stats) {
-		ret = report_stats(stdout, reader) ? 255 : 0;
+		if (o->dump_raw_trace)
+			rc = dump_raw_trace(stdout, s, !o->disable_order,
+					    o->stats ? &stats_hooks : NULL, &err);
+		else
+			rc = report_stats(stdout, s, &err);
+		if (rc < 0) {
+			fflush(stdout);
+			data_error_print(data_reader_path(reader), &err);
+			ret = 255;
+		}
+		session_free(s);
 		goto out;
 	}
 	ret = report_histograms(o, reader);

@@ -103,12 +103,14 @@ void record_add_default_event(struct evlist *evlist)
 		attr.exclude_kernel = 1;
 	evsel = evsel_new(&attr);
 
-	/* "cycles:P": the highest precise level the kernel takes */
 	/*
-	 * perf 6.1.192 leaves the guest in (exclude_guest=0): the cpu-clock
-	 * fallback shows as "cpu-clock:ppp". 6.1.187 set exclude_guest on some
-	 * hosts ("cpu-clock:pppH"); sonde follows the newer one.
+	 * "cycles:P": the highest precise level the kernel takes. perf 6.1
+	 * (187 and 192 alike) shuts the guest out on Intel, so the cpu-clock
+	 * fallback is "cpu-clock:pppH" there, but leaves it in on AMD, whose
+	 * precise sampling (IBS) cannot exclude guests: "cpu-clock:ppp".
 	 */
+	if (!sys_cpu_is_amd())
+		evsel->attr.exclude_guest = 1;
 	evsel->precise_max = true;
 	evsel->name = xstrdup("cycles:P");
 	evsel->pmu_name = xstrdup("cpu");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* perf_event_open(2) wrapper, PERF_TEST_ATTR dump, RLIMIT_NOFILE and kernel capability probes. */
 #include "core/sys.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -130,6 +131,49 @@ static int read_proc_int(const char *path, int dflt)
 	long long v;
 
 	return read_sysfs_int(path, &v) ? dflt : (int)v;
+}
+
+char *sys_proc_field(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	char *res = NULL;
+	size_t kl = strlen(key);
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (strncmp(line, key, kl))
+			continue;
+		p = line + kl;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != ':')
+			continue;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		p[strcspn(p, "\n")] = 0;
+		res = xstrdup(p);
+		break;
+	}
+	fclose(f);
+	return res;
+}
+
+bool sys_cpu_is_amd(void)
+{
+	static int is_amd = -1;
+
+	if (is_amd < 0) {
+		char *vendor = sys_proc_field("/proc/cpuinfo", "vendor_id");
+
+		is_amd = vendor && (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"));
+		free(vendor);
+	}
+	return is_amd;
 }
 
 int sys_paranoid(void)

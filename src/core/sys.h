@@ -48,6 +48,16 @@ struct kernel_caps {
 /* kernel_caps_probe - fill @caps by looking at /proc, /sys and one test open. */
 void kernel_caps_probe(struct kernel_caps *caps);
 
+/*
+ * sys_proc_field - the value of "KEY<blanks>: value" (first match) in the
+ * /proc file @path, newline cut. Returns a new string the caller frees, or
+ * NULL when the file or key is missing.
+ */
+char *sys_proc_field(const char *path, const char *key);
+
+/* sys_cpu_is_amd - this host's CPUs are AMD's (or Hygon's), from /proc/cpuinfo. */
+bool sys_cpu_is_amd(void);
+
 /* sys_paranoid - perf_event_paranoid now (2 when unreadable, the kernel default). */
 int sys_paranoid(void);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Feature sections gathered from the running system (what perf record writes about the machine). */
 #include "data/writer.h"
+#include "core/sys.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
@@ -31,37 +32,6 @@ static void putstr(struct strbuf *sb, const char *s)
 	put32(sb, len);
 	strbuf_add(sb, s, n - 1);
 	strbuf_addchars(sb, 0, len - (n - 1));
-}
-
-/* the value of "key<spaces>: value" in a /proc file, or NULL (caller frees) */
-static char *proc_field(const char *path, const char *key)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	char *res = NULL;
-	size_t kl = strlen(key);
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		char *p;
-
-		if (strncmp(line, key, kl))
-			continue;
-		p = line + kl;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != ':')
-			continue;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		p[strcspn(p, "\n")] = 0;
-		res = xstrdup(p);
-		break;
-	}
-	fclose(f);
-	return res;
 }
 
 static char *sysfs_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -205,12 +175,12 @@ static void numa_topology(struct data_writer *w)
 
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", nodes[i]);
 		snprintf(key, sizeof(key), "Node %d MemTotal", nodes[i]);
-		v = proc_field(path, key);
+		v = sys_proc_field(path, key);
 		if (v)
 			total = strtoull(v, NULL, 10);
 		free(v);
 		snprintf(key, sizeof(key), "Node %d MemFree", nodes[i]);
-		v = proc_field(path, key);
+		v = sys_proc_field(path, key);
 		if (v)
 			freem = strtoull(v, NULL, 10);
 		free(v);
@@ -405,7 +375,7 @@ int data_writer_set_live_features(struct data_writer *w, int argc, const char *c
 	}
 	data_writer_set_string(w, HEADER_VERSION, version ? version : SONDE_VERSION);
 	data_writer_set_nrcpus(w, avail > 0 ? avail : 1, online > 0 ? online : 1);
-	s = proc_field("/proc/cpuinfo", "model name");
+	s = sys_proc_field("/proc/cpuinfo", "model name");
 	if (s) {
 		/* perf squeezes runs of spaces in the model name */
 		char *d = s;
@@ -417,10 +387,10 @@ int data_writer_set_live_features(struct data_writer *w, int argc, const char *c
 		data_writer_set_string(w, HEADER_CPUDESC, s);
 		free(s);
 	}
-	vendor = proc_field("/proc/cpuinfo", "vendor_id");
-	family = proc_field("/proc/cpuinfo", "cpu family");
-	model = proc_field("/proc/cpuinfo", "model");
-	stepping = proc_field("/proc/cpuinfo", "stepping");
+	vendor = sys_proc_field("/proc/cpuinfo", "vendor_id");
+	family = sys_proc_field("/proc/cpuinfo", "cpu family");
+	model = sys_proc_field("/proc/cpuinfo", "model");
+	stepping = sys_proc_field("/proc/cpuinfo", "stepping");
 	if (vendor && family && model) {
 		s = xasprintf("%s,%s,%s,%s", vendor, family, model, stepping ? stepping : "0");
 		data_writer_set_string(w, HEADER_CPUID, s);
@@ -430,7 +400,7 @@ int data_writer_set_live_features(struct data_writer *w, int argc, const char *c
 	free(family);
 	free(model);
 	free(stepping);
-	s = proc_field("/proc/meminfo", "MemTotal");
+	s = sys_proc_field("/proc/meminfo", "MemTotal");
 	if (s) {
 		data_writer_set_total_mem(w, strtoull(s, NULL, 10));
 		free(s);

@@ -390,6 +390,7 @@ struct dso *machine_findnew_dso(struct machine *machine, const char *long_name,
 	dso->short_name = dso_short_name_of(machine, name);
 	dso->id = machine->nr_dsos++;
 	dso->is_kernel = dso_name_is_kernel(name) || !strncmp(name, "[kernel.kallsyms]", 17);
+	dso->is_jit = dso_name_is_perf_map(name, NULL);
 	dso->next = machine->dsos;
 	machine->dsos = dso;
 	if (!u64map_find(&machine->dso_by_name, (u64)(uintptr_t)name))
@@ -437,7 +438,7 @@ static int default_loader(struct machine *machine, struct dso *dso, void *arg)
 			char *dir;
 			int err;
 
-			if (o.kallsyms || o.no_buildid_cache || !dso->build_id_size)
+			if (o.kallsyms || !symbol_opts_use_cache(&o) || !dso->build_id_size)
 				return symsrc_load_kallsyms(dso->ss, NULL, &args);
 			dir = buildid_dir(&o);
 			if (!buildid_cache_find(&path, dir, dso->build_id, dso->build_id_size, false) &&
@@ -656,12 +657,12 @@ static struct frame *frame_intern(struct machine *machine, struct map *map, u64 
 		if (dso->ss && dso->ss->is_loaded && !dso->ss->status) {
 			addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
 			sym = symsrc_find(dso->ss, addr);
-		} else if (dso->is_kernel) {
+		} else if (dso_absolute(dso)) {
 			addr = ip;
 		} else {
 			addr = ip - map->start + map->pgoff;
 		}
-		if (!sym && !dso->is_kernel)
+		if (!sym && !dso_absolute(dso))
 			addr = ip - map->start + map->pgoff;
 	}
 	if (sym) {
@@ -758,4 +759,22 @@ int machine_resolve(struct machine *machine, const struct perf_sample *sample,
 	loc->cpumode = sample->cpumode;
 	loc->frame = machine_resolve_ip(machine, loc->thread, sample->cpumode, sample->ip);
 	return 0;
+}
+
+int machine_process_event(struct machine *machine, const union perf_event *ev)
+{
+	switch (ev->header.type) {
+	case PERF_RECORD_MMAP:
+		return machine_process_mmap(machine, ev);
+	case PERF_RECORD_MMAP2:
+		return machine_process_mmap2(machine, ev);
+	case PERF_RECORD_COMM:
+		return machine_process_comm(machine, ev);
+	case PERF_RECORD_FORK:
+		return machine_process_fork(machine, ev);
+	case PERF_RECORD_EXIT:
+		return machine_process_exit(machine, ev);
+	default:
+		return 0;
+	}
 }

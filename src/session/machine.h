@@ -34,12 +34,19 @@ struct dso {
 	u8 build_id[BUILD_ID_SIZE];
 	u8 build_id_size;	/* 0 when unknown */
 	bool is_kernel;		/* kernel image or module: absolute addresses, [k] */
+	bool is_jit;		/* /tmp/perf-PID.map (a JIT's, or executable anon memory): absolute addresses */
 	bool is_loaded;		/* the loader ran (whatever it found) */
 	bool is_hit;		/* a sample or frame resolved to it */
 	int load_status;	/* the loader's result: 0 or -errno */
 	struct symsrc *ss;	/* owned, NULL until loaded (or when the loader has none) */
 	struct dso *next;	/* in machine->dsos */
 };
+
+/* dso_absolute - @dso's addresses are the process's own (kernel, JIT): perf prints them unrelocated */
+static inline bool dso_absolute(const struct dso *dso)
+{
+	return dso->is_kernel || dso->is_jit;
+}
 
 /* struct map - [start, end) of an address space backed by @dso at file offset @pgoff. */
 struct map {
@@ -167,6 +174,12 @@ struct thread *machine_findnew_thread(struct machine *machine, int pid, int tid)
 struct thread *machine_find_thread(struct machine *machine, int tid);
 
 /* Record handlers: update the model. Return 0 (bad records are ignored, as perf does). */
+/*
+ * machine_process_event - apply one side-band record to the model: MMAP,
+ * MMAP2, COMM, FORK or EXIT (the one dispatch every reader of records uses).
+ * Other types are left alone. Returns 0 or the handler's -errno.
+ */
+int machine_process_event(struct machine *machine, const union perf_event *ev);
 int machine_process_comm(struct machine *machine, const union perf_event *ev);
 int machine_process_fork(struct machine *machine, const union perf_event *ev);
 int machine_process_exit(struct machine *machine, const union perf_event *ev);

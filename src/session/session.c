@@ -2,6 +2,7 @@
 /* Session: reader + ordered events queue + machine; delivers records to a tool. */
 #define PR_PREFIX "session"
 #include "session/session.h"
+#include "session/ordered-events.h"
 
 #include "core/evlist.h"
 #include "core/evsel.h"
@@ -12,127 +13,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/*
- * The ordered queue keeps copies of records in 1 MiB chunks. A chunk is
- * freed when every record in it has been delivered.
- */
-#define OQ_CHUNK (1u << 20)
-
-struct oq_chunk {
-	size_t used;
-	size_t live; /* records not yet delivered */
-	struct oq_chunk *next;
-	u8 data[];
-};
-
-struct oq_event {
-	u64 time;
-	u64 seq;
-	union perf_event *ev;
-	struct oq_chunk *chunk;
-};
-
-struct ordered_queue {
-	struct oq_event *evs;
-	size_t nr, alloc;
-	size_t nr_sorted;   /* evs[0..nr_sorted) are in order */
-	u64 seq;
-	u64 max_time;	    /* newest timestamp queued */
-	u64 next_flush;	    /* deliver up to this time at the next round */
-	u64 last_delivered; /* timestamp of the last record delivered */
-	struct oq_chunk *cur;
-	struct oq_chunk *full; /* chunks with live records, not current */
-	struct oq_chunk *spare; /* emptied chunks kept for reuse (no fresh page faults) */
-	int nr_spare;
-};
-
-static void chunk_retire(struct ordered_queue *oq, struct oq_chunk *c)
-{
-	if (oq->nr_spare < 8) {
-		c->next = oq->spare;
-		oq->spare = c;
-		oq->nr_spare++;
-	} else {
-		free(c);
-	}
-}
-
-static void oq_free(struct ordered_queue *oq)
-{
-	if (!oq)
-		return;
-	free(oq->evs);
-	free(oq->cur);
-	for (struct oq_chunk *c = oq->spare, *n; c; c = n) {
-		n = c->next;
-		free(c);
-	}
-	for (struct oq_chunk *c = oq->full, *n; c; c = n) {
-		n = c->next;
-		free(c);
-	}
-	free(oq);
-}
-
-static void oq_push(struct ordered_queue *oq, const union perf_event *ev, u64 time)
-{
-	size_t size = ev->header.size;
-	struct oq_event *e;
-
-	if (!oq->cur || oq->cur->used + size > OQ_CHUNK) {
-		if (oq->cur) {
-			if (oq->cur->live) {
-				oq->cur->next = oq->full;
-				oq->full = oq->cur;
-			} else {
-				chunk_retire(oq, oq->cur);
-			}
-		}
-		if (oq->spare) {
-			oq->cur = oq->spare;
-			oq->spare = oq->cur->next;
-			oq->nr_spare--;
-		} else {
-			oq->cur = xmalloc(sizeof(*oq->cur) + OQ_CHUNK);
-		}
-		oq->cur->used = oq->cur->live = 0;
-		oq->cur->next = NULL;
-	}
-	oq->evs = xgrow(oq->evs, oq->nr + 1, &oq->alloc, sizeof(*oq->evs));
-	e = &oq->evs[oq->nr++];
-	e->time = time;
-	e->seq = oq->seq++;
-	e->ev = (union perf_event *)(oq->cur->data + oq->cur->used);
-	e->chunk = oq->cur;
-	memcpy(e->ev, ev, size);
-	oq->cur->used += (size + 7) & ~(size_t)7;
-	oq->cur->live++;
-	if (time > oq->max_time)
-		oq->max_time = time;
-}
-
-static void oq_release_chunk(struct ordered_queue *oq, struct oq_chunk *chunk)
-{
-	if (--chunk->live || chunk == oq->cur)
-		return;
-	for (struct oq_chunk **pp = &oq->full; *pp; pp = &(*pp)->next) {
-		if (*pp == chunk) {
-			*pp = chunk->next;
-			chunk_retire(oq, chunk);
-			return;
-		}
-	}
-}
-
-static int oq_cmp(const void *pa, const void *pb)
-{
-	const struct oq_event *a = pa, *b = pb;
-
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
 
 static void time_offsets(struct session *s);
 
@@ -155,7 +35,6 @@ static struct session *session_setup(struct session *s, const struct machine_opt
 	machine_init(&s->machine, &s->names, opts);
 	h = data_reader_header(s->reader);
 	machine_set_build_ids(&s->machine, h->build_ids, h->nr_build_ids);
-	s->oq = xzalloc(sizeof(*s->oq));
 	s->file_size = h->data_offset + h->data_size;
 	time_offsets(s);
 	return s;
@@ -174,7 +53,7 @@ struct session *session_open(const char *path, const struct machine_opts *opts,
 	return session_setup(s, opts);
 }
 
-struct session *session_from_reader(struct data_reader *reader, const struct machine_opts *opts)
+struct session *session_new(struct data_reader *reader, const struct machine_opts *opts)
 {
 	struct session *s = xzalloc(sizeof(*s));
 
@@ -182,7 +61,7 @@ struct session *session_from_reader(struct data_reader *reader, const struct mac
 	return session_setup(s, opts);
 }
 
-struct session *session_new_from_reader(struct data_reader *reader, const struct machine_opts *opts)
+struct session *session_new_borrowed(struct data_reader *reader, const struct machine_opts *opts)
 {
 	struct session *s = xzalloc(sizeof(*s));
 
@@ -199,7 +78,7 @@ void session_free(struct session *s)
 	strpool_release(&s->names);
 	u64map_for_each(&s->read_values, free_value, NULL);
 	u64map_release(&s->read_values);
-	oq_free(s->oq);
+	ordered_events_free(s->oq);
 	if (!s->borrowed_reader)
 		data_reader_close(s->reader);
 	free(s);
@@ -251,145 +130,36 @@ static int deliver_sample_read(struct session *s, struct tool *tool, const union
 }
 
 /* deliver one record: update the model, then tell the tool */
-static int deliver(struct session *s, struct tool *tool, const union perf_event *ev)
+static int deliver(struct session *s, struct tool *tool, const union perf_event *ev,
+		   const struct record_pos *pos)
 {
 	struct perf_sample sample;
 	struct evsel *evsel = NULL;
 	struct machine *m = &s->machine;
-	int err;
 
-	if (data_reader_parse_sample(s->reader, ev, &sample, &evsel)) {
-		if (ev->header.type == PERF_RECORD_SAMPLE) {
-			s->stats.nr_bad_samples++;
-			return 0;
-		}
+	if (data_reader_parse_sample(s->reader, ev, &sample, &evsel) &&
+	    ev->header.type == PERF_RECORD_SAMPLE) {
+		s->stats.nr_bad_samples++;
+		/* a raw dump shows it anyway, as a sample it could not decode */
+		return tool->event ? tool->event(tool, s, ev, pos) : 0;
 	}
-	switch (ev->header.type) {
-	case PERF_RECORD_SAMPLE:
+	if (ev->header.type == PERF_RECORD_LOST)
+		s->stats.total_lost += ev->lost.lost;
+	else if (ev->header.type == PERF_RECORD_LOST_SAMPLES)
+		s->stats.total_lost_samples += ev->lost_samples.lost;
+	if (ev->header.type != PERF_RECORD_SAMPLE)
+		machine_process_event(m, ev);
+	/* a tool that takes records whole (raw dumps) sees each once */
+	if (tool->event)
+		return tool->event(tool, s, ev, pos);
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
 		if (!evsel || !tool->sample)
 			return 0;
 		if (evsel->attr.sample_type & PERF_SAMPLE_READ)
 			return deliver_sample_read(s, tool, ev, &sample, evsel);
 		return tool->sample(tool, s, ev, &sample, evsel);
-	case PERF_RECORD_MMAP:
-		machine_process_mmap(m, ev);
-		break;
-	case PERF_RECORD_MMAP2:
-		machine_process_mmap2(m, ev);
-		break;
-	case PERF_RECORD_COMM:
-		machine_process_comm(m, ev);
-		break;
-	case PERF_RECORD_FORK:
-		machine_process_fork(m, ev);
-		break;
-	case PERF_RECORD_EXIT:
-		machine_process_exit(m, ev);
-		break;
-	case PERF_RECORD_LOST:
-		s->stats.total_lost += ev->lost.lost;
-		break;
-	case PERF_RECORD_LOST_SAMPLES:
-		s->stats.total_lost_samples += ev->lost_samples.lost;
-		break;
-	default:
-		break;
 	}
-	err = tool->other ? tool->other(tool, s, ev, &sample) : 0;
-	return err;
-}
-
-static bool oq_le(const struct oq_event *a, const struct oq_event *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq <= b->seq);
-}
-
-/*
- * oq_sort - order the queue. Records arrive as a few sorted runs (one per
- * ring buffer and round), so a natural merge sort does O(n log runs) work
- * where qsort would do O(n log n).
- */
-static void oq_sort(struct ordered_queue *oq)
-{
-	size_t n = oq->nr, nr_runs;
-	struct oq_event *src = oq->evs, *dst, *tmp;
-
-	if (n < 2)
-		return;
-	for (;;) {
-		nr_runs = 1;
-		for (size_t i = 1; i < n; i++)
-			if (!oq_le(&src[i - 1], &src[i]))
-				nr_runs++;
-		if (nr_runs == 1)
-			break;
-		if (nr_runs > 64) {
-			qsort(src, n, sizeof(*src), oq_cmp);
-			break;
-		}
-		dst = xmalloc(n * sizeof(*dst));
-		while (nr_runs > 1) {
-			size_t i = 0, o = 0;
-
-			nr_runs = 0;
-			while (i < n) {
-				size_t a = i, a_end = i + 1, b, b_end;
-
-				while (a_end < n && oq_le(&src[a_end - 1], &src[a_end]))
-					a_end++;
-				b = b_end = a_end;
-				while (b_end < n && (b_end == b || oq_le(&src[b_end - 1], &src[b_end])))
-					b_end++;
-				while (a < a_end && b < b_end)
-					dst[o++] = oq_le(&src[a], &src[b]) ? src[a++] : src[b++];
-				while (a < a_end)
-					dst[o++] = src[a++];
-				while (b < b_end)
-					dst[o++] = src[b++];
-				i = b_end;
-				nr_runs++;
-			}
-			tmp = src;
-			src = dst;
-			dst = tmp;
-		}
-		if (src != oq->evs) {
-			memcpy(oq->evs, src, n * sizeof(*src));
-			free(src);
-		} else {
-			free(dst);
-		}
-		break;
-	}
-}
-
-static int oq_flush(struct session *s, struct tool *tool, u64 limit, bool all)
-{
-	struct ordered_queue *oq = s->oq;
-	size_t i, n;
-	int err = 0;
-
-	if (oq->nr_sorted < oq->nr)
-		oq_sort(oq);
-	oq->nr_sorted = oq->nr;
-	for (i = 0; i < oq->nr; i++) {
-		struct oq_event *e = &oq->evs[i];
-
-		if (!all && e->time > limit)
-			break;
-		oq->last_delivered = e->time;
-		err = deliver(s, tool, e->ev);
-		oq_release_chunk(oq, e->chunk);
-		if (err) {
-			i++;
-			break;
-		}
-	}
-	n = oq->nr - i;
-	memmove(oq->evs, oq->evs + i, n * sizeof(*oq->evs));
-	oq->nr = n;
-	oq->nr_sorted = n;
-	return err;
+	return tool->other ? tool->other(tool, s, ev, &sample) : 0;
 }
 
 /*
@@ -446,12 +216,40 @@ static u64 record_time(struct session *s, const union perf_event *ev)
 	return sample.time;
 }
 
+/* ordered delivery: the queue hands records back in time order */
+struct delivery {
+	struct session *session;
+	struct tool *tool;
+};
+
+static int deliver_queued(void *arg, const union perf_event *ev, u64 time,
+			  const struct record_pos *pos)
+{
+	struct delivery *d = arg;
+
+	(void)time;
+	return deliver(d->session, d->tool, ev, pos);
+}
+
+static void read_pos(struct session *s, u64 offset, struct record_pos *pos)
+{
+	pos->offset = offset;
+	if (!data_reader_in_compressed(s->reader, &pos->compressed_offset))
+		pos->compressed_offset = ~0ULL;
+	pos->file = data_reader_cur_path(s->reader);
+}
+
 int session_process(struct session *s, struct tool *tool, struct data_error *err)
 {
+	struct delivery d = { s, tool };
+	bool want_pos = tool->read || tool->event;
+	struct record_pos pos = { 0, ~0ULL, NULL };
 	union perf_event *ev;
 	u64 offset, nr = 0;
 	int ret;
 
+	if (tool->ordered && !s->oq)
+		s->oq = ordered_events_new(SESSION_QUEUE_BYTES, want_pos);
 	while ((ret = data_reader_next(s->reader, &ev, &offset, err)) > 0) {
 		u32 type = ev->header.type;
 
@@ -459,37 +257,56 @@ int session_process(struct session *s, struct tool *tool, struct data_error *err
 			s->stats.nr_events[type]++;
 		if (tool->progress && !(++nr & 0xffff))
 			tool->progress(tool, offset, s->file_size);
+		if (want_pos)
+			read_pos(s, offset, &pos);
+		if (tool->read && (ret = tool->read(tool, s, ev, &pos)))
+			return ret;
 		if (type >= PERF_RECORD_USER_TYPE_START) {
 			if (type == PERF_RECORD_FINISHED_ROUND && tool->ordered) {
-				ret = oq_flush(s, tool, s->oq->next_flush, false);
-				s->oq->next_flush = s->oq->max_time;
+				ret = ordered_events_flush(s->oq, s->next_flush, false, deliver_queued, &d);
+				s->next_flush = ordered_events_max_time(s->oq);
 				if (ret)
 					return ret;
 			}
-			if (tool->other) {
-				ret = tool->other(tool, s, ev, NULL);
-				if (ret)
-					return ret;
-			}
+			if (tool->other && (ret = tool->other(tool, s, ev, NULL)))
+				return ret;
 			continue;
 		}
+		if (!tool->sample && !tool->other && !tool->event)
+			continue; /* a tool that only counts what it reads */
 		if (!tool->ordered) {
-			ret = deliver(s, tool, ev);
-			if (ret)
+			if ((ret = deliver(s, tool, ev, &pos)))
 				return ret;
 			continue;
 		}
 		u64 t = record_time(s, ev);
 
-		if (t < s->oq->last_delivered && t)
+		/*
+		 * a record without a timestamp cannot be placed: it goes out
+		 * now, as in perf (before every queued one, between the round
+		 * markers it was read between)
+		 */
+		if (!t) {
+			if ((ret = deliver(s, tool, ev, &pos)))
+				return ret;
+			continue;
+		}
+		if (t < ordered_events_last_delivered(s->oq))
 			s->stats.nr_unordered++;
-		oq_push(s->oq, ev, t);
+		ordered_events_queue(s->oq, ev, t, &pos);
+		/* no round markers (a pipe, an old file): memory decides when to deliver */
+		if (ordered_events_over_limit(s->oq) &&
+		    (ret = ordered_events_flush_half(s->oq, deliver_queued, &d)))
+			return ret;
 	}
-	if (ret < 0)
-		return ret;
-	if (tool->ordered)
-		return oq_flush(s, tool, 0, true);
-	return 0;
+	/* what was read before a damaged part is delivered all the same */
+	if (tool->ordered) {
+		int flushed = ordered_events_flush(s->oq, 0, true, deliver_queued, &d);
+
+		if (ret >= 0)
+			ret = flushed;
+	}
+	return ret < 0 ? ret : 0;
 }
 
 u32 session_resolve_callchain(struct machine *machine, struct thread *thread,

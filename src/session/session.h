@@ -12,6 +12,7 @@
 #include "data/reader.h"
 #include "lib/hashmap.h"
 #include "session/machine.h"
+#include "session/ordered-events.h"
 
 #include <stdbool.h>
 
@@ -28,6 +29,18 @@ struct tool {
 		      const struct perf_sample *sample, struct evsel *evsel);
 	int (*other)(struct tool *tool, struct session *session, const union perf_event *ev,
 		     const struct perf_sample *sample);
+	/*
+	 * every record as read, in file order, before any ordering or model
+	 * update (raw dumps' tool records, record counts); @pos says where
+	 */
+	int (*read)(struct tool *tool, struct session *session, const union perf_event *ev,
+		    const struct record_pos *pos);
+	/*
+	 * at delivery, each kernel record whole, once, instead of sample and
+	 * other (raw dumps); the machine is updated first
+	 */
+	int (*event)(struct tool *tool, struct session *session, const union perf_event *ev,
+		     const struct record_pos *pos);
 	bool ordered;	/* deliver in timestamp order (perf's default for report) */
 	/* progress: called about every 64k records with bytes done and total (0: unknown) */
 	void (*progress)(struct tool *tool, u64 done, u64 total);
@@ -42,7 +55,11 @@ struct session_stats {
 	u64 nr_bad_samples;		       /* samples that failed to parse */
 };
 
-struct ordered_queue;
+/*
+ * The ordered queue's memory bound: past it the older half is delivered
+ * without waiting for a round marker (pipes and files that have none).
+ */
+#define SESSION_QUEUE_BYTES ((size_t)64 << 20)
 
 struct session {
 	struct data_reader *reader; /* owned unless borrowed_reader */
@@ -51,7 +68,8 @@ struct session {
 	struct strpool names;	    /* every interned name: comms, dsos, symbols */
 	struct machine machine;
 	struct session_stats stats;
-	struct ordered_queue *oq;   /* owned */
+	struct ordered_events *oq;  /* owned, made by the first ordered session_process() */
+	u64 next_flush;		    /* at the next round marker, deliver up to this time */
 	u64 file_size;
 	struct u64map read_values; /* sample id -> last counter value (PERF_SAMPLE_READ) */
 	int sample_time_off;  /* fast timestamp lookup for ordering, -1: parse */
@@ -66,18 +84,18 @@ struct session {
 struct session *session_open(const char *path, const struct machine_opts *opts,
 			     struct data_error *err);
 /*
- * session_new_from_reader - like session_from_reader() but the caller keeps
- * the reader (session_free() leaves it open). Never NULL.
+ * session_new - a session on an already open @reader (e.g. from the checked
+ * opener, after --header printing); the session owns the reader and closes
+ * it in session_free(). Never NULL.
  */
-struct session *session_new_from_reader(struct data_reader *reader, const struct machine_opts *opts);
-void session_free(struct session *session);
-
+struct session *session_new(struct data_reader *reader, const struct machine_opts *opts);
 /*
- * session_from_reader - a session on an already open @reader (e.g. from
- * ui/header.h's data_open_for_read, after --header printing); the session
- * takes ownership of the reader. Never NULL.
+ * session_new_borrowed - session_new() for a reader the caller keeps: it
+ * stays open after session_free(). Never NULL.
  */
-struct session *session_from_reader(struct data_reader *reader, const struct machine_opts *opts);
+struct session *session_new_borrowed(struct data_reader *reader, const struct machine_opts *opts);
+/* session_free - free the model, the queue, and the reader unless borrowed; NULL is fine. */
+void session_free(struct session *session);
 
 /*
  * session_process - read every record, update the machine and call @tool.

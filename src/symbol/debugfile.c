@@ -347,7 +347,7 @@ int debugfile_find(struct strbuf *out, const char *path, const char *root, const
 
 	if (bid && bid_len) {
 		buildid_to_hex(bid, bid_len, hex);
-		if (!opts || !opts->no_buildid_cache) {
+		if (symbol_opts_use_cache(opts)) {
 			char *dir = buildid_dir(opts);
 			int err = buildid_cache_find(&c, dir, bid, bid_len, true);
 

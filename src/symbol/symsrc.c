@@ -120,7 +120,7 @@ static int load_vdso(struct symsrc *ss, const struct symsrc_args *args,
 	size_t len = 0;
 	int n;
 
-	if (args->build_id_size && !opts->no_buildid_cache) {
+	if (args->build_id_size && symbol_opts_use_cache(opts)) {
 		struct strbuf p = STRBUF_INIT;
 		char *dir = buildid_dir(opts);
 
@@ -230,7 +230,7 @@ static int find_runtime(struct strbuf *out, const char *name, const struct symsr
 	if (have_file)
 		return 0;
 	/* the file changed or is gone: perf's cache keeps the recorded copy */
-	if (args->build_id_size && !opts->no_buildid_cache) {
+	if (args->build_id_size && symbol_opts_use_cache(opts)) {
 		char *dir = buildid_dir(opts);
 		int err;
 
@@ -373,6 +373,13 @@ int symsrc_load_kallsyms(struct symsrc *ss, const char *module, const struct sym
 		args = &no_args;
 	opts = args->opts ? args->opts : &default_opts;
 	path = opts->kallsyms;
+	/* another machine's root: not this host's kernel symbols */
+	if (!path && symbol_opts_foreign_root(opts)) {
+		ss->is_loaded = true;
+		ss->status = -ENOENT;
+		symtab_finish(&ss->symtab, true);
+		return -ENOENT;
+	}
 	if (!path && args->build_id_size && (!module || !*module)) {
 		u8 bid[BUILD_ID_SIZE];
 		int bl = buildid_read_kernel(bid, sizeof(bid));

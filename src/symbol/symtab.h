@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #define BUILD_ID_SIZE 20 /* largest build-id perf stores (sha1); md5/uuid ones are 16 */
 
@@ -126,6 +127,22 @@ struct symbol_opts {
 	const char *buildid_dir; /* build-id cache root; NULL: $PERF_BUILDID_DIR or ~/.debug */
 	const char *kallsyms;	/* --kallsyms file, or NULL for /proc/kallsyms */
 };
+
+/*
+ * symbol_opts_foreign_root - --symfs names a root other than "/": another
+ * machine's files. perf then uses neither this host's /proc/kallsyms nor
+ * its build-id cache (observed: not even for the same kernel or binary).
+ */
+static inline bool symbol_opts_foreign_root(const struct symbol_opts *o)
+{
+	return o && o->symfs && o->symfs[strspn(o->symfs, "/")];
+}
+
+/* symbol_opts_use_cache - the build-id cache may be searched */
+static inline bool symbol_opts_use_cache(const struct symbol_opts *o)
+{
+	return !o || (!o->no_buildid_cache && !symbol_opts_foreign_root(o));
+}
 
 enum symsrc_kind {
 	SYMSRC_NONE = 0,     /* nothing loaded (yet, or nothing found) */

@@ -8,6 +8,7 @@
 #include "lib/hashmap.h"
 #include "lib/xalloc.h"
 #include "session/machine.h"
+#include "session/session.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -57,15 +58,10 @@ void dump_hex(FILE *fp, const void *p, size_t len)
 	fputc_unlocked('\n', fp);
 }
 
-/* a kernel record waiting in the time-ordered queue */
-struct queued_record {
-	u64 time, offset;
-	const char *file; /* the reader's path string (directory mode: dir/data.N) */
-	union perf_event *ev; /* owned copy */
-};
-
 struct dumper {
+	struct tool tool; /* first: the session's callbacks get this back */
 	FILE *fp;
+	struct session *session;
 	struct data_reader *r;
 	const char *name; /* "perf.data" or "pipe" for the "@" part (current record's file) */
 	bool pipe;
@@ -73,16 +69,9 @@ struct dumper {
 	bool id_all;
 	int nr_attrs_seen;
 	struct record_stats st;
-	struct strpool names;
-	struct machine machine;
 	const struct dump_hooks *hooks; /* NULL for perf report -D */
 	bool hook_done;			/* the hook already ran inside this record's lines */
-	/* ordered queue */
-	bool ordered;
 	bool hooks_unhandled_after; /* stats tool: ": unhandled!" after the decoded lines */
-	struct queued_record *q;
-	size_t nr_q, alloc_q;
-	u64 max_time, next_flush;
 };
 
 /* the sample_type bits of the events known so far (a pipe announces them one by one) */
@@ -325,7 +314,7 @@ static void show_sample(struct dumper *d, const union perf_event *ev, const stru
 /* " ... thread: comm:tid" and " ...... dso: name" (the map holding the sample ip) */
 static void show_thread_dso(struct dumper *d, const struct perf_sample *s)
 {
-	struct thread *t = machine_findnew_thread(&d->machine, (int)s->pid, (int)s->tid);
+	struct thread *t = machine_findnew_thread(&d->session->machine, (int)s->pid, (int)s->tid);
 	const struct maps *maps;
 	struct map *map = NULL;
 
@@ -333,7 +322,7 @@ static void show_thread_dso(struct dumper *d, const struct perf_sample *s)
 	switch (s->cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
 	case PERF_RECORD_MISC_GUEST_KERNEL:
-		maps = &d->machine.kmaps;
+		maps = &d->session->machine.kmaps;
 		break;
 	case PERF_RECORD_MISC_USER:
 	case PERF_RECORD_MISC_GUEST_USER:
@@ -403,7 +392,6 @@ static void show_kernel_record(struct dumper *d, const union perf_event *ev, u64
 			(int)ev->mmap.pid, (int)ev->mmap.tid, ev->mmap.start, ev->mmap.len,
 			ev->mmap.pgoff, (ev->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
 			rec_str(ev, ev->mmap.filename, buf, sizeof(buf)));
-		machine_process_mmap(&d->machine, ev);
 		break;
 	case PERF_RECORD_MMAP2: {
 		const struct perf_record_mmap2 *m = &ev->mmap2;
@@ -424,14 +412,12 @@ static void show_kernel_record(struct dumper *d, const union perf_event *ev, u64
 		}
 		put_mmap2_prot(fp, m);
 		fprintf(fp, " %s\n", rec_str(ev, m->filename, buf, sizeof(buf)));
-		machine_process_mmap2(&d->machine, ev);
 		break;
 	}
 	case PERF_RECORD_COMM:
 		fprintf(fp, "%s: %s:%d/%d\n", (ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
 			rec_str(ev, ev->comm.comm, buf, sizeof(buf)), (int)ev->comm.pid,
 			(int)ev->comm.tid);
-		machine_process_comm(&d->machine, ev);
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
@@ -441,15 +427,11 @@ static void show_kernel_record(struct dumper *d, const union perf_event *ev, u64
 			 * prints the details: its line lands between the name and them.
 			 */
 			fflush(fp);
-			d->hooks->after_record(d->hooks->arg, ev);
+			d->hooks->after_record(d->hooks->arg, d->session, ev);
 			d->hook_done = true;
 		}
 		fprintf(fp, "(%d:%d):(%d:%d)\n", (int)ev->fork.pid, (int)ev->fork.tid,
 			(int)ev->fork.ppid, (int)ev->fork.ptid);
-		if (ev->header.type == PERF_RECORD_FORK)
-			machine_process_fork(&d->machine, ev);
-		else
-			machine_process_exit(&d->machine, ev);
 		break;
 	case PERF_RECORD_LOST:
 		fprintf(fp, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", ev->lost.id, ev->lost.lost);
@@ -786,48 +768,51 @@ static void show_kernel_record_hooked(struct dumper *d, const union perf_event *
 	show_kernel_record(d, ev, off);
 	if (d->hooks && d->hooks->after_record && !d->hook_done) {
 		fflush(d->fp);
-		d->hooks->after_record(d->hooks->arg, ev);
+		d->hooks->after_record(d->hooks->arg, d->session, ev);
 	}
 }
 
-static void queue_flush(struct dumper *d, u64 limit, bool all)
+/* where perf -D says a record is: the COMPRESSED record's offset for what came out of one */
+static u64 shown_offset(const struct dumper *d, const struct record_pos *pos)
 {
-	size_t n = 0;
+	if (pos->compressed_offset != ~0ULL)
+		return pos->compressed_offset;
+	/* pipe offsets count from the end of the 16-byte pipe header */
+	return d->pipe ? pos->offset - 16 : pos->offset;
+}
 
-	while (n < d->nr_q && (all || d->q[n].time <= limit)) {
-		d->name = d->q[n].file;
-		show_kernel_record_hooked(d, d->q[n].ev, d->q[n].offset);
-		free(d->q[n].ev);
-		n++;
+/* tool.read: count every record; perf-tool records are dumped when read */
+static int dump_read(struct tool *tool, struct session *session, const union perf_event *ev,
+		     const struct record_pos *pos)
+{
+	struct dumper *d = (struct dumper *)tool;
+	u32 type = ev->header.type;
+	struct evsel *evsel = NULL;
+
+	(void)session;
+	if (type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST_SAMPLES)
+		evsel = data_reader_evsel_for_event(d->r, ev);
+	record_stats_add(&d->st, ev, evsel ? evsel->idx : -1);
+	/* perf does not dump the container, only what is inside */
+	if (type >= PERF_RECORD_USER_TYPE_START && type != PERF_RECORD_COMPRESSED) {
+		if (!d->pipe)
+			d->name = pos->file;
+		show_tool_record(d, ev, shown_offset(d, pos));
 	}
-	if (!n)
-		return;
-	memmove(d->q, d->q + n, (d->nr_q - n) * sizeof(*d->q));
-	d->nr_q -= n;
+	return 0;
 }
 
-static void queue_add(struct dumper *d, const union perf_event *ev, u64 off, u64 time)
+/* tool.event: kernel records, in the session's delivery order */
+static int dump_event(struct tool *tool, struct session *session, const union perf_event *ev,
+		      const struct record_pos *pos)
 {
-	size_t pos;
+	struct dumper *d = (struct dumper *)tool;
 
-	d->q = xgrow(d->q, d->nr_q + 1, &d->alloc_q, sizeof(*d->q));
-	/* after every record with the same or an earlier time: stable, like perf */
-	pos = d->nr_q;
-	while (pos > 0 && d->q[pos - 1].time > time)
-		pos--;
-	memmove(d->q + pos + 1, d->q + pos, (d->nr_q - pos) * sizeof(*d->q));
-	d->q[pos].time = time;
-	d->q[pos].offset = off;
-	d->q[pos].file = d->name;
-	d->q[pos].ev = xmemdup(ev, ev->header.size);
-	d->nr_q++;
-	if (time > d->max_time)
-		d->max_time = time;
-}
-
-int dump_raw_trace(FILE *fp, struct data_reader *r, bool ordered)
-{
-	return dump_raw_trace_hooks(fp, r, ordered, NULL);
+	(void)session;
+	if (!d->pipe)
+		d->name = pos->file;
+	show_kernel_record_hooked(d, ev, shown_offset(d, pos));
+	return 0;
 }
 
 bool dump_has_sample_id_all(struct data_reader *r)
@@ -837,83 +822,38 @@ bool dump_has_sample_id_all(struct data_reader *r)
 	return h->nr_attrs > 0 && h->attrs[0].attr.sample_id_all;
 }
 
-int dump_raw_trace_hooks(FILE *fp, struct data_reader *r, bool ordered,
-			 const struct dump_hooks *hooks)
+int dump_raw_trace(FILE *fp, struct session *session, bool ordered,
+		   const struct dump_hooks *hooks, struct data_error *err)
 {
-	struct dumper d = { .fp = fp, .r = r, .ordered = ordered && !(hooks && hooks->stats_tool),
-			    .hooks = hooks };
-	struct machine_opts mopts = { .no_symbols = true };
-	struct data_error err = { 0 };
-	const char *path = data_reader_path(r);
-	union perf_event *ev;
-	u64 off;
+	struct dumper d = {
+		.tool = { .read = dump_read, .event = dump_event,
+			  .ordered = ordered && !(hooks && hooks->stats_tool) },
+		.fp = fp,
+		.session = session,
+		.r = session->reader,
+		.hooks = hooks,
+	};
 	int ret;
 
-	d.pipe = data_reader_is_pipe(r);
-	d.name = d.pipe ? "pipe" : path;
+	d.pipe = data_reader_is_pipe(d.r);
+	d.name = d.pipe ? "pipe" : data_reader_path(d.r);
 	refresh_sample_layout(&d);
-	record_stats_init(&d.st, r);
+	record_stats_init(&d.st, d.r);
 	d.st.no_evsel_lost = !(hooks && hooks->stats_tool);
-	strpool_init(&d.names);
-	machine_init(&d.machine, &d.names, &mopts);
 	/* perf registers the idle task before reading: pid 0 is "swapper" */
-	thread_set_comm(&d.machine, machine_findnew_thread(&d.machine, 0, 0), "swapper");
-
-	while ((ret = data_reader_next(r, &ev, &off, &err)) > 0) {
-		u32 type = ev->header.type;
-		struct evsel *evsel = NULL;
-		u64 shown = off, comp_off;
-
-		if (!d.pipe)
-			d.name = data_reader_cur_path(r);
-		if (data_reader_in_compressed(r, &comp_off))
-			shown = comp_off; /* perf shows the COMPRESSED record's offset */
-		if (d.pipe && !data_reader_in_compressed(r, NULL))
-			shown = off - 16; /* pipe offsets count from the end of the 16-byte header */
-		if (type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST_SAMPLES)
-			evsel = data_reader_evsel_for_event(r, ev);
-		record_stats_add(&d.st, ev, evsel ? evsel->idx : -1);
-		if (type == PERF_RECORD_COMPRESSED)
-			continue; /* perf does not dump the container, only what is inside */
-		if (type >= PERF_RECORD_USER_TYPE_START) {
-			show_tool_record(&d, ev, shown);
-			if (type == PERF_RECORD_FINISHED_ROUND && d.ordered) {
-				queue_flush(&d, d.next_flush, false);
-				d.next_flush = d.max_time;
-			}
-			continue;
-		}
-		if (d.ordered) {
-			struct perf_sample s;
-			u64 time = ~0ULL;
-
-			if ((type == PERF_RECORD_SAMPLE || d.id_all) &&
-			    !data_reader_parse_sample(r, ev, &s, NULL) &&
-			    (d.sample_type & PERF_SAMPLE_TIME))
-				time = s.time;
-			if (time && time != ~0ULL) {
-				queue_add(&d, ev, shown, time);
-				continue;
-			}
-		}
-		show_kernel_record_hooked(&d, ev, shown);
-	}
-	if (ret == 0) {
-		queue_flush(&d, 0, true);
+	thread_set_comm(&session->machine, machine_findnew_thread(&session->machine, 0, 0),
+			"swapper");
+	ret = session_process(session, &d.tool, err);
+	if (ret >= 0) {
 		if (!hooks || !hooks->no_stats)
-			stats_fprintf(fp, &d.st, r);
+			stats_fprintf(fp, &d.st, d.r);
 		if (!hooks || !hooks->stats_tool) {
 			fflush(fp);
 			stats_warn_lost(&d.st);
 		}
 	} else {
-		queue_flush(&d, 0, true);
 		fflush(fp);
-		data_error_print(path, &err);
 	}
-	free(d.q);
 	record_stats_release(&d.st);
-	machine_release(&d.machine);
-	strpool_release(&d.names);
-	return ret < 0 ? -EINVAL : 0;
+	return ret < 0 ? ret : 0;
 }

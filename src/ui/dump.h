@@ -4,19 +4,10 @@
 #define SONDE_UI_DUMP_H
 
 #include "data/reader.h"
+#include "session/session.h"
 
 #include <stdbool.h>
 #include <stdio.h>
-
-/*
- * dump_raw_trace - print every record of @reader as perf report -D does:
- * perf-tool records when read, kernel records when delivered by the
- * timestamp-ordered queue (@ordered; flushed on FINISHED_ROUND and at the
- * end), samples with their callchain/branch/regs/read details and the
- * thread/dso lines, then the "Aggregated stats" table.
- * Returns 0, or -EINVAL after printing the data error to stderr.
- */
-int dump_raw_trace(FILE *fp, struct data_reader *reader, bool ordered);
 
 /*
  * struct dump_hooks - what perf script -D adds to the raw dump: its own
@@ -24,8 +15,8 @@ int dump_raw_trace(FILE *fp, struct data_reader *reader, bool ordered);
  * CPU_MAP handled (no ": unhandled!"), no "Aggregated stats" table.
  */
 struct dump_hooks {
-	/* called after each kernel record's dump lines, in delivery order; flush @fp first */
-	void (*after_record)(void *arg, const union perf_event *ev);
+	/* called after each kernel record's dump lines, in delivery order; flush the stream first */
+	void (*after_record)(void *arg, struct session *session, const union perf_event *ev);
 	void *arg;
 	bool no_stats;
 	bool handles_maps;
@@ -33,9 +24,16 @@ struct dump_hooks {
 	bool stats_tool;
 };
 
-/* dump_raw_trace_hooks - dump_raw_trace() with @hooks (may be NULL). */
-int dump_raw_trace_hooks(FILE *fp, struct data_reader *reader, bool ordered,
-			 const struct dump_hooks *hooks);
+/*
+ * dump_raw_trace - print every record of @session's file as perf report -D
+ * does, as a tool on the session: perf-tool records when read, kernel
+ * records when delivered (timestamp order with @ordered), samples with
+ * their callchain/branch/regs/read details and the thread/dso lines, then
+ * the "Aggregated stats" table. @hooks may be NULL.
+ * Returns 0, or the session's -errno with @err filled (the caller reports it).
+ */
+int dump_raw_trace(FILE *fp, struct session *session, bool ordered,
+		   const struct dump_hooks *hooks, struct data_error *err);
 
 /* dump_has_sample_id_all - the first event has sample_id_all (else perf -D runs unordered). */
 bool dump_has_sample_id_all(struct data_reader *reader);

@@ -460,7 +460,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		goto out_filter;
 	}
 
-	s = a->reader ? session_new_from_reader(a->reader, &mopts)
+	s = a->reader ? session_new_borrowed(a->reader, &mopts)
 		      : session_open(a->input ? a->input : "perf.data", &mopts, &err);
 	if (!s) {
 		if (err.errnum == ENOENT || err.errnum == EACCES || err.errnum == EPERM)

@@ -177,8 +177,6 @@ struct run {
 	struct data_reader *reader; /* borrowed from the session */
 	struct evlist *evlist;
 	struct machine *machine;
-	struct machine dump_machine; /* -D: the dumper reads the file, this model follows it */
-	struct strpool dump_names;
 	bool dumping;
 	bool want_srcline;	 /* some event prints srcline */
 	bool want_insn;		 /* some event prints insn/insnlen */
@@ -482,7 +480,7 @@ static const struct script_frame *resolve(struct run *r, struct thread *thread, 
 	if (map && map->dso) {
 		struct dso *dso = map->dso;
 
-		if (!dso->is_kernel)
+		if (!dso_absolute(dso))
 			sf->ip = ip - map->start + map->pgoff;
 		sf->dso = dso->long_name;
 		fr = machine_resolve_ip(r->machine, thread, cpumode, ip);
@@ -826,7 +824,7 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		s.ip.ip = sample->ip;
 	}
 	if ((fields & SFB(ADDR)) && (evsel->attr.sample_type & PERF_SAMPLE_ADDR))
-		s.addr = *resolve(r, thread, sample->cpumode, sample->addr);
+		s.addr = *resolve_fb(r, thread, sample->cpumode, sample->addr);
 	if (script_wants_callchain(&o->cfg, evsel) && sample->callchain) {
 		s.nr_frames = collect_callchain(r, thread, evsel, sample);
 		s.frames = r->frames;
@@ -1009,39 +1007,20 @@ static int on_side_record(struct tool *tool, struct session *session, const unio
 
 /* ---- setup and main loop ---- */
 
-/* -D: after each record's dump, what perf script prints for it */
-static void dump_after_record(void *arg, const union perf_event *ev)
+/* -D: after each record's dump, what perf script prints for it (the session updated the machine) */
+static void dump_after_record(void *arg, struct session *session, const union perf_event *ev)
 {
 	struct run *r = arg;
 	struct perf_sample sample;
 	struct evsel *evsel = NULL;
 	int bad = data_reader_parse_sample(r->reader, ev, &sample, &evsel);
 
-	switch (ev->header.type) {
-	case PERF_RECORD_SAMPLE:
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
 		if (!bad && evsel)
-			on_sample(&r->tool, NULL, ev, &sample, evsel);
-		break;
-	case PERF_RECORD_MMAP:
-		machine_process_mmap(r->machine, ev);
-		break;
-	case PERF_RECORD_MMAP2:
-		machine_process_mmap2(r->machine, ev);
-		break;
-	case PERF_RECORD_COMM:
-		machine_process_comm(r->machine, ev);
-		break;
-	case PERF_RECORD_FORK:
-		machine_process_fork(r->machine, ev);
-		break;
-	case PERF_RECORD_EXIT:
-		machine_process_exit(r->machine, ev);
-		break;
-	default:
-		break;
+			on_sample(&r->tool, session, ev, &sample, evsel);
+	} else {
+		on_side_record(&r->tool, session, ev, bad ? NULL : &sample);
 	}
-	if (ev->header.type != PERF_RECORD_SAMPLE)
-		on_side_record(&r->tool, NULL, ev, bad ? NULL : &sample);
 	script_printer_flush(&r->printer);
 }
 
@@ -1256,11 +1235,6 @@ static void run_release(struct run *r)
 	u64map_release(&r->pids);
 	u64map_release(&r->tids);
 	trace_tep_free(r->tep);
-	if (r->dumping) {
-		machine_release(&r->dump_machine);
-		strpool_release(&r->dump_names);
-		data_reader_close(r->reader);
-	}
 	session_free(r->session);
 }
 
@@ -1295,22 +1269,12 @@ int script_run(struct script_opts *o)
 			return 0;
 		}
 	}
-	if (o->dump_raw) {
-		/* the dumper drives the reader; a private model follows it */
-		r.dumping = true;
-		r.reader = reader;
-		r.evlist = data_reader_evlist(reader);
-		strpool_init(&r.dump_names);
-		machine_init(&r.dump_machine, &r.dump_names, &mopts);
-		machine_set_build_ids(&r.dump_machine, data_reader_header(reader)->build_ids,
-				      data_reader_header(reader)->nr_build_ids);
-		r.machine = &r.dump_machine;
-	} else {
-		r.session = session_from_reader(reader, &mopts);
-		r.reader = r.session->reader;
-		r.evlist = r.session->evlist;
-		r.machine = &r.session->machine;
-	}
+	/* -D is a tool on the same session: one model for the dump and the script lines */
+	r.dumping = o->dump_raw;
+	r.session = session_new(reader, &mopts);
+	r.reader = r.session->reader;
+	r.evlist = r.session->evlist;
+	r.machine = &r.session->machine;
 	/* perf registers the idle task as "swapper" before reading any record */
 	thread_set_comm(r.machine, machine_findnew_thread(r.machine, 0, 0), "swapper");
 	evlist_for_each_entry(r.evlist, evsel)
@@ -1374,7 +1338,10 @@ int script_run(struct script_opts *o)
 		};
 
 		fflush(stdout);
-		ret = dump_raw_trace_hooks(stdout, r.reader, !o->dump_unsorted, &hooks) ? 255 : 0;
+		if (dump_raw_trace(stdout, r.session, !o->dump_unsorted, &hooks, &derr) < 0) {
+			data_error_print(data_reader_path(r.reader), &derr);
+			ret = 255;
+		}
 		fflush(stdout);
 		script_printer_release(&r.printer);
 		run_release(&r);

@@ -98,32 +98,39 @@ void stats_fprintf(FILE *fp, const struct record_stats *st, struct data_reader *
 	}
 }
 
-int report_stats(FILE *fp, struct data_reader *reader)
-{
+/* the counting tool: every record as read, nothing delivered */
+struct stats_tool {
+	struct tool tool; /* first: the session's callbacks get this back */
 	struct record_stats st;
-	struct data_error err = { 0 };
-	union perf_event *ev;
-	u64 off;
+	struct data_reader *reader;
+};
+
+static int stats_read(struct tool *tool, struct session *session, const union perf_event *ev,
+		      const struct record_pos *pos)
+{
+	struct stats_tool *t = (struct stats_tool *)tool;
+	int idx = -1;
+
+	(void)session;
+	(void)pos;
+	if (ev->header.type == PERF_RECORD_SAMPLE || ev->header.type == PERF_RECORD_LOST_SAMPLES) {
+		struct evsel *evsel = data_reader_evsel_for_event(t->reader, ev);
+
+		idx = evsel ? evsel->idx : -1;
+	}
+	record_stats_add(&t->st, ev, idx);
+	return 0;
+}
+
+int report_stats(FILE *fp, struct session *session, struct data_error *err)
+{
+	struct stats_tool t = { .tool = { .read = stats_read }, .reader = session->reader };
 	int ret;
 
-	record_stats_init(&st, reader);
-	while ((ret = data_reader_next(reader, &ev, &off, &err)) > 0) {
-		int idx = -1;
-
-		if (ev->header.type == PERF_RECORD_SAMPLE ||
-		    ev->header.type == PERF_RECORD_LOST_SAMPLES) {
-			struct evsel *evsel = data_reader_evsel_for_event(reader, ev);
-
-			idx = evsel ? evsel->idx : -1;
-		}
-		record_stats_add(&st, ev, idx);
-	}
-	if (ret < 0) {
-		data_error_print(data_reader_path(reader), &err);
-		record_stats_release(&st);
-		return -EINVAL;
-	}
-	stats_fprintf(fp, &st, reader);
-	record_stats_release(&st);
-	return 0;
+	record_stats_init(&t.st, t.reader);
+	ret = session_process(session, &t.tool, err);
+	if (ret >= 0)
+		stats_fprintf(fp, &t.st, t.reader);
+	record_stats_release(&t.st);
+	return ret < 0 ? ret : 0;
 }

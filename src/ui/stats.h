@@ -5,6 +5,7 @@
 
 #include "data/event.h"
 #include "data/reader.h"
+#include "session/session.h"
 
 #include <stdio.h>
 
@@ -38,9 +39,10 @@ void stats_warn_lost(const struct record_stats *st);
 void stats_fprintf(FILE *fp, const struct record_stats *st, struct data_reader *reader);
 
 /*
- * report_stats - read the whole file and print the stats table (report --stats).
- * Returns 0, or -EINVAL after printing the data error.
+ * report_stats - count every record of @session's file, as a tool on the
+ * session, and print the stats table (report --stats). Returns 0, or the
+ * session's -errno with @err filled (the caller reports it).
  */
-int report_stats(FILE *fp, struct data_reader *reader);
+int report_stats(FILE *fp, struct session *session, struct data_error *err);
 
 #endif

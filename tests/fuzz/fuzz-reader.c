@@ -16,6 +16,7 @@
 #include "ui/header.h"
 #include "ui/report-hists.h"
 #include "ui/script-run.h"
+#include "session/session.h"
 #include "ui/stats.h"
 
 #include <fcntl.h>
@@ -83,10 +84,17 @@ int fuzz_one(const unsigned char *data, size_t size)
 			header_fprintf(null, r, true);
 			while (data_reader_next(r, &ev, &off, &err) > 0)
 				data_reader_parse_sample(r, ev, &s, NULL);
-		} else if (pass == 1) {
-			report_stats(null, r);
 		} else {
-			dump_raw_trace(null, r, true);
+			struct machine_opts mopts = { .no_symbols = true };
+			struct session *s = session_new(r, &mopts);
+			struct data_error serr = { 0 };
+
+			if (pass == 1)
+				report_stats(null, s, &serr);
+			else
+				dump_raw_trace(null, s, true, NULL, &serr);
+			session_free(s);
+			continue;
 		}
 		data_reader_close(r);
 	}

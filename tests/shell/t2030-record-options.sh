@@ -145,6 +145,9 @@ if test -d /sys/kernel/tracing/events/syscalls; then
 		wait $sp
 		"$PERF" script -i ex.data -F pid | tr -d " " >pids.ex
 		test -s pids.ex || { echo "no writes recorded at all with --exclude-perf"; exit 1; }
+		# -a events are on before the workload starts: all 200 of its writes
+		n=$("$PERF" script -i ex.data -F comm | grep -c "^ *dd *$") &&
+		test "$n" -ge 200 || { echo "$n writes of dd, 200 expected"; exit 1; }
 		! grep -x "$sp" pids.ex
 	'
 else

@@ -295,8 +295,30 @@ if [ -x "$W/jitmap" ]; then
 		rm -f $(grep -o "\[JIT\] tid [0-9]*" perf.out 2>/dev/null | sed "s|.* |/tmp/perf-|; s|\$|.map|" | sort -u);
 		return $rc
 	'
+	# without its map file, JIT code has no symbols: perf shows its raw
+	# addresses (not map-relative ones) in rows, callchains and script. A
+	# running process (-p) is what shows it: its maps are synthesized from
+	# /proc/PID/maps with file offset 0, not the kernel'"'"'s page offset
+	test_expect_success PERF,ROOT 'JIT code without a perf-PID.map: raw addresses' '
+		"$W/jitmap" 40 >jitraw.path &
+		jp=$! &&
+		sleep 0.2 &&
+		{ "$PERF" record -q -g -o $TRASH/jitraw.data -F 2000 -p $jp -- sleep 0.3 >/dev/null 2>jitraw.err ||
+			{ echo "perf record -p failed"; cat jitraw.err; exit 1; }; } &&
+		{ wait $jp || { echo "jitmap failed: $?"; cat jitraw.err; exit 1; }; } &&
+		rm -f "$(cat jitraw.path)" &&
+		same $TRASH/jitraw.data --sort dso,sym &&
+		{ grep -q "\[JIT\] tid [0-9]* *\[\.\] 0x0000" perf.out ||
+		  { echo "no unresolved JIT row in perf.out:"; head -20 perf.out; exit 1; }; } &&
+		same $TRASH/jitraw.data --no-children --sort sym -g caller &&
+		"$PERF" script -i $TRASH/jitraw.data -F comm,ip,sym,dso >expect 2>/dev/null &&
+		"$SONDE" script -i $TRASH/jitraw.data -F comm,ip,sym,dso >actual 2>/dev/null &&
+		{ grep -q "perf-[0-9]*\.map" expect || { echo "no JIT sample in script output"; exit 1; }; } &&
+		test_cmp expect actual
+	'
 else
 	test_skip 'JIT code: /tmp/perf-PID.map symbols, [JIT] tid names' 'no jitmap workload'
+	test_skip 'JIT code without a perf-PID.map: raw addresses' 'no jitmap workload'
 fi
 
 test_expect_success PERF,ROOT 'files written by sonde record' '

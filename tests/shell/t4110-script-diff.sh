@@ -51,6 +51,23 @@ test_expect_success PERF,ROOT 'system-wide -a -g with kernel frames' '
 	same "$TRASH/a.data" -F comm,tid,cpu,time,event,ip,sym --ns --comm sleep,swapper
 '
 
+test_expect_success PERF,ROOT '--symfs: kernel symbols never from the host (its kallsyms, its build-id cache)' '
+	test -s "$TRASH/a.data" &&
+	mkdir -p root/proc root/sys/kernel &&
+	cp /proc/kallsyms root/proc/kallsyms && cp /sys/kernel/notes root/sys/kernel/notes &&
+	# every task: another root has none of the binaries either, so user
+	# frames are [unknown] both ways and the comparison is stable
+	same "$TRASH/a.data" --symfs "$PWD/root" -F comm,tid,ip,sym &&
+	{ grep -Eq "[[:space:]]ffffffff[0-9a-f]+ \[unknown\]$" actual ||
+	  { echo "no unresolved kernel frame with --symfs root"; exit 1; }; } &&
+	same "$TRASH/a.data" --symfs / -F comm,tid,ip,sym --comm sleep,swapper &&
+	# a loaded machine may leave these two tasks no kernel sample to resolve
+	if grep -Eq "[[:space:]]ffffffff[0-9a-f]+ " actual; then
+		grep -Eq "[[:space:]]ffffffff[0-9a-f]+ [A-Za-z_]" actual ||
+			{ echo "kernel frames unresolved with --symfs /"; exit 1; }
+	fi
+'
+
 test_expect_success PERF,ROOT,TRACEFS 'tracepoints: sched_switch and syscalls payloads' '
 	record "$TRASH/tp.data" -a -e sched:sched_switch -e syscalls:sys_enter_openat \
 		-e syscalls:sys_exit_openat -e sched:sched_process_exec -- sh -c "cat /dev/null; sleep 0.05" &&
@@ -86,6 +103,12 @@ test_expect_success PERF,ROOT 'several software events, fixed periods' '
 		-- "$burn" 100 &&
 	same "$TRASH/m.data" &&
 	same "$TRASH/m.data" -F sw:comm,tid,event,period
+'
+
+test_expect_success PERF,ROOT 'data addresses of kernel-context samples resolve in user maps (-d)' '
+	record "$TRASH/d.data" -e page-faults -d -- dd if=/dev/zero of="$TRASH/dd.out" bs=1M count=4 &&
+	"$PERF" script -i "$TRASH/d.data" -F ip | grep -q "^ *ffff" &&
+	same "$TRASH/d.data" -F comm,event,addr,ip,sym,dso
 '
 
 test_expect_success PERF,ROOT '--per-event-dump files and messages' '

@@ -5,6 +5,7 @@
 #include "core/evlist.h"
 #include "data/reader.h"
 #include "data/writer.h"
+#include "session/session.h"
 #include "ui/stats.h"
 #include "lib/xalloc.h"
 
@@ -514,8 +515,12 @@ static void check_swapped_fixture(const char *name)
 	mem = open_memstream(&sonde_sw, &len);
 	if (r) {
 		EXPECT_TRUE(data_reader_header(r)->needs_swap);
-		report_stats(mem, r);
-		data_reader_close(r);
+		struct machine_opts mopts = { .no_symbols = true };
+		struct session *s = session_new(r, &mopts);
+		struct data_error serr = { 0 };
+
+		report_stats(mem, s, &serr);
+		session_free(s);
 	}
 	fclose(mem);
 	EXPECT_STREQ(sonde_sw, perf_sw);
