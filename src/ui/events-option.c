@@ -3,7 +3,7 @@
 #include "ui/events-option.h"
 #include "core/evlist.h"
 #include "core/pmu.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -35,9 +35,9 @@ void parse_events_print_error(const struct parse_events_error *err)
 	strbuf_release(&sb);
 }
 
-static int events_option(const struct option *opt, const char *str, int unset, unsigned int flags)
+static int events_option(const struct opt_spec *opt, const char *str, int unset, unsigned int flags)
 {
-	struct evlist **evlistp = opt->value;
+	struct evlist **evlistp = opt->dest;
 	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
 	struct evsel *last;
 	int ret;
@@ -61,12 +61,12 @@ static int events_option(const struct option *opt, const char *str, int unset, u
 	return 0;
 }
 
-int parse_events_option(const struct option *opt, const char *str, int unset)
+int parse_events_option(const struct opt_spec *opt, const char *str, int unset)
 {
 	return events_option(opt, str, unset, 0);
 }
 
-int parse_events_option_stat(const struct option *opt, const char *str, int unset)
+int parse_events_option_stat(const struct opt_spec *opt, const char *str, int unset)
 {
 	return events_option(opt, str, unset, PARSE_EVENTS_STAT_TERMS);
 }
@@ -83,9 +83,9 @@ static void append_filter(struct evsel *evsel, const char *str)
 	evsel->filter = f;
 }
 
-int parse_filter_option(const struct option *opt, const char *str, int unset)
+int parse_filter_option(const struct opt_spec *opt, const char *str, int unset)
 {
-	struct evlist **evlistp = opt->value;
+	struct evlist **evlistp = opt->dest;
 	struct evlist *evlist = *evlistp;
 	struct evsel *evsel;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the option parser: values, bundling, prefixes, help layout. */
 #include "test.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 
 #include <stdbool.h>
 #include <sys/wait.h>
@@ -12,16 +12,16 @@ static int verbose_lvl, repeat;
 static const char *event, *output;
 static uint64_t period;
 
-static const struct option opts[] = {
-	OPT_BOOLEAN('a', "all-cpus", &all_cpus, "system-wide collection from all CPUs"),
-	OPT_BOOLEAN('A', "no-aggr", &no_aggr, "disable CPU count aggregation"),
-	OPT_STRING('e', "event", &event, "event", "event selector"),
-	OPT_INCR('v', "verbose", &verbose_lvl, "be more verbose"),
-	OPT_INTEGER('r', "repeat", &repeat, "repeat command"),
-	OPT_STRING('o', "output", &output, "file", "output file name"),
-	OPT_U64('c', "count", &period, "event period to sample"),
-	OPT_STRING(0, "interval-print-something-long", &output, "n", "long one"),
-	OPT_END()
+static const struct opt_spec opts[] = {
+	SPEC_FLAG("all-cpus", 'a', &all_cpus, "system-wide collection from all CPUs"),
+	SPEC_FLAG("no-aggr", 'A', &no_aggr, "disable CPU count aggregation"),
+	SPEC_TEXT("event", 'e', &event, "event", "event selector"),
+	SPEC_COUNT("verbose", 'v', &verbose_lvl, "be more verbose"),
+	SPEC_INT("repeat", 'r', &repeat, "repeat command"),
+	SPEC_TEXT("output", 'o', &output, "file", "output file name"),
+	SPEC_U64("count", 'c', &period, "event period to sample"),
+	SPEC_TEXT("interval-print-something-long", 0, &output, "n", "long one"),
+	SPEC_END()
 };
 static const char *const usage[] = { "perf stat [<options>] [<command>]", NULL };
 
@@ -40,7 +40,7 @@ TEST(parse_options_values)
 	int argc = 11, n;
 
 	reset();
-	n = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	n = opts_parse(argc, argv, opts, usage, OPTS_STOP_AT_ARG);
 	EXPECT_EQ(n, 2);
 	EXPECT_STREQ(argv[0], "sleep");
 	EXPECT_STREQ(argv[1], "1");
@@ -59,7 +59,7 @@ TEST(parse_options_prefix_negation_dashdash)
 	int n;
 
 	reset();
-	n = parse_options(7, argv, opts, usage, 0);
+	n = opts_parse(7, argv, opts, usage, 0);
 	EXPECT_TRUE(!all_cpus);
 	EXPECT_STREQ(event, "a,b");
 	EXPECT_EQ(n, 2);
@@ -69,12 +69,12 @@ TEST(parse_options_prefix_negation_dashdash)
 	{
 		const char *argv2[] = { "x", "--no-aggr", NULL };
 
-		parse_options(2, argv2, opts, usage, 0);
+		opts_parse(2, argv2, opts, usage, 0);
 		EXPECT_TRUE(no_aggr);
 	}
 }
 
-/* run parse_options in a child and capture its stderr and exit status */
+/* run opts_parse in a child and capture its stderr and exit status */
 static int run_child(const char **argv, int argc, char *err, size_t errsz)
 {
 	int pfd[2], status;
@@ -87,7 +87,7 @@ static int run_child(const char **argv, int argc, char *err, size_t errsz)
 	if (!pid) {
 		dup2(pfd[1], 2);
 		close(pfd[0]);
-		parse_options(argc, argv, opts, usage, 0);
+		opts_parse(argc, argv, opts, usage, 0);
 		_exit(0);
 	}
 	close(pfd[1]);
