@@ -180,6 +180,7 @@ static int parse_percent_type(const struct opt_spec *opt, const char *arg, int u
 			*(const char **)opt->dest = arg;
 			return 0;
 		}
+	fputc('\n', stderr); /* the blank line perf leaves before the usage */
 	return -1;
 }
 
