@@ -33,7 +33,7 @@ static void reset(void)
 	period = 0;
 }
 
-TEST(parse_options_values)
+TEST(optspec_values)
 {
 	const char *argv[] = { "stat", "-av", "-e", "cycles", "--repeat=3", "-vv", "-ofile",
 			       "--count", "0x10", "sleep", "1", NULL };
@@ -53,7 +53,7 @@ TEST(parse_options_values)
 	EXPECT_EQ(period, 16);
 }
 
-TEST(parse_options_prefix_negation_dashdash)
+TEST(optspec_prefix_negation_dashdash)
 {
 	const char *argv[] = { "x", "--all", "--no-all-cpus", "--ev=a,b", "pos", "--", "-a", NULL };
 	int n;
@@ -99,7 +99,7 @@ static int run_child(const char **argv, int argc, char *err, size_t errsz)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-TEST(parse_options_errors_exit_129)
+TEST(optspec_errors_exit_129)
 {
 	char err[8192];
 	const char *a1[] = { "stat", "--bogus", NULL };
@@ -118,7 +118,7 @@ TEST(parse_options_errors_exit_129)
 	EXPECT_TRUE(strstr(err, " Error: option `output' requires a value") != NULL);
 }
 
-TEST(parse_options_help_layout)
+TEST(optspec_help_layout)
 {
 	char err[8192];
 	const char *a[] = { "stat", "-h", NULL };
@@ -135,4 +135,67 @@ TEST(parse_options_help_layout)
 			  "    -v, --verbose         be more verbose\n"
 			  "        --interval-print-something-long <n>\n"
 			  "                          long one\n\n");
+}
+
+/* the spellings of an option named "no-x": "x" and "no-no-x" negate it */
+TEST(optspec_no_named_option_spellings)
+{
+	const char *a1[] = { "x", "--no-aggr", "--aggr", NULL };
+	const char *a2[] = { "x", "--no-aggr", "--no-no-ag", NULL };
+	const char *a3[] = { "x", "--ag", "--rep=4", "-r", "", NULL };
+
+	reset();
+	opts_parse(3, a1, opts, usage, 0);
+	EXPECT_TRUE(!no_aggr);
+	no_aggr = true;
+	opts_parse(3, a2, opts, usage, 0);
+	EXPECT_TRUE(!no_aggr);
+	no_aggr = true;
+	repeat = 9;
+	opts_parse(5, a3, opts, usage, 0);
+	EXPECT_TRUE(!no_aggr);
+	/* the last of two values wins; an empty number is 0, as in perf */
+	EXPECT_EQ(repeat, 0);
+}
+
+/* perf's texts for the cases its users meet, byte for byte */
+TEST(optspec_error_texts)
+{
+	char err[8192];
+	const char *head = " Usage: perf stat [<options>] [<command>]\n\n";
+	char want[1024];
+	const char *a1[] = { "stat", "--a", NULL };
+	const char *a2[] = { "stat", "--repeat=abc", NULL };
+	const char *a3[] = { "stat", "--aggr=1", NULL };
+	const char *a4[] = { "stat", "--no-rep=1", NULL };
+	const char *a5[] = { "stat", "--rep", NULL };
+	const char *a6[] = { "stat", "-h", "-r", "--no-aggr", "--rep", NULL };
+
+	/* two candidates: the last two, a negated one as no-NAME */
+	EXPECT_EQ(run_child(a1, 2, err, sizeof(err)), 129);
+	snprintf(want, sizeof(want),
+		 " Error: Ambiguous option: a (could be --all-cpus or --no-no-aggr)\n\n%s"
+		 "    -a, --all-cpus        system-wide collection from all CPUs\n", head);
+	EXPECT_STREQ(err, want);
+	/* no help line when a value came with '=' */
+	EXPECT_EQ(run_child(a2, 2, err, sizeof(err)), 129);
+	snprintf(want, sizeof(want), " Error: option `repeat' expects a numerical value\n%s", head);
+	EXPECT_STREQ(err, want);
+	EXPECT_EQ(run_child(a3, 2, err, sizeof(err)), 129);
+	snprintf(want, sizeof(want), " Error: option `no-no-aggr' takes no value\n%s", head);
+	EXPECT_STREQ(err, want);
+	/* a negated abbreviation is compared with its '=value' */
+	EXPECT_EQ(run_child(a4, 2, err, sizeof(err)), 129);
+	EXPECT_TRUE(!strncmp(err, "  Error: unknown option `no-rep=1'\n\n Usage: perf stat", 52));
+	/* the help of the typed prefix */
+	EXPECT_EQ(run_child(a5, 2, err, sizeof(err)), 129);
+	snprintf(want, sizeof(want), " Error: option `repeat' requires a value\n%s"
+		 "    -r, --repeat <n>      repeat command\n", head);
+	EXPECT_STREQ(err, want);
+	/* -h WORD...: the options named exactly, in help order */
+	EXPECT_EQ(run_child(a6, 5, err, sizeof(err)), 129);
+	snprintf(want, sizeof(want), "\n%s"
+		 "    -A, --no-aggr         disable CPU count aggregation\n"
+		 "    -r, --repeat <n>      repeat command\n\n", head);
+	EXPECT_STREQ(err, want);
 }
