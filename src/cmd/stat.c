@@ -246,7 +246,7 @@ int cmd_stat(int argc, const char **argv)
 
 	struct opt_spec options[] = {
 		SPEC_FLAG("transaction", 'T', &o.transaction, "hardware transaction statistics"),
-		SPEC_FN("event", 'e', &o.evlist, "event",
+		SPEC_FN_NONEG("event", 'e', &o.evlist, "event",
 			     "event selector. use 'perf list' to list available events",
 			     parse_events_option_stat),
 		SPEC_FN("filter", 0, &o.evlist, "filter", "event filter", parse_filter_option),
@@ -270,7 +270,7 @@ int cmd_stat(int argc, const char **argv)
 		SPEC_FLAG("hybrid-merge", 0, &o.hybrid_merge, "Merge identical named hybrid events"),
 		SPEC_TEXT("field-separator", 'x', &o.csv_sep, "separator", "print counts with custom separator"),
 		SPEC_FLAG("json-output", 'j', &o.json, "print counts in JSON format"),
-		SPEC_FN("cgroup", 'G', &o, "name", "monitor event in cgroup name only", cgroup_cb),
+		SPEC_FN_NONEG("cgroup", 'G', &o, "name", "monitor event in cgroup name only", cgroup_cb),
 		SPEC_TEXT("output", 'o', &o.output_name, "file", "output file name"),
 		SPEC_FLAG("append", 0, &o.append, "append to the output file"),
 		SPEC_INT("log-fd", 0, &o.log_fd, "log output to fd, instead of stderr"),
@@ -299,7 +299,7 @@ int cmd_stat(int argc, const char **argv)
 		SPEC_UINT("td-level", 0, (unsigned int *)&o.td_level,
 			     "Set the metrics level for the top-down statistics (0: max level)"),
 		SPEC_FLAG("smi-cost", 0, &o.smi_cost, "measure SMI cost"),
-		SPEC_TEXT("metrics", 'M', &o.metrics, "metric/metric group list",
+		SPEC_TEXT_NONEG("metrics", 'M', &o.metrics, "metric/metric group list",
 			   "monitor specified metrics or metric groups (separated by ,)"),
 		SPEC_FLAG("all-kernel", 0, &o.all_kernel, "Configure all used events to run in kernel space."),
 		SPEC_FLAG("all-user", 0, &o.all_user, "Configure all used events to run in user space."),

@@ -80,6 +80,13 @@ struct opt_spec {
 #define SPEC_FN_OPTVAL(l, s, v, a, h, f)                                                            \
 	{ .name = (l), .letter = (s), .kind = OPTK_HANDLER, .traits = OPTT_VALUE_OPTIONAL,          \
 	  .dest = (v), .handler = (f), .label = (a), .desc = (h) }
+/* SPEC_FN_NONEG / SPEC_TEXT_NONEG - as SPEC_FN / SPEC_TEXT, and --no-NAME is refused */
+#define SPEC_FN_NONEG(l, s, v, a, h, f)                                                             \
+	{ .name = (l), .letter = (s), .kind = OPTK_HANDLER, .traits = OPTT_NO_NEGATE, .dest = (v),  \
+	  .handler = (f), .label = (a), .desc = (h) }
+#define SPEC_TEXT_NONEG(l, s, v, a, h)                                                              \
+	{ .name = (l), .letter = (s), .kind = OPTK_TEXT, .traits = OPTT_NO_NEGATE, .dest = (v),     \
+	  .label = (a), .desc = (h) }
 /*
  * SPEC_REFUSED / SPEC_REFUSED_NOVAL - an option of perf's table that sonde
  * does not implement: shown by -h, refused when given (never ignored).
