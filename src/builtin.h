@@ -5,7 +5,7 @@
  * the table in main.c, and add docs/cmd/<name>.md.
  *
  * A command returns its exit status (0..255; negative values become
- * 255, perf's fatal status). Usage errors exit(129) from parse_options.
+ * 255, perf's fatal status). Usage errors exit(129) from opts_parse.
  */
 #ifndef SONDE_BUILTIN_H
 #define SONDE_BUILTIN_H

@@ -2,7 +2,7 @@
 /* sonde: global options, the command table and dispatch (also when run as "perf"). */
 #include "builtin.h"
 #include "lib/debug.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>

@@ -164,8 +164,8 @@ check_hits exit "exits or exit codes below cmd/" "$hits"
 report $? "only cmd/ exits and picks exit codes (below: return 0 or -errno)"
 
 # 6. option tables live in cmd/
-hits=$(code_grep '\bOPT_[A-Z_]+\(|\bstruct option [A-Za-z_0-9]+\[\]' "${BELOW_CMD[@]}" src/*/*.h |
-	grep -v '^src/lib/parse-options\.[ch]:')
+hits=$(code_grep '\bSPEC_[A-Z_]+\(|\bstruct opt_spec [A-Za-z_0-9]+\[\]' "${BELOW_CMD[@]}" src/*/*.h |
+	grep -v '^src/lib/optspec\.[ch]:')
 check_hits options "option table entries outside cmd/" "$hits"
 report $? "option tables live in cmd/"
 

@@ -5,7 +5,7 @@
 #include "data/reader.h"
 #include "lib/debug.h"
 #include "lib/hashmap.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "session/machine.h"
 #include "session/session.h"
 #include "symbol/elf.h"
@@ -122,15 +122,15 @@ static bool same_dso_before(const struct perf_header *h, int i)
 int cmd_buildid_list(int argc, const char **argv)
 {
 	struct buildid_opts o = { 0 };
-	const struct option options[] = {
-		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
-		OPT_BOOLEAN('H', "with-hits", &o.with_hits, "Show only DSOs with hits"),
-		OPT_STRING('i', "input", &o.input, "file", "input file name"),
-		OPT_BOOLEAN('k', "kernel", &o.kernel, "Show current kernel build id"),
-		OPT_BOOLEAN('m', "kernel-maps", &o.kernel_maps,
+	const struct opt_spec options[] = {
+		SPEC_FLAG("force", 'f', &o.force, "don't complain, do it"),
+		SPEC_FLAG("with-hits", 'H', &o.with_hits, "Show only DSOs with hits"),
+		SPEC_TEXT("input", 'i', &o.input, "file", "input file name"),
+		SPEC_FLAG("kernel", 'k', &o.kernel, "Show current kernel build id"),
+		SPEC_FLAG("kernel-maps", 'm', &o.kernel_maps,
 			    "Show build id of current kernel + modules"),
-		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
-		OPT_END(),
+		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose"),
+		SPEC_END(),
 	};
 	const struct perf_header *h;
 	struct data_reader *r;
@@ -139,9 +139,9 @@ int cmd_buildid_list(int argc, const char **argv)
 	struct machine_opts mopts = { .no_symbols = true };
 	int ret = 0;
 
-	argc = parse_options(argc, argv, options, buildid_list_usage, 0);
+	argc = opts_parse(argc, argv, options, buildid_list_usage, 0);
 	if (argc)
-		usage_with_options(buildid_list_usage, options);
+		opts_usage_exit(buildid_list_usage, options);
 	if (o.kernel)
 		return print_kernel(false);
 	if (o.kernel_maps)

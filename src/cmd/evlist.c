@@ -4,7 +4,7 @@
 #include "core/evlist.h"
 #include "data/reader.h"
 #include "lib/debug.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "trace/tep.h"
@@ -68,14 +68,14 @@ static void push_trace_fields(struct strvec *parts, struct tep_handle *tep,
 int cmd_evlist(int argc, const char **argv)
 {
 	struct evlist_opts o = { 0 };
-	const struct option options[] = {
-		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
-		OPT_BOOLEAN('F', "freq", &o.freq, "Show the sample frequency"),
-		OPT_BOOLEAN('g', "group", &o.group, "Show event group information"),
-		OPT_STRING('i', "input", &o.input, "file", "Input file name"),
-		OPT_BOOLEAN('v', "verbose", &o.verbose, "Show all event attr details"),
-		OPT_BOOLEAN(0, "trace-fields", &o.trace_fields, "Show tracepoint fields"),
-		OPT_END(),
+	const struct opt_spec options[] = {
+		SPEC_FLAG("force", 'f', &o.force, "don't complain, do it"),
+		SPEC_FLAG("freq", 'F', &o.freq, "Show the sample frequency"),
+		SPEC_FLAG("group", 'g', &o.group, "Show event group information"),
+		SPEC_TEXT("input", 'i', &o.input, "file", "Input file name"),
+		SPEC_FLAG("verbose", 'v', &o.verbose, "Show all event attr details"),
+		SPEC_FLAG("trace-fields", 0, &o.trace_fields, "Show tracepoint fields"),
+		SPEC_END(),
 	};
 	struct data_reader *r;
 	struct evlist *evlist;
@@ -83,11 +83,11 @@ int cmd_evlist(int argc, const char **argv)
 	struct tep_handle *tep = NULL;
 	bool has_tp = false;
 
-	argc = parse_options(argc, argv, options, evlist_usage, 0);
+	argc = opts_parse(argc, argv, options, evlist_usage, 0);
 	if (argc)
-		usage_with_options(evlist_usage, options);
+		opts_usage_exit(evlist_usage, options);
 	if (o.group && (o.freq || o.verbose))
-		usage_with_options_msg(evlist_usage, options,
+		opts_usage_error(evlist_usage, options,
 				       "--group option is not compatible with other options\n");
 	r = data_open_for_read(o.input, o.force);
 	if (!r)

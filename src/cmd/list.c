@@ -10,7 +10,7 @@
 #include "core/parse-events.h"
 #include "core/pmu.h"
 #include "core/sys.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
@@ -329,31 +329,31 @@ int cmd_list(int argc, const char **argv)
 	bool all_terms = false;
 	const char *cputype = NULL;
 	bool debug = false;
-	const struct option options[] = {
-		OPT_BOOLEAN('d', "desc", &o.desc, "Print extra event descriptions. --no-desc to not print."),
-		OPT_BOOLEAN('v', "long-desc", &o.long_desc, "Print longer event descriptions."),
-		{ .type = OPTION_BOOLEAN, .long_name = "raw-dump", .value = &o.raw_dump,
-		  .help = "Dump raw events", .flags = PARSE_OPT_HIDDEN },
-		OPT_STRING(0, "cputype", &cputype, "hybrid cpu type",
+	const struct opt_spec options[] = {
+		SPEC_FLAG("desc", 'd', &o.desc, "Print extra event descriptions. --no-desc to not print."),
+		SPEC_FLAG("long-desc", 'v', &o.long_desc, "Print longer event descriptions."),
+		{ .kind = OPTK_FLAG, .name = "raw-dump", .dest = &o.raw_dump,
+		  .desc = "Dump raw events", .traits = OPTT_HIDDEN },
+		SPEC_TEXT("cputype", 0, &cputype, "hybrid cpu type",
 			   "Print events applying cpu with this type for hybrid platform (e.g. core or atom)"),
-		OPT_BOOLEAN(0, "debug", &debug, "Enable debugging output"),
-		OPT_BOOLEAN(0, "deprecated", &o.deprecated, "Print deprecated events."),
-		OPT_BOOLEAN(0, "details", &o.details,
+		SPEC_FLAG("debug", 0, &debug, "Enable debugging output"),
+		SPEC_FLAG("deprecated", 0, &o.deprecated, "Print deprecated events."),
+		SPEC_FLAG("details", 0, &o.details,
 			    "Print information on the perf event names and expressions used internally by events."),
-		{ .type = OPTION_STRING, .long_name = "parse-events", .value = &parse_spec,
-		  .argh = "events", .help = "dump the attrs -e makes of a string (testing)",
-		  .flags = PARSE_OPT_HIDDEN },
-		{ .type = OPTION_BOOLEAN, .long_name = "all-terms", .value = &all_terms,
-		  .help = "with --parse-events: record's terms, not stat's (testing)",
-		  .flags = PARSE_OPT_HIDDEN },
-		OPT_END()
+		{ .kind = OPTK_TEXT, .name = "parse-events", .dest = &parse_spec,
+		  .label = "events", .desc = "dump the attrs -e makes of a string (testing)",
+		  .traits = OPTT_HIDDEN },
+		{ .kind = OPTK_FLAG, .name = "all-terms", .dest = &all_terms,
+		  .desc = "with --parse-events: record's terms, not stat's (testing)",
+		  .traits = OPTT_HIDDEN },
+		SPEC_END()
 	};
 	const char *const usage[] = {
 		"perf list [<options>] [hw|sw|cache|tracepoint|pmu|sdt|metric|metricgroup|event_glob]",
 		NULL
 	};
 
-	argc = parse_options(argc, argv, options, usage, 0);
+	argc = opts_parse(argc, argv, options, usage, 0);
 	(void)cputype;
 	(void)debug;
 	if (parse_spec)

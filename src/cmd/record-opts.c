@@ -2,7 +2,7 @@
 /* sonde record: option parsers for --exclude-perf, --synth, --control and -D ranges. */
 #include "cmd/record.h"
 #include "core/evsel.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/xalloc.h"
 #include "ui/events-option.h"
 
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 /* --exclude-perf: "common_pid != <our pid>" on the tracepoints of the last -e */
-int opt_exclude_perf(const struct option *opt, const char *arg, int unset)
+int opt_exclude_perf(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	struct evlist *evlist = rec->evlist;
 	struct evsel *evsel;
 	char filter[64];
@@ -36,9 +36,9 @@ int opt_exclude_perf(const struct option *opt, const char *arg, int unset)
 }
 
 /* --synth no|all|task|mmap|cgroup[,...] */
-int opt_synth(const struct option *opt, const char *arg, int unset)
+int opt_synth(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	char *copy, *tok, *save = NULL;
 	int mask = 0;
 
@@ -71,9 +71,9 @@ int opt_synth(const struct option *opt, const char *arg, int unset)
 }
 
 /* --control fd:CTL[,ACK] | fifo:CTL[,ACK] */
-int opt_control(const struct option *opt, const char *arg, int unset)
+int opt_control(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	char *copy, *ack;
 	int ret = 0;
 

@@ -7,7 +7,7 @@
 #include "data/tracing-data.h"
 #include "data/writer.h"
 #include "lib/debug.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"

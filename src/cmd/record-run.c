@@ -8,7 +8,7 @@
 #include "data/tracing-data.h"
 #include "data/writer.h"
 #include "lib/debug.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
@@ -474,7 +474,7 @@ static int check_unsupported(struct record *rec)
 	return 0;
 }
 
-int record_run(struct record *rec, const struct option *options, const char *const usage[])
+int record_run(struct record *rec, const struct opt_spec *options, const char *const usage[])
 {
 	struct record_opts *o = &rec->opts;
 	struct target *t = &o->target;
@@ -487,7 +487,7 @@ int record_run(struct record *rec, const struct option *options, const char *con
 	if (!has_workload && !t->pid && !t->tid && !t->uid_str && !t->cpu_list)
 		t->system_wide = true;
 	if (rec->cgroup && !t->system_wide && !t->cpu_list)
-		usage_with_options_msg(usage, options,
+		opts_usage_error(usage, options,
 				       "cgroup monitoring only available in system-wide mode");
 	/*
 	 * -p/-t/-u with a command: the task target is recorded for as long as the

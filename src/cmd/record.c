@@ -12,7 +12,7 @@
 #include "data/synthesize.h"
 #include "data/writer.h"
 #include "lib/debug.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "session/recorder.h"
@@ -39,9 +39,9 @@ static const char *const record_usage[] = {
 
 /* ---- option callbacks ---- */
 
-static int opt_freq(const struct option *opt, const char *arg, int unset)
+static int opt_freq(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	u64 v;
 
 	(void)unset;
@@ -58,9 +58,9 @@ static int opt_freq(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int opt_count(const struct option *opt, const char *arg, int unset)
+static int opt_count(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	u64 v;
 
 	(void)unset;
@@ -71,18 +71,18 @@ static int opt_count(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int opt_g(const struct option *opt, const char *arg, int unset)
+static int opt_g(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	(void)arg;
 	rec->opts.callchain = unset ? CALLCHAIN_NONE : CALLCHAIN_FP;
 	return 0;
 }
 
-static int opt_call_graph(const struct option *opt, const char *arg, int unset)
+static int opt_call_graph(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	if (unset) {
 		rec->opts.callchain = CALLCHAIN_NONE;
@@ -121,9 +121,9 @@ static void format_size(char *buf, size_t len, unsigned long long bytes)
 		snprintf(buf, len, "%llu", bytes);
 }
 
-static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
+static int opt_mmap_pages(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	char buf[64], *end;
 	const char *comma = strchr(arg, ',');
 	unsigned long long requested;
@@ -152,7 +152,7 @@ static int opt_mmap_pages(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int opt_clockid(const struct option *opt, const char *arg, int unset)
+static int opt_clockid(const struct opt_spec *opt, const char *arg, int unset)
 {
 	static const struct { const char *name; int id; } clocks[] = {
 		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
@@ -161,7 +161,7 @@ static int opt_clockid(const struct option *opt, const char *arg, int unset)
 		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
 		{ "tai", CLOCK_TAI },
 	};
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	const char *name = arg;
 	u64 v;
 
@@ -185,9 +185,9 @@ static int opt_clockid(const struct option *opt, const char *arg, int unset)
 	return -1;
 }
 
-static int opt_compression(const struct option *opt, const char *arg, int unset)
+static int opt_compression(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	u64 v = 1;
 
 	if (unset) {
@@ -200,9 +200,9 @@ static int opt_compression(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int opt_switch_output(const struct option *opt, const char *arg, int unset)
+static int opt_switch_output(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	char *end;
 	unsigned long long v;
 
@@ -236,9 +236,9 @@ static int opt_switch_output(const struct option *opt, const char *arg, int unse
  * -G NAME[,NAME...]: one cgroup for all events given so far, or one per
  * event in order (an empty name skips an event). Events must come first.
  */
-static int opt_cgroup(const struct option *opt, const char *arg, int unset)
+static int opt_cgroup(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	struct evsel *evsel;
 	char *names, *tok;
 	bool one = !strchr(arg, ',');
@@ -281,9 +281,9 @@ static int opt_cgroup(const struct option *opt, const char *arg, int unset)
 }
 
 /* -D MSECS (-1: start disabled), or "-D 10-20,30-40": enabled in those ranges */
-static int opt_delay(const struct option *opt, const char *arg, int unset)
+static int opt_delay(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	char *end;
 	long v;
 
@@ -311,9 +311,9 @@ static int opt_delay(const struct option *opt, const char *arg, int unset)
 }
 
 /* --max-size SIZE[BKMG] */
-static int opt_max_size(const struct option *opt, const char *arg, int unset)
+static int opt_max_size(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	char *end;
 	unsigned long long v;
 
@@ -337,7 +337,7 @@ static int opt_max_size(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int opt_aio(const struct option *opt, const char *arg, int unset)
+static int opt_aio(const struct opt_spec *opt, const char *arg, int unset)
 {
 	(void)opt;
 	(void)arg;
@@ -346,7 +346,7 @@ static int opt_aio(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int opt_ignored_str(const struct option *opt, const char *arg, int unset)
+static int opt_ignored_str(const struct opt_spec *opt, const char *arg, int unset)
 {
 	(void)opt;
 	(void)arg;
@@ -355,45 +355,45 @@ static int opt_ignored_str(const struct option *opt, const char *arg, int unset)
 }
 
 /* -S / --aux-sample: there is no AUX area event to use them with (checked at start) */
-static int opt_aux_snapshot(const struct option *opt, const char *arg, int unset)
+static int opt_aux_snapshot(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	(void)arg;
 	rec->aux_snapshot = !unset;
 	return 0;
 }
 
-static int opt_aux_sample(const struct option *opt, const char *arg, int unset)
+static int opt_aux_sample(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	(void)arg;
 	rec->aux_sample = !unset;
 	return 0;
 }
 
-static int opt_threads(const struct option *opt, const char *arg, int unset)
+static int opt_threads(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	(void)arg;
 	rec->threads = !unset;
 	return 0;
 }
 
-static int opt_debuginfod(const struct option *opt, const char *arg, int unset)
+static int opt_debuginfod(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	(void)arg;
 	rec->debuginfod = !unset;
 	return 0;
 }
 
-static int opt_switch_output_event(const struct option *opt, const char *arg, int unset)
+static int opt_switch_output_event(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	rec->switch_output_event = unset ? NULL : arg;
 	return 0;
@@ -444,9 +444,9 @@ static int parse_regs(const char *arg, u64 *mask)
 	return 0;
 }
 
-static int opt_intr_regs(const struct option *opt, const char *arg, int unset)
+static int opt_intr_regs(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	if (unset) {
 		rec->opts.sample_regs_intr = 0;
@@ -455,9 +455,9 @@ static int opt_intr_regs(const struct option *opt, const char *arg, int unset)
 	return parse_regs(arg, &rec->opts.sample_regs_intr);
 }
 
-static int opt_user_regs(const struct option *opt, const char *arg, int unset)
+static int opt_user_regs(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	if (unset) {
 		rec->opts.sample_regs_user = 0;
@@ -467,7 +467,7 @@ static int opt_user_regs(const struct option *opt, const char *arg, int unset)
 }
 
 /* -j: perf's branch filter names; only privilege levels given means "any" branch */
-static int opt_branch_filter(const struct option *opt, const char *arg, int unset)
+static int opt_branch_filter(const struct opt_spec *opt, const char *arg, int unset)
 {
 	static const struct {
 		const char *name;
@@ -485,7 +485,7 @@ static int opt_branch_filter(const struct option *opt, const char *arg, int unse
 		{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
 	};
 	const u64 plm = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV;
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 	char *copy, *tok, *save = NULL;
 	u64 mask = 0;
 
@@ -514,16 +514,16 @@ static int opt_branch_filter(const struct option *opt, const char *arg, int unse
 	return 0;
 }
 
-static int opt_branch_any(const struct option *opt, const char *arg, int unset)
+static int opt_branch_any(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct record *rec = opt->value;
+	struct record *rec = opt->dest;
 
 	(void)arg;
 	rec->opts.branch_stack = unset ? 0 : PERF_SAMPLE_BRANCH_ANY;
 	return 0;
 }
 
-#define REC_CALLBACK(s, l, a, h, f) OPT_CALLBACK(s, l, rec, a, h, f)
+#define REC_FN(l, s, a, h, f) SPEC_FN(l, s, rec, a, h, f)
 
 static const char call_graph_help[] =
 	"setup and enables call-graph (stack chain/backtrace):\n\n"
@@ -537,92 +537,92 @@ static const char control_help[] =
 	"\t\t\t  Optionally send control command completion ('ack\\n') to ack-fd descriptor.\n"
 	"\t\t\t  Alternatively, ctl-fifo / ack-fifo will be opened and used as ctl-fd / ack-fd.";
 
-static struct option *record_options(struct record *rec)
+static struct opt_spec *record_options(struct record *rec)
 {
 	struct record_opts *o = &rec->opts;
-	struct option opts[] = {
-		OPT_CALLBACK('e', "event", &rec->evlist, "event", "event selector. use 'perf list' to list available events", parse_events_option),
-		OPT_CALLBACK(0, "filter", &rec->evlist, "filter", "event filter", parse_filter_option),
-		OPT_CALLBACK_NOOPT(0, "exclude-perf", rec, NULL, "don't record events from perf itself", opt_exclude_perf),
-		OPT_STRING('p', "pid", &o->target.pid, "pid", "record events on existing process id"),
-		OPT_STRING('t', "tid", &o->target.tid, "tid", "record events on existing thread id"),
-		OPT_INTEGER('r', "realtime", &rec->realtime_prio, "collect data with this RT SCHED_FIFO priority"),
-		OPT_BOOLEAN(0, "no-buffering", &o->no_buffering, "collect data without buffering"),
-		OPT_BOOLEAN('R', "raw-samples", &o->raw_samples, "collect raw sample records from all opened counters"),
-		OPT_BOOLEAN('a', "all-cpus", &o->target.system_wide, "system-wide collection from all CPUs"),
-		OPT_STRING('C', "cpu", &o->target.cpu_list, "cpu", "list of cpus to monitor"),
-		REC_CALLBACK('c', "count", "n", "event period to sample", opt_count),
-		OPT_STRING('o', "output", &rec->output, "file", "output file name"),
-		OPT_BOOLEAN('i', "no-inherit", &o->no_inherit, "child tasks do not inherit counters"),
-		OPT_BOOLEAN(0, "tail-synthesize", &rec->tail_synthesize, "synthesize non-sample events at the end of output"),
-		OPT_BOOLEAN(0, "overwrite", &o->overwrite, "use overwrite mode"),
-		OPT_BOOLEAN(0, "no-bpf-event", &o->no_bpf_event, "do not record bpf events"),
-		OPT_BOOLEAN(0, "strict-freq", &rec->strict_freq, "Fail if the specified frequency can't be used"),
-		REC_CALLBACK('F', "freq", "freq or 'max'", "profile at this frequency", opt_freq),
-		REC_CALLBACK('m', "mmap-pages", "pages[,pages]", "number of mmap data pages and AUX area tracing mmap pages", opt_mmap_pages),
-		OPT_CALLBACK(0, "mmap-flush", rec, "number", "Minimal number of bytes that is extracted from mmap data pages (default: 1)", opt_ignored_str),
-		OPT_BOOLEAN(0, "group", &o->group, "put the counters into a counter group"),
-		OPT_CALLBACK_NOOPT('g', NULL, rec, NULL, "enables call-graph recording", opt_g),
-		REC_CALLBACK(0, "call-graph", "record_mode[,record_size]", call_graph_help, opt_call_graph),
-		OPT_INCR('v', "verbose", &verbose, "be more verbose (show counter open errors, etc)"),
-		OPT_BOOLEAN('q', "quiet", &rec->quiet, "don't print any warnings or messages"),
-		OPT_BOOLEAN('s', "stat", &o->inherit_stat, "per thread counts"),
-		OPT_BOOLEAN('d', "data", &o->sample_address, "Record the sample addresses"),
-		OPT_BOOLEAN(0, "phys-data", &o->sample_phys_addr, "Record the sample physical addresses"),
-		OPT_BOOLEAN(0, "data-page-size", &o->sample_data_page_size, "Record the sampled data address data page size"),
-		OPT_BOOLEAN(0, "code-page-size", &o->sample_code_page_size, "Record the sampled code address (ip) page size"),
-		OPT_BOOLEAN(0, "sample-cpu", &o->sample_cpu, "Record the sample cpu"),
-		OPT_BOOLEAN(0, "sample-identifier", &o->sample_identifier, "Record the sample identifier"),
-		OPT_BOOLEAN('T', "timestamp", &rec->timestamp_opt, "Record the sample timestamps"),
-		OPT_BOOLEAN('P', "period", &rec->period_opt, "Record the sample period"),
-		OPT_BOOLEAN('n', "no-samples", &o->no_samples, "don't sample"),
-		OPT_BOOLEAN('N', "no-buildid-cache", &rec->no_buildid_cache, "do not update the buildid cache"),
-		OPT_BOOLEAN('B', "no-buildid", &rec->no_buildid, "do not collect buildids in perf.data"),
-		REC_CALLBACK('G', "cgroup", "name", "monitor event in cgroup name only", opt_cgroup),
-		OPT_CALLBACK('D', "delay", rec, "ms", "ms to wait before starting measurement after program start (-1: start with events disabled), or ranges of time to enable events e.g. '-D 10-20,30-40'", opt_delay),
-		OPT_BOOLEAN(0, "kcore", &rec->kcore, "copy /proc/kcore"),
-		OPT_STRING('u', "uid", &o->target.uid_str, "user", "user to profile"),
-		OPT_CALLBACK_NOOPT('b', "branch-any", rec, NULL, "sample any taken branches", opt_branch_any),
-		OPT_CALLBACK('j', "branch-filter", rec, "branch filter mask", "branch stack filter modes", opt_branch_filter),
-		OPT_BOOLEAN('W', "weight", &o->sample_weight, "sample by weight (on special events only)"),
-		OPT_BOOLEAN(0, "transaction", &o->sample_transaction, "sample transaction flags (special events only)"),
-		OPT_BOOLEAN(0, "per-thread", &o->target.per_thread, "use per-thread mmaps"),
-		OPT_CALLBACK_OPTARG('I', "intr-regs", rec, NULL, "any register", "sample selected machine registers on interrupt, use '-I?' to list register names", opt_intr_regs),
-		OPT_CALLBACK_OPTARG(0, "user-regs", rec, NULL, "any register", "sample selected machine registers in user space, use '--user-regs=?' to list register names", opt_user_regs),
-		OPT_BOOLEAN(0, "running-time", &o->running_time, "Record running/enabled time of read (:S) events"),
-		REC_CALLBACK('k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", opt_clockid),
-		OPT_CALLBACK_OPTARG('S', "snapshot", rec, NULL, "opts", "AUX area tracing Snapshot Mode", opt_aux_snapshot),
-		OPT_CALLBACK_OPTARG(0, "aux-sample", rec, NULL, "opts", "sample AUX area", opt_aux_sample),
-		OPT_INTEGER(0, "proc-map-timeout", &rec->proc_map_timeout, "per thread proc mmap processing timeout in ms"),
-		OPT_BOOLEAN(0, "namespaces", &o->record_namespaces, "Record namespaces events"),
-		OPT_BOOLEAN(0, "all-cgroups", &o->record_cgroup, "Record cgroup events"),
-		OPT_BOOLEAN(0, "switch-events", &o->record_switch_events, "Record context switch events"),
-		OPT_BOOLEAN(0, "all-kernel", &o->all_kernel, "Configure all used events to run in kernel space."),
-		OPT_BOOLEAN(0, "all-user", &o->all_user, "Configure all used events to run in user space."),
-		OPT_BOOLEAN(0, "kernel-callchains", &o->kernel_callchains, "collect kernel callchains"),
-		OPT_BOOLEAN(0, "user-callchains", &o->user_callchains, "collect user callchains"),
-		OPT_STRING(0, "clang-path", &rec->clang_path, "clang path", "clang binary to use for compiling BPF scriptlets"),
-		OPT_STRING(0, "clang-opt", &rec->clang_opt, "clang options", "options passed to clang when compiling BPF scriptlets"),
-		OPT_STRING(0, "vmlinux", &rec->vmlinux, "file", "vmlinux pathname"),
-		OPT_BOOLEAN(0, "buildid-all", &rec->buildid_all, "Record build-id of all DSOs regardless of hits"),
-		OPT_BOOLEAN(0, "buildid-mmap", &rec->buildid_mmap, "Record build-id in map events"),
-		OPT_BOOLEAN(0, "timestamp-filename", &rec->timestamp_filename, "append timestamp to output filename"),
-		OPT_BOOLEAN(0, "timestamp-boundary", &rec->timestamp_boundary, "Record timestamp boundary (time of first/last samples)"),
-		OPT_CALLBACK_OPTARG(0, "switch-output", rec, NULL, "signal or size[BKMG] or time[smhd]", "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold", opt_switch_output),
-		OPT_CALLBACK(0, "switch-output-event", rec, "switch output event", "switch output event selector. use 'perf list' to list available events", opt_switch_output_event),
-		OPT_INTEGER(0, "switch-max-files", &rec->switch_max_files, "Limit number of switch output generated files"),
-		OPT_BOOLEAN(0, "dry-run", &rec->dry_run, "Parse options then exit"),
-		OPT_CALLBACK_OPTARG(0, "aio", rec, NULL, "n", "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)", opt_aio),
-		OPT_CALLBACK(0, "affinity", rec, "node|cpu", "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer", opt_ignored_str),
-		OPT_CALLBACK_OPTARG('z', "compression-level", rec, NULL, "n", "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)", opt_compression),
-		OPT_CALLBACK(0, "max-size", rec, "size", "Limit the maximum size of the output file", opt_max_size),
-		OPT_INTEGER(0, "num-thread-synthesize", &rec->nr_threads_synthesize, "number of threads to run for event synthesis"),
-		OPT_CALLBACK(0, "control", rec, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]", control_help, opt_control),
-		OPT_CALLBACK(0, "synth", rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all", opt_synth),
-		OPT_CALLBACK_OPTARG(0, "debuginfod", rec, NULL, "debuginfod urls", "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls", opt_debuginfod),
-		OPT_CALLBACK_OPTARG(0, "threads", rec, NULL, "spec", "write collected trace data into several data files using parallel threads", opt_threads),
-		OPT_BOOLEAN(0, "off-cpu", &rec->off_cpu, "Enable off-cpu analysis\n                          (not built-in because no BUILD_BPF_SKEL=1)"),
-		OPT_END(),
+	struct opt_spec opts[] = {
+		SPEC_FN("event", 'e', &rec->evlist, "event", "event selector. use 'perf list' to list available events", parse_events_option),
+		SPEC_FN("filter", 0, &rec->evlist, "filter", "event filter", parse_filter_option),
+		SPEC_FN_NOVAL("exclude-perf", 0, rec, "don't record events from perf itself", opt_exclude_perf),
+		SPEC_TEXT("pid", 'p', &o->target.pid, "pid", "record events on existing process id"),
+		SPEC_TEXT("tid", 't', &o->target.tid, "tid", "record events on existing thread id"),
+		SPEC_INT("realtime", 'r', &rec->realtime_prio, "collect data with this RT SCHED_FIFO priority"),
+		SPEC_FLAG("no-buffering", 0, &o->no_buffering, "collect data without buffering"),
+		SPEC_FLAG("raw-samples", 'R', &o->raw_samples, "collect raw sample records from all opened counters"),
+		SPEC_FLAG("all-cpus", 'a', &o->target.system_wide, "system-wide collection from all CPUs"),
+		SPEC_TEXT("cpu", 'C', &o->target.cpu_list, "cpu", "list of cpus to monitor"),
+		REC_FN("count", 'c', "n", "event period to sample", opt_count),
+		SPEC_TEXT("output", 'o', &rec->output, "file", "output file name"),
+		SPEC_FLAG("no-inherit", 'i', &o->no_inherit, "child tasks do not inherit counters"),
+		SPEC_FLAG("tail-synthesize", 0, &rec->tail_synthesize, "synthesize non-sample events at the end of output"),
+		SPEC_FLAG("overwrite", 0, &o->overwrite, "use overwrite mode"),
+		SPEC_FLAG("no-bpf-event", 0, &o->no_bpf_event, "do not record bpf events"),
+		SPEC_FLAG("strict-freq", 0, &rec->strict_freq, "Fail if the specified frequency can't be used"),
+		REC_FN("freq", 'F', "freq or 'max'", "profile at this frequency", opt_freq),
+		REC_FN("mmap-pages", 'm', "pages[,pages]", "number of mmap data pages and AUX area tracing mmap pages", opt_mmap_pages),
+		SPEC_FN("mmap-flush", 0, rec, "number", "Minimal number of bytes that is extracted from mmap data pages (default: 1)", opt_ignored_str),
+		SPEC_FLAG("group", 0, &o->group, "put the counters into a counter group"),
+		SPEC_FN_NOVAL(NULL, 'g', rec, "enables call-graph recording", opt_g),
+		REC_FN("call-graph", 0, "record_mode[,record_size]", call_graph_help, opt_call_graph),
+		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose (show counter open errors, etc)"),
+		SPEC_FLAG("quiet", 'q', &rec->quiet, "don't print any warnings or messages"),
+		SPEC_FLAG("stat", 's', &o->inherit_stat, "per thread counts"),
+		SPEC_FLAG("data", 'd', &o->sample_address, "Record the sample addresses"),
+		SPEC_FLAG("phys-data", 0, &o->sample_phys_addr, "Record the sample physical addresses"),
+		SPEC_FLAG("data-page-size", 0, &o->sample_data_page_size, "Record the sampled data address data page size"),
+		SPEC_FLAG("code-page-size", 0, &o->sample_code_page_size, "Record the sampled code address (ip) page size"),
+		SPEC_FLAG("sample-cpu", 0, &o->sample_cpu, "Record the sample cpu"),
+		SPEC_FLAG("sample-identifier", 0, &o->sample_identifier, "Record the sample identifier"),
+		SPEC_FLAG("timestamp", 'T', &rec->timestamp_opt, "Record the sample timestamps"),
+		SPEC_FLAG("period", 'P', &rec->period_opt, "Record the sample period"),
+		SPEC_FLAG("no-samples", 'n', &o->no_samples, "don't sample"),
+		SPEC_FLAG("no-buildid-cache", 'N', &rec->no_buildid_cache, "do not update the buildid cache"),
+		SPEC_FLAG("no-buildid", 'B', &rec->no_buildid, "do not collect buildids in perf.data"),
+		REC_FN("cgroup", 'G', "name", "monitor event in cgroup name only", opt_cgroup),
+		SPEC_FN("delay", 'D', rec, "ms", "ms to wait before starting measurement after program start (-1: start with events disabled), or ranges of time to enable events e.g. '-D 10-20,30-40'", opt_delay),
+		SPEC_FLAG("kcore", 0, &rec->kcore, "copy /proc/kcore"),
+		SPEC_TEXT("uid", 'u', &o->target.uid_str, "user", "user to profile"),
+		SPEC_FN_NOVAL("branch-any", 'b', rec, "sample any taken branches", opt_branch_any),
+		SPEC_FN("branch-filter", 'j', rec, "branch filter mask", "branch stack filter modes", opt_branch_filter),
+		SPEC_FLAG("weight", 'W', &o->sample_weight, "sample by weight (on special events only)"),
+		SPEC_FLAG("transaction", 0, &o->sample_transaction, "sample transaction flags (special events only)"),
+		SPEC_FLAG("per-thread", 0, &o->target.per_thread, "use per-thread mmaps"),
+		SPEC_FN_OPTVAL("intr-regs", 'I', rec, "any register", "sample selected machine registers on interrupt, use '-I?' to list register names", opt_intr_regs),
+		SPEC_FN_OPTVAL("user-regs", 0, rec, "any register", "sample selected machine registers in user space, use '--user-regs=?' to list register names", opt_user_regs),
+		SPEC_FLAG("running-time", 0, &o->running_time, "Record running/enabled time of read (:S) events"),
+		REC_FN("clockid", 'k', "clockid", "clockid to use for events, see clock_gettime()", opt_clockid),
+		SPEC_FN_OPTVAL("snapshot", 'S', rec, "opts", "AUX area tracing Snapshot Mode", opt_aux_snapshot),
+		SPEC_FN_OPTVAL("aux-sample", 0, rec, "opts", "sample AUX area", opt_aux_sample),
+		SPEC_INT("proc-map-timeout", 0, &rec->proc_map_timeout, "per thread proc mmap processing timeout in ms"),
+		SPEC_FLAG("namespaces", 0, &o->record_namespaces, "Record namespaces events"),
+		SPEC_FLAG("all-cgroups", 0, &o->record_cgroup, "Record cgroup events"),
+		SPEC_FLAG("switch-events", 0, &o->record_switch_events, "Record context switch events"),
+		SPEC_FLAG("all-kernel", 0, &o->all_kernel, "Configure all used events to run in kernel space."),
+		SPEC_FLAG("all-user", 0, &o->all_user, "Configure all used events to run in user space."),
+		SPEC_FLAG("kernel-callchains", 0, &o->kernel_callchains, "collect kernel callchains"),
+		SPEC_FLAG("user-callchains", 0, &o->user_callchains, "collect user callchains"),
+		SPEC_TEXT("clang-path", 0, &rec->clang_path, "clang path", "clang binary to use for compiling BPF scriptlets"),
+		SPEC_TEXT("clang-opt", 0, &rec->clang_opt, "clang options", "options passed to clang when compiling BPF scriptlets"),
+		SPEC_TEXT("vmlinux", 0, &rec->vmlinux, "file", "vmlinux pathname"),
+		SPEC_FLAG("buildid-all", 0, &rec->buildid_all, "Record build-id of all DSOs regardless of hits"),
+		SPEC_FLAG("buildid-mmap", 0, &rec->buildid_mmap, "Record build-id in map events"),
+		SPEC_FLAG("timestamp-filename", 0, &rec->timestamp_filename, "append timestamp to output filename"),
+		SPEC_FLAG("timestamp-boundary", 0, &rec->timestamp_boundary, "Record timestamp boundary (time of first/last samples)"),
+		SPEC_FN_OPTVAL("switch-output", 0, rec, "signal or size[BKMG] or time[smhd]", "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold", opt_switch_output),
+		SPEC_FN("switch-output-event", 0, rec, "switch output event", "switch output event selector. use 'perf list' to list available events", opt_switch_output_event),
+		SPEC_INT("switch-max-files", 0, &rec->switch_max_files, "Limit number of switch output generated files"),
+		SPEC_FLAG("dry-run", 0, &rec->dry_run, "Parse options then exit"),
+		SPEC_FN_OPTVAL("aio", 0, rec, "n", "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)", opt_aio),
+		SPEC_FN("affinity", 0, rec, "node|cpu", "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer", opt_ignored_str),
+		SPEC_FN_OPTVAL("compression-level", 'z', rec, "n", "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)", opt_compression),
+		SPEC_FN("max-size", 0, rec, "size", "Limit the maximum size of the output file", opt_max_size),
+		SPEC_INT("num-thread-synthesize", 0, &rec->nr_threads_synthesize, "number of threads to run for event synthesis"),
+		SPEC_FN("control", 0, rec, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]", control_help, opt_control),
+		SPEC_FN("synth", 0, rec, "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all", opt_synth),
+		SPEC_FN_OPTVAL("debuginfod", 0, rec, "debuginfod urls", "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls", opt_debuginfod),
+		SPEC_FN_OPTVAL("threads", 0, rec, "spec", "write collected trace data into several data files using parallel threads", opt_threads),
+		SPEC_FLAG("off-cpu", 0, &rec->off_cpu, "Enable off-cpu analysis\n                          (not built-in because no BUILD_BPF_SKEL=1)"),
+		SPEC_END(),
 	};
 
 	return xmemdup(opts, sizeof(opts));
@@ -633,18 +633,18 @@ static struct option *record_options(struct record *rec)
 int cmd_record(int argc, const char **argv)
 {
 	struct record *rec = xzalloc(sizeof(*rec));
-	struct option *options;
+	struct opt_spec *options;
 	int ret;
 
 	record_opts_init(&rec->opts);
 	rec->synth = RECORD_SYNTH_ALL;
 	rec->ctl_fd = rec->ctl_ack_fd = -1;
 	rec->evlist = evlist_new();
-	/* parse_options reorders argv: keep the command line as given for CMDLINE */
+	/* opts_parse reorders argv: keep the command line as given for CMDLINE */
 	rec->orig_argc = argc;
 	rec->orig_argv = xmemdup(argv, (argc + 1) * sizeof(*argv));
 	options = record_options(rec);
-	argc = parse_options(argc, argv, options, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	argc = opts_parse(argc, argv, options, record_usage, OPTS_STOP_AT_ARG);
 	rec->argc = argc;
 	rec->argv = argv;
 	if (rec->off_cpu)

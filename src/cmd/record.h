@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-struct option;
+struct opt_spec;
 struct data_writer;
 
 /* --synth: what is synthesized from /proc (mmap implies task) */
@@ -81,14 +81,14 @@ void record_print_captured(struct record *rec, const char *path, u64 size, bool 
 /* record_rotate_file - close the file as <path>.<timestamp>; reopen unless @at_exit. */
 int record_rotate_file(struct record *rec, bool at_exit);
 
-/* record-opts.c: option callbacks (struct option's value is the struct record) */
-int opt_exclude_perf(const struct option *opt, const char *arg, int unset);
-int opt_synth(const struct option *opt, const char *arg, int unset);
-int opt_control(const struct option *opt, const char *arg, int unset);
+/* record-opts.c: option callbacks (struct opt_spec's value is the struct record) */
+int opt_exclude_perf(const struct opt_spec *opt, const char *arg, int unset);
+int opt_synth(const struct opt_spec *opt, const char *arg, int unset);
+int opt_control(const struct opt_spec *opt, const char *arg, int unset);
 /* parse_delay_ranges - "-D A-B[,C-D...]" into rec->delay_ranges; -1 when malformed. */
 int parse_delay_ranges(struct record *rec, const char *arg);
 
 /* record_run - validate, open, record and write; returns the exit status. */
-int record_run(struct record *rec, const struct option *options, const char *const usage[]);
+int record_run(struct record *rec, const struct opt_spec *options, const char *const usage[]);
 
 #endif

@@ -7,7 +7,7 @@
 #include "core/evlist.h"
 #include "data/reader.h"
 #include "lib/debug.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/xalloc.h"
 #include "session/session.h"
 #include "ui/dump.h"
@@ -147,29 +147,29 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 }
 
 /* parse_tristate - an int option: 1 when given, 0 for --no-x (stays -1 when absent) */
-static int parse_call_graph(const struct option *opt, const char *arg, int unset)
+static int parse_call_graph(const struct opt_spec *opt, const char *arg, int unset)
 {
-	*(const char **)opt->value = unset ? NULL : arg;
+	*(const char **)opt->dest = unset ? NULL : arg;
 	call_graph_seq = ++opt_seq;
 	return 0;
 }
 
-static int parse_percent_limit(const struct option *opt, const char *arg, int unset)
+static int parse_percent_limit(const struct opt_spec *opt, const char *arg, int unset)
 {
-	*(const char **)opt->value = unset ? NULL : arg;
+	*(const char **)opt->dest = unset ? NULL : arg;
 	percent_limit_seq = ++opt_seq;
 	return 0;
 }
 
-static int parse_tristate(const struct option *opt, const char *arg, int unset)
+static int parse_tristate(const struct opt_spec *opt, const char *arg, int unset)
 {
 	(void)arg;
-	*(int *)opt->value = unset ? 0 : 1;
+	*(int *)opt->dest = unset ? 0 : 1;
 	return 0;
 }
 
 /* --percent-type: annotate's percentages (no effect on --stdio); perf checks the value */
-static int parse_percent_type(const struct option *opt, const char *arg, int unset)
+static int parse_percent_type(const struct opt_spec *opt, const char *arg, int unset)
 {
 	static const char *const types[] = { "global-period", "local-period", "global-hits",
 					     "local-hits" };
@@ -178,9 +178,10 @@ static int parse_percent_type(const struct option *opt, const char *arg, int uns
 		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 		if (!strcmp(arg, types[i])) {
-			*(const char **)opt->value = arg;
+			*(const char **)opt->dest = arg;
 			return 0;
 		}
+	fputc('\n', stderr); /* the blank line perf leaves before the usage */
 	return -1;
 }
 
@@ -205,7 +206,7 @@ static int check_option_values(const struct report_opts *o)
 	else if (o->disable_order && !o->dump_raw_trace)
 		name = "disable-order";
 	if (name) {
-		option_unsupported(name);
+		opts_report_unsupported(name);
 		return 129;
 	}
 	return 0;
@@ -216,16 +217,16 @@ int cmd_report(int argc, const char **argv)
 	/* --no-children and --no-demangle turn the defaults off */
 	struct report_opts opts = { .children = true, .demangle = true, .group = -1 };
 	struct report_opts *o = &opts;
-	const struct option options[] = {
-		OPT_UNSUPPORTED_NOARG('b', "branch-stack", "use branch records for per branch histogram filling"),
-		OPT_STRING('c', "comms", &o->comms, "comm[,comm...]",
+	const struct opt_spec options[] = {
+		SPEC_REFUSED_NOVAL("branch-stack", 'b', "use branch records for per branch histogram filling"),
+		SPEC_TEXT("comms", 'c', &o->comms, "comm[,comm...]",
 			   "only consider symbols in these comms"),
-		OPT_STRING('C', "cpu", &o->cpu, "cpu",
+		SPEC_TEXT("cpu", 'C', &o->cpu, "cpu",
 			   "list of cpus to profile"),
-		OPT_STRING('d', "dsos", &o->dsos, "dso[,dso...]",
+		SPEC_TEXT("dsos", 'd', &o->dsos, "dso[,dso...]",
 			   "only consider symbols in these dsos"),
-		OPT_BOOLEAN('D', "dump-raw-trace", &o->dump_raw_trace, "dump raw trace in ASCII"),
-		OPT_STRING('F', "fields", &o->fields, "key[,keys...]",
+		SPEC_FLAG("dump-raw-trace", 'D', &o->dump_raw_trace, "dump raw trace in ASCII"),
+		SPEC_TEXT("fields", 'F', &o->fields, "key[,keys...]",
 			   "output field(s): overhead period sample  overhead overhead_sys\n"
 			   "\t\t\t  overhead_us overhead_guest_sys overhead_guest_us overhead_children\n"
 			   "\t\t\t  sample period pid comm dso symbol parent cpu socket\n"
@@ -237,8 +238,8 @@ int cmd_report(int argc, const char **argv)
 			   "\t\t\t  ipc_lbr addr_from addr_to symbol_daddr dso_daddr locked\n"
 			   "\t\t\t  tlb mem snoop dcacheline symbol_iaddr phys_daddr data_page_size\n"
 			   "\t\t\t  blocked"),
-		OPT_BOOLEAN('f', "force", &o->force, "don't complain, do it"),
-		OPT_CALLBACK('g', "call-graph", &o->call_graph, "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+		SPEC_FLAG("force", 'f', &o->force, "don't complain, do it"),
+		SPEC_FN("call-graph", 'g', &o->call_graph, "print_type,threshold[,print_limit],order,sort_key[,branch],value",
 			   "Display call graph (stack chain/backtrace):\n"
 			   "\n"
 			   "\t\t\t\tprint_type:\tcall graph printing style (graph|flat|fractal|folded|none)\n"
@@ -250,20 +251,20 @@ int cmd_report(int argc, const char **argv)
 			   "\t\t\t\tvalue:\t\tcall graph value (percent|period|count)\n"
 			   "\n"
 			   "\t\t\t\tDefault: graph,0.5,caller,function,percent", parse_call_graph),
-		OPT_BOOLEAN('G', "inverted", &o->inverted, "alias for inverted call graph"),
-		OPT_STRING('i', "input", &o->input, "file",
+		SPEC_FLAG("inverted", 'G', &o->inverted, "alias for inverted call graph"),
+		SPEC_TEXT("input", 'i', &o->input, "file",
 			   "input file name"),
-		OPT_BOOLEAN('I', "show-info", &o->show_info, "Display extended information about perf.data file"),
-		OPT_UNSUPPORTED('k', "vmlinux", "file",
+		SPEC_FLAG("show-info", 'I', &o->show_info, "Display extended information about perf.data file"),
+		SPEC_REFUSED("vmlinux", 'k', "file",
 			   "vmlinux pathname"),
-		OPT_STRING('M', "disassembler-style", &o->disassembler_style, "disassembler style",
+		SPEC_TEXT("disassembler-style", 'M', &o->disassembler_style, "disassembler style",
 			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
-		OPT_UNSUPPORTED_NOARG('m', "modules", "load module symbols - WARNING: use only with -k and LIVE kernel"),
-		OPT_BOOLEAN('n', "show-nr-samples", &o->show_nr_samples, "Show a column with the number of samples"),
-		OPT_STRING('p', "parent", &o->parent, "regex",
+		SPEC_REFUSED_NOVAL("modules", 'm', "load module symbols - WARNING: use only with -k and LIVE kernel"),
+		SPEC_FLAG("show-nr-samples", 'n', &o->show_nr_samples, "Show a column with the number of samples"),
+		SPEC_TEXT("parent", 'p', &o->parent, "regex",
 			   "regex filter to identify parent, see: '--sort parent'"),
-		OPT_BOOLEAN('q', "quiet", &o->quiet, "Do not show any warnings or messages"),
-		OPT_STRING('s', "sort", &o->sort, "key[,key2...]",
+		SPEC_FLAG("quiet", 'q', &o->quiet, "Do not show any warnings or messages"),
+		SPEC_TEXT("sort", 's', &o->sort, "key[,key2...]",
 			   "sort by key(s): overhead overhead_sys overhead_us overhead_guest_sys\n"
 			   "\t\t\t  overhead_guest_us overhead_children sample period\n"
 			   "\t\t\t  pid comm dso symbol parent cpu socket srcline srcfile\n"
@@ -275,100 +276,100 @@ int cmd_report(int argc, const char **argv)
 			   "\t\t\t  addr_from addr_to symbol_daddr dso_daddr locked tlb\n"
 			   "\t\t\t  mem snoop dcacheline symbol_iaddr phys_daddr data_page_size\n"
 			   "\t\t\t  blocked"),
-		OPT_STRING('S', "symbols", &o->symbols, "symbol[,symbol...]",
+		SPEC_TEXT("symbols", 'S', &o->symbols, "symbol[,symbol...]",
 			   "only consider these symbols"),
-		OPT_STRING('t', "field-separator", &o->field_separator, "separator",
+		SPEC_TEXT("field-separator", 't', &o->field_separator, "separator",
 			   "separator for columns, no spaces will be added between columns '.' is reserved."),
-		OPT_BOOLEAN('T', "threads", &o->threads, "Show per-thread event counters"),
-		OPT_BOOLEAN('U', "hide-unresolved", &o->hide_unresolved, "Only display entries resolved to a symbol"),
-		OPT_INCR('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
-		OPT_UNSUPPORTED('w', "column-widths", "width[,width...]",
+		SPEC_FLAG("threads", 'T', &o->threads, "Show per-thread event counters"),
+		SPEC_FLAG("hide-unresolved", 'U', &o->hide_unresolved, "Only display entries resolved to a symbol"),
+		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose (show symbol address, etc)"),
+		SPEC_REFUSED("column-widths", 'w', "width[,width...]",
 			   "don't try to adjust column width, use these fixed values"),
-		OPT_BOOLEAN('x', "exclude-other", &o->exclude_other, "Only display entries with parent-match"),
-		OPT_BOOLEAN(0, "asm-raw", &o->asm_raw, "Display raw encoding of assembly instructions (default)"),
-		OPT_UNSUPPORTED_NOARG(0, "branch-history", "add last branch records to call history"),
-		OPT_BOOLEAN(0, "children", &o->children, "Accumulate callchains of children and show total overhead as well. Enabled by default, use --no-children to disable."),
-		OPT_BOOLEAN(0, "demangle", &o->demangle, "Disable symbol demangling"),
-		OPT_BOOLEAN(0, "demangle-kernel", &o->demangle_kernel, "Enable kernel symbol demangling"),
-		OPT_BOOLEAN(0, "disable-order", &o->disable_order, "Disable raw trace ordering"),
-		OPT_UNSUPPORTED_NOARG(0, "full-source-path", "Show full source file name path for source lines"),
-		OPT_CALLBACK_NOOPT(0, "group", &o->group, NULL, "Show event group information together",
+		SPEC_FLAG("exclude-other", 'x', &o->exclude_other, "Only display entries with parent-match"),
+		SPEC_FLAG("asm-raw", 0, &o->asm_raw, "Display raw encoding of assembly instructions (default)"),
+		SPEC_REFUSED_NOVAL("branch-history", 0, "add last branch records to call history"),
+		SPEC_FLAG("children", 0, &o->children, "Accumulate callchains of children and show total overhead as well. Enabled by default, use --no-children to disable."),
+		SPEC_FLAG("demangle", 0, &o->demangle, "Disable symbol demangling"),
+		SPEC_FLAG("demangle-kernel", 0, &o->demangle_kernel, "Enable kernel symbol demangling"),
+		SPEC_FLAG("disable-order", 0, &o->disable_order, "Disable raw trace ordering"),
+		SPEC_REFUSED_NOVAL("full-source-path", 0, "Show full source file name path for source lines"),
+		SPEC_FN_NOVAL("group", 0, &o->group, "Show event group information together",
 				   parse_tristate),
-		OPT_UNSUPPORTED(0, "group-sort-idx", "n",
+		SPEC_REFUSED("group-sort-idx", 0, "n",
 			   "Sort the output by the event at the index n in group. If n is invalid, sort by the first event. WARNING: should be used on grouped events."),
-		OPT_BOOLEAN(0, "header", &o->header, "Show data header."),
-		OPT_BOOLEAN(0, "header-only", &o->header_only, "Show only data header."),
-		OPT_UNSUPPORTED_NOARG(0, "hierarchy", "Show entries in a hierarchy"),
-		OPT_UNSUPPORTED(0, "ignore-callees", "regex",
+		SPEC_FLAG("header", 0, &o->header, "Show data header."),
+		SPEC_FLAG("header-only", 0, &o->header_only, "Show only data header."),
+		SPEC_REFUSED_NOVAL("hierarchy", 0, "Show entries in a hierarchy"),
+		SPEC_REFUSED("ignore-callees", 0, "regex",
 			   "ignore callees of these functions in call graphs"),
-		OPT_BOOLEAN(0, "ignore-vmlinux", &o->ignore_vmlinux, "don't load vmlinux even if found"),
-		OPT_UNSUPPORTED_NOARG(0, "inline", "Show inline function"),
-		{ .type = OPTION_CALLBACK, .long_name = "itrace", .argh = "opts", .help = itrace_help,
-		  .callback = parse_opt_unsupported, .flags = PARSE_OPT_OPTARG },
-		OPT_STRING(0, "kallsyms", &o->kallsyms, "file",
+		SPEC_FLAG("ignore-vmlinux", 0, &o->ignore_vmlinux, "don't load vmlinux even if found"),
+		SPEC_REFUSED_NOVAL("inline", 0, "Show inline function"),
+		{ .kind = OPTK_HANDLER, .name = "itrace", .label = "opts", .desc = itrace_help,
+		  .handler = opts_refuse, .traits = OPTT_VALUE_OPTIONAL },
+		SPEC_TEXT("kallsyms", 0, &o->kallsyms, "file",
 			   "kallsyms pathname"),
-		OPT_STRING(0, "max-stack", &o->max_stack, "n",
+		SPEC_TEXT("max-stack", 0, &o->max_stack, "n",
 			   "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
-		OPT_UNSUPPORTED_NOARG(0, "mem-mode", "mem access profile"),
-		OPT_UNSUPPORTED_NOARG(0, "mmaps", "Display recorded tasks memory maps"),
-		OPT_UNSUPPORTED_NOARG(0, "ns", "Show times in nanosecs"),
-		OPT_STRING(0, "objdump", &o->objdump, "path",
+		SPEC_REFUSED_NOVAL("mem-mode", 0, "mem access profile"),
+		SPEC_REFUSED_NOVAL("mmaps", 0, "Display recorded tasks memory maps"),
+		SPEC_REFUSED_NOVAL("ns", 0, "Show times in nanosecs"),
+		SPEC_TEXT("objdump", 0, &o->objdump, "path",
 			   "objdump binary to use for disassembly and annotations"),
-		OPT_CALLBACK(0, "percent-limit", &o->percent_limit, "percent",
+		SPEC_FN("percent-limit", 0, &o->percent_limit, "percent",
 			     "Don't show entries under that percent", parse_percent_limit),
-		OPT_CALLBACK(0, "percent-type", &o->percent_type, "local-period",
+		SPEC_FN("percent-type", 0, &o->percent_type, "local-period",
 			     "Set percent type local/global-period/hits", parse_percent_type),
-		OPT_STRING(0, "percentage", &o->percentage, "relative|absolute",
+		SPEC_TEXT("percentage", 0, &o->percentage, "relative|absolute",
 			   "how to display percentage of filtered entries"),
-		OPT_STRING(0, "pid", &o->pid, "pid[,pid...]",
+		SPEC_TEXT("pid", 0, &o->pid, "pid[,pid...]",
 			   "only consider symbols in these pids"),
-		OPT_STRING(0, "prefix", &o->prefix, "prefix",
+		SPEC_TEXT("prefix", 0, &o->prefix, "prefix",
 			   "Add prefix to source file path names in programs (with --prefix-strip)"),
-		OPT_STRING(0, "prefix-strip", &o->prefix_strip, "N",
+		SPEC_TEXT("prefix-strip", 0, &o->prefix_strip, "N",
 			   "Strip first N entries of source file path name in programs (with --prefix)"),
-		OPT_STRING(0, "pretty", &o->pretty, "key",
+		SPEC_TEXT("pretty", 0, &o->pretty, "key",
 			   "pretty printing style key: normal raw"),
-		OPT_UNSUPPORTED_NOARG(0, "raw-trace", "Show raw trace event output (do not use print fmt or plugins)"),
-		OPT_INTEGER(0, "samples", &o->samples,
+		SPEC_REFUSED_NOVAL("raw-trace", 0, "Show raw trace event output (do not use print fmt or plugins)"),
+		SPEC_INT("samples", 0, &o->samples,
 			   "Number of samples to save per histogram entry for individual browsing"),
-		OPT_UNSUPPORTED_NOARG(0, "show-cpu-utilization", "Show sample percentage for different cpu modes"),
-		OPT_BOOLEAN(0, "show-on-off-events", &o->show_on_off_events, "Show the on/off switch events, used with --switch-on and --switch-off"),
-		OPT_UNSUPPORTED_NOARG(0, "show-ref-call-graph", "Show callgraph from reference event"),
-		OPT_BOOLEAN(0, "show-total-period", &o->show_total_period, "Show a column with the sum of periods"),
-		OPT_BOOLEAN(0, "skip-empty", &o->skip_empty, "Do not display empty (or dummy) events in the output"),
-		OPT_UNSUPPORTED(0, "socket-filter", "n",
+		SPEC_REFUSED_NOVAL("show-cpu-utilization", 0, "Show sample percentage for different cpu modes"),
+		SPEC_FLAG("show-on-off-events", 0, &o->show_on_off_events, "Show the on/off switch events, used with --switch-on and --switch-off"),
+		SPEC_REFUSED_NOVAL("show-ref-call-graph", 0, "Show callgraph from reference event"),
+		SPEC_FLAG("show-total-period", 0, &o->show_total_period, "Show a column with the sum of periods"),
+		SPEC_FLAG("skip-empty", 0, &o->skip_empty, "Do not display empty (or dummy) events in the output"),
+		SPEC_REFUSED("socket-filter", 0, "n",
 			   "only show processor socket that match with this filter"),
-		OPT_BOOLEAN(0, "source", &o->source, "Interleave source code with assembly code (default)"),
-		OPT_BOOLEAN(0, "stats", &o->stats, "Display event stats"),
-		OPT_BOOLEAN(0, "stdio", &o->stdio, "Use the stdio interface"),
-		OPT_STRING(0, "stdio-color", &o->stdio_color, "mode",
+		SPEC_FLAG("source", 0, &o->source, "Interleave source code with assembly code (default)"),
+		SPEC_FLAG("stats", 0, &o->stats, "Display event stats"),
+		SPEC_FLAG("stdio", 0, &o->stdio, "Use the stdio interface"),
+		SPEC_TEXT("stdio-color", 0, &o->stdio_color, "mode",
 			   "'always' (default), 'never' or 'auto' only applicable to --stdio mode"),
-		OPT_UNSUPPORTED_NOARG(0, "stitch-lbr", "Enable LBR callgraph stitching approach"),
-		OPT_STRING(0, "switch-off", &o->switch_off, "event",
+		SPEC_REFUSED_NOVAL("stitch-lbr", 0, "Enable LBR callgraph stitching approach"),
+		SPEC_TEXT("switch-off", 0, &o->switch_off, "event",
 			   "Stop considering events after the ocurrence of this event"),
-		OPT_STRING(0, "switch-on", &o->switch_on, "event",
+		SPEC_TEXT("switch-on", 0, &o->switch_on, "event",
 			   "Consider events after the ocurrence of this event"),
-		OPT_STRING(0, "symbol-filter", &o->symbol_filter, "filter",
+		SPEC_TEXT("symbol-filter", 0, &o->symbol_filter, "filter",
 			   "only show symbols that (partially) match with this filter"),
-		OPT_STRING(0, "symfs", &o->symfs, "directory",
+		SPEC_TEXT("symfs", 0, &o->symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
-		OPT_UNSUPPORTED_NOARG(0, "tasks", "Display recorded tasks"),
-		OPT_STRING(0, "tid", &o->tid, "tid[,tid...]",
+		SPEC_REFUSED_NOVAL("tasks", 0, "Display recorded tasks"),
+		SPEC_TEXT("tid", 0, &o->tid, "tid[,tid...]",
 			   "only consider symbols in these tids"),
-		OPT_STRING(0, "time", &o->time, "str",
+		SPEC_TEXT("time", 0, &o->time, "str",
 			   "Time span of interest (start,stop)"),
-		OPT_UNSUPPORTED(0, "time-quantum", "time (ms|us|ns|s)",
+		SPEC_REFUSED("time-quantum", 0, "time (ms|us|ns|s)",
 			   "Set time quantum for time sort key (default 100ms)"),
-		OPT_UNSUPPORTED_NOARG(0, "total-cycles", "Sort all blocks by 'Sampled Cycles%'"),
-		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface"),
-		OPT_END(),
+		SPEC_REFUSED_NOVAL("total-cycles", 0, "Sort all blocks by 'Sampled Cycles%'"),
+		SPEC_FLAG("tui", 0, &o->tui, "Use the TUI interface"),
+		SPEC_END(),
 	};
 	struct data_reader *reader;
 	int ret = 0;
 
-	argc = parse_options(argc, argv, options, report_usage, 0);
+	argc = opts_parse(argc, argv, options, report_usage, 0);
 	if (argc)
-		usage_with_options(report_usage, options);
+		opts_usage_exit(report_usage, options);
 	if (o->quiet)
 		quiet = 1;
 	ret = check_option_values(o);

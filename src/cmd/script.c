@@ -3,7 +3,7 @@
 #include "builtin.h"
 
 #include "lib/debug.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "ui/itrace-help.h"
 #include "ui/script-run.h"
@@ -21,9 +21,9 @@ static const char *const script_usage[] = {
 	NULL,
 };
 
-static int parse_fields_cb(const struct option *opt, const char *arg, int unset)
+static int parse_fields_cb(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct script_opts *o = opt->value;
+	struct script_opts *o = opt->dest;
 	struct strbuf msg = STRBUF_INIT;
 	int ret;
 
@@ -37,7 +37,7 @@ static int parse_fields_cb(const struct option *opt, const char *arg, int unset)
 	return ret ? -1 : 0;
 }
 
-static int list_scripts_cb(const struct option *opt, const char *arg, int unset)
+static int list_scripts_cb(const struct opt_spec *opt, const char *arg, int unset)
 {
 	/* sonde has no built-in python/perl scripts */
 	printf("List of available trace scripts:\n");
@@ -45,7 +45,7 @@ static int list_scripts_cb(const struct option *opt, const char *arg, int unset)
 }
 
 /* options that only matter for features sonde lacks (itrace, scripting): accepted, ignored */
-static int ignore_cb(const struct option *opt, const char *arg, int unset)
+static int ignore_cb(const struct opt_spec *opt, const char *arg, int unset)
 {
 	return 0;
 }
@@ -60,123 +60,123 @@ int cmd_script(int argc, const char **argv)
 	bool demangle = true;
 
 	script_opts_init(&o);
-	const struct option options[] = {
-		OPT_BOOLEAN('a', "all-cpus", &dummy_b, "system-wide collection from all CPUs"),
-		OPT_STRING('c', "comms", &o.comm_list, "comm[,comm...]",
+	const struct opt_spec options[] = {
+		SPEC_FLAG("all-cpus", 'a', &dummy_b, "system-wide collection from all CPUs"),
+		SPEC_TEXT("comms", 'c', &o.comm_list, "comm[,comm...]",
 			   "only display events for these comms"),
-		OPT_STRING('C', "cpu", &o.cpu_list, "cpu", "list of cpus to profile"),
-		OPT_BOOLEAN('d', "debug-mode", &dummy_b,
+		SPEC_TEXT("cpu", 'C', &o.cpu_list, "cpu", "list of cpus to profile"),
+		SPEC_FLAG("debug-mode", 'd', &dummy_b,
 			    "do various checks like samples ordering and lost events"),
-		OPT_BOOLEAN('D', "dump-raw-trace", &o.dump_raw, "dump raw trace in ASCII"),
-		OPT_CALLBACK('F', "fields", &o, "str",
+		SPEC_FLAG("dump-raw-trace", 'D', &o.dump_raw, "dump raw trace in ASCII"),
+		SPEC_FN("fields", 'F', &o, "str",
 			     "comma separated output fields prepend with 'type:'. +field to add and -field to remove.Valid types: hw,sw,trace,raw,synth. Fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat",
 			     parse_fields_cb),
-		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
-		OPT_CALLBACK('g', "gen-script", NULL, "lang",
-			     "generate perf-script.xx script in specified language", parse_opt_unsupported),
-		OPT_BOOLEAN('G', "hide-call-graph", &hide_cg,
+		SPEC_FLAG("force", 'f', &o.force, "don't complain, do it"),
+		SPEC_FN("gen-script", 'g', NULL, "lang",
+			     "generate perf-script.xx script in specified language", opts_refuse),
+		SPEC_FLAG("hide-call-graph", 'G', &hide_cg,
 			    "When printing symbols do not display call chain"),
-		OPT_STRING('i', "input", &o.input, "file", "input file name"),
-		OPT_BOOLEAN('I', "show-info", &o.show_info,
+		SPEC_TEXT("input", 'i', &o.input, "file", "input file name"),
+		SPEC_FLAG("show-info", 'I', &o.show_info,
 			    "display extended information from perf.data file"),
-		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
-		OPT_BOOLEAN('L', "Latency", &dummy_b,
+		SPEC_TEXT("vmlinux", 'k', &o.vmlinux, "file", "vmlinux pathname"),
+		SPEC_FLAG("Latency", 'L', &dummy_b,
 			    "show latency attributes (irqs/preemption disabled, etc)"),
-		OPT_CALLBACK_NOOPT('l', "list", NULL, NULL, "list available scripts",
+		SPEC_FN_NOVAL("list", 'l', NULL, "list available scripts",
 				   list_scripts_cb),
-		OPT_CALLBACK('s', "script", NULL, "name",
+		SPEC_FN("script", 's', NULL, "name",
 			     "script file name (lang:script name, script name, or *)",
-			     parse_opt_unsupported),
-		OPT_STRING('S', "symbols", &o.sym_list, "symbol[,symbol...]",
+			     opts_refuse),
+		SPEC_TEXT("symbols", 'S', &o.sym_list, "symbol[,symbol...]",
 			   "only consider these symbols"),
-		OPT_BOOLEAN('v', "verbose", &verbose_flag,
+		SPEC_FLAG("verbose", 'v', &verbose_flag,
 			    "be more verbose (show symbol address, etc)"),
-		OPT_INTEGER(0, "addr-range", &dummy_i,
+		SPEC_INT("addr-range", 0, &dummy_i,
 			    "Use with -S to list traced records within address range"),
-		{ .type = OPTION_CALLBACK, .long_name = "call-ret-trace", .argh = "=...",
-		  .help = "Decode calls and returns from itrace", .callback = ignore_cb,
-		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP },
-		{ .type = OPTION_CALLBACK, .long_name = "call-trace", .argh = "=...",
-		  .help = "Decode calls from itrace", .callback = ignore_cb,
-		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP },
-		OPT_BOOLEAN(0, "deltatime", &o.cfg.deltatime,
+		{ .kind = OPTK_HANDLER, .name = "call-ret-trace", .label = "=...",
+		  .desc = "Decode calls and returns from itrace", .handler = ignore_cb,
+		  .traits = OPTT_VALUE_OPTIONAL | OPTT_LABEL_AS_IS },
+		{ .kind = OPTK_HANDLER, .name = "call-trace", .label = "=...",
+		  .desc = "Decode calls from itrace", .handler = ignore_cb,
+		  .traits = OPTT_VALUE_OPTIONAL | OPTT_LABEL_AS_IS },
+		SPEC_FLAG("deltatime", 0, &o.cfg.deltatime,
 			    "Show time stamps relative to previous event"),
-		OPT_BOOLEAN(0, "demangle", &demangle, "Enable symbol demangling"),
-		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
+		SPEC_FLAG("demangle", 0, &demangle, "Enable symbol demangling"),
+		SPEC_FLAG("demangle-kernel", 0, &o.demangle_kernel,
 			    "Enable kernel symbol demangling"),
-		OPT_STRING(0, "dlarg", &dummy_s, "argument", "filter argument"),
-		OPT_CALLBACK(0, "dlfilter", NULL, "file", "filter .so file name", parse_opt_unsupported),
-		OPT_STRING(0, "dsos", &o.dso_list, "dso[,dso...]", "only consider symbols in these DSOs"),
-		OPT_BOOLEAN(0, "dump-unsorted-raw-trace", &o.dump_unsorted,
+		SPEC_TEXT("dlarg", 0, &dummy_s, "argument", "filter argument"),
+		SPEC_FN("dlfilter", 0, NULL, "file", "filter .so file name", opts_refuse),
+		SPEC_TEXT("dsos", 0, &o.dso_list, "dso[,dso...]", "only consider symbols in these DSOs"),
+		SPEC_FLAG("dump-unsorted-raw-trace", 0, &o.dump_unsorted,
 			    "dump unsorted raw trace in ASCII"),
-		OPT_BOOLEAN(0, "full-source-path", &o.cfg.full_source_path,
+		SPEC_FLAG("full-source-path", 0, &o.cfg.full_source_path,
 			    "Show full source file name path for source lines"),
-		OPT_STRING(0, "graph-function", &dummy_s, "symbol[,symbol...]",
+		SPEC_TEXT("graph-function", 0, &dummy_s, "symbol[,symbol...]",
 			   "Only print symbols and callees with --call-trace/--call-ret-trace"),
-		OPT_BOOLEAN(0, "guest-code", &dummy_b, "Guest code can be found in hypervisor process"),
-		OPT_STRING(0, "guestkallsyms", &dummy_s, "file",
+		SPEC_FLAG("guest-code", 0, &dummy_b, "Guest code can be found in hypervisor process"),
+		SPEC_TEXT("guestkallsyms", 0, &dummy_s, "file",
 			   "file saving guest os /proc/kallsyms"),
-		OPT_STRING(0, "guestmodules", &dummy_s, "file", "file saving guest os /proc/modules"),
-		OPT_STRING(0, "guestmount", &dummy_s, "directory",
+		SPEC_TEXT("guestmodules", 0, &dummy_s, "file", "file saving guest os /proc/modules"),
+		SPEC_TEXT("guestmount", 0, &dummy_s, "directory",
 			   "guest mount directory under which every guest os instance has a subdir"),
-		OPT_STRING(0, "guestvmlinux", &dummy_s, "file", "file saving guest os vmlinux"),
-		OPT_BOOLEAN(0, "header", &o.header, "Show data header."),
-		OPT_BOOLEAN(0, "header-only", &o.header_only, "Show only data header."),
-		OPT_BOOLEAN(0, "inline", &dummy_b, "Show inline function"),
-		OPT_CALLBACK_OPTARG(0, "insn-trace", NULL, NULL, "raw|disasm",
+		SPEC_TEXT("guestvmlinux", 0, &dummy_s, "file", "file saving guest os vmlinux"),
+		SPEC_FLAG("header", 0, &o.header, "Show data header."),
+		SPEC_FLAG("header-only", 0, &o.header_only, "Show only data header."),
+		SPEC_FLAG("inline", 0, &dummy_b, "Show inline function"),
+		SPEC_FN_OPTVAL("insn-trace", 0, NULL, "raw|disasm",
 				    "Decode instructions from itrace", ignore_cb),
-		OPT_CALLBACK_OPTARG(0, "itrace", NULL, NULL, "opts", itrace_help, ignore_cb),
-		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
-		OPT_CALLBACK_NOOPT(0, "list-dlfilters", NULL, NULL, "list available dlfilters",
+		SPEC_FN_OPTVAL("itrace", 0, NULL, "opts", itrace_help, ignore_cb),
+		SPEC_TEXT("kallsyms", 0, &o.kallsyms, "file", "kallsyms pathname"),
+		SPEC_FN_NOVAL("list-dlfilters", 0, NULL, "list available dlfilters",
 				   ignore_cb),
-		OPT_INTEGER(0, "max-blocks", &dummy_i,
+		SPEC_INT("max-blocks", 0, &dummy_i,
 			    "Maximum number of code blocks to dump with brstackinsn"),
-		OPT_INTEGER(0, "max-stack", &max_stack,
+		SPEC_INT("max-stack", 0, &max_stack,
 			    "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
-		OPT_BOOLEAN(0, "ns", &ns, "Use 9 decimal places when displaying time"),
-		OPT_BOOLEAN(0, "per-event-dump", &o.per_event_dump,
+		SPEC_FLAG("ns", 0, &ns, "Use 9 decimal places when displaying time"),
+		SPEC_FLAG("per-event-dump", 0, &o.per_event_dump,
 			    "Dump trace output to files named by the monitored events"),
-		OPT_STRING(0, "pid", &o.pid_list, "pid[,pid...]", "only consider symbols in these pids"),
-		OPT_BOOLEAN(0, "reltime", &o.cfg.reltime, "Show time stamps relative to start"),
-		OPT_BOOLEAN(0, "show-bpf-events", &o.show_bpf_events,
+		SPEC_TEXT("pid", 0, &o.pid_list, "pid[,pid...]", "only consider symbols in these pids"),
+		SPEC_FLAG("reltime", 0, &o.cfg.reltime, "Show time stamps relative to start"),
+		SPEC_FLAG("show-bpf-events", 0, &o.show_bpf_events,
 			    "Show bpf related events (if recorded)"),
-		OPT_BOOLEAN(0, "show-cgroup-events", &o.show_cgroup_events,
+		SPEC_FLAG("show-cgroup-events", 0, &o.show_cgroup_events,
 			    "Show cgroup events (if recorded)"),
-		OPT_BOOLEAN(0, "show-kernel-path", &o.cfg.show_kernel_path,
+		SPEC_FLAG("show-kernel-path", 0, &o.cfg.show_kernel_path,
 			    "Show the path of [kernel.kallsyms]"),
-		OPT_BOOLEAN(0, "show-lost-events", &o.show_lost_events,
+		SPEC_FLAG("show-lost-events", 0, &o.show_lost_events,
 			    "Show lost events (if recorded)"),
-		OPT_BOOLEAN(0, "show-mmap-events", &o.show_mmap_events, "Show the mmap events"),
-		OPT_BOOLEAN(0, "show-namespace-events", &o.show_namespace_events,
+		SPEC_FLAG("show-mmap-events", 0, &o.show_mmap_events, "Show the mmap events"),
+		SPEC_FLAG("show-namespace-events", 0, &o.show_namespace_events,
 			    "Show namespace events (if recorded)"),
-		OPT_BOOLEAN(0, "show-on-off-events", &o.show_on_off_events,
+		SPEC_FLAG("show-on-off-events", 0, &o.show_on_off_events,
 			    "Show the on/off switch events, used with --switch-on and --switch-off"),
-		OPT_BOOLEAN(0, "show-round-events", &o.show_round_events,
+		SPEC_FLAG("show-round-events", 0, &o.show_round_events,
 			    "Show round events (if recorded)"),
-		OPT_BOOLEAN(0, "show-switch-events", &o.show_switch_events,
+		SPEC_FLAG("show-switch-events", 0, &o.show_switch_events,
 			    "Show context switch events (if recorded)"),
-		OPT_BOOLEAN(0, "show-task-events", &o.show_task_events,
+		SPEC_FLAG("show-task-events", 0, &o.show_task_events,
 			    "Show the fork/comm/exit events"),
-		OPT_BOOLEAN(0, "show-text-poke-events", &o.show_text_poke_events,
+		SPEC_FLAG("show-text-poke-events", 0, &o.show_text_poke_events,
 			    "Show text poke related events (if recorded)"),
-		OPT_BOOLEAN(0, "stitch-lbr", &dummy_b, "Enable LBR callgraph stitching approach"),
-		OPT_STRING(0, "stop-bt", &o.stop_bt, "symbol[,symbol...]",
+		SPEC_FLAG("stitch-lbr", 0, &dummy_b, "Enable LBR callgraph stitching approach"),
+		SPEC_TEXT("stop-bt", 0, &o.stop_bt, "symbol[,symbol...]",
 			   "Stop display of callgraph at these symbols"),
-		OPT_STRING(0, "switch-off", &o.switch_off, "event",
+		SPEC_TEXT("switch-off", 0, &o.switch_off, "event",
 			   "Stop considering events after the ocurrence of this event"),
-		OPT_STRING(0, "switch-on", &o.switch_on, "event",
+		SPEC_TEXT("switch-on", 0, &o.switch_on, "event",
 			   "Consider events after the ocurrence of this event"),
-		OPT_STRING(0, "symfs", &o.symfs, "directory",
+		SPEC_TEXT("symfs", 0, &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
-		OPT_STRING(0, "tid", &o.tid_list, "tid[,tid...]", "only consider symbols in these tids"),
-		OPT_STRING(0, "time", &o.time_str, "str", "Time span of interest (start,stop)"),
-		{ .type = OPTION_CALLBACK, .long_name = "xed", .argh = "=...",
-		  .help = "Run xed disassembler on output", .callback = ignore_cb,
-		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP },
-		OPT_END(),
+		SPEC_TEXT("tid", 0, &o.tid_list, "tid[,tid...]", "only consider symbols in these tids"),
+		SPEC_TEXT("time", 0, &o.time_str, "str", "Time span of interest (start,stop)"),
+		{ .kind = OPTK_HANDLER, .name = "xed", .label = "=...",
+		  .desc = "Run xed disassembler on output", .handler = ignore_cb,
+		  .traits = OPTT_VALUE_OPTIONAL | OPTT_LABEL_AS_IS },
+		SPEC_END(),
 	};
 
-	argc = parse_options(argc, argv, options, script_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	argc = opts_parse(argc, argv, options, script_usage, OPTS_STOP_AT_ARG);
 	if (argc > 0) {
 		fprintf(stderr, "Error: scripting (%s) is not supported by %s\n", argv[0], prog_name);
 		return 255;

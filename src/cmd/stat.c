@@ -11,7 +11,7 @@
 #include "core/sys.h"
 #include "core/threadmap.h"
 #include "lib/debug.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
@@ -52,7 +52,7 @@ static const char *const detailed_events[] = {
  * one-letter short option or a long one; a leading '!' prints the
  * "Usage:" head before that option's line. The list ends with NULL.
  */
-static void print_usage_for(const char *const usage[], const struct option *options, ...)
+static void print_usage_for(const char *const usage[], const struct opt_spec *options, ...)
 {
 	va_list ap;
 	const char *n;
@@ -64,9 +64,9 @@ static void print_usage_for(const char *const usage[], const struct option *opti
 		if (head)
 			n++;
 		if (strlen(n) == 1)
-			parse_options_usage(head ? usage : NULL, options, n[0], NULL);
+			opts_usage_for(head ? usage : NULL, options, n[0], NULL);
 		else
-			parse_options_usage(head ? usage : NULL, options, 0, n);
+			opts_usage_for(head ? usage : NULL, options, 0, n);
 	}
 	va_end(ap);
 }
@@ -76,9 +76,9 @@ static void print_usage_for(const char *const usage[], const struct option *opti
  * ("-G a,,b": an empty name leaves that event without one). perf needs the
  * events first.
  */
-static int cgroup_cb(const struct option *opt, const char *arg, int unset)
+static int cgroup_cb(const struct opt_spec *opt, const char *arg, int unset)
 {
-	struct stat_opts *o = opt->value;
+	struct stat_opts *o = opt->dest;
 	struct evsel *evsel;
 	char *names = xstrdup(arg ? arg : ""), *save = NULL, *tok;
 	int nr = 0, i = 0;
@@ -133,18 +133,18 @@ static int cgroup_cb(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int big_num_cb(const struct option *opt, const char *arg, int unset)
+static int big_num_cb(const struct opt_spec *opt, const char *arg, int unset)
 {
-	int *v = opt->value;
+	int *v = opt->dest;
 
 	(void)arg;
 	*v = unset ? 0 : 1;
 	return 0;
 }
 
-static int enable_metric_only(const struct option *opt, const char *arg, int unset)
+static int enable_metric_only(const struct opt_spec *opt, const char *arg, int unset)
 {
-	bool *v = opt->value;
+	bool *v = opt->dest;
 
 	(void)arg;
 	*v = !unset;
@@ -244,84 +244,84 @@ int cmd_stat(int argc, const char **argv)
 	o.log_fd = -1;
 	stat_config_init(&o.cfg);
 
-	struct option options[] = {
-		OPT_BOOLEAN('T', "transaction", &o.transaction, "hardware transaction statistics"),
-		OPT_CALLBACK('e', "event", &o.evlist, "event",
+	struct opt_spec options[] = {
+		SPEC_FLAG("transaction", 'T', &o.transaction, "hardware transaction statistics"),
+		SPEC_FN_NONEG("event", 'e', &o.evlist, "event",
 			     "event selector. use 'perf list' to list available events",
 			     parse_events_option_stat),
-		OPT_CALLBACK(0, "filter", &o.evlist, "filter", "event filter", parse_filter_option),
-		OPT_BOOLEAN('i', "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
-		OPT_STRING('p', "pid", &o.target.pid, "pid", "stat events on existing process id"),
-		OPT_STRING('t', "tid", &o.target.tid, "tid", "stat events on existing thread id"),
-		OPT_BOOLEAN('a', "all-cpus", &o.target.system_wide, "system-wide collection from all CPUs"),
-		OPT_BOOLEAN('g', "group", &o.group, "put the counters into a counter group"),
-		OPT_BOOLEAN(0, "scale", &o.cfg.scale, "Use --no-scale to disable counter scaling for multiplexing"),
-		OPT_INCR('v', "verbose", &o.verbose_lvl, "be more verbose (show counter open errors, etc)"),
-		OPT_INTEGER('r', "repeat", &o.run_count, "repeat command and print average + stddev (max: 100, forever: 0)"),
-		OPT_BOOLEAN(0, "table", &o.table, "display details about each run (only with -r option)"),
-		OPT_BOOLEAN('n', "null", &o.null_run, "null run - dont start any counters"),
-		OPT_INCR('d', "detailed", &o.detailed, "detailed run - start a lot of events"),
-		OPT_BOOLEAN('S', "sync", &o.sync_run, "call sync() before starting a run"),
-		OPT_CALLBACK_NOOPT('B', "big-num", &o.big_num_opt, NULL,
+		SPEC_FN("filter", 0, &o.evlist, "filter", "event filter", parse_filter_option),
+		SPEC_FLAG("no-inherit", 'i', &o.no_inherit, "child tasks do not inherit counters"),
+		SPEC_TEXT("pid", 'p', &o.target.pid, "pid", "stat events on existing process id"),
+		SPEC_TEXT("tid", 't', &o.target.tid, "tid", "stat events on existing thread id"),
+		SPEC_FLAG("all-cpus", 'a', &o.target.system_wide, "system-wide collection from all CPUs"),
+		SPEC_FLAG("group", 'g', &o.group, "put the counters into a counter group"),
+		SPEC_FLAG("scale", 0, &o.cfg.scale, "Use --no-scale to disable counter scaling for multiplexing"),
+		SPEC_COUNT("verbose", 'v', &o.verbose_lvl, "be more verbose (show counter open errors, etc)"),
+		SPEC_INT("repeat", 'r', &o.run_count, "repeat command and print average + stddev (max: 100, forever: 0)"),
+		SPEC_FLAG("table", 0, &o.table, "display details about each run (only with -r option)"),
+		SPEC_FLAG("null", 'n', &o.null_run, "null run - dont start any counters"),
+		SPEC_COUNT("detailed", 'd', &o.detailed, "detailed run - start a lot of events"),
+		SPEC_FLAG("sync", 'S', &o.sync_run, "call sync() before starting a run"),
+		SPEC_FN_NOVAL("big-num", 'B', &o.big_num_opt,
 				   "print large numbers with thousands' separators", big_num_cb),
-		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor in system-wide"),
-		OPT_BOOLEAN('A', "no-aggr", &o.no_aggr, "disable CPU count aggregation"),
-		OPT_BOOLEAN(0, "no-merge", &o.no_merge, "Do not merge identical named events"),
-		OPT_BOOLEAN(0, "hybrid-merge", &o.hybrid_merge, "Merge identical named hybrid events"),
-		OPT_STRING('x', "field-separator", &o.csv_sep, "separator", "print counts with custom separator"),
-		OPT_BOOLEAN('j', "json-output", &o.json, "print counts in JSON format"),
-		OPT_CALLBACK('G', "cgroup", &o, "name", "monitor event in cgroup name only", cgroup_cb),
-		OPT_STRING('o', "output", &o.output_name, "file", "output file name"),
-		OPT_BOOLEAN(0, "append", &o.append, "append to the output file"),
-		OPT_INTEGER(0, "log-fd", &o.log_fd, "log output to fd, instead of stderr"),
-		OPT_STRING(0, "pre", &o.pre_cmd, "command", "command to run prior to the measured command"),
-		OPT_STRING(0, "post", &o.post_cmd, "command", "command to run after to the measured command"),
-		OPT_UINTEGER('I', "interval-print", &o.interval,
+		SPEC_TEXT("cpu", 'C', &o.target.cpu_list, "cpu", "list of cpus to monitor in system-wide"),
+		SPEC_FLAG("no-aggr", 'A', &o.no_aggr, "disable CPU count aggregation"),
+		SPEC_FLAG("no-merge", 0, &o.no_merge, "Do not merge identical named events"),
+		SPEC_FLAG("hybrid-merge", 0, &o.hybrid_merge, "Merge identical named hybrid events"),
+		SPEC_TEXT("field-separator", 'x', &o.csv_sep, "separator", "print counts with custom separator"),
+		SPEC_FLAG("json-output", 'j', &o.json, "print counts in JSON format"),
+		SPEC_FN_NONEG("cgroup", 'G', &o, "name", "monitor event in cgroup name only", cgroup_cb),
+		SPEC_TEXT("output", 'o', &o.output_name, "file", "output file name"),
+		SPEC_FLAG("append", 0, &o.append, "append to the output file"),
+		SPEC_INT("log-fd", 0, &o.log_fd, "log output to fd, instead of stderr"),
+		SPEC_TEXT("pre", 0, &o.pre_cmd, "command", "command to run prior to the measured command"),
+		SPEC_TEXT("post", 0, &o.post_cmd, "command", "command to run after to the measured command"),
+		SPEC_UINT("interval-print", 'I', &o.interval,
 			     "print counts at regular interval in ms (overhead is possible for values <= 100ms)"),
-		OPT_UINTEGER(0, "interval-count", &o.interval_count, "print counts for fixed number of times"),
-		OPT_BOOLEAN(0, "interval-clear", &o.interval_clear, "clear screen in between new interval"),
-		OPT_UINTEGER(0, "timeout", &o.timeout,
+		SPEC_UINT("interval-count", 0, &o.interval_count, "print counts for fixed number of times"),
+		SPEC_FLAG("interval-clear", 0, &o.interval_clear, "clear screen in between new interval"),
+		SPEC_UINT("timeout", 0, &o.timeout,
 			     "stop workload and print counts after a timeout period in ms (>= 10ms)"),
-		OPT_BOOLEAN(0, "per-socket", &o.per_socket, "aggregate counts per processor socket"),
-		OPT_BOOLEAN(0, "per-die", &o.per_die, "aggregate counts per processor die"),
-		OPT_BOOLEAN(0, "per-core", &o.per_core, "aggregate counts per physical processor core"),
-		OPT_BOOLEAN(0, "per-thread", &o.per_thread, "aggregate counts per thread"),
-		OPT_BOOLEAN(0, "per-node", &o.per_node, "aggregate counts per numa node"),
-		OPT_INTEGER('D', "delay", &o.initial_delay,
+		SPEC_FLAG("per-socket", 0, &o.per_socket, "aggregate counts per processor socket"),
+		SPEC_FLAG("per-die", 0, &o.per_die, "aggregate counts per processor die"),
+		SPEC_FLAG("per-core", 0, &o.per_core, "aggregate counts per physical processor core"),
+		SPEC_FLAG("per-thread", 0, &o.per_thread, "aggregate counts per thread"),
+		SPEC_FLAG("per-node", 0, &o.per_node, "aggregate counts per numa node"),
+		SPEC_INT("delay", 'D', &o.initial_delay,
 			    "ms to wait before starting measurement after program start (-1: start with events disabled)"),
-		OPT_CALLBACK_NOOPT(0, "metric-only", &o.metric_only, NULL,
+		SPEC_FN_NOVAL("metric-only", 0, &o.metric_only,
 				   "Only print computed metrics. No raw values", enable_metric_only),
-		OPT_BOOLEAN(0, "metric-no-group", &o.metric_no_group,
+		SPEC_FLAG("metric-no-group", 0, &o.metric_no_group,
 			    "don't group metric events, impacts multiplexing"),
-		OPT_BOOLEAN(0, "metric-no-merge", &o.metric_no_merge,
+		SPEC_FLAG("metric-no-merge", 0, &o.metric_no_merge,
 			    "don't try to share events between metrics in a group"),
-		OPT_BOOLEAN(0, "topdown", &o.topdown, "measure top-down statistics"),
-		OPT_UINTEGER(0, "td-level", (unsigned int *)&o.td_level,
+		SPEC_FLAG("topdown", 0, &o.topdown, "measure top-down statistics"),
+		SPEC_UINT("td-level", 0, (unsigned int *)&o.td_level,
 			     "Set the metrics level for the top-down statistics (0: max level)"),
-		OPT_BOOLEAN(0, "smi-cost", &o.smi_cost, "measure SMI cost"),
-		OPT_STRING('M', "metrics", &o.metrics, "metric/metric group list",
+		SPEC_FLAG("smi-cost", 0, &o.smi_cost, "measure SMI cost"),
+		SPEC_TEXT_NONEG("metrics", 'M', &o.metrics, "metric/metric group list",
 			   "monitor specified metrics or metric groups (separated by ,)"),
-		OPT_BOOLEAN(0, "all-kernel", &o.all_kernel, "Configure all used events to run in kernel space."),
-		OPT_BOOLEAN(0, "all-user", &o.all_user, "Configure all used events to run in user space."),
-		OPT_BOOLEAN(0, "percore-show-thread", &o.percore_show_thread,
+		SPEC_FLAG("all-kernel", 0, &o.all_kernel, "Configure all used events to run in kernel space."),
+		SPEC_FLAG("all-user", 0, &o.all_user, "Configure all used events to run in user space."),
+		SPEC_FLAG("percore-show-thread", 0, &o.percore_show_thread,
 			    "Use with 'percore' event qualifier to show the event counts of one hardware thread by sum up total hardware threads of same physical core"),
-		OPT_BOOLEAN(0, "summary", &o.summary, "print summary for interval mode"),
-		OPT_BOOLEAN(0, "no-csv-summary", &o.no_csv_summary, "don't print 'summary' for CSV summary output"),
-		OPT_BOOLEAN(0, "quiet", &o.quiet, "don't print any output, messages or warnings (useful with record)"),
-		OPT_STRING(0, "cputype", &o.cputype, "hybrid cpu type",
+		SPEC_FLAG("summary", 0, &o.summary, "print summary for interval mode"),
+		SPEC_FLAG("no-csv-summary", 0, &o.no_csv_summary, "don't print 'summary' for CSV summary output"),
+		SPEC_FLAG("quiet", 0, &o.quiet, "don't print any output, messages or warnings (useful with record)"),
+		SPEC_TEXT("cputype", 0, &o.cputype, "hybrid cpu type",
 			   "Only enable events on applying cpu with this type for hybrid platform (e.g. core or atom)"),
-		OPT_STRING_OPTARG(0, "iostat", &o.iostat, "default",
+		SPEC_TEXT_OPT("iostat", 0, &o.iostat, "default",
 				  "measure I/O performance metrics provided by arch/platform", "default"),
-		OPT_STRING(0, "for-each-cgroup", &o.for_each_cgroup, "name", "expand events for each cgroup"),
-		OPT_STRING(0, "control", &o.control, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
+		SPEC_TEXT("for-each-cgroup", 0, &o.for_each_cgroup, "name", "expand events for each cgroup"),
+		SPEC_TEXT("control", 0, &o.control, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
 			   "Listen on ctl-fd descriptor for command to control measurement ('enable': enable events, 'disable': disable events).\n"
 			   "\t\t\t  Optionally send control command completion ('ack\\n') to ack-fd descriptor.\n"
 			   "\t\t\t  Alternatively, ctl-fifo / ack-fifo will be opened and used as ctl-fd / ack-fd."),
-		OPT_END()
+		SPEC_END()
 	};
 
 	setlocale(LC_ALL, "");
-	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	argc = opts_parse(argc, argv, options, stat_usage, OPTS_STOP_AT_ARG);
 	verbose += o.verbose_lvl;
 	/* perf takes "rec".."record" and "rep".."report" as its stat record/report modes */
 	if (argc && strlen(argv[0]) > 2 &&

@@ -3,7 +3,7 @@
 #include "builtin.h"
 #include "core/sys.h"
 #include "lib/lazy-libs.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 
 #ifndef SONDE_VERSION
 #define SONDE_VERSION "0.0.0"
@@ -81,13 +81,13 @@ static void print_build_options(void)
 int cmd_version(int argc, const char **argv)
 {
 	bool build_options = false;
-	const struct option options[] = {
-		OPT_BOOLEAN(0, "build-options", &build_options, "display the build options"),
-		OPT_END()
+	const struct opt_spec options[] = {
+		SPEC_FLAG("build-options", 0, &build_options, "display the build options"),
+		SPEC_END()
 	};
 	const char *const usage[] = { "perf version [<options>]", NULL };
 
-	parse_options(argc, argv, options, usage, 0);
+	opts_parse(argc, argv, options, usage, 0);
 	printf("%s version %s\n", prog_name, sonde_version_string);
 	if (build_options)
 		print_build_options();

@@ -3,7 +3,7 @@
 #include "ui/events-option.h"
 #include "core/evlist.h"
 #include "core/pmu.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -35,9 +35,9 @@ void parse_events_print_error(const struct parse_events_error *err)
 	strbuf_release(&sb);
 }
 
-static int events_option(const struct option *opt, const char *str, int unset, unsigned int flags)
+static int events_option(const struct opt_spec *opt, const char *str, int unset, unsigned int flags)
 {
-	struct evlist **evlistp = opt->value;
+	struct evlist **evlistp = opt->dest;
 	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
 	struct evsel *evsel;
 	int ret, nr_old, option_nr = 1;
@@ -66,12 +66,12 @@ static int events_option(const struct option *opt, const char *str, int unset, u
 	return 0;
 }
 
-int parse_events_option(const struct option *opt, const char *str, int unset)
+int parse_events_option(const struct opt_spec *opt, const char *str, int unset)
 {
 	return events_option(opt, str, unset, 0);
 }
 
-int parse_events_option_stat(const struct option *opt, const char *str, int unset)
+int parse_events_option_stat(const struct opt_spec *opt, const char *str, int unset)
 {
 	return events_option(opt, str, unset, PARSE_EVENTS_STAT_TERMS);
 }
@@ -92,9 +92,9 @@ void evsel_and_filter(struct evsel *evsel, const char *cond)
 	evsel->filter = joined;
 }
 
-int parse_filter_option(const struct option *opt, const char *str, int unset)
+int parse_filter_option(const struct opt_spec *opt, const char *str, int unset)
 {
-	struct evlist *evlist = *(struct evlist **)opt->value;
+	struct evlist *evlist = *(struct evlist **)opt->dest;
 	struct evsel *evsel;
 
 	if (unset || !str)

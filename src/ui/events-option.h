@@ -7,28 +7,28 @@
 
 #include <stdbool.h>
 
-struct option;
+struct opt_spec;
 struct evlist;
 struct evsel;
 
 /*
- * parse_events_option - OPT_CALLBACK for -e: opt->value is a
+ * parse_events_option - SPEC_FN for -e: opt->dest is a
  * "struct evlist **" (the evlist is created on first use; repeated -e
  * append). On a bad string prints perf's error text and the
- * "Run 'perf list'..." line to stderr and returns -1, so parse-options
+ * "Run 'perf list'..." line to stderr and returns -1, so optspec
  * prints the usage of -e and exits 129, as perf does.
  * parse_events_option_stat is the same with perf stat's restricted terms.
  */
-int parse_events_option(const struct option *opt, const char *str, int unset);
-int parse_events_option_stat(const struct option *opt, const char *str, int unset);
+int parse_events_option(const struct opt_spec *opt, const char *str, int unset);
+int parse_events_option_stat(const struct opt_spec *opt, const char *str, int unset);
 
 /*
- * parse_filter_option - OPT_CALLBACK for --filter (opt->value as for -e):
+ * parse_filter_option - SPEC_FN for --filter (opt->dest as for -e):
  * attaches the filter to every event of the last -e (ANDed with a filter
  * already there), with perf's errors when there is none or an event is not
  * a tracepoint nor a PMU with address filters.
  */
-int parse_filter_option(const struct option *opt, const char *str, int unset);
+int parse_filter_option(const struct opt_spec *opt, const char *str, int unset);
 
 /*
  * evsel_from_newest_event_option - whether @evsel came from the last -e

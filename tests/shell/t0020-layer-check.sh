@@ -122,7 +122,7 @@ test_expect_success 'an allowlisted file fails on one more violation, and asks t
 
 test_expect_success 'an option table below cmd/ fails' '
 	fresh &&
-	append src/ui/stats.c "static const struct option planted[] = { OPT_END() };" &&
+	append src/ui/stats.c "static const struct opt_spec planted[] = { SPEC_END() };" &&
 	fails_with "^not ok 6 - option tables live in cmd/" "src/ui/stats.c: 1 option table entries outside cmd/"
 '
 

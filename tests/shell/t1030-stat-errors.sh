@@ -38,6 +38,9 @@ test_expect_success 'a command that is not executable: EACCES text, 255' '
 	test_grep "^Workload failed: Permission denied$" err
 '
 test_expect_success PERF 'nonexistent PID' 'same_err -p 999999 -e cs true'
+test_expect_success PERF '--no-event, --no-cgroup, --no-metrics: perf refuses them' '
+	same_err --no-event true && same_err --no-cg true && same_err --no-metrics -e cs true
+'
 test_expect_success PERF 'malformed PID list' 'same_err -p abc -e cs true'
 test_expect_success PERF 'nonexistent TID: the open error' 'same_err -t 999999 -e task-clock'
 test_expect_success PERF '-B with -x' 'same_err -x, -B -e cs true'

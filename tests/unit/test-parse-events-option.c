@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "core/evlist.h"
-#include "lib/parse-options.h"
+#include "lib/optspec.h"
 #include "lib/xalloc.h"
 #include "ui/events-option.h"
 
@@ -48,7 +48,7 @@ static void fake_tracefs(void)
 TEST(events_option_appends_and_marks_boundaries)
 {
 	struct evlist *evlist = NULL;
-	struct option opt = OPT_CALLBACK('e', "event", &evlist, "event", "", parse_events_option);
+	struct opt_spec opt = SPEC_FN("event", 'e', &evlist, "event", "", parse_events_option);
 
 	EXPECT_EQ(parse_events_option(&opt, "cs,faults", 0), 0);
 	ASSERT_TRUE(evlist);
@@ -70,8 +70,8 @@ TEST(events_option_appends_and_marks_boundaries)
 TEST(filter_option_binds_to_last_event_option)
 {
 	struct evlist *evlist = NULL;
-	struct option e = OPT_CALLBACK('e', "event", &evlist, "event", "", parse_events_option);
-	struct option f = OPT_CALLBACK(0, "filter", &evlist, "filter", "", parse_filter_option);
+	struct opt_spec e = SPEC_FN("event", 'e', &evlist, "event", "", parse_events_option);
+	struct opt_spec f = SPEC_FN("filter", 0, &evlist, "filter", "", parse_filter_option);
 	struct evsel *evsel;
 
 	fake_tracefs();
