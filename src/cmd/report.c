@@ -76,6 +76,7 @@ struct report_opts {
 	const char *symfs;
 	const char *tid;
 	const char *time;
+	u64 time_quantum;
 	bool tui;
 };
 
@@ -128,6 +129,7 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.symbols = o->symbols,
 		.cpus = o->cpu,
 		.time = o->time,
+		.time_quantum = o->time_quantum,
 		.parent = o->parent,
 		.max_stack = o->max_stack ? atoi(o->max_stack) : 0,
 		.field_sep = o->field_separator,
@@ -180,6 +182,39 @@ static int parse_percent_type(const struct option *opt, const char *arg, int uns
 			*(const char **)opt->value = arg;
 			return 0;
 		}
+	return -1;
+}
+
+/*
+ * parse_time_quantum - --time-quantum: a whole number with an optional
+ * unit (ns, the default, us, ms, s), not 0; perf's messages otherwise
+ */
+static int parse_time_quantum(const struct option *opt, const char *arg, int unset)
+{
+	static const struct {
+		const char *unit;
+		u64 mult;
+	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+	unsigned long long v;
+	char *end;
+
+	if (unset || !arg)
+		return -1;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end != arg && !errno && *arg != '-') {
+		for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+			if (strcmp(end, units[i].unit))
+				continue;
+			if (!v) {
+				fputs("time quantum cannot be 0\n", stderr);
+				return -1;
+			}
+			*(u64 *)opt->value = (u64)v * units[i].mult;
+			return 0;
+		}
+	}
+	fprintf(stderr, "Cannot parse time quantum `%s'\n\n", arg);
 	return -1;
 }
 
@@ -356,8 +391,8 @@ int cmd_report(int argc, const char **argv)
 			   "only consider symbols in these tids"),
 		OPT_STRING(0, "time", &o->time, "str",
 			   "Time span of interest (start,stop)"),
-		OPT_UNSUPPORTED(0, "time-quantum", "time (ms|us|ns|s)",
-			   "Set time quantum for time sort key (default 100ms)"),
+		OPT_CALLBACK(0, "time-quantum", &o->time_quantum, "time (ms|us|ns|s)",
+			     "Set time quantum for time sort key (default 100ms)", parse_time_quantum),
 		OPT_UNSUPPORTED_NOARG(0, "total-cycles", "Sort all blocks by 'Sampled Cycles%'"),
 		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface"),
 		OPT_END(),

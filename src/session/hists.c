@@ -11,7 +11,11 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_COMM] = "comm",	    [SORT_PID] = "pid",		[SORT_DSO] = "dso",
 	[SORT_SYM] = "sym",	    [SORT_PARENT] = "parent",	[SORT_CPU] = "cpu",
 	[SORT_SOCKET] = "socket",   [SORT_SRCLINE] = "srcline", [SORT_SRCFILE] = "srcfile",
-	[SORT_TRACE] = "trace",
+	[SORT_TRACE] = "trace",	    [SORT_TIME] = "time",	[SORT_SYM_SIZE] = "symbol_size",
+	[SORT_DSO_SIZE] = "dso_size", [SORT_CGROUP] = "cgroup", [SORT_CGROUP_ID] = "cgroup_id",
+	[SORT_WEIGHT] = "weight",   [SORT_LOCAL_WEIGHT] = "local_weight",
+	[SORT_TRANSACTION] = "transaction", [SORT_CODE_PAGE_SIZE] = "code_page_size",
+	[SORT_INS_LAT] = "ins_lat", [SORT_P_STAGE_CYC] = "p_stage_cyc", [SORT_IPC_NULL] = "ipc_null",
 };
 
 int sort_key_parse(const char *name)
@@ -102,6 +106,102 @@ static bool sym_equal(const struct hists *hists, const struct hist_entry *a,
 	return sa && sb && sa->start == sb->start && sa->end == sb->end;
 }
 
+/* entry_sym_size - symbol_size: the symbol's extent, 0 when unresolved */
+static u64 entry_sym_size(const struct hist_entry *e)
+{
+	const struct symbol *sym = e->frame->sym;
+
+	return sym && sym->end > sym->start ? sym->end - sym->start : 0;
+}
+
+/* entry_dso_size - dso_size: the size of the map the address fell in */
+static u64 entry_dso_size(const struct hist_entry *e)
+{
+	const struct map *m = e->frame->map;
+
+	return m ? m->end - m->start : 0;
+}
+
+/*
+ * sample_key_cmp - the keys that hold a value of the sample (time,
+ * sizes, cgroup, weights): <0 when @a goes first (ascending), as perf
+ * orders each of them among equal overheads
+ */
+static int sample_key_cmp(enum sort_key key, const struct hist_entry *a,
+			  const struct hist_entry *b)
+{
+	u64 x, y;
+
+	switch (key) {
+	case SORT_TIME:
+		x = a->time, y = b->time;
+		break;
+	case SORT_SYM_SIZE:
+		x = entry_sym_size(a), y = entry_sym_size(b);
+		break;
+	case SORT_DSO_SIZE:
+		x = entry_dso_size(a), y = entry_dso_size(b);
+		break;
+	case SORT_CGROUP:
+		x = a->cgroup_id, y = b->cgroup_id;
+		break;
+	case SORT_CGROUP_ID:
+		if (a->ns_dev != b->ns_dev)
+			return a->ns_dev < b->ns_dev ? -1 : 1;
+		x = a->ns_ino, y = b->ns_ino;
+		break;
+	case SORT_WEIGHT:
+	case SORT_LOCAL_WEIGHT:
+		x = a->weight, y = b->weight;
+		break;
+	case SORT_TRANSACTION:
+		x = a->transaction, y = b->transaction;
+		break;
+	case SORT_CODE_PAGE_SIZE:
+		x = a->code_page_size, y = b->code_page_size;
+		break;
+	case SORT_INS_LAT:
+		x = a->ins_lat, y = b->ins_lat;
+		break;
+	case SORT_P_STAGE_CYC:
+		x = a->p_stage_cyc, y = b->p_stage_cyc;
+		break;
+	default:
+		return 0;
+	}
+	return x < y ? -1 : x > y;
+}
+
+/* sample_key_value - the value sample_key_cmp compares, for hashing */
+static u64 sample_key_value(enum sort_key key, const struct hist_entry *e)
+{
+	switch (key) {
+	case SORT_TIME:
+		return e->time;
+	case SORT_SYM_SIZE:
+		return entry_sym_size(e);
+	case SORT_DSO_SIZE:
+		return entry_dso_size(e);
+	case SORT_CGROUP:
+		return e->cgroup_id;
+	case SORT_CGROUP_ID:
+		return e->ns_dev * 0x100000001b3ULL ^ e->ns_ino;
+	case SORT_WEIGHT:
+	case SORT_LOCAL_WEIGHT:
+		return e->weight;
+	case SORT_TRANSACTION:
+		return e->transaction;
+	case SORT_CODE_PAGE_SIZE:
+		return e->code_page_size;
+	case SORT_INS_LAT:
+		return e->ins_lat;
+	case SORT_P_STAGE_CYC:
+		return e->p_stage_cyc;
+	default:
+		return 0;
+	}
+}
+
 static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 {
 	u64 h = 0x12345;
@@ -143,6 +243,7 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 			h = mix(h, (u64)(uintptr_t)k->trace);
 			break;
 		default:
+			h = mix(h, sample_key_value(hists->opts.keys[i], k));
 			break;
 		}
 	}
@@ -195,6 +296,8 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 				return false;
 			break;
 		default:
+			if (sample_key_cmp(hists->opts.keys[i], a, b))
+				return false;
 			break;
 		}
 	}
@@ -467,6 +570,16 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.trace = hs->trace;
 	key.cpu = hs->cpu;
 	key.socket = hs->socket;
+	key.cgroup = hs->cgroup;
+	key.cgroup_id = hs->cgroup_id;
+	key.ns_dev = hs->ns_dev;
+	key.ns_ino = hs->ns_ino;
+	key.time = hs->time;
+	key.weight = hs->weight;
+	key.transaction = hs->transaction;
+	key.code_page_size = hs->code_page_size;
+	key.ins_lat = hs->ins_lat;
+	key.p_stage_cyc = hs->p_stage_cyc;
 	key.level = hs->frame->level;
 	/* a resolved entry shows (perf -v) the address of the sample that made it */
 	key.addr = hs->frame->sym && hs->addr ? hs->addr : hs->frame->addr;
@@ -481,6 +594,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	self = entry_findnew(hists, &key, 0);
 	self->period += hs->period;
 	self->nr_events++;
+	self->weight_sum += hs->weight;
+	self->ins_lat_sum += hs->ins_lat;
+	if (hs->mode >= 0 && hs->mode < 4)
+		self->period_mode[hs->mode] += hs->period;
 	if (hists->opts.children) {
 		self->acc_period += hs->period;
 		self->acc_events++;
@@ -509,6 +626,19 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 		chain_append(hists, self, cur, ips, n, hs->period);
 	if (hists->opts.children) {
 		u32 nr_seen = 0;
+		/*
+		 * perf counts a frame once per sample, except when time, cgroup,
+		 * cgroup_id or code_page_size is a key: then every frame of the
+		 * chain adds the sample to its entry, even the same entry again
+		 */
+		bool every_frame = false;
+
+		for (int i = 0; i < hists->opts.nr_keys; i++) {
+			enum sort_key k = hists->opts.keys[i];
+
+			every_frame |= k == SORT_TIME || k == SORT_CGROUP || k == SORT_CGROUP_ID ||
+				       k == SORT_CODE_PAGE_SIZE;
+		}
 
 		seen[nr_seen++] = self;
 		for (u32 k = 0; k < n; k++) {
@@ -529,9 +659,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			e = entry_findnew(hists, &key, k + 1);
 			for (j = 0; j < nr_seen && seen[j] != e; j++)
 				;
-			if (j < nr_seen)
+			if (j < nr_seen && !every_frame)
 				continue;
-			seen[nr_seen++] = e;
+			if (j == nr_seen)
+				seen[nr_seen++] = e;
 			e->acc_period += hs->period;
 			e->acc_events++;
 			if (hists->opts.use_callchain)
@@ -605,7 +736,7 @@ static int key_cmp(const struct hists *hists, enum sort_key key, const struct hi
 	case SORT_TRACE:
 		return cmp_str(a->trace, b->trace);
 	default:
-		return 0;
+		return sample_key_cmp(key, a, b);
 	}
 }
 
@@ -701,6 +832,7 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 			c = cmp_str(a->trace, b->trace);
 			break;
 		default:
+			c = sample_key_cmp(hists->opts.keys[i], a, b);
 			break;
 		}
 	}
@@ -743,6 +875,39 @@ static int children_cmp(const struct hists *hists, const struct hist_entry *a,
 	return 0;
 }
 
+static int cmp_desc(u64 a, u64 b)
+{
+	return a != b ? (a > b ? 1 : -1) : 0;
+}
+
+/* field_cmp - one -F field or --sort entry in output order: >0 when @a goes first */
+static int field_cmp(const struct hists *hists, const struct hist_field *f,
+		     const struct hist_entry *a, const struct hist_entry *b)
+{
+	int c;
+
+	switch (f->type) {
+	case COL_CHILDREN:
+		return hists->opts.children ? children_cmp(hists, a, b) : 0;
+	case COL_OVERHEAD:
+	case COL_PERIOD:
+		c = cmp_desc(a->period, b->period);
+		return c ? c : group_cmp(hists, a, b);
+	case COL_SAMPLE:
+		return cmp_desc(a->nr_events, b->nr_events);
+	case COL_OVERHEAD_SYS:
+	case COL_OVERHEAD_US:
+	case COL_OVERHEAD_GUEST_SYS:
+	case COL_OVERHEAD_GUEST_US: {
+		int m = (int)f->type - COL_OVERHEAD_SYS;
+
+		return cmp_desc(a->period_mode[m], b->period_mode[m]);
+	}
+	default:
+		return -key_cmp(hists, f->key, a, b);
+	}
+}
+
 /* output_cmp - perf's output comparator: >0 when @a goes before @b */
 static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 		      const struct hist_entry *b)
@@ -758,25 +923,7 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 		}
 		/* -F: the fields in their order are the sort list */
 		for (int i = 0; i < hists->opts.nr_fields; i++) {
-			const struct hist_field *f = &hists->opts.fields[i];
-
-			switch (f->type) {
-			case COL_CHILDREN:
-				c = hists->opts.children ? children_cmp(hists, a, b) : 0;
-				break;
-			case COL_OVERHEAD:
-			case COL_PERIOD:
-				c = a->period != b->period ? (a->period > b->period ? 1 : -1)
-							   : group_cmp(hists, a, b);
-				break;
-			case COL_SAMPLE:
-				c = a->nr_events != b->nr_events ? (a->nr_events > b->nr_events ? 1 : -1)
-								 : 0;
-				break;
-			default:
-				c = -key_cmp(hists, f->key, a, b);
-				break;
-			}
+			c = field_cmp(hists, &hists->opts.fields[i], a, b);
 			if (c)
 				return c;
 		}
@@ -786,6 +933,15 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 		c = children_cmp(hists, a, b);
 		if (c)
 			return c;
+	}
+	if (hists->opts.nr_sort_list) {
+		/* --sort naming output fields: that list in its order */
+		for (int i = 0; i < hists->opts.nr_sort_list; i++) {
+			c = field_cmp(hists, &hists->opts.sort_list[i], a, b);
+			if (c)
+				return c;
+		}
+		return 0;
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? 1 : -1;
