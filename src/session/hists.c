@@ -106,20 +106,33 @@ static bool sym_equal(const struct hists *hists, const struct hist_entry *a,
 	return sa && sb && sa->start == sb->start && sa->end == sb->end;
 }
 
-/* entry_sym_size - symbol_size: the symbol's extent, 0 when unresolved */
-static u64 entry_sym_size(const struct hist_entry *e)
+u64 hist_entry_sym_size(const struct hist_entry *e)
 {
 	const struct symbol *sym = e->frame->sym;
 
 	return sym && sym->end > sym->start ? sym->end - sym->start : 0;
 }
 
-/* entry_dso_size - dso_size: the size of the map the address fell in */
-static u64 entry_dso_size(const struct hist_entry *e)
+u64 hist_entry_dso_size(const struct hist_entry *e)
 {
 	const struct map *m = e->frame->map;
+	const struct symsrc *ss;
 
-	return m ? m->end - m->start : 0;
+	if (!m)
+		return 0;
+	/*
+	 * perf's kernel map ends where the last kallsyms symbol it keeps
+	 * ends (sonde's runs to the top of the address space)
+	 */
+	ss = m->dso ? m->dso->ss : NULL;
+	if (m->dso && m->dso->is_kernel && ss && ss->kind == SYMSRC_KALLSYMS &&
+	    ss->symtab.nr_syms) {
+		u64 end = ss->symtab.max_end[ss->symtab.nr_syms - 1];
+
+		if (end > m->start && end < m->end)
+			return end - m->start;
+	}
+	return m->end - m->start;
 }
 
 /*
@@ -137,10 +150,10 @@ static int sample_key_cmp(enum sort_key key, const struct hist_entry *a,
 		x = a->time, y = b->time;
 		break;
 	case SORT_SYM_SIZE:
-		x = entry_sym_size(a), y = entry_sym_size(b);
+		x = hist_entry_sym_size(a), y = hist_entry_sym_size(b);
 		break;
 	case SORT_DSO_SIZE:
-		x = entry_dso_size(a), y = entry_dso_size(b);
+		x = hist_entry_dso_size(a), y = hist_entry_dso_size(b);
 		break;
 	case SORT_CGROUP:
 		x = a->cgroup_id, y = b->cgroup_id;
@@ -179,9 +192,9 @@ static u64 sample_key_value(enum sort_key key, const struct hist_entry *e)
 	case SORT_TIME:
 		return e->time;
 	case SORT_SYM_SIZE:
-		return entry_sym_size(e);
+		return hist_entry_sym_size(e);
 	case SORT_DSO_SIZE:
-		return entry_dso_size(e);
+		return hist_entry_dso_size(e);
 	case SORT_CGROUP:
 		return e->cgroup_id;
 	case SORT_CGROUP_ID:
@@ -218,6 +231,7 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 			h = mix(h, (u64)(uintptr_t)entry_dso_name(hists, k));
 			break;
 		case SORT_SYM:
+		case SORT_SYM_SIZE:
 			h = mix(h, (u64)(uintptr_t)entry_dso_name(hists, k));
 			if (k->frame->sym)
 				h = mix(mix(h, k->frame->sym->start), k->frame->sym->end);
@@ -293,6 +307,11 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 			break;
 		case SORT_TRACE:
 			if (a->trace != b->trace)
+				return false;
+			break;
+		case SORT_SYM_SIZE:
+			/* perf keeps one row per symbol (per address when unresolved) */
+			if (!sym_equal(hists, a, b))
 				return false;
 			break;
 		default:
@@ -772,6 +791,31 @@ static int sign64(s64 v)
 	return v < 0 ? -1 : v > 0;
 }
 
+/* frame_merge_cmp - the dso key, or with @sym the symbol key, in perf's merge order */
+static int frame_merge_cmp(const struct hists *hists, const struct hist_entry *a,
+			   const struct hist_entry *b, bool sym)
+{
+	const struct frame *fa = a->frame, *fb = b->frame;
+	int c;
+
+	if (sym && !fa->sym && !fb->sym)
+		return sign64((s64)(a->addr - b->addr));
+	/* symbols compare their dso first */
+	if (!fa->dso || !fb->dso)
+		c = -cmp_null(fa->dso, fb->dso);
+	else
+		c = cmp_str(frame_dso_name(fa, hists->opts.long_dso_names),
+			    frame_dso_name(fb, hists->opts.long_dso_names));
+	if (c || !sym)
+		return c;
+	if (!fa->sym || !fb->sym)
+		return -cmp_null(fa->sym, fb->sym);
+	if (fa->sym == fb->sym)
+		return 0;
+	return fa->sym->start != fb->sym->start ? sign64((s64)(fa->sym->start - fb->sym->start))
+						 : sign64((s64)(fa->sym->end - fb->sym->end));
+}
+
 /* merge_cmp - perf's merge tree order (<0: @a first) */
 static int merge_cmp(const void *pa, const void *pb, void *arg)
 {
@@ -781,8 +825,6 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 	int c = 0;
 
 	for (int i = 0; i < hists->opts.nr_keys && !c; i++) {
-		const struct frame *fa = a->frame, *fb = b->frame;
-
 		switch (hists->opts.keys[i]) {
 		case SORT_COMM:
 			c = cmp_str(a->comm, b->comm);
@@ -791,26 +833,16 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 			c = a->thread->tid - b->thread->tid;
 			break;
 		case SORT_SYM:
-			if (!fa->sym && !fb->sym) {
-				c = sign64((s64)(a->addr - b->addr));
-				break;
-			}
-			/* symbols compare their dso first */
-			__attribute__((fallthrough));
+			c = frame_merge_cmp(hists, a, b, true);
+			break;
 		case SORT_DSO:
-			if (!fa->dso || !fb->dso)
-				c = -cmp_null(fa->dso, fb->dso);
-			else
-				c = cmp_str(frame_dso_name(fa, hists->opts.long_dso_names),
-					    frame_dso_name(fb, hists->opts.long_dso_names));
-			if (c || hists->opts.keys[i] == SORT_DSO)
-				break;
-			if (!fa->sym || !fb->sym)
-				c = -cmp_null(fa->sym, fb->sym);
-			else if (fa->sym != fb->sym)
-				c = fa->sym->start != fb->sym->start
-					    ? sign64((s64)(fa->sym->start - fb->sym->start))
-					    : sign64((s64)(fa->sym->end - fb->sym->end));
+			c = frame_merge_cmp(hists, a, b, false);
+			break;
+		case SORT_SYM_SIZE:
+			/* one row per symbol: sizes, then as the symbol key */
+			c = sample_key_cmp(SORT_SYM_SIZE, a, b);
+			if (!c)
+				c = frame_merge_cmp(hists, a, b, true);
 			break;
 		case SORT_PARENT:
 			c = cmp_str(a->parent && a->parent->sym ? a->parent->sym->name : NULL,

@@ -233,6 +233,11 @@ void hists_sort(struct hists *hists);
  */
 void hists_link_group(struct hists *leader, struct hists *const *members, int nr);
 
+/* hist_entry_sym_size - the symbol_size key: the symbol's extent, 0 when unresolved */
+u64 hist_entry_sym_size(const struct hist_entry *e);
+/* hist_entry_dso_size - the dso_size key: the size of the map the address fell in */
+u64 hist_entry_dso_size(const struct hist_entry *e);
+
 /* hists_entry_cmp_keys - compare two entries by the output order of the sort keys. */
 int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,
 			 const struct hist_entry *b);

@@ -263,15 +263,12 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 			 (unsigned long long)(e->time % 1000000000ULL / 1000));
 		return buf;
 	case SORT_SYM_SIZE:
-		snprintf(buf, size, "%llu",
-			 (unsigned long long)(e->frame->sym && e->frame->sym->end > e->frame->sym->start
-						      ? e->frame->sym->end - e->frame->sym->start
-						      : 0));
+		if (!e->frame->sym)
+			return "unknown";
+		snprintf(buf, size, "%llu", (unsigned long long)hist_entry_sym_size(e));
 		return buf;
 	case SORT_DSO_SIZE:
-		snprintf(buf, size, "%llu",
-			 (unsigned long long)(e->frame->map ? e->frame->map->end - e->frame->map->start
-							    : 0));
+		snprintf(buf, size, "%llu", (unsigned long long)hist_entry_dso_size(e));
 		return buf;
 	case SORT_CGROUP:
 		return e->cgroup ? e->cgroup : "N/A";
@@ -431,7 +428,9 @@ widths:
 			 * perf formats a payload only when comparing it, so the
 			 * trace column of a lone entry keeps its title width
 			 */
+			/* and the sizes theirs: a longer number overflows the column */
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
+			    col->key == SORT_SYM_SIZE || col->key == SORT_DSO_SIZE ||
 			    (col->key == SORT_TRACE && !e->trace_compared))
 				continue;
 			w = (int)strlen(key_text(p, e, col->key, p->buf, sizeof(p->buf)));
