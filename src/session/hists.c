@@ -647,18 +647,30 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 		u32 nr_seen = 0;
 		/*
 		 * perf counts a frame once per sample, except when time, cgroup,
-		 * cgroup_id or code_page_size is a key: then every frame of the
-		 * chain adds the sample to its entry, even the same entry again
+		 * cgroup_id or code_page_size is a key and the sample has a value
+		 * for it: then every frame of the chain adds the sample to its
+		 * entry, even the same entry again
 		 */
 		bool every_frame = false;
 
 		for (int i = 0; i < hists->opts.nr_keys; i++) {
-			enum sort_key k = hists->opts.keys[i];
-
-			every_frame |= k == SORT_TIME || k == SORT_CGROUP || k == SORT_CGROUP_ID ||
-				       k == SORT_CODE_PAGE_SIZE;
+			switch (hists->opts.keys[i]) {
+			case SORT_TIME:
+				every_frame |= hs->time != 0;
+				break;
+			case SORT_CGROUP:
+				every_frame |= hs->cgroup_id != 0;
+				break;
+			case SORT_CGROUP_ID:
+				every_frame |= hs->ns_dev || hs->ns_ino;
+				break;
+			case SORT_CODE_PAGE_SIZE:
+				every_frame |= hs->code_page_size != 0;
+				break;
+			default:
+				break;
+			}
 		}
-
 		seen[nr_seen++] = self;
 		for (u32 k = 0; k < n; k++) {
 			struct hist_entry *e;

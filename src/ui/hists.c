@@ -565,8 +565,8 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 				 pct(e->period_mode[col->type - COL_OVERHEAD_SYS], p->total));
 			if (sep)
 				fprintf(fp, " %-*s", col->width - 1, num);
-			else
-				fprintf(fp, "%*s", col->width, num);
+			else /* perf's " %*.2f%%": 1000% and more overflow by one */
+				fprintf(fp, " %*s", col->width - 1, num);
 			break;
 		case COL_OVERHEAD:
 		case COL_CHILDREN:
@@ -591,6 +591,9 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 											       : period));
 				if (sep) /* perf -t: " value", left-aligned */
 					fprintf(fp, " %-*s", w - 1, num);
+				else if (col->type == COL_OVERHEAD || col->type == COL_CHILDREN)
+					/* perf's " %*.2f%%": 1000% and more overflow by one */
+					fprintf(fp, " %*s", w - 1, num);
 				else
 					fprintf(fp, "%*s", w, num);
 			}
