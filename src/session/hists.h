@@ -147,6 +147,7 @@ struct hists_opts {
 	bool children;	       /* --children: cumulative entries from callchains */
 	bool hide_children;    /* -F without overhead_children: not a column nor a sort key */
 	bool use_callchain;    /* build callchain trees */
+	bool file_callchains;  /* the file has callchains (even with -g none) */
 	bool long_dso_names;   /* -v: dsos sort by their long names, as perf's do */
 	struct callchain_opts cc;
 	int max_stack;	       /* frames used from each callchain (127 default) */

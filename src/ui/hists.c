@@ -381,7 +381,10 @@ static void setup_cols(struct printer *p)
 			for (int c = 0; c < p->nr_cols; c++)
 				shown |= p->cols[c].type == (int)f->type &&
 					 (f->type != COL_KEY || p->cols[c].key == (int)f->key);
-			if (shown || f->type == COL_CHILDREN)
+			/* without children perf still shows the column ("N/A") if
+			 * the file has callchains */
+			if (shown || (f->type == COL_CHILDREN &&
+				      (h->opts.children || !h->opts.file_callchains)))
 				continue;
 			if (f->type != COL_KEY)
 				add_col(p, f->type, 0, num_col_width(f->type), false);
@@ -581,7 +584,9 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 				u64 events = n > 1 ? e->grp[m].nr_events : e->nr_events;
 				u64 total = n > 1 ? p->o->group_totals[m] : p->total;
 
-				if (col->type == COL_OVERHEAD)
+				if (col->type == COL_CHILDREN && !p->hists->opts.children)
+					snprintf(num, sizeof(num), "N/A");
+				else if (col->type == COL_OVERHEAD)
 					snprintf(num, sizeof(num), "%.2f%%", pct(period, total));
 				else if (col->type == COL_CHILDREN)
 					snprintf(num, sizeof(num), "%.2f%%", pct(acc, total));
@@ -589,7 +594,9 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 					snprintf(num, sizeof(num), "%llu",
 						 (unsigned long long)(col->type == COL_SAMPLE ? events
 											       : period));
-				if (sep) /* perf -t: " value", left-aligned */
+				if (col->type == COL_CHILDREN && !p->hists->opts.children)
+					fprintf(fp, "%*s", w, num); /* "N/A", right-aligned even with -t */
+				else if (sep) /* perf -t: " value", left-aligned */
 					fprintf(fp, " %-*s", w - 1, num);
 				else if (col->type == COL_OVERHEAD || col->type == COL_CHILDREN)
 					/* perf's " %*.2f%%": 1000% and more overflow by one */

@@ -573,6 +573,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		goto out_filter;
 	}
 	ho.use_callchain = has_cc && !cc_none;
+	ho.file_callchains = has_cc;
 	ho.long_dso_names = verbose > 0;
 	ho.children = a->children < 0 ? has_cc : (a->children && has_cc);
 	/*
