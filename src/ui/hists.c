@@ -268,6 +268,8 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 		snprintf(buf, size, "%llu", (unsigned long long)hist_entry_sym_size(e));
 		return buf;
 	case SORT_DSO_SIZE:
+		if (!e->frame->map)
+			return "unknown";
 		snprintf(buf, size, "%llu", (unsigned long long)hist_entry_dso_size(e));
 		return buf;
 	case SORT_CGROUP:
