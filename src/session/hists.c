@@ -416,6 +416,8 @@ void hists_link_group(struct hists *leader, struct hists *const *members, int nr
 				e->grp[m].period = me->period;
 				e->grp[m].nr_events = me->nr_events;
 				e->grp[m].acc_period = me->acc_period;
+				memcpy(e->grp[m].period_mode, me->period_mode,
+				       sizeof(e->grp[m].period_mode));
 			}
 		}
 	}

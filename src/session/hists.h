@@ -93,6 +93,7 @@ struct cc_node {
 /* struct hist_group_val - an entry's numbers in one member of an event group */
 struct hist_group_val {
 	u64 period, nr_events, acc_period;
+	u64 period_mode[4]; /* overhead_sys, _us, _guest_sys, _guest_us */
 };
 
 /* struct hist_entry - one row. Pointers are borrowed from the machine. */

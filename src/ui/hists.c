@@ -565,14 +565,24 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 		case COL_OVERHEAD_SYS:
 		case COL_OVERHEAD_US:
 		case COL_OVERHEAD_GUEST_SYS:
-		case COL_OVERHEAD_GUEST_US:
-			snprintf(num, sizeof(num), "%.2f%%",
-				 pct(e->period_mode[col->type - COL_OVERHEAD_SYS], p->total));
-			if (sep)
-				fprintf(fp, " %-*s", col->width - 1, num);
-			else /* perf's " %*.2f%%": 1000% and more overflow by one */
-				fprintf(fp, " %*s", col->width - 1, num);
+		case COL_OVERHEAD_GUEST_US: {
+			int n = p->o->nr_group > 1 && e->grp ? p->o->nr_group : 1;
+			int w = col->width / (p->o->nr_group > 1 ? p->o->nr_group : 1);
+			int mode = col->type - COL_OVERHEAD_SYS;
+
+			/* in the group view one value per member */
+			for (int m = 0; m < n; m++) {
+				u64 v = n > 1 ? e->grp[m].period_mode[mode] : e->period_mode[mode];
+
+				snprintf(num, sizeof(num), "%.2f%%",
+					 pct(v, n > 1 ? p->o->group_totals[m] : p->total));
+				if (sep)
+					fprintf(fp, " %-*s", w - 1, num);
+				else /* perf's " %*.2f%%": 1000% and more overflow by one */
+					fprintf(fp, " %*s", w - 1, num);
+			}
 			break;
+		}
 		case COL_OVERHEAD:
 		case COL_CHILDREN:
 		case COL_SAMPLE:

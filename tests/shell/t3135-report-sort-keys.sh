@@ -118,7 +118,12 @@ test_expect_success PERF,ROOT 'overhead_sys, overhead_us (and guest) fields' '
 		same $TRASH/$f -F overhead,overhead_sys,overhead_us,overhead_guest_sys,overhead_guest_us,dso &&
 		same $TRASH/$f --sort comm,overhead_guest_sys,overhead_guest_us --no-children &&
 		same $TRASH/$f --sort overhead_us,sym || return 1
-	done
+	done &&
+	# the group view: one value per member, as for overhead
+	same "$FIXTURES/group.data" -F overhead_sys,overhead_us,comm &&
+	same "$FIXTURES/group.data" -F overhead,overhead_us,comm &&
+	same "$FIXTURES/group.data" --sort comm,overhead_sys,period &&
+	same "$FIXTURES/multi-event.data" -F overhead_sys,overhead_us,comm
 '
 
 test_done
