@@ -458,8 +458,11 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 
 		for (i = 0; i < ho.nr_keys && ho.keys[i] != SORT_PARENT; i++)
 			;
-		if (i == ho.nr_keys && ho.nr_keys < SORT_NR_KEYS)
+		if (i == ho.nr_keys && ho.nr_keys < SORT_NR_KEYS) {
 			ho.keys[ho.nr_keys++] = SORT_PARENT;
+			if (ho.nr_sort_list)
+				sort_list_add(&ho, COL_KEY, SORT_PARENT);
+		}
 	}
 	po.field_sep = a->field_sep;
 	po.sym_first = !a->fields && a->sort && strstarts(a->sort, "sym");

@@ -104,7 +104,8 @@ test_expect_success PERF,ROOT 'overhead, period, sample as sort keys' '
 		for o in "--sort comm,period" "--sort period,comm" "--sort sample,comm -n" \
 			 "--sort comm,overhead" "--sort overhead,comm" "--sort period,sample,overhead" \
 			 "--sort overhead_children,comm" "--sort comm,sample -q" \
-			 "--sort period,sym --percent-limit 5" "--sort sample,comm -n --show-total-period"; do
+			 "--sort period,sym --percent-limit 5" "--sort sample,comm -n --show-total-period" \
+			 "--sort comm,period -p hot"; do
 			same $TRASH/all.data $ch $o || return 1
 		done
 	done
