@@ -77,6 +77,7 @@ struct report_opts {
 	const char *symfs;
 	const char *tid;
 	const char *time;
+	u64 time_quantum;
 	bool tui;
 };
 
@@ -129,6 +130,7 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.symbols = o->symbols,
 		.cpus = o->cpu,
 		.time = o->time,
+		.time_quantum = o->time_quantum,
 		.parent = o->parent,
 		.max_stack = o->max_stack ? atoi(o->max_stack) : 0,
 		.field_sep = o->field_separator,
@@ -182,6 +184,39 @@ static int parse_percent_type(const struct opt_spec *opt, const char *arg, int u
 			return 0;
 		}
 	fputc('\n', stderr); /* the blank line perf leaves before the usage */
+	return -1;
+}
+
+/*
+ * parse_time_quantum - --time-quantum: a whole number with an optional
+ * unit (ns, the default, us, ms, s), not 0; perf's messages otherwise
+ */
+static int parse_time_quantum(const struct opt_spec *opt, const char *arg, int unset)
+{
+	static const struct {
+		const char *unit;
+		u64 mult;
+	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+	unsigned long long v;
+	char *end;
+
+	if (unset || !arg)
+		return -1;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end != arg && !errno && *arg != '-') {
+		for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+			if (strcmp(end, units[i].unit))
+				continue;
+			if (!v) {
+				fputs("time quantum cannot be 0\n", stderr);
+				return -1;
+			}
+			*(u64 *)opt->dest = (u64)v * units[i].mult;
+			return 0;
+		}
+	}
+	fprintf(stderr, "Cannot parse time quantum `%s'\n\n", arg);
 	return -1;
 }
 
@@ -358,8 +393,8 @@ int cmd_report(int argc, const char **argv)
 			   "only consider symbols in these tids"),
 		SPEC_TEXT("time", 0, &o->time, "str",
 			   "Time span of interest (start,stop)"),
-		SPEC_REFUSED("time-quantum", 0, "time (ms|us|ns|s)",
-			   "Set time quantum for time sort key (default 100ms)"),
+		SPEC_FN("time-quantum", 0, &o->time_quantum, "time (ms|us|ns|s)",
+			     "Set time quantum for time sort key (default 100ms)", parse_time_quantum),
 		SPEC_REFUSED_NOVAL("total-cycles", 0, "Sort all blocks by 'Sampled Cycles%'"),
 		SPEC_FLAG("tui", 0, &o->tui, "Use the TUI interface"),
 		SPEC_END(),

@@ -12,7 +12,11 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_COMM] = "comm",	    [SORT_PID] = "pid",		[SORT_DSO] = "dso",
 	[SORT_SYM] = "sym",	    [SORT_PARENT] = "parent",	[SORT_CPU] = "cpu",
 	[SORT_SOCKET] = "socket",   [SORT_SRCLINE] = "srcline", [SORT_SRCFILE] = "srcfile",
-	[SORT_TRACE] = "trace",
+	[SORT_TRACE] = "trace",	    [SORT_TIME] = "time",	[SORT_SYM_SIZE] = "symbol_size",
+	[SORT_DSO_SIZE] = "dso_size", [SORT_CGROUP] = "cgroup", [SORT_CGROUP_ID] = "cgroup_id",
+	[SORT_WEIGHT] = "weight",   [SORT_LOCAL_WEIGHT] = "local_weight",
+	[SORT_TRANSACTION] = "transaction", [SORT_CODE_PAGE_SIZE] = "code_page_size",
+	[SORT_INS_LAT] = "ins_lat", [SORT_P_STAGE_CYC] = "p_stage_cyc", [SORT_IPC_NULL] = "ipc_null",
 };
 
 int sort_key_parse(const char *name)
@@ -106,6 +110,115 @@ static bool sym_equal(const struct hists *hists, const struct hist_entry *a,
 	return sa && sb && sa->start == sb->start && sa->end == sb->end;
 }
 
+u64 hist_entry_sym_size(const struct hist_entry *e)
+{
+	const struct symbol *sym = e->frame->sym;
+
+	return sym && sym->end > sym->start ? sym->end - sym->start : 0;
+}
+
+u64 hist_entry_dso_size(const struct hist_entry *e)
+{
+	const struct map *m = e->frame->map;
+	const struct symsrc *ss;
+
+	if (!m)
+		return 0;
+	/*
+	 * perf's kernel map ends where the last kallsyms symbol it keeps
+	 * ends (sonde's runs to the top of the address space)
+	 */
+	ss = m->dso ? m->dso->ss : NULL;
+	if (m->dso && m->dso->is_kernel && ss && ss->kind == SYMSRC_KALLSYMS &&
+	    ss->symtab.nr_syms) {
+		u64 end = ss->symtab.max_end[ss->symtab.nr_syms - 1];
+
+		if (end > m->start && end < m->end)
+			return end - m->start;
+	}
+	return m->end - m->start;
+}
+
+/*
+ * sample_key_cmp - the keys that hold a value of the sample (time,
+ * sizes, cgroup, weights): <0 when @a goes first (ascending), as perf
+ * orders each of them among equal overheads
+ */
+static int sample_key_cmp(enum sort_key key, const struct hist_entry *a,
+			  const struct hist_entry *b)
+{
+	u64 x, y;
+
+	switch (key) {
+	case SORT_TIME:
+		x = a->time, y = b->time;
+		break;
+	case SORT_SYM_SIZE:
+		x = hist_entry_sym_size(a), y = hist_entry_sym_size(b);
+		break;
+	case SORT_DSO_SIZE:
+		x = hist_entry_dso_size(a), y = hist_entry_dso_size(b);
+		break;
+	case SORT_CGROUP:
+		x = a->cgroup_id, y = b->cgroup_id;
+		break;
+	case SORT_CGROUP_ID:
+		if (a->ns_dev != b->ns_dev)
+			return a->ns_dev < b->ns_dev ? -1 : 1;
+		x = a->ns_ino, y = b->ns_ino;
+		break;
+	case SORT_WEIGHT:
+	case SORT_LOCAL_WEIGHT:
+		x = a->weight, y = b->weight;
+		break;
+	case SORT_TRANSACTION:
+		x = a->transaction, y = b->transaction;
+		break;
+	case SORT_CODE_PAGE_SIZE:
+		x = a->code_page_size, y = b->code_page_size;
+		break;
+	case SORT_INS_LAT:
+		x = a->ins_lat, y = b->ins_lat;
+		break;
+	case SORT_P_STAGE_CYC:
+		x = a->p_stage_cyc, y = b->p_stage_cyc;
+		break;
+	default:
+		return 0;
+	}
+	return x < y ? -1 : x > y;
+}
+
+/* sample_key_value - the value sample_key_cmp compares, for hashing */
+static u64 sample_key_value(enum sort_key key, const struct hist_entry *e)
+{
+	switch (key) {
+	case SORT_TIME:
+		return e->time;
+	case SORT_SYM_SIZE:
+		return hist_entry_sym_size(e);
+	case SORT_DSO_SIZE:
+		return hist_entry_dso_size(e);
+	case SORT_CGROUP:
+		return e->cgroup_id;
+	case SORT_CGROUP_ID:
+		return e->ns_dev * 0x100000001b3ULL ^ e->ns_ino;
+	case SORT_WEIGHT:
+	case SORT_LOCAL_WEIGHT:
+		return e->weight;
+	case SORT_TRANSACTION:
+		return e->transaction;
+	case SORT_CODE_PAGE_SIZE:
+		return e->code_page_size;
+	case SORT_INS_LAT:
+		return e->ins_lat;
+	case SORT_P_STAGE_CYC:
+		return e->p_stage_cyc;
+	default:
+		return 0;
+	}
+}
+
 static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 {
 	u64 h = 0x12345;
@@ -122,6 +235,7 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 			h = mix(h, (u64)(uintptr_t)entry_dso_name(hists, k));
 			break;
 		case SORT_SYM:
+		case SORT_SYM_SIZE:
 			h = mix(h, (u64)(uintptr_t)entry_dso_name(hists, k));
 			if (k->frame->sym)
 				h = mix(mix(h, k->frame->sym->start), k->frame->sym->end);
@@ -147,6 +261,7 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 			h = mix(h, (u64)(uintptr_t)k->trace);
 			break;
 		default:
+			h = mix(h, sample_key_value(hists->opts.keys[i], k));
 			break;
 		}
 	}
@@ -198,7 +313,14 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 			if (a->trace != b->trace)
 				return false;
 			break;
+		case SORT_SYM_SIZE:
+			/* perf keeps one row per symbol (per address when unresolved) */
+			if (!sym_equal(hists, a, b))
+				return false;
+			break;
 		default:
+			if (sample_key_cmp(hists->opts.keys[i], a, b))
+				return false;
 			break;
 		}
 	}
@@ -298,6 +420,8 @@ void hists_link_group(struct hists *leader, struct hists *const *members, int nr
 				e->grp[m].period = me->period;
 				e->grp[m].nr_events = me->nr_events;
 				e->grp[m].acc_period = me->acc_period;
+				memcpy(e->grp[m].period_mode, me->period_mode,
+				       sizeof(e->grp[m].period_mode));
 			}
 		}
 	}
@@ -454,6 +578,16 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.trace = hs->trace;
 	key.cpu = hs->cpu;
 	key.socket = hs->socket;
+	key.cgroup = hs->cgroup;
+	key.cgroup_id = hs->cgroup_id;
+	key.ns_dev = hs->ns_dev;
+	key.ns_ino = hs->ns_ino;
+	key.time = hs->time;
+	key.weight = hs->weight;
+	key.transaction = hs->transaction;
+	key.code_page_size = hs->code_page_size;
+	key.ins_lat = hs->ins_lat;
+	key.p_stage_cyc = hs->p_stage_cyc;
 	key.level = hs->frame->level;
 	/* a resolved entry shows (perf -v) the address of the sample that made it */
 	key.addr = hs->frame->sym && hs->addr ? hs->addr : hs->frame->addr;
@@ -468,6 +602,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	self = entry_findnew(hists, &key, 0);
 	self->period += hs->period;
 	self->nr_events++;
+	self->weight_sum += hs->weight;
+	self->ins_lat_sum += hs->ins_lat;
+	if (hs->mode >= 0 && hs->mode < 4)
+		self->period_mode[hs->mode] += hs->period;
 	if (hists->opts.children) {
 		self->acc_period += hs->period;
 		self->acc_events++;
@@ -496,7 +634,32 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 		chain_append(hists, self, cur, ips, n, hs->period);
 	if (hists->opts.children) {
 		u32 nr_seen = 0;
+		/*
+		 * perf counts a frame once per sample, except when time, cgroup,
+		 * cgroup_id or code_page_size is a key and the sample has a value
+		 * for it: then every frame of the chain adds the sample to its
+		 * entry, even the same entry again
+		 */
+		bool every_frame = false;
 
+		for (int i = 0; i < hists->opts.nr_keys; i++) {
+			switch (hists->opts.keys[i]) {
+			case SORT_TIME:
+				every_frame |= hs->time != 0;
+				break;
+			case SORT_CGROUP:
+				every_frame |= hs->cgroup_id != 0;
+				break;
+			case SORT_CGROUP_ID:
+				every_frame |= hs->ns_dev || hs->ns_ino;
+				break;
+			case SORT_CODE_PAGE_SIZE:
+				every_frame |= hs->code_page_size != 0;
+				break;
+			default:
+				break;
+			}
+		}
 		seen[nr_seen++] = self;
 		for (u32 k = 0; k < n; k++) {
 			struct hist_entry *e;
@@ -516,9 +679,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			e = entry_findnew(hists, &key, k + 1);
 			for (j = 0; j < nr_seen && seen[j] != e; j++)
 				;
-			if (j < nr_seen)
+			if (j < nr_seen && !every_frame)
 				continue;
-			seen[nr_seen++] = e;
+			if (j == nr_seen)
+				seen[nr_seen++] = e;
 			e->acc_period += hs->period;
 			e->acc_events++;
 			if (hists->opts.use_callchain)
@@ -592,7 +756,7 @@ static int key_cmp(const struct hists *hists, enum sort_key key, const struct hi
 	case SORT_TRACE:
 		return cmp_str(a->trace, b->trace);
 	default:
-		return 0;
+		return sample_key_cmp(key, a, b);
 	}
 }
 
@@ -628,6 +792,31 @@ static int sign64(s64 v)
 	return v < 0 ? -1 : v > 0;
 }
 
+/* frame_merge_cmp - the dso key, or with @sym the symbol key, in perf's merge order */
+static int frame_merge_cmp(const struct hists *hists, const struct hist_entry *a,
+			   const struct hist_entry *b, bool sym)
+{
+	const struct frame *fa = a->frame, *fb = b->frame;
+	int c;
+
+	if (sym && !fa->sym && !fb->sym)
+		return sign64((s64)(a->addr - b->addr));
+	/* symbols compare their dso first */
+	if (!fa->dso || !fb->dso)
+		c = -cmp_null(fa->dso, fb->dso);
+	else
+		c = cmp_str(frame_dso_name(fa, hists->opts.long_dso_names),
+			    frame_dso_name(fb, hists->opts.long_dso_names));
+	if (c || !sym)
+		return c;
+	if (!fa->sym || !fb->sym)
+		return -cmp_null(fa->sym, fb->sym);
+	if (fa->sym == fb->sym)
+		return 0;
+	return fa->sym->start != fb->sym->start ? sign64((s64)(fa->sym->start - fb->sym->start))
+						 : sign64((s64)(fa->sym->end - fb->sym->end));
+}
+
 /* merge_cmp - perf's merge tree order (<0: @a first) */
 static int merge_cmp(const void *pa, const void *pb, void *arg)
 {
@@ -637,8 +826,6 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 	int c = 0;
 
 	for (int i = 0; i < hists->opts.nr_keys && !c; i++) {
-		const struct frame *fa = a->frame, *fb = b->frame;
-
 		switch (hists->opts.keys[i]) {
 		case SORT_COMM:
 			c = cmp_str(a->comm, b->comm);
@@ -647,26 +834,16 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 			c = a->thread->tid - b->thread->tid;
 			break;
 		case SORT_SYM:
-			if (!fa->sym && !fb->sym) {
-				c = sign64((s64)(a->addr - b->addr));
-				break;
-			}
-			/* symbols compare their dso first */
-			__attribute__((fallthrough));
+			c = frame_merge_cmp(hists, a, b, true);
+			break;
 		case SORT_DSO:
-			if (!fa->dso || !fb->dso)
-				c = -cmp_null(fa->dso, fb->dso);
-			else
-				c = cmp_str(frame_dso_name(fa, hists->opts.long_dso_names),
-					    frame_dso_name(fb, hists->opts.long_dso_names));
-			if (c || hists->opts.keys[i] == SORT_DSO)
-				break;
-			if (!fa->sym || !fb->sym)
-				c = -cmp_null(fa->sym, fb->sym);
-			else if (fa->sym != fb->sym)
-				c = fa->sym->start != fb->sym->start
-					    ? sign64((s64)(fa->sym->start - fb->sym->start))
-					    : sign64((s64)(fa->sym->end - fb->sym->end));
+			c = frame_merge_cmp(hists, a, b, false);
+			break;
+		case SORT_SYM_SIZE:
+			/* one row per symbol: sizes, then as the symbol key */
+			c = sample_key_cmp(SORT_SYM_SIZE, a, b);
+			if (!c)
+				c = frame_merge_cmp(hists, a, b, true);
 			break;
 		case SORT_PARENT:
 			c = cmp_str(a->parent && a->parent->sym ? a->parent->sym->name : NULL,
@@ -688,6 +865,7 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 			c = cmp_str(a->trace, b->trace);
 			break;
 		default:
+			c = sample_key_cmp(hists->opts.keys[i], a, b);
 			break;
 		}
 	}
@@ -730,6 +908,39 @@ static int children_cmp(const struct hists *hists, const struct hist_entry *a,
 	return 0;
 }
 
+static int cmp_desc(u64 a, u64 b)
+{
+	return a != b ? (a > b ? 1 : -1) : 0;
+}
+
+/* field_cmp - one -F field or --sort entry in output order: >0 when @a goes first */
+static int field_cmp(const struct hists *hists, const struct hist_field *f,
+		     const struct hist_entry *a, const struct hist_entry *b)
+{
+	int c;
+
+	switch (f->type) {
+	case COL_CHILDREN:
+		return hists->opts.children ? children_cmp(hists, a, b) : 0;
+	case COL_OVERHEAD:
+	case COL_PERIOD:
+		c = cmp_desc(a->period, b->period);
+		return c ? c : group_cmp(hists, a, b);
+	case COL_SAMPLE:
+		return cmp_desc(a->nr_events, b->nr_events);
+	case COL_OVERHEAD_SYS:
+	case COL_OVERHEAD_US:
+	case COL_OVERHEAD_GUEST_SYS:
+	case COL_OVERHEAD_GUEST_US: {
+		int m = (int)f->type - COL_OVERHEAD_SYS;
+
+		return cmp_desc(a->period_mode[m], b->period_mode[m]);
+	}
+	default:
+		return -key_cmp(hists, f->key, a, b);
+	}
+}
+
 /* output_cmp - perf's output comparator: >0 when @a goes before @b */
 static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 		      const struct hist_entry *b)
@@ -745,25 +956,7 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 		}
 		/* -F: the fields in their order are the sort list */
 		for (int i = 0; i < hists->opts.nr_fields; i++) {
-			const struct hist_field *f = &hists->opts.fields[i];
-
-			switch (f->type) {
-			case COL_CHILDREN:
-				c = hists->opts.children ? children_cmp(hists, a, b) : 0;
-				break;
-			case COL_OVERHEAD:
-			case COL_PERIOD:
-				c = a->period != b->period ? (a->period > b->period ? 1 : -1)
-							   : group_cmp(hists, a, b);
-				break;
-			case COL_SAMPLE:
-				c = a->nr_events != b->nr_events ? (a->nr_events > b->nr_events ? 1 : -1)
-								 : 0;
-				break;
-			default:
-				c = -key_cmp(hists, f->key, a, b);
-				break;
-			}
+			c = field_cmp(hists, &hists->opts.fields[i], a, b);
 			if (c)
 				return c;
 		}
@@ -773,6 +966,15 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 		c = children_cmp(hists, a, b);
 		if (c)
 			return c;
+	}
+	if (hists->opts.nr_sort_list) {
+		/* --sort naming output fields: that list in its order */
+		for (int i = 0; i < hists->opts.nr_sort_list; i++) {
+			c = field_cmp(hists, &hists->opts.sort_list[i], a, b);
+			if (c)
+				return c;
+		}
+		return 0;
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? 1 : -1;

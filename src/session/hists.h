@@ -25,6 +25,18 @@ enum sort_key {
 	SORT_SRCLINE,
 	SORT_SRCFILE,
 	SORT_TRACE,	/* the tracepoint payload as perf script prints it */
+	SORT_TIME,	/* the sample time cut to the time quantum */
+	SORT_SYM_SIZE,	/* symbol_size */
+	SORT_DSO_SIZE,	/* dso_size: the size of the map */
+	SORT_CGROUP,	/* the cgroup path of the sample's cgroup id */
+	SORT_CGROUP_ID, /* the thread's cgroup namespace (dev/inode) */
+	SORT_WEIGHT,	/* global weight: the sum of the samples' weights */
+	SORT_LOCAL_WEIGHT,
+	SORT_TRANSACTION,
+	SORT_CODE_PAGE_SIZE,
+	SORT_INS_LAT,	/* global instruction latency (sum) */
+	SORT_P_STAGE_CYC,
+	SORT_IPC_NULL,	/* perf's "IPC [IPC Coverage]" without branch data: "-" */
 	SORT_NR_KEYS,
 };
 
@@ -35,6 +47,10 @@ enum hist_column {
 	COL_SAMPLE,	/* -n */
 	COL_PERIOD,	/* --show-total-period */
 	COL_KEY,	/* a sort key: see key field */
+	COL_OVERHEAD_SYS,	/* self % of kernel samples */
+	COL_OVERHEAD_US,	/* self % of user samples */
+	COL_OVERHEAD_GUEST_SYS,
+	COL_OVERHEAD_GUEST_US,
 };
 
 /* callchain presentation, perf's -g */
@@ -74,6 +90,7 @@ struct cc_node {
 /* struct hist_group_val - an entry's numbers in one member of an event group */
 struct hist_group_val {
 	u64 period, nr_events, acc_period;
+	u64 period_mode[4]; /* overhead_sys, _us, _guest_sys, _guest_us */
 };
 
 /* struct hist_entry - one row. Pointers are borrowed from the machine. */
@@ -86,6 +103,16 @@ struct hist_entry {
 	const char *srcfile;	    /* interned */
 	const char *trace;	    /* interned tracepoint payload text, for the trace key */
 	int cpu, socket;
+	const char *cgroup;	    /* path of the sample's cgroup, NULL: "N/A" */
+	u64 cgroup_id;		    /* the sample's cgroup id (PERF_SAMPLE_CGROUP) */
+	u64 ns_dev, ns_ino;	    /* the thread's cgroup namespace */
+	u64 time;		    /* sample time cut to the quantum */
+	u64 weight;		    /* the sample's weight (local_weight) */
+	u64 transaction;
+	u64 code_page_size;
+	u16 ins_lat, p_stage_cyc;
+	u64 weight_sum, ins_lat_sum; /* over the samples of the entry (global forms) */
+	u64 period_mode[4];	    /* self period by mode: sys, us, guest sys, guest us */
 	u64 period, nr_events;	    /* self */
 	u64 acc_period, acc_events; /* children (cumulative, includes self) */
 	u32 chain;		    /* root node index or 0 */
@@ -118,9 +145,13 @@ struct hists_opts {
 	bool children;	       /* --children: cumulative entries from callchains */
 	bool hide_children;    /* -F without overhead_children: not a column nor a sort key */
 	bool use_callchain;    /* build callchain trees */
+	bool file_callchains;  /* the file has callchains (even with -g none) */
 	bool long_dso_names;   /* -v: dsos sort by their long names, as perf's do */
 	struct callchain_opts cc;
 	int max_stack;	       /* frames used from each callchain (127 default) */
+	struct hist_field sort_list[HIST_MAX_FIELDS]; /* --sort in order, when it names
+							 output fields (overhead, period, ...) */
+	int nr_sort_list;      /* 0: --sort names keys only */
 	struct hist_field fields[HIST_MAX_FIELDS]; /* -F: columns and sort order, in order */
 	int nr_fields;	       /* 0: perf's default columns */
 	int nr_sort_first;     /* -F with --sort: keys[0..n) order the rows before the fields */
@@ -175,6 +206,12 @@ struct hist_sample {
 	const char *srcline, *srcfile;
 	const char *trace;
 	int cpu, socket;
+	const char *cgroup;	/* NULL: unknown */
+	u64 cgroup_id, ns_dev, ns_ino;
+	u64 time;		/* already cut to the time quantum */
+	u64 weight, transaction, code_page_size;
+	u16 ins_lat, p_stage_cyc;
+	int mode;		/* 0 kernel, 1 user, 2 guest kernel, 3 guest user, -1 other */
 	u64 period;
 	u64 addr;	/* the sample's map-relative address (0: the frame's), shown by -v */
 	bool filtered;	/* a --comm/--dsos/... filter rejects it: its new entries are hidden */
@@ -196,6 +233,11 @@ void hists_sort(struct hists *hists);
  * to @leader with no period of their own. Call before hists_sort().
  */
 void hists_link_group(struct hists *leader, struct hists *const *members, int nr);
+
+/* hist_entry_sym_size - the symbol_size key: the symbol's extent, 0 when unresolved */
+u64 hist_entry_sym_size(const struct hist_entry *e);
+/* hist_entry_dso_size - the dso_size key: the size of the map the address fell in */
+u64 hist_entry_dso_size(const struct hist_entry *e);
 
 /* hists_entry_cmp_keys - compare two entries by the output order of the sort keys. */
 int hists_entry_cmp_keys(const struct hists *hists, const struct hist_entry *a,

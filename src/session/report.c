@@ -216,6 +216,54 @@ static bool switch_discards(struct report *rep, struct evsel *evsel)
 	return false;
 }
 
+/*
+ * sample_values - what the time, cgroup, weight, ... keys and the
+ * overhead_sys/us columns take from the sample
+ */
+static void sample_values(struct report *rep, const struct evsel *evsel,
+			  const struct perf_sample *sample, const struct thread *thread,
+			  struct hist_sample *hs)
+{
+	u64 q = rep->time_quantum ? rep->time_quantum : 100 * 1000 * 1000ULL;
+	uintptr_t ns;
+
+	hs->time = sample->time / q * q;
+	hs->cgroup_id = sample->cgroup;
+	hs->cgroup = u64map_find(&rep->cgroup_path, sample->cgroup);
+	ns = (uintptr_t)u64map_find(&rep->cgroup_ns, (u64)(u32)thread->tid);
+	if (ns) {
+		hs->ns_dev = rep->ns_id[ns - 1][0];
+		hs->ns_ino = rep->ns_id[ns - 1][1];
+	}
+	/* the weight struct packs var1_dw | ins_lat << 32 | p_stage_cyc << 48 */
+	if (evsel->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) {
+		hs->weight = (u32)sample->weight;
+		hs->ins_lat = (u16)(sample->weight >> 32);
+		hs->p_stage_cyc = (u16)(sample->weight >> 48);
+	} else {
+		hs->weight = sample->weight;
+	}
+	hs->transaction = sample->transaction;
+	hs->code_page_size = sample->code_page_size;
+	switch (sample->cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		hs->mode = 0;
+		break;
+	case PERF_RECORD_MISC_USER:
+		hs->mode = 1;
+		break;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		hs->mode = 2;
+		break;
+	case PERF_RECORD_MISC_GUEST_USER:
+		hs->mode = 3;
+		break;
+	default:
+		hs->mode = -1;
+		break;
+	}
+}
+
 /* report_sample - the tool callback: one sample into its event's hists */
 static int report_sample(struct tool *tool, struct session *s, const union perf_event *ev,
 			 const struct perf_sample *sample, struct evsel *evsel)
@@ -285,6 +333,7 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	}
 	hs.cpu = (int)sample->cpu;
 	hs.socket = -1;
+	sample_values(rep, evsel, sample, loc.thread, &hs);
 	if (rep->want_srcline)
 		sample_srcline(rep, s, &loc, sample->ip, &hs.srcline, &hs.srcfile);
 	if (rep->want_trace) {
@@ -296,7 +345,8 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 		if (te && sample->raw_data)
 			trace_tep_format(te, sample->raw_data, sample->raw_size, (int)sample->cpu,
 					 sample->time, rep->trace_buf);
-		hs.trace = strpool_intern(&s->names, rep->trace_buf->buf);
+		/* NULL: no tracepoint, perf's "N/A" */
+		hs.trace = te ? strpool_intern(&s->names, rep->trace_buf->buf) : NULL;
 	}
 	if (sample->cpu != (u32)-1) {
 		const struct perf_header *h = data_reader_header(s->reader);
@@ -349,6 +399,9 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	return 0;
 }
 
+static int report_other(struct tool *tool, struct session *s, const union perf_event *ev,
+			const struct perf_sample *sample);
+
 int report_init(struct report *rep, struct session *session, const struct hists_opts *hopts,
 		const struct report_filter *filter, const char *parent_pattern)
 {
@@ -394,7 +447,10 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 	for (int i = 0; i < n; i++)
 		hists_init(&rep->hists[i], hopts);
 	rep->tool.sample = report_sample;
+	rep->tool.other = report_other;
 	rep->tool.ordered = true;
+	u64map_init(&rep->cgroup_path);
+	u64map_init(&rep->cgroup_ns);
 	return 0;
 }
 
@@ -415,7 +471,8 @@ static int report_read_event(struct tool *tool, struct session *s, const union p
 	int c;
 
 	(void)sample;
-	if (ev->header.type != PERF_RECORD_READ || ev->header.size < sizeof(ev->header) + 16)
+	if (!rep->want_thread_values || ev->header.type != PERF_RECORD_READ ||
+	    ev->header.size < sizeof(ev->header) + 16)
 		return 0;
 	memcpy(&pid, (const u8 *)ev + sizeof(ev->header), 4);
 	memcpy(&tid, (const u8 *)ev + sizeof(ev->header) + 4, 4);
@@ -447,6 +504,62 @@ static int report_read_event(struct tool *tool, struct session *s, const union p
 	return 0;
 }
 
+/* the cgroup namespace is the 7th of a NAMESPACES record (net, uts, ipc, pid, user, mnt, cgroup) */
+#define CGROUP_NS_SLOT 6
+
+/*
+ * report_other - the records besides samples: READ (-T), CGROUP (id ->
+ * path, for the cgroup key), NAMESPACES (a thread's cgroup namespace, for
+ * cgroup_id)
+ */
+static int report_other(struct tool *tool, struct session *s, const union perf_event *ev,
+			const struct perf_sample *sample)
+{
+	struct report *rep = (struct report *)((char *)tool - offsetof(struct report, tool));
+	const u8 *p = (const u8 *)ev + sizeof(ev->header);
+	size_t size = ev->header.size;
+
+	switch (ev->header.type) {
+	case PERF_RECORD_READ:
+		return report_read_event(tool, s, ev, sample);
+	case PERF_RECORD_CGROUP: {
+		u64 id;
+		size_t len;
+
+		if (size < sizeof(ev->header) + 8)
+			return 0;
+		memcpy(&id, p, 8);
+		len = strnlen((const char *)p + 8, size - sizeof(ev->header) - 8);
+		u64map_set(&rep->cgroup_path, id,
+			   (void *)strpool_intern_len(&s->names, (const char *)p + 8, len));
+		return 0;
+	}
+	case PERF_RECORD_NAMESPACES: {
+		u32 tid;
+		u64 nr;
+		uintptr_t slot;
+
+		if (size < sizeof(ev->header) + 16)
+			return 0;
+		memcpy(&tid, p + 4, 4);
+		memcpy(&nr, p + 8, 8);
+		if (nr <= CGROUP_NS_SLOT || size < sizeof(ev->header) + 16 + 16 * (CGROUP_NS_SLOT + 1))
+			return 0;
+		slot = (uintptr_t)u64map_find(&rep->cgroup_ns, tid);
+		if (!slot) {
+			rep->ns_id = xgrow(rep->ns_id, rep->nr_ns_id + 1, &rep->alloc_ns_id,
+					   sizeof(*rep->ns_id));
+			slot = ++rep->nr_ns_id;
+			u64map_set(&rep->cgroup_ns, tid, (void *)slot);
+		}
+		memcpy(rep->ns_id[slot - 1], p + 16 + 16 * CGROUP_NS_SLOT, 16);
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
 void report_want_thread_values(struct report *rep)
 {
 	rep->want_thread_values = true;
@@ -454,11 +567,13 @@ void report_want_thread_values(struct report *rep)
 	rep->tv.counter_name = xcalloc(rep->nr_hists ? rep->nr_hists : 1, sizeof(char *));
 	rep->tv.counter_of = xcalloc(rep->nr_hists ? rep->nr_hists : 1, sizeof(int));
 	rep->tv.counter_evsel = xcalloc(rep->nr_hists ? rep->nr_hists : 1, sizeof(int));
-	rep->tool.other = report_read_event;
 }
 
 void report_release(struct report *rep)
 {
+	u64map_release(&rep->cgroup_path);
+	u64map_release(&rep->cgroup_ns);
+	free(rep->ns_id);
 	for (int i = 0; i < rep->nr_hists; i++)
 		hists_release(&rep->hists[i]);
 	free(rep->hists);

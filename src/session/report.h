@@ -79,6 +79,11 @@ struct report {
 	u64 *chain_ips;		/* scratch (-v): raw ips of the frames */
 	size_t chain_ips_alloc;
 	bool want_thread_values; /* -T: collect READ records into tv */
+	u64 time_quantum;	 /* the time key's resolution in ns (perf's 100ms default) */
+	struct u64map cgroup_path; /* cgroup id -> interned path (CGROUP records) */
+	struct u64map cgroup_ns;   /* tid -> index + 1 into ns_id (NAMESPACES records) */
+	u64 (*ns_id)[2];	 /* cgroup namespace dev, inode */
+	size_t nr_ns_id, alloc_ns_id;
 	bool discarding;	 /* --switch-on/off: samples are dropped now */
 	struct report_thread_values tv;
 	struct tool tool;

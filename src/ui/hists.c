@@ -80,9 +80,74 @@ static const char *key_title(int key)
 		return "Source File";
 	case SORT_TRACE:
 		return "Trace output";
+	case SORT_TIME:
+		return "Time";
+	case SORT_SYM_SIZE:
+		return "Symbol size";
+	case SORT_DSO_SIZE:
+		return "DSO size";
+	case SORT_CGROUP:
+		return "Cgroup";
+	case SORT_CGROUP_ID:
+		return "cgroup id (dev/inode)";
+	case SORT_WEIGHT:
+		return "Weight";
+	case SORT_LOCAL_WEIGHT:
+		return "Local Weight";
+	case SORT_TRANSACTION:
+		return "Transaction";
+	case SORT_CODE_PAGE_SIZE:
+		return "Code Page Size";
+	case SORT_INS_LAT:
+		return "INSTR Latency";
+	case SORT_P_STAGE_CYC:
+		return "Pipeline Stage Cycle";
+	case SORT_IPC_NULL:
+		return "IPC   [IPC Coverage]";
 	default:
 		return "?";
 	}
+}
+
+/* key_min_width - a key column's width before its values: the title's, or perf's fixed one */
+static int key_min_width(int key)
+{
+	switch (key) {
+	case SORT_TIME:
+	case SORT_WEIGHT:
+	case SORT_LOCAL_WEIGHT:
+		return 12;
+	case SORT_TRANSACTION:
+		return 27;
+	default:
+		return (int)strlen(key_title(key));
+	}
+}
+
+/* key_right_aligned - the keys perf prints right-aligned (numbers) */
+static bool key_right_aligned(int key)
+{
+	return key == SORT_CPU || key == SORT_SOCKET || key == SORT_SYM_SIZE ||
+	       key == SORT_DSO_SIZE;
+}
+
+/* page_size_text - perf's page size names: "4K", "2M", "1G"; 0 is "N/A" */
+static const char *page_size_text(u64 size, char *buf, size_t bufsize)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	if (!size)
+		return "N/A";
+	while (u < 3 && size >= 1024 && !(size % 1024)) {
+		size /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, bufsize, "%llu", (unsigned long long)size);
+	else
+		snprintf(buf, bufsize, "%llu%c", (unsigned long long)size, units[u]);
+	return buf;
 }
 
 /*
@@ -191,7 +256,50 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 	case SORT_SRCFILE:
 		return e->srcfile ? e->srcfile : "";
 	case SORT_TRACE:
-		return e->trace ? e->trace : "";
+		/* perf's trace key on an event that is no tracepoint */
+		return e->trace ? e->trace : "N/A";
+	case SORT_TIME:
+		snprintf(buf, size, "%llu.%06llu", (unsigned long long)(e->time / 1000000000ULL),
+			 (unsigned long long)(e->time % 1000000000ULL / 1000));
+		return buf;
+	case SORT_SYM_SIZE:
+		if (!e->frame->sym)
+			return "unknown";
+		snprintf(buf, size, "%llu", (unsigned long long)hist_entry_sym_size(e));
+		return buf;
+	case SORT_DSO_SIZE:
+		if (!e->frame->map)
+			return "unknown";
+		snprintf(buf, size, "%llu", (unsigned long long)hist_entry_dso_size(e));
+		return buf;
+	case SORT_CGROUP:
+		return e->cgroup ? e->cgroup : "N/A";
+	case SORT_CGROUP_ID:
+		snprintf(buf, size, "%llu/0x%llx", (unsigned long long)e->ns_dev,
+			 (unsigned long long)e->ns_ino);
+		return buf;
+	case SORT_WEIGHT:
+		snprintf(buf, size, "%llu", (unsigned long long)e->weight_sum);
+		return buf;
+	case SORT_LOCAL_WEIGHT:
+		snprintf(buf, size, "%llu", (unsigned long long)e->weight);
+		return buf;
+	case SORT_TRANSACTION:
+		/* the abort flags: none recorded here (no TSX), see docs/cmd/report.md */
+		if (!e->transaction)
+			return "";
+		snprintf(buf, size, "%#llx", (unsigned long long)e->transaction);
+		return buf;
+	case SORT_CODE_PAGE_SIZE:
+		return page_size_text(e->code_page_size, buf, size);
+	case SORT_INS_LAT:
+		snprintf(buf, size, "%llu", (unsigned long long)e->ins_lat_sum);
+		return buf;
+	case SORT_P_STAGE_CYC:
+		snprintf(buf, size, "%u", (unsigned)e->p_stage_cyc);
+		return buf;
+	case SORT_IPC_NULL:
+		return "-      -";
 	default:
 		return "";
 	}
@@ -222,6 +330,21 @@ static bool entry_visible(const struct printer *p, const struct hist_entry *e)
 	return true;
 }
 
+/* num_col_width - the width of a number column (perf's) */
+static int num_col_width(int type)
+{
+	switch (type) {
+	case COL_SAMPLE:
+	case COL_PERIOD:
+		return 12;
+	case COL_OVERHEAD_GUEST_SYS:
+	case COL_OVERHEAD_GUEST_US:
+		return 9;
+	default:
+		return 8;
+	}
+}
+
 static void setup_cols(struct printer *p)
 {
 	struct hists *h = p->hists;
@@ -232,13 +355,12 @@ static void setup_cols(struct printer *p)
 			const struct hist_field *f = &h->opts.fields[i];
 
 			if (f->type == COL_KEY)
-				add_col(p, COL_KEY, f->key, (int)strlen(key_title(f->key)),
-					f->key != SORT_CPU && f->key != SORT_SOCKET);
+				add_col(p, COL_KEY, f->key, key_min_width(f->key),
+					!key_right_aligned(f->key));
 			else if (f->type == COL_CHILDREN && !h->opts.children)
 				continue;
 			else
-				add_col(p, f->type, 0, f->type == COL_SAMPLE || f->type == COL_PERIOD ? 12 : 8,
-					false);
+				add_col(p, f->type, 0, num_col_width(f->type), false);
 		}
 		goto widths;
 	}
@@ -252,12 +374,34 @@ static void setup_cols(struct printer *p)
 		add_col(p, COL_SAMPLE, 0, 12, false);
 	if (p->o->show_total_period)
 		add_col(p, COL_PERIOD, 0, 12, false);
+	if (h->opts.nr_sort_list) {
+		/* --sort naming output fields: each one not shown yet, in its place */
+		for (int i = 0; i < h->opts.nr_sort_list; i++) {
+			const struct hist_field *f = &h->opts.sort_list[i];
+			bool shown = false;
+
+			for (int c = 0; c < p->nr_cols; c++)
+				shown |= p->cols[c].type == (int)f->type &&
+					 (f->type != COL_KEY || p->cols[c].key == (int)f->key);
+			/* without children perf still shows the column ("N/A") if
+			 * the file has callchains */
+			if (shown || (f->type == COL_CHILDREN &&
+				      (h->opts.children || !h->opts.file_callchains)))
+				continue;
+			if (f->type != COL_KEY)
+				add_col(p, f->type, 0, num_col_width(f->type), false);
+			else if (!((p->o->elide_keys >> f->key) & 1) || h->opts.nr_keys <= 1)
+				add_col(p, COL_KEY, f->key, key_min_width(f->key),
+					!key_right_aligned(f->key));
+		}
+		goto widths;
+	}
 	for (int i = 0; i < h->opts.nr_keys; i++) {
 		int k = h->opts.keys[i];
 
 		if (((p->o->elide_keys >> k) & 1) && h->opts.nr_keys > 1)
 			continue;
-		add_col(p, COL_KEY, k, (int)strlen(key_title(k)), k != SORT_CPU && k != SORT_SOCKET);
+		add_col(p, COL_KEY, k, key_min_width(k), !key_right_aligned(k));
 	}
 widths:
 	/* widths from the entries that will be shown */
@@ -289,7 +433,9 @@ widths:
 			 * perf formats a payload only when comparing it, so the
 			 * trace column of a lone entry keeps its title width
 			 */
+			/* and the sizes theirs: a longer number overflows the column */
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
+			    col->key == SORT_SYM_SIZE || col->key == SORT_DSO_SIZE ||
 			    (col->key == SORT_TRACE && !e->trace_compared))
 				continue;
 			w = (int)strlen(key_text(p, e, col->key, p->buf, sizeof(p->buf)));
@@ -322,6 +468,14 @@ static const char *col_title(const struct col *c)
 		return "Samples";
 	case COL_PERIOD:
 		return "Period";
+	case COL_OVERHEAD_SYS:
+		return "sys";
+	case COL_OVERHEAD_US:
+		return "usr";
+	case COL_OVERHEAD_GUEST_SYS:
+		return "guest sys";
+	case COL_OVERHEAD_GUEST_US:
+		return "guest usr";
 	default:
 		return key_title(c->key);
 	}
@@ -408,6 +562,27 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 		if (c)
 			fputs(sep ? sep : "  ", fp);
 		switch (col->type) {
+		case COL_OVERHEAD_SYS:
+		case COL_OVERHEAD_US:
+		case COL_OVERHEAD_GUEST_SYS:
+		case COL_OVERHEAD_GUEST_US: {
+			int n = p->o->nr_group > 1 && e->grp ? p->o->nr_group : 1;
+			int w = col->width / (p->o->nr_group > 1 ? p->o->nr_group : 1);
+			int mode = col->type - COL_OVERHEAD_SYS;
+
+			/* in the group view one value per member */
+			for (int m = 0; m < n; m++) {
+				u64 v = n > 1 ? e->grp[m].period_mode[mode] : e->period_mode[mode];
+
+				snprintf(num, sizeof(num), "%.2f%%",
+					 pct(v, n > 1 ? p->o->group_totals[m] : p->total));
+				if (sep)
+					fprintf(fp, " %-*s", w - 1, num);
+				else /* perf's " %*.2f%%": 1000% and more overflow by one */
+					fprintf(fp, " %*s", w - 1, num);
+			}
+			break;
+		}
 		case COL_OVERHEAD:
 		case COL_CHILDREN:
 		case COL_SAMPLE:
@@ -421,7 +596,9 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 				u64 events = n > 1 ? e->grp[m].nr_events : e->nr_events;
 				u64 total = n > 1 ? p->o->group_totals[m] : p->total;
 
-				if (col->type == COL_OVERHEAD)
+				if (col->type == COL_CHILDREN && !p->hists->opts.children)
+					snprintf(num, sizeof(num), "N/A");
+				else if (col->type == COL_OVERHEAD)
 					snprintf(num, sizeof(num), "%.2f%%", pct(period, total));
 				else if (col->type == COL_CHILDREN)
 					snprintf(num, sizeof(num), "%.2f%%", pct(acc, total));
@@ -429,8 +606,13 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 					snprintf(num, sizeof(num), "%llu",
 						 (unsigned long long)(col->type == COL_SAMPLE ? events
 											       : period));
-				if (sep) /* perf -t: " value", left-aligned */
+				if (col->type == COL_CHILDREN && !p->hists->opts.children)
+					fprintf(fp, "%*s", w, num); /* "N/A", right-aligned even with -t */
+				else if (sep) /* perf -t: " value", left-aligned */
 					fprintf(fp, " %-*s", w - 1, num);
+				else if (col->type == COL_OVERHEAD || col->type == COL_CHILDREN)
+					/* perf's " %*.2f%%": 1000% and more overflow by one */
+					fprintf(fp, " %*s", w - 1, num);
 				else
 					fprintf(fp, "%*s", w, num);
 			}
@@ -445,7 +627,8 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 			if (col->key == SORT_TRACE && last)
 				fprintf(fp, "%.*s", col->width, t); /* cut to the column, unpadded */
 			else if ((col->key == SORT_SYM || col->key == SORT_SRCLINE ||
-				  col->key == SORT_SRCFILE) && last)
+				  col->key == SORT_SRCFILE || col->key == SORT_TIME ||
+				  col->key == SORT_CGROUP || col->key == SORT_CGROUP_ID) && last)
 				fputs(t, fp);
 			else if (col->left)
 				fprintf(fp, "%-*.*s", col->width, col->width, t);

@@ -30,23 +30,92 @@ static const char *const tips[] = {
 };
 
 
+/*
+ * output_field_parse - the output fields perf also takes as sort keys
+ * (overhead, period, sample, overhead_sys, ...): the column type, or -1
+ */
+static int output_field_parse(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum hist_column type;
+	} fields[] = {
+		{ "overhead", COL_OVERHEAD },
+		{ "overhead_children", COL_CHILDREN },
+		{ "sample", COL_SAMPLE },
+		{ "period", COL_PERIOD },
+		{ "overhead_sys", COL_OVERHEAD_SYS },
+		{ "overhead_us", COL_OVERHEAD_US },
+		{ "overhead_guest_sys", COL_OVERHEAD_GUEST_SYS },
+		{ "overhead_guest_us", COL_OVERHEAD_GUEST_US },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		if (!strcmp(name, fields[i].name))
+			return (int)fields[i].type;
+	return -1;
+}
+
+static bool is_overhead_field(int type)
+{
+	return type == COL_OVERHEAD || type == COL_CHILDREN || type == COL_OVERHEAD_SYS ||
+	       type == COL_OVERHEAD_US || type == COL_OVERHEAD_GUEST_SYS ||
+	       type == COL_OVERHEAD_GUEST_US;
+}
+
+static void sort_list_add(struct hists_opts *ho, enum hist_column type, enum sort_key key)
+{
+	if (ho->nr_sort_list < HIST_MAX_FIELDS)
+		ho->sort_list[ho->nr_sort_list++] = (struct hist_field){ .type = type, .key = key };
+}
+
+/*
+ * parse_sort - --sort: keys, and output fields in their place. As perf
+ * does, a list with output fields orders the rows by that list (overhead
+ * first unless it names an overhead field); "p_stage_cyc" (powerpc only)
+ * adds nothing; a list that contains "symbol" gets the "IPC" column.
+ */
 static int parse_sort(const char *s, struct hists_opts *ho)
 {
 	struct strvec v = STRVEC_INIT;
+	bool has_field = false, has_overhead = false;
 	int ret = 0;
 
 	strvec_split(&v, s, ", ");
 	ho->nr_keys = 0;
+	ho->nr_sort_list = 0;
+	sort_list_add(ho, COL_OVERHEAD, 0); /* dropped below when not needed */
 	for (size_t i = 0; i < v.nr; i++) {
-		int k = sort_key_parse(v.v[i]);
+		int t = output_field_parse(v.v[i]);
+		int k;
 
-		if (k < 0) {
+		if (t >= 0) {
+			has_field = true;
+			has_overhead |= is_overhead_field(t);
+			sort_list_add(ho, (enum hist_column)t, 0);
+			continue;
+		}
+		k = sort_key_parse(v.v[i]);
+		if (k < 0 || k == SORT_IPC_NULL) {
 			fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", v.v[i]);
 			ret = -EINVAL;
 			break;
 		}
+		if (k == SORT_P_STAGE_CYC)
+			continue;
 		if (ho->nr_keys < SORT_NR_KEYS)
 			ho->keys[ho->nr_keys++] = (enum sort_key)k;
+		sort_list_add(ho, COL_KEY, (enum sort_key)k);
+	}
+	if (!ret && strstr(s, "symbol") && ho->nr_keys < SORT_NR_KEYS) {
+		ho->keys[ho->nr_keys++] = SORT_IPC_NULL;
+		sort_list_add(ho, COL_KEY, SORT_IPC_NULL);
+	}
+	if (!has_field) {
+		ho->nr_sort_list = 0;
+	} else if (has_overhead) {
+		memmove(ho->sort_list, ho->sort_list + 1,
+			--ho->nr_sort_list * sizeof(*ho->sort_list));
 	}
 	strvec_clear(&v);
 	return ret;
@@ -75,17 +144,11 @@ static int parse_fields(const char *s, struct hists_opts *ho, struct hists_print
 		struct hist_field *hf = &ho->fields[ho->nr_fields];
 		int k;
 
-		if (!strcmp(f, "overhead")) {
-			hf->type = COL_OVERHEAD;
-		} else if (!strcmp(f, "overhead_children")) {
-			hf->type = COL_CHILDREN;
-		} else if (!strcmp(f, "sample")) {
-			hf->type = COL_SAMPLE;
-		} else if (!strcmp(f, "period")) {
-			hf->type = COL_PERIOD;
+		if (output_field_parse(f) >= 0) {
+			hf->type = (enum hist_column)output_field_parse(f);
 		} else {
 			k = sort_key_parse(f);
-			if (k < 0) {
+			if (k < 0 || k == SORT_IPC_NULL) {
 				fprintf(stderr, "Error:\nInvalid --fields key: `%s'\n", f);
 				ret = -EINVAL;
 				break;
@@ -414,8 +477,11 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 
 		for (i = 0; i < ho.nr_keys && ho.keys[i] != SORT_PARENT; i++)
 			;
-		if (i == ho.nr_keys && ho.nr_keys < SORT_NR_KEYS)
+		if (i == ho.nr_keys && ho.nr_keys < SORT_NR_KEYS) {
 			ho.keys[ho.nr_keys++] = SORT_PARENT;
+			if (ho.nr_sort_list)
+				sort_list_add(&ho, COL_KEY, SORT_PARENT);
+		}
 	}
 	po.field_sep = a->field_sep;
 	po.sym_first = !a->fields && a->sort && strstarts(a->sort, "sym");
@@ -529,6 +595,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		goto out_filter;
 	}
 	ho.use_callchain = has_cc && !cc_none;
+	ho.file_callchains = has_cc;
 	ho.long_dso_names = verbose > 0;
 	ho.children = a->children < 0 ? has_cc : (a->children && has_cc);
 	/*
@@ -580,6 +647,7 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 	}
 	ret = report_init(&rep, s, &ho, &filter, a->parent);
 	rep.symbol_opts = a->symbol_opts;
+	rep.time_quantum = a->time_quantum;
 	if (!ret && a->threads)
 		report_want_thread_values(&rep);
 	if (ret) {

@@ -36,6 +36,7 @@ struct report_hist_args {
 	bool threads_raw;	   /* -T with --pretty raw */
 	const char *comms, *pids, *tids, *dsos, *symbols, *cpus, *time;
 	const char *parent;	   /* -p regex */
+	u64 time_quantum;	   /* --time-quantum in ns, 0: perf's 100ms */
 	int max_stack;		   /* --max-stack, 0: default 127 */
 	const char *field_sep;	   /* -t: columns joined by this, no padding between */
 	bool hide_unresolved;	   /* -U: samples without a symbol are dropped */

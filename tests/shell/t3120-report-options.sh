@@ -60,7 +60,6 @@ test_expect_success 'options sonde does not implement are refused' '
 	refused show-ref-call-graph --show-ref-call-graph &&
 	refused socket-filter --socket-filter 0 &&
 	refused stitch-lbr --stitch-lbr &&
-	refused time-quantum --time-quantum 10ms &&
 	refused total-cycles --total-cycles &&
 	refused disable-order --disable-order &&
 	refused stdio-color --stdio-color always

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# report --sort/-F keys of perf 6.1 (time, sizes, cgroup, weights, output fields): against perf.
+. "$(dirname "$0")/lib.sh"
+
+# same FILE OPTS...: sonde and perf print the same report (the random tip
+# line dropped) and exit alike; perf's stderr warnings are not compared.
+# Every comparison here is exact: no row order is loosened.
+same() {
+	local f=$1 rc_p=0 rc_s=0
+	shift
+	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null || rc_p=$?
+	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || rc_s=$?
+	grep -v '^# (Tip:' perf.out >perf.norm
+	grep -v '^# (Tip:' sonde.out >sonde.norm
+	test_cmp perf.norm sonde.norm &&
+	{ [ $rc_p = $rc_s ] || { echo "exit $rc_s, perf $rc_p: $*"; cat sonde.err; return 1; }; } ||
+	{ echo "failed: $f $*"; return 1; }
+}
+
+W=$SONDE_WORKLOADS
+
+# nog: no callchains; all: callchains with the sample bits the keys read
+# (cgroup ids and CGROUP records, NAMESPACES, the weight struct, code page
+# sizes, transaction); kg: a workload that runs mostly in the kernel
+test_expect_success PERF,ROOT 'record files with the sample bits of the keys' '
+	"$PERF" record -q -o $TRASH/nog.data -F 999 "$W/rptmix" 100 >/dev/null 2>&1 &&
+	"$PERF" record -q -g --all-cgroups --namespaces -W --code-page-size --transaction \
+		-o $TRASH/all.data -F 999 "$W/rptmix" 100 >/dev/null 2>&1 &&
+	"$PERF" record -q -g -o $TRASH/kg.data -F 999 -- \
+		dd if=/dev/zero of=/dev/null bs=64k count=20000 >/dev/null 2>&1 &&
+	test -s $TRASH/nog.data && test -s $TRASH/all.data && test -s $TRASH/kg.data
+'
+
+# every key alone and after comm, on a file without the sample bits (perf's
+# N/A, 0 and empty values) and on one with them, with and without children
+test_expect_success PERF,ROOT 'each key alone and with comm' '
+	for k in time period sample overhead symbol_size dso_size cgroup cgroup_id weight \
+		 local_weight transaction trace code_page_size ins_lat p_stage_cyc; do
+		same $TRASH/nog.data --sort $k &&
+		same $TRASH/all.data --sort $k -g none &&
+		same $TRASH/all.data --sort comm,$k --no-children &&
+		same $TRASH/all.data --sort $k,sym || return 1
+	done
+'
+
+# time: cut to --time-quantum (100ms by default), printed as s.us; with
+# children every frame of a chain adds the sample (perf counts no frame
+# once), as for cgroup, cgroup_id and code_page_size when the sample has them
+test_expect_success PERF,ROOT 'time and --time-quantum' '
+	same $TRASH/all.data --sort time,comm &&
+	same $TRASH/all.data --sort comm,time -g folded &&
+	same $TRASH/all.data --sort sym,time -g none &&
+	same $TRASH/nog.data --sort time --time-quantum 10ms &&
+	same $TRASH/nog.data --sort time,comm --time-quantum 1s &&
+	same $TRASH/nog.data --sort time --time-quantum 500us &&
+	same $TRASH/nog.data --sort time --time-quantum 1000 &&
+	same $TRASH/all.data --sort time,comm -t , &&
+	same $TRASH/all.data -F overhead,overhead_children,time,sym -g none
+'
+
+test_expect_success PERF,ROOT '--time-quantum errors: perf messages, exit 129' '
+	for q in 0 2.5ms 1x; do
+		rc_p=0 rc_s=0
+		"$PERF" report --stdio -i $TRASH/nog.data --sort time --time-quantum $q \
+			>/dev/null 2>perf.err || rc_p=$?
+		"$SONDE" report --stdio -i $TRASH/nog.data --sort time --time-quantum $q \
+			>/dev/null 2>sonde.err || rc_s=$?
+		[ $rc_p = 129 ] && [ $rc_s = 129 ] &&
+		head -1 perf.err >perf.first && head -1 sonde.err >sonde.first &&
+		test_cmp perf.first sonde.first || { echo "failed: --time-quantum $q"; return 1; }
+	done
+'
+
+# symbol_size keeps one row per symbol ("unknown" when unresolved) and,
+# like dso_size (the map size), never widens its column; a --sort list
+# naming "symbol" gets perf's IPC column
+test_expect_success PERF,ROOT 'symbol_size, dso_size and the IPC column' '
+	for f in all.data kg.data; do
+		same $TRASH/$f --sort symbol_size,dso &&
+		same $TRASH/$f --sort dso,symbol_size --no-children &&
+		same $TRASH/$f --sort dso_size,sym &&
+		same $TRASH/$f --sort dso,dso_size -g caller &&
+		same $TRASH/$f --sort symbol &&
+		same $TRASH/$f --sort dso,symbol --no-children &&
+		same $TRASH/$f -F overhead,sym --sort symbol &&
+		same $TRASH/$f -F symbol_size,dso_size,sym || return 1
+	done
+'
+
+test_expect_success PERF,ROOT 'cgroup, cgroup_id, weights, code page size' '
+	same $TRASH/all.data --sort cgroup,cgroup_id,comm -n &&
+	same $TRASH/all.data --sort cgroup,sym -g none &&
+	same $TRASH/all.data --sort code_page_size,sym -g none &&
+	same $TRASH/all.data --sort sym,cgroup_id --no-children &&
+	same $TRASH/all.data -F overhead,weight,local_weight,ins_lat,transaction,code_page_size,comm &&
+	same $TRASH/all.data -F overhead,p_stage_cyc
+'
+
+# output fields in --sort: the list orders the rows (overhead first unless it
+# names an overhead field), each shown once
+test_expect_success PERF,ROOT 'overhead, period, sample as sort keys' '
+	for ch in --children --no-children; do
+		for o in "--sort comm,period" "--sort period,comm" "--sort sample,comm -n" \
+			 "--sort comm,overhead" "--sort overhead,comm" "--sort period,sample,overhead" \
+			 "--sort overhead_children,comm" "--sort comm,sample -q" \
+			 "--sort period,sym --percent-limit 5" "--sort sample,comm -n --show-total-period" \
+			 "--sort comm,period -p hot"; do
+			same $TRASH/all.data $ch $o || return 1
+		done
+	done
+'
+
+test_expect_success PERF,ROOT 'overhead_sys, overhead_us (and guest) fields' '
+	for f in all.data kg.data; do
+		same $TRASH/$f --sort comm,overhead_sys,overhead_us &&
+		same $TRASH/$f -F overhead_sys,overhead_us,comm &&
+		same $TRASH/$f -F overhead_sys,overhead_us,sym -t ";" &&
+		same $TRASH/$f -F overhead,overhead_sys,overhead_us,overhead_guest_sys,overhead_guest_us,dso &&
+		same $TRASH/$f --sort comm,overhead_guest_sys,overhead_guest_us --no-children &&
+		same $TRASH/$f --sort overhead_us,sym || return 1
+	done &&
+	# the group view: one value per member, as for overhead
+	same "$FIXTURES/group.data" -F overhead_sys,overhead_us,comm &&
+	same "$FIXTURES/group.data" -F overhead,overhead_us,comm &&
+	same "$FIXTURES/group.data" --sort comm,overhead_sys,period &&
+	same "$FIXTURES/multi-event.data" -F overhead_sys,overhead_us,comm
+'
+
+test_done
