@@ -286,6 +286,29 @@ test_expect_success PERF,ROOT '--call-graph dwarf: unwound user stacks with inli
 test_skip '--call-graph dwarf: children totals of inlined entries' \
 	'known difference: perf counts an (inlined) entry of dwarf stacks lower in children mode; to fix'
 
+# an inlined function named with 650 characters: callchain lines print it
+# whole in every -g view (sonde used to cut such names at 511 characters)
+test_expect_success PERF,ROOT 'inlined frames with very long names print in full' '
+	long=inlined_with_a_long_name_$(printf "%0625d" 0 | tr 0 x) &&
+	cat >longname.c <<-\EOF &&
+	static volatile unsigned long sink;
+	static inline __attribute__((always_inline)) void LONGNAME(unsigned long n)
+	{
+		for (unsigned long i = 0; i < n; i++)
+			sink += i * i;
+	}
+	__attribute__((noinline)) void outer(unsigned long n) { LONGNAME(n); sink++; }
+	int main(void) { for (int i = 0; i < 300; i++) outer(1000000); return 0; }
+	EOF
+	cc -O2 -g -fno-omit-frame-pointer -DLONGNAME=$long -o longname longname.c &&
+	"$PERF" record -q --call-graph dwarf -o $TRASH/long.data ./longname >/dev/null 2>&1 &&
+	for g in graph fractal flat folded caller; do
+		same $TRASH/long.data --no-children --percent-limit 5 -g $g ||
+		{ echo "failed: -g $g"; return 1; }
+		grep -q "$long (inlined)" sonde.out || { echo "-g $g: name cut"; return 1; }
+	done
+'
+
 if [ -x "$W/jitmap" ]; then
 	test_expect_success PERF,ROOT 'JIT code: /tmp/perf-PID.map symbols, [JIT] tid names' '
 		"$PERF" record -q -o $TRASH/jit.data -F 2000 "$W/jitmap" 2 >/dev/null 2>&1 &&
