@@ -52,6 +52,14 @@ cat >"$TRASH/ties.awk" <<-\EOF
 		nb = 0
 		key = ""
 	}
+	# the report's last entry keeps the blank line that closes its callchain
+	# (the blank lines after it end the report), wherever sorting moves it
+	function settle() {
+		if (nb && blanks != "" && blk[nb] ~ /\n./) {
+			blk[nb] = blk[nb] "\n"
+			blanks = substr(blanks, 2)
+		}
+	}
 	# blank lines go with the entry above unless the report ends there
 	/^$/ { blanks = blanks "\n"; next }
 	/^  (   |  | )?[0-9]+\.[0-9]+%/ {
@@ -67,7 +75,7 @@ cat >"$TRASH/ties.awk" <<-\EOF
 		blk[++nb] = $0 "\n"
 		next
 	}
-	/^#/ { flush(); printf "%s", blanks; blanks = ""; print; next }
+	/^#/ { settle(); flush(); printf "%s", blanks; blanks = ""; print; next }
 	{
 		if (nb)
 			blk[nb] = blk[nb] blanks $0 "\n"
@@ -75,7 +83,7 @@ cat >"$TRASH/ties.awk" <<-\EOF
 			printf "%s%s\n", blanks, $0
 		blanks = ""
 	}
-	END { flush(); printf "%s", blanks }
+	END { settle(); flush(); printf "%s", blanks }
 EOF
 
 # same_ties FILE OPTS...: the same report up to the order of tied entries (above)
