@@ -367,7 +367,8 @@ static void print_paths(const struct hists *h, const struct hist_entry *e, u64 w
 	size_t limit = h->opts.cc.print_limit;
 
 	walk_paths(&w, e->chain, 0);
-	qsort_r(w.paths, w.nr_paths, sizeof(*w.paths), heavier_path_first, (void *)h);
+	if (w.nr_paths > 1)
+		qsort_r(w.paths, w.nr_paths, sizeof(*w.paths), heavier_path_first, (void *)h);
 	if (limit && limit < w.nr_paths) /* -g print_limit: the heaviest paths only */
 		w.nr_paths = limit;
 	for (size_t i = 0; i < w.nr_paths; i++) {
