@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* perf report --stdio: event header, column titles, rows and callchain graphs. */
+/* perf report --stdio: event header, column titles and rows (callchains: ui/callchain.c). */
 #include "ui/hists.h"
+
+#include "ui/callchain.h"
 
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -26,24 +28,10 @@ struct printer {
 	struct col cols[NR_MAX_COLS];
 	int nr_cols;
 	u64 total;	/* the 100% of the percent columns */
-	u32 *kids;	/* scratch for sorted children, per depth */
-	size_t kids_alloc;
 	char *origin;	/* -v: symtab origin char by dso id, 0: not computed yet */
 	size_t origin_alloc;
 	char buf[4096];
 };
-
-const char *frame_chain_name(const struct frame *f, char *buf, size_t size)
-{
-	if (f->sym && f->inlined) {
-		snprintf(buf, size, "%s (inlined)", f->sym->name);
-		return buf;
-	}
-	if (f->sym)
-		return f->sym->name;
-	snprintf(buf, size, "%#llx", (unsigned long long)f->ip);
-	return buf;
-}
 
 const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t size)
 {
@@ -641,308 +629,6 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 	fputc('\n', fp);
 }
 
-/* ---- callchain graph -------------------------------------------------- */
-
-static void margin(FILE *fp, int left)
-{
-	fprintf(fp, "%*s", 12 + left, "");
-}
-
-/* the last trie node of the radix node that starts at @idx */
-static u32 radix_end(const struct hists *h, u32 idx)
-{
-	while (h->nodes[idx].nr_children == 1 && h->nodes[idx].hit == 0)
-		idx = h->nodes[idx].first_child;
-	return idx;
-}
-
-static void graph_line(FILE *fp, int depth, u64 mask, int left)
-{
-	margin(fp, left);
-	for (int i = 0; i < depth; i++)
-		fputs((mask >> i) & 1 ? "|          " : "           ", fp);
-	fputc('\n', fp);
-}
-
-static void chain_line(struct printer *p, int depth, u64 mask, bool first, u64 value, u64 total,
-		       const struct frame *f, int left)
-{
-	FILE *fp = p->fp;
-	char name[512];
-
-	margin(fp, left);
-	for (int i = 0; i < depth; i++) {
-		fputc((mask >> i) & 1 ? '|' : ' ', fp);
-		if (first && i == depth - 1)
-			fprintf(fp, "--%.2f%%--", pct(value, total));
-		else
-			fputs("          ", fp);
-	}
-	fputs(frame_chain_name(f, name, sizeof(name)), fp);
-	fputc('\n', fp);
-}
-
-struct graph_ctx {
-	u64 min_hit_abs;
-	double min_percent;
-	enum chain_mode mode;
-	u32 print_limit;
-};
-
-static u32 kept_children(struct printer *p, const struct graph_ctx *g, u32 node, u32 **out,
-			 size_t *alloc)
-{
-	const struct hists *h = p->hists;
-	u32 nr = hists_sorted_children(h, node, out, alloc), kept = 0;
-	u64 min_hit = g->min_hit_abs;
-
-	if (g->mode == CHAIN_GRAPH_REL) {
-		u64 children = h->nodes[node].cumul - h->nodes[node].hit;
-
-		min_hit = (u64)((double)children * g->min_percent / 100.0);
-	}
-	for (u32 i = 0; i < nr; i++)
-		if (h->nodes[(*out)[i]].cumul >= min_hit)
-			(*out)[kept++] = (*out)[i];
-	return kept;
-}
-
-static size_t print_graph(struct printer *p, const struct graph_ctx *g, u32 node, u64 total,
-			  int depth, u64 mask, int left)
-{
-	const struct hists *h = p->hists;
-	u32 *kids = NULL;
-	size_t alloc = 0, lines = 0;
-	u32 nr = kept_children(p, g, node, &kids, &alloc);
-	u64 remaining = total;
-
-	for (u32 i = 0; i < nr; i++) {
-		u32 c = kids[i], end;
-		u64 new_mask = mask;
-		u64 cumul = h->nodes[c].cumul;
-		bool first = true;
-
-		remaining -= cumul;
-		if (i == nr - 1 && (g->mode != CHAIN_GRAPH_REL || !remaining))
-			new_mask &= ~(1ULL << (depth - 1));
-		graph_line(p->fp, depth, mask, left);
-		for (u32 n = c;; n = h->nodes[n].first_child) {
-			chain_line(p, depth, new_mask, first, cumul, total, h->nodes[n].frame, left);
-			lines++;
-			first = false;
-			if (!(h->nodes[n].nr_children == 1 && h->nodes[n].hit == 0))
-				break;
-		}
-		end = radix_end(h, c);
-		lines += print_graph(p, g, end,
-				     g->mode == CHAIN_GRAPH_REL ? h->nodes[end].cumul - h->nodes[end].hit
-								: total,
-				     depth + 1, new_mask | (1ULL << depth), left);
-		if (g->print_limit && i + 1 == g->print_limit)
-			break;
-	}
-	if (g->mode == CHAIN_GRAPH_REL && remaining && remaining != total && nr) {
-		margin(p->fp, left);
-		for (int i = 0; i < depth; i++) {
-			fputc((mask >> i) & 1 && i < depth - 1 ? '|' : ' ', p->fp);
-			if (i == depth - 1)
-				fprintf(p->fp, "--%.2f%%--[...]", pct(remaining, total));
-			else
-				fputs("          ", p->fp);
-		}
-		fputc('\n', p->fp);
-		lines++;
-	}
-	free(kids);
-	return lines;
-}
-
-static void print_callchain_graph(struct printer *p, const struct hist_entry *e)
-{
-	const struct hists *h = p->hists;
-	const struct callchain_opts *cc = &h->opts.cc;
-	struct graph_ctx g = {
-		.min_percent = cc->min_percent,
-		.mode = cc->mode,
-		.print_limit = cc->print_limit,
-	};
-	u64 parent_total = h->opts.children ? e->acc_period : e->period;
-	u64 total;
-	u32 *kids = NULL;
-	size_t alloc = 0, lines = 0;
-	u32 root = e->chain, nr;
-	int left = 0;
-
-	/*
-	 * callchain percentages stay relative to every sample; the threshold,
-	 * with --percentage relative, to the samples the filters let through
-	 */
-	total = p->hists->total_period;
-	g.min_hit_abs = (u64)((double)(p->o->percent_absolute ? total : p->hists->period_unfiltered) *
-			      cc->min_percent / 100.0);
-	nr = kept_children(p, &g, root, &kids, &alloc);
-	/* one root path covering the whole entry is drawn as "---" without a percentage */
-	if (nr == 1 && h->nodes[kids[0]].cumul == parent_total) {
-		u32 n = kids[0];
-		bool printed = false, skip = p->o->sym_first;
-		u32 count = 0;
-
-		for (;; n = h->nodes[n].first_child) {
-			char name[512];
-
-			if (skip) {
-				skip = false;
-			} else {
-				if (!printed) {
-					margin(p->fp, left);
-					fputs("|\n", p->fp);
-					margin(p->fp, left);
-					fputs("---", p->fp);
-					left += 3;
-					printed = true;
-				} else {
-					margin(p->fp, left);
-				}
-				fputs(frame_chain_name(h->nodes[n].frame, name, sizeof(name)), p->fp);
-				fputc('\n', p->fp);
-				lines++;
-				if (cc->print_limit && ++count == cc->print_limit)
-					break;
-			}
-			if (!(h->nodes[n].nr_children == 1 && h->nodes[n].hit == 0))
-				break;
-		}
-		root = radix_end(h, kids[0]);
-	}
-	if (cc->mode == CHAIN_GRAPH_REL)
-		total = parent_total;
-	lines += print_graph(p, &g, root, total, 1, 1, left);
-	if (lines)
-		fputc('\n', p->fp);
-	free(kids);
-}
-
-/*
- * flat: every chain that ends with hits, heaviest first, each printed from
- * the trie root down. Nodes are gathered children first (perf's order for
- * equal hits).
- */
-struct flat_item {
-	u32 node;
-	u32 seq;
-};
-
-static void flat_collect(const struct hists *h, u32 node, u64 min_hit, struct flat_item **items,
-			 size_t *nr, size_t *alloc)
-{
-	u32 *kids = NULL;
-	size_t kalloc = 0;
-	u32 nk = hists_sorted_children(h, node, &kids, &kalloc);
-
-	/* children in their tree order: sorted by frame, not by weight */
-	for (u32 i = 0; i < nk; i++)
-		for (u32 j = i + 1; j < nk; j++)
-			if (hists_frame_order(h->nodes[kids[j]].frame, h->nodes[kids[i]].frame) < 0) {
-				u32 t = kids[i];
-
-				kids[i] = kids[j];
-				kids[j] = t;
-			}
-	for (u32 i = 0; i < nk; i++)
-		flat_collect(h, kids[i], min_hit, items, nr, alloc);
-	free(kids);
-	if (h->nodes[node].hit && h->nodes[node].hit >= min_hit && h->nodes[node].frame) {
-		*items = xgrow(*items, *nr + 1, alloc, sizeof(**items));
-		(*items)[*nr].node = node;
-		(*items)[*nr].seq = (u32)*nr;
-		(*nr)++;
-	}
-}
-
-static int flat_cmp(const void *pa, const void *pb, void *arg)
-{
-	const struct hists *h = arg;
-	const struct flat_item *a = pa, *b = pb;
-	u64 ha = h->nodes[a->node].hit, hb = h->nodes[b->node].hit;
-
-	if (ha != hb)
-		return ha > hb ? -1 : 1;
-	return a->seq < b->seq ? -1 : 1;
-}
-
-/* path_to - the frames from the trie root down to @node (needs parent links: search) */
-static bool path_to(const struct hists *h, u32 from, u32 node, const struct frame **path,
-		    int *depth, int max)
-{
-	if (from == node)
-		return true;
-	for (u32 c = h->nodes[from].first_child; c; c = h->nodes[c].next_sibling) {
-		if (*depth >= max)
-			return false;
-		path[(*depth)++] = h->nodes[c].frame;
-		if (path_to(h, c, node, path, depth, max))
-			return true;
-		(*depth)--;
-	}
-	return false;
-}
-
-static void print_flat(struct printer *p, const struct hist_entry *e, u64 min_hit, bool folded)
-{
-	const struct hists *h = p->hists;
-	struct flat_item *items = NULL;
-	size_t nr = 0, alloc = 0;
-	const struct frame *path[1024];
-	char name[512];
-
-	flat_collect(h, e->chain, min_hit, &items, &nr, &alloc);
-	if (nr > 1)
-		qsort_r(items, nr, sizeof(*items), flat_cmp, (void *)h);
-	for (size_t i = 0; i < nr; i++) {
-		int depth = 0;
-
-		if (!path_to(h, e->chain, items[i].node, path, &depth, 1024))
-			continue;
-		if (folded) {
-			/* folded shows the node's own hits, flat its whole subtree */
-			fprintf(p->fp, "%.2f%% ", pct(h->nodes[items[i].node].hit, p->total));
-			for (int d = 0; d < depth; d++)
-				fprintf(p->fp, "%s%s", d ? ";" : "",
-					frame_chain_name(path[d], name, sizeof(name)));
-			fputc('\n', p->fp);
-			continue;
-		}
-		fprintf(p->fp, "           %.2f%%\n", pct(h->nodes[items[i].node].cumul, p->total));
-		for (int d = 0; d < depth; d++)
-			fprintf(p->fp, "                %s\n", frame_chain_name(path[d], name, sizeof(name)));
-		fputc('\n', p->fp);
-	}
-	free(items);
-}
-
-static void print_callchain(struct printer *p, const struct hist_entry *e)
-{
-	const struct callchain_opts *cc = &p->hists->opts.cc;
-	u64 min_hit = (u64)((double)p->total * cc->min_percent / 100.0);
-
-	if (!e->chain || !p->hists->opts.use_callchain)
-		return;
-	switch (cc->mode) {
-	case CHAIN_GRAPH_ABS:
-	case CHAIN_GRAPH_REL:
-		print_callchain_graph(p, e);
-		break;
-	case CHAIN_FLAT:
-		print_flat(p, e, min_hit, false);
-		break;
-	case CHAIN_FOLDED:
-		print_flat(p, e, min_hit, true);
-		break;
-	default:
-		break;
-	}
-}
-
 u64 hists_visible_period(const struct hists *hists)
 {
 	u64 sum = 0;
@@ -1015,10 +701,9 @@ size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE
 		if (!entry_visible(&p, e))
 			continue;
 		print_row(&p, e);
-		print_callchain(&p, e);
+		hist_entry_fprintf_callchain(hists, e, o, p.total, fp);
 		printed++;
 	}
-	free(p.kids);
 	free(p.origin);
 	return printed;
 }

@@ -54,7 +54,4 @@ u64 hists_visible_period(const struct hists *hists);
 /* hist_entry_sym_text - "[.] name" / "[k] 0x..." into @buf. Returns @buf. */
 const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t size);
 
-/* frame_chain_name - a frame as callchain lines show it ("name" or "0x7f..."). */
-const char *frame_chain_name(const struct frame *f, char *buf, size_t size);
-
 #endif
