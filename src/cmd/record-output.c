@@ -162,18 +162,21 @@ int record_write_preamble(struct record *rec, bool tail)
 		err = 0; /* --synth=no|cgroup: no task state from /proc */
 	} else if (t->system_wide || t->cpu_list) {
 		err = synth_all_tasks(&s, rec->synth & RECORD_SYNTH_MMAP);
-	} else if (evlist->workload.pid > 0) {
-		pid_t tgid;
-
-		/* the corked child: its COMM now, the exec's COMM and maps come from the kernel */
-		err = synth_comm(&s, evlist->workload.pid, &tgid);
-		if (!err && s.namespaces)
-			err = synth_namespaces(&s, tgid, evlist->workload.pid);
-		if (err == -ESRCH)
-			err = 0;
 	} else {
-		err = synth_thread_map_tasks(&s, evlist->threads->pids, evlist->threads->nr,
-					     rec->synth & RECORD_SYNTH_MMAP);
+		/* -p/-t/-u targets: their tasks and maps as they are now */
+		if (t->pid || t->tid || t->uid_str || evlist->workload.pid <= 0)
+			err = synth_thread_map_tasks(&s, evlist->threads->pids, evlist->threads->nr,
+						     rec->synth & RECORD_SYNTH_MMAP);
+		/* the corked child: its COMM now, the exec's COMM and maps come from the kernel */
+		if (!err && evlist->workload.pid > 0) {
+			pid_t tgid;
+
+			err = synth_comm(&s, evlist->workload.pid, &tgid);
+			if (!err && s.namespaces)
+				err = synth_namespaces(&s, tgid, evlist->workload.pid);
+			if (err == -ESRCH)
+				err = 0;
+		}
 	}
 	if (!err && !tail)
 		err = synth_header_only(&s, PERF_RECORD_FINISHED_INIT);
