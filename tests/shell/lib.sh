@@ -150,3 +150,19 @@ default_event_mods() {
 	*) echo pppH ;;
 	esac
 }
+
+# report_same FILE OPTS...: perf report --stdio and sonde report --stdio print
+# the same report (the random "# (Tip: ...)" line dropped) and exit alike;
+# perf's stderr warnings are not compared. Leaves perf.out, sonde.out and
+# sonde.err for further checks.
+report_same() {
+	local f=$1 rc_p=0 rc_s=0
+	shift
+	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null || rc_p=$?
+	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || rc_s=$?
+	grep -v '^# (Tip:' perf.out >perf.norm
+	grep -v '^# (Tip:' sonde.out >sonde.norm
+	test_cmp perf.norm sonde.norm &&
+	{ [ $rc_p = $rc_s ] || { echo "exit $rc_s, perf $rc_p: $*"; cat sonde.err; return 1; }; } ||
+	{ echo "failed: $f $*"; return 1; }
+}

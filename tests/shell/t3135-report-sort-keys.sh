@@ -3,20 +3,9 @@
 # report --sort/-F keys of perf 6.1 (time, sizes, cgroup, weights, output fields): against perf.
 . "$(dirname "$0")/lib.sh"
 
-# same FILE OPTS...: sonde and perf print the same report (the random tip
-# line dropped) and exit alike; perf's stderr warnings are not compared.
-# Every comparison here is exact: no row order is loosened.
-same() {
-	local f=$1 rc_p=0 rc_s=0
-	shift
-	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null || rc_p=$?
-	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || rc_s=$?
-	grep -v '^# (Tip:' perf.out >perf.norm
-	grep -v '^# (Tip:' sonde.out >sonde.norm
-	test_cmp perf.norm sonde.norm &&
-	{ [ $rc_p = $rc_s ] || { echo "exit $rc_s, perf $rc_p: $*"; cat sonde.err; return 1; }; } ||
-	{ echo "failed: $f $*"; return 1; }
-}
+# same FILE OPTS...: report_same (lib.sh); every comparison here is exact:
+# no row order is loosened
+same() { report_same "$@"; }
 
 W=$SONDE_WORKLOADS
 
