@@ -11,6 +11,7 @@
 #include "lib/xalloc.h"
 #include "session/session.h"
 #include "ui/dump.h"
+#include "cmd/open.h"
 #include "ui/header.h"
 #include "ui/itrace-help.h"
 #include "ui/report-hists.h"

@@ -1238,13 +1238,12 @@ static void run_release(struct run *r)
 	session_free(r->session);
 }
 
-int script_run(struct script_opts *o)
+int script_run(struct script_opts *o, struct data_reader *reader)
 {
 	struct strbuf msg = STRBUF_INIT;
 	struct machine_opts mopts = { 0 };
 	struct symbol_opts sopts = { 0 };
 	struct data_error derr = { 0 };
-	struct data_reader *reader;
 	struct evsel *evsel;
 	struct run r;
 	bool has_traces = false;
@@ -1257,9 +1256,6 @@ int script_run(struct script_opts *o)
 	sopts.symfs = o->symfs;
 	sopts.kallsyms = o->kallsyms;
 	mopts.symbol_opts = &sopts;
-	reader = data_open_for_read(o->input, o->force);
-	if (!reader)
-		return 255;
 	if (o->header || o->header_only) {
 		fflush(stdout);
 		header_fprintf(stdout, reader, o->show_info);
