@@ -61,22 +61,4 @@ void script_opts_init(struct script_opts *o);
  */
 int script_run(struct script_opts *o, struct data_reader *reader);
 
-/*
- * script_parse_time - perf's --time "start,stop" (seconds with up to 9
- * decimals, either side may be empty). Returns 0 or -EINVAL.
- */
-int script_parse_time(const char *str, u64 *start, u64 *end);
-
-struct script_time_range {
-	u64 start, end; /* inclusive */
-};
-
-/*
- * script_parse_time_percent - perf's percent forms of --time ("10%/2",
- * "0%-10%", "50%", comma-separated) over [@first, @last]. Returns 0 with
- * *@out (caller frees) and *@nr set, or -EINVAL.
- */
-int script_parse_time_percent(const char *str, u64 first, u64 last,
-			      struct script_time_range **out, int *nr);
-
 #endif
