@@ -14,7 +14,7 @@
 #include "cmd/open.h"
 #include "ui/header.h"
 #include "ui/itrace-help.h"
-#include "ui/report-hists.h"
+#include "cmd/report.h"
 #include "ui/stats.h"
 
 #include <errno.h>

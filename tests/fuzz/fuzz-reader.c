@@ -15,7 +15,7 @@
 #include "ui/dump.h"
 #include "symbol/symtab.h"
 #include "ui/header.h"
-#include "ui/report-hists.h"
+#include "cmd/report.h"
 #include "ui/script-run.h"
 #include "session/session.h"
 #include "ui/stats.h"
