@@ -49,12 +49,6 @@ void report_sort_list_add(struct hists_opts *ho, enum hist_column type, enum sor
 		ho->sort_list[ho->nr_sort_list++] = (struct hist_field){ .type = type, .key = key };
 }
 
-/*
- * report_parse_sort - --sort: keys, and output fields in their place. As perf
- * does, a list with output fields orders the rows by that list (overhead
- * first unless it names an overhead field); "p_stage_cyc" (powerpc only)
- * adds nothing; a list that contains "symbol" gets the "IPC" column.
- */
 int report_parse_sort(const char *s, struct hists_opts *ho)
 {
 	struct strvec v = STRVEC_INIT;
