@@ -9,6 +9,7 @@
 #include "session/machine.h"
 #include "session/session.h"
 #include "symbol/elf.h"
+#include "cmd/open.h"
 #include "ui/header.h"
 
 #include <inttypes.h>

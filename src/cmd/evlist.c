@@ -9,6 +9,7 @@
 #include "lib/strvec.h"
 #include "trace/tep.h"
 #include "ui/attr-text.h"
+#include "cmd/open.h"
 #include "ui/header.h"
 
 #include <inttypes.h>

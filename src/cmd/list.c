@@ -15,7 +15,7 @@
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
 #include "trace/tracefs.h"
-#include "ui/events-option.h"
+#include "cmd/events-option.h"
 #include "ui/list.h"
 
 #include <fnmatch.h>

@@ -4,7 +4,7 @@
 #include "core/evsel.h"
 #include "lib/optspec.h"
 #include "lib/xalloc.h"
-#include "ui/events-option.h"
+#include "cmd/events-option.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -2,7 +2,6 @@
 /* sonde record: sample a command, processes, threads or cpus into perf.data. */
 #include "builtin.h"
 #include "cmd/record.h"
-#include "core/cgroup.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
 #include "core/mmap.h"
@@ -16,7 +15,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "session/recorder.h"
-#include "ui/events-option.h"
+#include "cmd/events-option.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -232,52 +231,15 @@ static int opt_switch_output(const struct opt_spec *opt, const char *arg, int un
 	return 0;
 }
 
-/*
- * -G NAME[,NAME...]: one cgroup for all events given so far, or one per
- * event in order (an empty name skips an event). Events must come first.
- */
+/* -G: the cgroups of the events given so far (cmd/events-option.c) */
 static int opt_cgroup(const struct opt_spec *opt, const char *arg, int unset)
 {
 	struct record *rec = opt->dest;
-	struct evsel *evsel;
-	char *names, *tok;
-	bool one = !strchr(arg, ',');
 
 	if (unset)
 		return 0;
-	if (!rec->evlist || !rec->evlist->nr_entries) {
-		fprintf(stderr, "must define events before cgroups\n\n");
-		return -1;
-	}
 	rec->cgroup = arg;
-	names = xstrdup(arg);
-	tok = names;
-	evlist_for_each_entry(rec->evlist, evsel) {
-		char path[8192], *next = NULL;
-		const char *name = tok;
-		int fd;
-
-		if (!tok)
-			break;
-		if (!one) {
-			next = strchr(tok, ',');
-			if (next)
-				*next++ = 0;
-		}
-		tok = one ? tok : next;
-		if (!*name || evsel->cgroup_fd >= 0)
-			continue;
-		fd = cgroup_open(name, path, sizeof(path));
-		if (fd < 0) {
-			fprintf(stderr, "no access to cgroup %s\n\n", path[0] ? path : name);
-			free(names);
-			return -1;
-		}
-		evsel->cgroup_fd = fd;
-		evsel->cgroup_name = xstrdup(name);
-	}
-	free(names);
-	return 0;
+	return evlist_add_cgroups_option(rec->evlist, arg);
 }
 
 /* -D MSECS (-1: start disabled), or "-D 10-20,30-40": enabled in those ranges */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sonde report: perf report's option table; header, raw dump and stats modes
- * here, the histogram path in report_histograms() (see ui/ and session/).
+ * here, the histogram path in cmd/report-run.c (report-keys.c parses the keys).
  */
 #include "builtin.h"
 #include "core/evlist.h"
@@ -11,9 +11,10 @@
 #include "lib/xalloc.h"
 #include "session/session.h"
 #include "ui/dump.h"
+#include "cmd/open.h"
 #include "ui/header.h"
 #include "ui/itrace-help.h"
-#include "ui/report-hists.h"
+#include "cmd/report.h"
 #include "ui/stats.h"
 
 #include <errno.h>
@@ -94,7 +95,8 @@ static const char *const report_usage[] = {
 
 /*
  * report_histograms - the normal report: histograms of the samples
- * (session/ builds them, ui/report-hists.c prints them). Returns the exit status.
+ * (cmd/report-run.c checks and runs, session/ builds them, ui/report-hists.c
+ * prints them). Returns the exit status.
  */
 static int report_histograms(struct report_opts *o, struct data_reader *reader)
 {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde script: options and validation; the work is in ui/script-run.c. */
 #include "builtin.h"
+#include "cmd/open.h"
 
 #include "lib/debug.h"
 #include "lib/optspec.h"
@@ -53,6 +54,7 @@ static int ignore_cb(const struct opt_spec *opt, const char *arg, int unset)
 int cmd_script(int argc, const char **argv)
 {
 	struct script_opts o;
+	struct data_reader *reader;
 	bool dummy_b = false, ns = false, verbose_flag = false;
 	const char *dummy_s = NULL;
 	int max_stack = -1, dummy_i = 0;
@@ -195,5 +197,8 @@ int cmd_script(int argc, const char **argv)
 				"Please limit to --reltime or --deltatime.\n");
 		return 255;
 	}
-	return script_run(&o);
+	reader = data_open_for_read(o.input, o.force);
+	if (!reader)
+		return 255;
+	return script_run(&o, reader);
 }

@@ -2,7 +2,6 @@
 /* sonde stat: count events for a command, processes, threads or cpus, and print perf's report. */
 #include "builtin.h"
 #include "cmd/stat.h"
-#include "core/cgroup.h"
 #include "core/counts.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
@@ -15,7 +14,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
-#include "ui/events-option.h"
+#include "cmd/events-option.h"
 #include "ui/stat-display.h"
 
 #include <errno.h>
@@ -71,66 +70,15 @@ static void print_usage_for(const char *const usage[], const struct opt_spec *op
 	va_end(ap);
 }
 
-/*
- * -G: one cgroup for every event given so far, or one per event in order
- * ("-G a,,b": an empty name leaves that event without one). perf needs the
- * events first.
- */
+/* -G: the cgroups of the events given so far (cmd/events-option.c) */
 static int cgroup_cb(const struct opt_spec *opt, const char *arg, int unset)
 {
 	struct stat_opts *o = opt->dest;
-	struct evsel *evsel;
-	char *names = xstrdup(arg ? arg : ""), *save = NULL, *tok;
-	int nr = 0, i = 0;
 
-	if (unset) {
-		free(names);
+	if (unset || !arg)
 		return 0;
-	}
-	if (!o->evlist || !o->evlist->nr_entries) {
-		/* the blank line perf leaves before the usage of a rejected option */
-		fprintf(stderr, "must define events before cgroups\n\n");
-		free(names);
-		return -1;
-	}
 	o->cgroup = arg;
-	for (const char *p = arg; *p; p++)
-		nr += *p == ',';
-	nr++;
-	tok = names;
-	evlist_for_each_entry(o->evlist, evsel) {
-		const char *name;
-		char *comma;
-		char path[8192];
-		int fd;
-
-		if (nr == 1) {
-			name = names;
-		} else {
-			if (!tok || i >= nr)
-				break;
-			comma = strchr(tok, ',');
-			if (comma)
-				*comma = 0;
-			name = tok;
-			tok = comma ? comma + 1 : NULL;
-			i++;
-		}
-		/* a lone empty name is the root (perf joins it to the mount point) */
-		if ((!*name && nr > 1) || evsel->cgroup_fd >= 0)
-			continue;
-		fd = cgroup_open(name, path, sizeof(path));
-		if (fd < 0) {
-			fprintf(stderr, "no access to cgroup %s\n\n", path[0] ? path : name);
-			free(names);
-			return -1;
-		}
-		evsel->cgroup_fd = fd;
-		evsel->cgroup_name = xstrdup(name);
-	}
-	(void)save;
-	free(names);
-	return 0;
+	return evlist_add_cgroups_option(o->evlist, arg);
 }
 
 static int big_num_cb(const struct opt_spec *opt, const char *arg, int unset)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde stat's internals shared by cmd/stat.c (options) and cmd/stat-run.c (the run). */
+/* sonde stat's internals shared by cmd/stat.c (options) and cmd/stat-measure.c (one measured run). */
 #ifndef SONDE_CMD_STAT_H
 #define SONDE_CMD_STAT_H
 

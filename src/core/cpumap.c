@@ -24,6 +24,13 @@ static int int_cmp(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/*
+ * perf's cpu list grammar, as its tools behave: items "N" or "N-M" joined by
+ * commas, numbers in C notation (0x1 is cpu 1), "N-" meaning N-0; the list
+ * ends at the first item that does not start with a digit ("0,,1" is cpu 0);
+ * a cpu named twice, a range running down or a stray byte after a number
+ * make it malformed.
+ */
 struct cpu_map *cpu_map_parse(const char *list)
 {
 	int *cpus = NULL, nr = 0;
@@ -33,41 +40,31 @@ struct cpu_map *cpu_map_parse(const char *list)
 
 	if (!list)
 		return NULL;
-	while (*p) {
+	while (isdigit((unsigned char)*p)) {
 		char *end;
-		long a, b;
+		unsigned long first = strtoul(p, &end, 0), last = first;
 
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		a = strtol(p, &end, 10);
-		b = a;
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (!isdigit((unsigned char)*p))
+		if (*end == '-') {
+			last = strtoul(end + 1, &end, 0);
+			if (last < first)
 				goto bad;
-			b = strtol(p, &end, 10);
-			p = end;
 		}
-		if (b < a || b > 1 << 20)
+		if ((*end && *end != ',') || last > 1UL << 20)
 			goto bad;
-		for (long c = a; c <= b; c++) {
+		for (unsigned long c = first; c <= last; c++) {
 			cpus = xgrow(cpus, (size_t)nr + 1, &alloc, sizeof(*cpus));
 			cpus[nr++] = (int)c;
 		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			goto bad;
+		p = *end ? end + 1 : end;
 	}
 	if (!nr)
 		goto bad;
 	qsort(cpus, nr, sizeof(int), int_cmp);
+	for (int i = 1; i < nr; i++)
+		if (cpus[i] == cpus[i - 1])
+			goto bad;
 	map = map_alloc(nr);
-	map->nr = 0;
-	for (int i = 0; i < nr; i++)
-		if (!i || cpus[i] != cpus[i - 1])
-			map->map[map->nr++] = cpus[i];
+	memcpy(map->map, cpus, sizeof(int) * nr);
 	free(cpus);
 	return map;
 bad:

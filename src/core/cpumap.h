@@ -16,7 +16,11 @@ struct cpu_map {
  * Returns a new map (caller frees with cpu_map_free) or NULL when @list is malformed.
  */
 struct cpu_map *cpu_map_new(const char *list);
-/* cpu_map_parse - parse a cpu list without looking at the machine; NULL when malformed. */
+/*
+ * cpu_map_parse - parse a cpu list with perf's grammar ("0-3,6", "0x1", a
+ * list ending at an item that starts with no digit), without looking at
+ * the machine. NULL when malformed, empty, or a cpu is named twice.
+ */
 struct cpu_map *cpu_map_parse(const char *list);
 /* cpu_map_dummy_new - the one-entry map {-1} used for per-task events. */
 struct cpu_map *cpu_map_dummy_new(void);

@@ -281,11 +281,8 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	hists = &rep->hists[evsel->idx];
 	if (switch_discards(rep, evsel))
 		return 0;
-	if (f->cpu_mask && (sample->cpu >= (u32)f->nr_cpu_bits ||
-			    !((f->cpu_mask[sample->cpu / 64] >> (sample->cpu % 64)) & 1)))
-		return 0;
-	if ((f->time_start && sample->time < f->time_start) ||
-	    (f->time_end && sample->time > f->time_end))
+	if (!cpu_bitmap_has(&f->cpus, sample->cpu) ||
+	    !time_spans_include(f->time_spans, f->nr_time_spans, sample->time))
 		return 0;
 	machine_resolve(&s->machine, sample, &loc);
 	if (f->hide_unresolved && !loc.frame->sym)

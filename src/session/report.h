@@ -7,6 +7,7 @@
 #define SONDE_SESSION_REPORT_H
 
 #include "session/hists.h"
+#include "session/sample-filter.h"
 #include "session/session.h"
 
 #include <regex.h>
@@ -20,9 +21,9 @@ struct report_filter {
 	const char **symbols; /* symbol names */
 	int *pids, nr_pids;
 	int *tids, nr_tids;
-	u64 *cpu_mask;	      /* bit per cpu, or NULL */
-	int nr_cpu_bits;
-	u64 time_start, time_end; /* 0: open */
+	struct cpu_bitmap cpus;	      /* --cpu (no bits: any cpu) */
+	struct time_span *time_spans; /* --time: any of these (none: any time) */
+	int nr_time_spans;
 	bool hide_unresolved;	  /* -U: drop samples without a symbol */
 	bool exclude_other;	  /* -x: hide entries without a parent match */
 	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off events */

@@ -27,17 +27,6 @@ void group_text(struct strbuf *sb, struct evlist *evlist, struct evsel *leader);
  */
 void header_fprintf(FILE *fp, struct data_reader *reader, bool full);
 
-/*
- * data_open_for_read - open @path (NULL: "-" when stdin is a FIFO, else
- * "perf.data") for a reading command with perf's checks and messages on
- * stderr: missing file ("failed to open ...: ... (try 'perf record' first)"),
- * empty file ("zero-sized data (...), nothing to do!"), ownership (unless
- * @force), corrupt header (the offset and what was wrong, then perf's
- * "incompatible file format" line). Returns the reader, or NULL after
- * printing (the command exits 255).
- */
-struct data_reader *data_open_for_read(const char *path, bool force);
-
 /* data_error_print - "<path>: corrupt perf.data at offset 0x..: <msg>" on stderr. */
 void data_error_print(const char *path, const struct data_error *err);
 

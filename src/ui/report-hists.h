@@ -1,59 +1,48 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The histogram path of `report --stdio`: option values in, the whole
- * stdio report out. cmd/report.c parses the command line and calls
- * report_hists_run(); everything else lives in session/ and ui/.
+ * The text of `report --stdio` once the histograms are made: cmd/report-run.c
+ * decides what to show (struct report_print_args), this prints it.
  */
 #ifndef SONDE_UI_REPORT_HISTS_H
 #define SONDE_UI_REPORT_HISTS_H
 
-#include "symbol/symtab.h"
-
-struct data_reader;
+#include "ui/hists.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
-/* struct report_hist_args - perf report's options as given (strings borrowed). */
-struct report_hist_args {
-	const char *input;	   /* -i, default "perf.data" */
-	struct data_reader *reader; /* already open (borrowed), or NULL: open @input */
-	const char *sort;	   /* -s/--sort, NULL: perf's default */
-	const char *fields;	   /* -F/--fields */
-	const char *callchain;	   /* -g/--call-graph argument, NULL: default */
-	bool no_callchain;	   /* -g none / --no-call-graph? */
-	int children;		   /* -1 default (on when callchains exist), 0, 1 */
-	bool inverted;		   /* -G */
-	const char *percent_limit; /* --percent-limit */
-	bool percent_limit_last;   /* --percent-limit given after -g */
-	const char *percentage;	   /* --percentage relative|absolute */
-	bool show_nr_samples;	   /* -n */
-	bool show_total_period;	   /* --show-total-period */
-	bool quiet;		   /* -q */
-	bool show_header;	   /* --header: the header was printed already by the caller */
-	int group;		   /* --group: 1, --no-group: 0, -1: when the file has groups */
-	bool threads;		   /* -T */
-	bool threads_raw;	   /* -T with --pretty raw */
-	const char *comms, *pids, *tids, *dsos, *symbols, *cpus, *time;
-	const char *parent;	   /* -p regex */
-	u64 time_quantum;	   /* --time-quantum in ns, 0: perf's 100ms */
-	int max_stack;		   /* --max-stack, 0: default 127 */
-	const char *field_sep;	   /* -t: columns joined by this, no padding between */
-	bool hide_unresolved;	   /* -U: samples without a symbol are dropped */
-	bool exclude_other;	   /* -x: entries without a parent match are hidden */
-	const char *symbol_filter; /* --symbol-filter: entries whose symbol contains it */
-	const char *switch_on, *switch_off; /* event names */
-	bool show_on_off_events;
-	const struct symbol_opts *symbol_opts;
-	/* progress line on stderr when the load takes more than a second (terminal only) */
-	bool show_progress;
+struct report;
+struct tool;
+
+/* struct report_print_args - what the stdio report shows (decided by cmd/). */
+struct report_print_args {
+	struct hists_print_opts po; /* the columns; the event fields are filled per event */
+	bool quiet;		    /* -q: no header lines, no tip */
+	bool show_header;	    /* the header (or the banner about it) came first */
+	const char *comm, *dso, *symbol; /* a lone --comm/--dsos/--symbols value, or NULL */
+	int group;		    /* --group: 1, --no-group: 0, -1: as the file has them */
+	bool group_view;	    /* events shown by group, leaders only */
+	bool one_group;		    /* --group on a file without groups: all events in one */
+	bool has_groups;	    /* the file has groups */
+	bool threads, threads_raw;  /* -T, with --pretty raw */
 };
 
 /*
- * report_hists_run - load @a->input and print the report to @out.
- * Returns 0, or perf's exit status after printing the error on stderr
- * (255 fatal, 129 for a bad option value).
+ * report_fprintf - the whole stdio report of @rep (its hists sorted and
+ * linked by group): the header lines, each event's histogram, perf's
+ * "Tip" and the -T table.
  */
-int report_hists_run(const struct report_hist_args *a, FILE *out);
+void report_fprintf(struct report *rep, struct report_print_args *pa, FILE *out);
+
+/* struct report_progress - the "Processing events..." line (terminals only, after 1s) */
+struct report_progress {
+	u64 start_ns;
+	bool shown;
+};
+
+/* report_progress_start - show @pl's line while @tool's session loads (when stderr is a tty). */
+void report_progress_start(struct report_progress *pl, struct tool *tool);
+/* report_progress_end - erase the line if it was shown. */
+void report_progress_end(struct report_progress *pl);
 
 #endif

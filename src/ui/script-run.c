@@ -11,6 +11,7 @@
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
 #include "session/machine.h"
+#include "session/sample-filter.h"
 #include "session/session.h"
 #include "session/unwind.h"
 #include "symbol/srcline.h"
@@ -33,133 +34,6 @@ void script_opts_init(struct script_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	script_config_init(&o->cfg);
-}
-
-/* ---- --time ---- */
-
-static int parse_timestamp(const char *s, size_t len, u64 *out)
-{
-	u64 secs = 0, frac = 0;
-	size_t i = 0;
-	int digits = 0;
-
-	if (!len)
-		return -EINVAL;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		secs = secs * 10 + (u64)(s[i] - '0');
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			/* perf takes at most nanoseconds */
-			if (digits == 9)
-				return -EINVAL;
-			frac = frac * 10 + (u64)(s[i] - '0');
-			digits++;
-		}
-	}
-	if (i != len)
-		return -EINVAL;
-	while (digits++ < 9)
-		frac *= 10;
-	*out = secs * NSEC_PER_SEC + frac;
-	return 0;
-}
-
-int script_parse_time(const char *str, u64 *start, u64 *end)
-{
-	const char *comma;
-
-	*start = 0;
-	*end = 0;
-	if (!str || !*str)
-		return 0;
-	comma = strchr(str, ',');
-	if (!comma)
-		return -EINVAL;
-	if (comma > str && parse_timestamp(str, comma - str, start))
-		return -EINVAL;
-	if (comma[1] && parse_timestamp(comma + 1, strlen(comma + 1), end))
-		return -EINVAL;
-	if (*end && *start > *end)
-		return -EINVAL;
-	return 0;
-}
-
-/*
- * percent forms: "P%/N" is the N-th slice of P% of the recording (from the
- * header's first to last sample time), "A%-B%" a span, "P%" the first
- * slice; several separated by commas.
- */
-int script_parse_time_percent(const char *str, u64 first, u64 last,
-			      struct script_time_range **out, int *nr)
-{
-	struct strvec sv = STRVEC_INIT;
-	double span = last > first ? (double)(last - first) : 0;
-	int err = 0;
-
-	*out = NULL;
-	*nr = 0;
-	strvec_split(&sv, str, ",");
-	for (size_t i = 0; i < sv.nr && !err; i++) {
-		char *item = sv.v[i], *slash = strchr(item, '/'), *dash = strchr(item, '-'), *end;
-		struct script_time_range rg;
-		double a, b;
-
-		if (slash) {
-			long n;
-
-			*slash = 0;
-			a = strtod(item, &end);
-			if (end == item || strcmp(end, "%"))
-				err = -EINVAL;
-			n = strtol(slash + 1, &end, 10);
-			if (*end || n < 1)
-				err = -EINVAL;
-			a /= 100;
-			if (err || a <= 0 || a > 1)
-				err = -EINVAL;
-			rg.start = first + (u64)(span * a * (double)(n - 1));
-			rg.end = rg.start + (u64)(span * a) - 1;
-			if (!err && rg.start > last)
-				err = -EINVAL;
-			/* the last slice ends with the last sample */
-			if (rg.end > last || a * (double)n >= 1.0)
-				rg.end = last;
-		} else if (dash) {
-			*dash = 0;
-			a = strtod(item, &end);
-			if (end == item || strcmp(end, "%"))
-				err = -EINVAL;
-			b = strtod(dash + 1, &end);
-			if (end == dash + 1 || strcmp(end, "%"))
-				err = -EINVAL;
-			a /= 100;
-			b /= 100;
-			if (a < 0 || b > 1 || a > b)
-				err = -EINVAL;
-			rg.start = first + (u64)(span * a);
-			rg.end = first + (u64)(span * b);
-		} else {
-			a = strtod(item, &end);
-			if (end == item || strcmp(end, "%"))
-				err = -EINVAL;
-			a /= 100;
-			if (a <= 0 || a > 1)
-				err = -EINVAL;
-			rg.start = first;
-			rg.end = first + (u64)(span * a) - 1;
-		}
-		if (!err) {
-			*out = xreallocarray(*out, (size_t)*nr + 1, sizeof(**out));
-			(*out)[(*nr)++] = rg;
-		}
-	}
-	strvec_clear(&sv);
-	if (err || !*nr) {
-		FREE_AND_NULL(*out);
-		*nr = 0;
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /* ---- resolved-frame cache: (address space, ip) -> script_frame ---- */
@@ -209,11 +83,9 @@ struct run {
 	struct strvec comms, syms, dsos, stop_bt;
 	struct u64map pids, tids;
 	bool has_pids, has_tids;
-	u64 cpu_mask[16]; /* cpus 0..1023 */
-	bool has_cpus;
-	u64 time_start, time_end;
-	struct script_time_range *ranges; /* --time with percentages: any of these */
-	int nr_ranges;
+	struct cpu_bitmap cpus;		  /* --cpu */
+	struct time_span *time_spans;	  /* --time: any of these */
+	int nr_time_spans;
 	u64 aux_lost, aux_partial, aux_collision;
 	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off */
 	bool gate_closed;	/* --switch-on/--switch-off: samples are being dropped */
@@ -562,43 +434,17 @@ static int add_unwound_frame(struct run *r, struct thread *thread, u64 ip, int n
 
 /* ---- filters ---- */
 
-static void parse_int_list(const char *s, struct u64map *m)
+/* id_set_parse - --pid/--tid into @m; -EINVAL for a malformed list */
+static int id_set_parse(const char *s, struct u64map *m)
 {
-	struct strvec sv = STRVEC_INIT;
+	int *ids, nr;
 
-	strvec_split(&sv, s, ", ");
-	for (size_t i = 0; i < sv.nr; i++) {
-		s64 v;
-		if (!parse_s64(sv.v[i], &v))
-			u64map_set(m, (u64)v, (void *)1);
-	}
-	strvec_clear(&sv);
-}
-
-static int parse_cpu_list(const char *s, u64 *mask)
-{
-	struct strvec sv = STRVEC_INIT;
-	int err = 0;
-
-	strvec_split(&sv, s, ",");
-	for (size_t i = 0; i < sv.nr && !err; i++) {
-		char *dash = strchr(sv.v[i], '-');
-		u64 a, b;
-
-		if (dash) {
-			*dash = 0;
-			err = parse_u64(sv.v[i], &a) || parse_u64(dash + 1, &b) ? -EINVAL : 0;
-		} else {
-			err = parse_u64(sv.v[i], &a) ? -EINVAL : 0;
-			b = a;
-		}
-		if (!err && (a > b || b >= 1024))
-			err = -EINVAL;
-		for (u64 c = a; !err && c <= b; c++)
-			mask[c / 64] |= 1ULL << (c % 64);
-	}
-	strvec_clear(&sv);
-	return err;
+	if (id_list_parse(s, &ids, &nr))
+		return -EINVAL;
+	for (int i = 0; i < nr; i++)
+		u64map_set(m, (u64)(s64)ids[i], (void *)1);
+	free(ids);
+	return 0;
 }
 
 static bool in_strlist(const struct strvec *sv, const char *s)
@@ -670,8 +516,7 @@ static struct run *run_of(struct tool *tool)
 
 static bool cpu_filtered(struct run *r, const struct perf_sample *sample)
 {
-	return r->has_cpus && (sample->cpu >= 1024 ||
-			       !(r->cpu_mask[sample->cpu / 64] & (1ULL << (sample->cpu % 64))));
+	return !cpu_bitmap_has(&r->cpus, sample->cpu);
 }
 
 /*
@@ -700,17 +545,10 @@ static bool gate_drops(struct run *r, const struct evsel *evsel)
 	return false;
 }
 
-/* --time: a single window, or any of the percentage ranges */
+/* --time: any of its spans */
 static bool time_selected(const struct run *r, u64 t)
 {
-	if ((r->time_start && t < r->time_start) || (r->time_end && t > r->time_end))
-		return false;
-	if (!r->nr_ranges)
-		return true;
-	for (int k = 0; k < r->nr_ranges; k++)
-		if (t >= r->ranges[k].start && t <= r->ranges[k].end)
-			return true;
-	return false;
+	return time_spans_include(r->time_spans, r->nr_time_spans, t);
 }
 
 /* --comm, --pid, --tid */
@@ -1024,27 +862,40 @@ static void dump_after_record(void *arg, struct session *session, const union pe
 	script_printer_flush(&r->printer);
 }
 
+/*
+ * setup_filters - the selections of the command line (session/sample-filter
+ * parses them) with perf's messages: 0, 1 to stop with exit status 0 (a bad
+ * pid or tid list), or -errno
+ */
 static int setup_filters(struct run *r)
 {
 	struct script_opts *o = r->o;
+	const struct perf_header *h = data_reader_header(r->reader);
 
 	if (o->comm_list)
-		strvec_split(&r->comms, o->comm_list, ",");
+		name_list_parse(o->comm_list, &r->comms);
 	if (o->sym_list)
-		strvec_split(&r->syms, o->sym_list, ",");
+		name_list_parse(o->sym_list, &r->syms);
 	if (o->dso_list)
-		strvec_split(&r->dsos, o->dso_list, ",");
+		name_list_parse(o->dso_list, &r->dsos);
 	if (o->pid_list) {
-		parse_int_list(o->pid_list, &r->pids);
+		if (id_set_parse(o->pid_list, &r->pids)) {
+			pr_err("problems parsing pid list\n");
+			return 1;
+		}
 		r->has_pids = true;
 	}
 	if (o->tid_list) {
-		parse_int_list(o->tid_list, &r->tids);
+		if (id_set_parse(o->tid_list, &r->tids)) {
+			pr_err("problems parsing tid list\n");
+			return 1;
+		}
 		r->has_tids = true;
 	}
 	if (o->cpu_list) {
 		struct evsel *evsel;
 		bool has_cpu = false;
+		int too_large, highest, err;
 
 		evlist_for_each_entry(r->evlist, evsel)
 			if (evsel->attr.sample_type & PERF_SAMPLE_CPU)
@@ -1053,14 +904,18 @@ static int setup_filters(struct run *r)
 			pr_err("File does not contain CPU events. Remove -C option to proceed.\n");
 			return -1;
 		}
-		if (parse_cpu_list(o->cpu_list, r->cpu_mask)) {
+		err = cpu_bitmap_parse(&r->cpus, o->cpu_list, h->nr_cpus_avail, &too_large, &highest);
+		if (highest >= CPU_LIST_MAX)
+			pr_err("Perf can support %d CPUs. Consider raising MAX_NR_CPUS\n", CPU_LIST_MAX);
+		if (err == -ERANGE)
+			pr_err("Requested CPU %d too large. Consider raising MAX_NR_CPUS\n", too_large);
+		else if (err)
 			pr_err("Invalid cpu_list\n");
+		if (err)
 			return -1;
-		}
-		r->has_cpus = true;
 	}
 	if (o->stop_bt)
-		strvec_split(&r->stop_bt, o->stop_bt, ",");
+		name_list_parse(o->stop_bt, &r->stop_bt);
 	if (o->switch_on) {
 		r->switch_on = evlist_find_by_name(r->evlist, o->switch_on);
 		if (!r->switch_on) {
@@ -1080,15 +935,8 @@ static int setup_filters(struct run *r)
 			return -ENOENT;
 		}
 	}
-	if (o->time_str && strchr(o->time_str, '%')) {
-		const struct perf_header *h = data_reader_header(r->reader);
-
-		if (script_parse_time_percent(o->time_str, h->first_sample_time,
-					      h->last_sample_time, &r->ranges, &r->nr_ranges)) {
-			pr_err("Invalid time string\n");
-			return -EINVAL;
-		}
-	} else if (o->time_str && script_parse_time(o->time_str, &r->time_start, &r->time_end)) {
+	if (o->time_str && time_spans_parse(o->time_str, h->first_sample_time, h->last_sample_time,
+					     &r->time_spans, &r->nr_time_spans)) {
 		pr_err("Invalid time string\n");
 		return -EINVAL;
 	}
@@ -1227,7 +1075,8 @@ static void run_release(struct run *r)
 	unwind_cache_free(r->unwind_cache);
 	free(r->frames);
 	free(r->br);
-	free(r->ranges);
+	free(r->time_spans);
+	cpu_bitmap_release(&r->cpus);
 	strvec_clear(&r->comms);
 	strvec_clear(&r->syms);
 	strvec_clear(&r->dsos);
@@ -1238,13 +1087,12 @@ static void run_release(struct run *r)
 	session_free(r->session);
 }
 
-int script_run(struct script_opts *o)
+int script_run(struct script_opts *o, struct data_reader *reader)
 {
 	struct strbuf msg = STRBUF_INIT;
 	struct machine_opts mopts = { 0 };
 	struct symbol_opts sopts = { 0 };
 	struct data_error derr = { 0 };
-	struct data_reader *reader;
 	struct evsel *evsel;
 	struct run r;
 	bool has_traces = false;
@@ -1257,9 +1105,6 @@ int script_run(struct script_opts *o)
 	sopts.symfs = o->symfs;
 	sopts.kallsyms = o->kallsyms;
 	mopts.symbol_opts = &sopts;
-	reader = data_open_for_read(o->input, o->force);
-	if (!reader)
-		return 255;
 	if (o->header || o->header_only) {
 		fflush(stdout);
 		header_fprintf(stdout, reader, o->show_info);
@@ -1297,6 +1142,8 @@ int script_run(struct script_opts *o)
 	err = setup_filters(&r);
 	if (err) {
 		run_release(&r);
+		if (err > 0)
+			return 0;
 		/* perf exits with its -errno & 0xff for these (234 bad --time, 254 no such event) */
 		return err == -EINVAL || err == -ENOENT ? 256 + err : 255;
 	}

@@ -8,6 +8,8 @@
 
 #include "ui/script.h"
 
+struct data_reader;
+
 #include <stdbool.h>
 
 /* struct script_opts - everything cmd/script.c collects from the command line. */
@@ -52,28 +54,11 @@ struct script_opts {
 void script_opts_init(struct script_opts *o);
 
 /*
- * script_run - run perf script on o->input, writing to stdout and messages
- * to stderr (perf's texts). Returns the exit status: 0, or 255 for fatal
- * errors (unreadable file, bad -F for this file).
+ * script_run - run perf script on @reader (opened by cmd/script.c from
+ * o->input; owned from here on: closed before returning), writing to stdout
+ * and messages to stderr (perf's texts). Returns the exit status: 0, or 255
+ * for fatal errors (bad -F for this file, a damaged record).
  */
-int script_run(struct script_opts *o);
-
-/*
- * script_parse_time - perf's --time "start,stop" (seconds with up to 9
- * decimals, either side may be empty). Returns 0 or -EINVAL.
- */
-int script_parse_time(const char *str, u64 *start, u64 *end);
-
-struct script_time_range {
-	u64 start, end; /* inclusive */
-};
-
-/*
- * script_parse_time_percent - perf's percent forms of --time ("10%/2",
- * "0%-10%", "50%", comma-separated) over [@first, @last]. Returns 0 with
- * *@out (caller frees) and *@nr set, or -EINVAL.
- */
-int script_parse_time_percent(const char *str, u64 first, u64 last,
-			      struct script_time_range **out, int *nr);
+int script_run(struct script_opts *o, struct data_reader *reader);
 
 #endif

@@ -9,12 +9,13 @@
  * Also built without libFuzzer (FUZZ_STANDALONE, make check) to replay
  * inputs, printing TAP: one result per input file.
  */
+#include "cmd/open.h"
 #include "core/evlist.h"
 #include "data/reader.h"
 #include "ui/dump.h"
 #include "symbol/symtab.h"
 #include "ui/header.h"
-#include "ui/report-hists.h"
+#include "cmd/report.h"
 #include "ui/script-run.h"
 #include "session/session.h"
 #include "ui/stats.h"
@@ -37,6 +38,7 @@ static void script_and_report(const char *path, FILE *null)
 		.input = path, .children = -1, .group = -1, .quiet = true, .symbol_opts = &sopts,
 	};
 	struct script_opts so;
+	struct data_reader *sr;
 	int saved;
 
 	fflush(stdout);
@@ -47,7 +49,9 @@ static void script_and_report(const char *path, FILE *null)
 	script_opts_init(&so);
 	so.input = path;
 	so.force = true;
-	script_run(&so);
+	sr = data_open_for_read(so.input, so.force);
+	if (sr)
+		script_run(&so, sr);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);

@@ -29,12 +29,27 @@ TEST(cpumap_parse_ranges)
 
 TEST(cpumap_sorted_unique)
 {
-	struct cpu_map *m = cpu_map_parse("3,1,1,2-3");
+	struct cpu_map *m = cpu_map_parse("3,1,2");
 
 	ASSERT_TRUE(m);
 	EXPECT_EQ(m->nr, 3);
 	EXPECT_EQ(m->map[0], 1);
 	EXPECT_EQ(m->map[2], 3);
+	cpu_map_free(m);
+	/* as perf: C notation, "N-" is N-0, the list ends at an item without a digit */
+	m = cpu_map_parse("0x2");
+	ASSERT_TRUE(m);
+	EXPECT_EQ(m->nr, 1);
+	EXPECT_EQ(m->map[0], 2);
+	cpu_map_free(m);
+	m = cpu_map_parse("0-");
+	ASSERT_TRUE(m);
+	EXPECT_EQ(m->nr, 1);
+	EXPECT_EQ(m->map[0], 0);
+	cpu_map_free(m);
+	m = cpu_map_parse("0,,1");
+	ASSERT_TRUE(m);
+	EXPECT_EQ(m->nr, 1);
 	cpu_map_free(m);
 }
 
@@ -43,7 +58,11 @@ TEST(cpumap_rejects_junk)
 	EXPECT_TRUE(!cpu_map_parse(""));
 	EXPECT_TRUE(!cpu_map_parse("a"));
 	EXPECT_TRUE(!cpu_map_parse("3-1"));
-	EXPECT_TRUE(!cpu_map_parse("1,,x"));
+	EXPECT_TRUE(!cpu_map_parse(",1"));
+	EXPECT_TRUE(!cpu_map_parse(" 1"));
+	EXPECT_TRUE(!cpu_map_parse("1 "));
+	EXPECT_TRUE(!cpu_map_parse("1,1"));	/* perf refuses a cpu named twice */
+	EXPECT_TRUE(!cpu_map_parse("0-1,1"));
 	EXPECT_TRUE(!cpu_map_parse("-1"));
 	EXPECT_TRUE(!cpu_map_parse("1-"));
 	EXPECT_TRUE(!cpu_map_parse(NULL));

@@ -8,7 +8,7 @@
 #include "core/evlist.h"
 #include "lib/optspec.h"
 #include "lib/xalloc.h"
-#include "ui/events-option.h"
+#include "cmd/events-option.h"
 
 static void fake_tracefs(void)
 {

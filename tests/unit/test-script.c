@@ -256,19 +256,10 @@ TEST(script_check_fields_errors)
 	strbuf_release(&msg);
 }
 
-TEST(script_time_parsing)
+TEST(script_time_format)
 {
-	u64 a, b;
 	struct strbuf sb = STRBUF_INIT;
 
-	EXPECT_EQ(script_parse_time("10.5,20", &a, &b), 0);
-	EXPECT_UEQ(a, 10500000000ULL);
-	EXPECT_UEQ(b, 20000000000ULL);
-	EXPECT_EQ(script_parse_time(",1.000000001", &a, &b), 0);
-	EXPECT_UEQ(a, 0);
-	EXPECT_UEQ(b, 1000000001ULL);
-	EXPECT_EQ(script_parse_time("abc", &a, &b), -EINVAL);
-	EXPECT_EQ(script_parse_time("5,4", &a, &b), -EINVAL);
 	script_format_time(&sb, 1234567890123ULL, false);
 	EXPECT_STREQ(sb.buf, "1234.567890");
 	strbuf_reset(&sb);
@@ -393,25 +384,4 @@ TEST(script_branch_stack_and_data_src)
 	script_printer_release(&p);
 	evlist_free(evlist);
 	strbuf_release(&msg);
-}
-
-TEST(script_time_percent)
-{
-	struct script_time_range *rg;
-	int nr;
-
-	EXPECT_EQ(script_parse_time_percent("10%/2", 1000, 2000, &rg, &nr), 0);
-	EXPECT_EQ(nr, 1);
-	EXPECT_UEQ(rg[0].start, 1100);
-	EXPECT_UEQ(rg[0].end, 1199);
-	free(rg);
-	EXPECT_EQ(script_parse_time_percent("25%/4,0%-10%", 1000, 2000, &rg, &nr), 0);
-	EXPECT_EQ(nr, 2);
-	EXPECT_UEQ(rg[0].start, 1750);
-	EXPECT_UEQ(rg[0].end, 2000);
-	EXPECT_UEQ(rg[1].start, 1000);
-	EXPECT_UEQ(rg[1].end, 1100);
-	free(rg);
-	EXPECT_EQ(script_parse_time_percent("abc%", 1000, 2000, &rg, &nr), -EINVAL);
-	EXPECT_EQ(script_parse_time_percent("10%/0", 1000, 2000, &rg, &nr), -EINVAL);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The -e/--event and --filter option callbacks shared by stat, record, top and trace. */
-#ifndef SONDE_UI_EVENTS_OPTION_H
-#define SONDE_UI_EVENTS_OPTION_H
+#ifndef SONDE_CMD_EVENTS_OPTION_H
+#define SONDE_CMD_EVENTS_OPTION_H
 
 #include "core/parse-events.h"
 
@@ -44,6 +44,14 @@ void evsel_and_filter(struct evsel *evsel, const char *cond);
  * (error text, then "Run '<prog> list' for a list of valid events").
  */
 void parse_events_print_error(const struct parse_events_error *err);
+
+/*
+ * evlist_add_cgroups_option - -G NAME[,NAME...] of record and stat: one name
+ * puts every event given so far (without a cgroup yet) in that cgroup, a list
+ * gives the events theirs in order (an empty name skips one). Prints perf's
+ * messages and returns -1 when no event came first or a cgroup can't be opened.
+ */
+int evlist_add_cgroups_option(struct evlist *evlist, const char *arg);
 
 /* term_width - perf's terminal width: $COLUMNS/$LINES, else stdout's size, else 80. */
 int term_width(void);

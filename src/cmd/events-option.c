@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* -e and --filter option callbacks: parse, attach, and print perf's error texts. */
-#include "ui/events-option.h"
+#include "cmd/events-option.h"
+#include "core/cgroup.h"
 #include "core/evlist.h"
 #include "core/pmu.h"
 #include "lib/optspec.h"
@@ -118,4 +119,48 @@ int parse_filter_option(const struct opt_spec *opt, const char *str, int unset)
 		if (evsel_from_newest_event_option(evlist, evsel))
 			evsel_and_filter(evsel, str);
 	return 0;
+}
+
+int evlist_add_cgroups_option(struct evlist *evlist, const char *arg)
+{
+	char *copy, *cursor;
+	bool single = !strchr(arg, ',');
+	struct evsel *evsel;
+	int ret = 0;
+
+	if (!evlist || !evlist->nr_entries) {
+		/* the blank line perf leaves before the usage of a rejected option */
+		fprintf(stderr, "must define events before cgroups\n\n");
+		return -1;
+	}
+	copy = xstrdup(arg);
+	cursor = copy;
+	evlist_for_each_entry(evlist, evsel) {
+		char path[8192];
+		const char *cg = cursor;
+		int fd;
+
+		if (!cursor)
+			break;
+		if (!single) {
+			char *sep = strchr(cursor, ',');
+
+			if (sep)
+				*sep = '\0';
+			cursor = sep ? sep + 1 : NULL;
+		}
+		/* a lone empty name is the root; in a list it leaves that event alone */
+		if ((!single && !*cg) || evsel->cgroup_fd >= 0)
+			continue;
+		fd = cgroup_open(cg, path, sizeof(path));
+		if (fd < 0) {
+			fprintf(stderr, "no access to cgroup %s\n\n", path[0] ? path : cg);
+			ret = -1;
+			break;
+		}
+		evsel->cgroup_fd = fd;
+		evsel->cgroup_name = xstrdup(cg);
+	}
+	free(copy);
+	return ret;
 }
