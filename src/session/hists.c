@@ -355,8 +355,11 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	struct hist_entry *e;
 
 	while ((e = hists->table[i])) {
-		if (e->hash == h && key_equal(hists, e, key))
+		if (e->hash == h && key_equal(hists, e, key)) {
+			/* perf formats both payloads when a sample meets its entry again */
+			e->trace_compared = true;
 			return e;
+		}
 		i = (i + 1) & hists->table_mask;
 	}
 	e = entry_alloc(hists);

@@ -122,8 +122,9 @@ struct hist_entry {
 	u64 hash;
 	struct hist_group_val *grp; /* group view: one per member (leader first), or NULL */
 	bool filtered;		    /* made by a sample a filter rejected: not shown */
-	bool trace_compared;	    /* perf formatted its payload while sorting (it shares
-				       the keys before "trace" with another entry) */
+	bool trace_compared;	    /* perf formatted its payload while sorting (a later
+				       sample met the entry, or it shares the keys
+				       before "trace" with another entry) */
 	u64 addr;		    /* unresolved symbol key: map-relative address for a
 				       sample's own entry, the raw address for one made
 				       from a callchain frame (as perf keys and prints them) */
