@@ -269,7 +269,12 @@ test_expect_success PERF,ROOT 'tracepoint-only files: the trace key' '
 	same $TRASH/tp2.data &&
 	same $TRASH/tp2.data -s comm,trace &&
 	"$PERF" record -q -e sched:sched_process_exec -o $TRASH/tp1.data true >/dev/null 2>&1 &&
-	same $TRASH/tp1.data
+	same $TRASH/tp1.data &&
+	# the dynamic loader closes fd 3 twice: one entry, met by its second
+	# sample, so perf formats its payload and the column fits it
+	"$PERF" record -q -e syscalls:sys_enter_close -o $TRASH/tpc.data /bin/true >/dev/null 2>&1 &&
+	same $TRASH/tpc.data &&
+	grep -q "^   100.00%  fd: 0x00000003$" sonde.out
 '
 
 test_expect_success PERF,ROOT 'piped input' '
