@@ -17,6 +17,7 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_WEIGHT] = "weight",   [SORT_LOCAL_WEIGHT] = "local_weight",
 	[SORT_TRANSACTION] = "transaction", [SORT_CODE_PAGE_SIZE] = "code_page_size",
 	[SORT_INS_LAT] = "ins_lat", [SORT_P_STAGE_CYC] = "p_stage_cyc", [SORT_IPC_NULL] = "ipc_null",
+	[SORT_TRACE_FIELDS] = "trace_fields", [SORT_TRACE_FIELDS_RAW] = "trace_fields/raw",
 };
 
 int sort_key_parse(const char *name)
@@ -260,6 +261,10 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 		case SORT_TRACE:
 			h = mix(h, (u64)(uintptr_t)k->trace);
 			break;
+		case SORT_TRACE_FIELDS:
+		case SORT_TRACE_FIELDS_RAW:
+			h = mix(h, (u64)(uintptr_t)k->tfields);
+			break;
 		default:
 			h = mix(h, sample_key_value(hists->opts.keys[i], k));
 			break;
@@ -311,6 +316,11 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 			break;
 		case SORT_TRACE:
 			if (a->trace != b->trace)
+				return false;
+			break;
+		case SORT_TRACE_FIELDS:
+		case SORT_TRACE_FIELDS_RAW:
+			if (a->tfields != b->tfields)
 				return false;
 			break;
 		case SORT_SYM_SIZE:
@@ -579,6 +589,9 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.srcline = hs->srcline;
 	key.srcfile = hs->srcfile;
 	key.trace = hs->trace;
+	key.tfields = hs->tfields;
+	key.traw = hs->traw;
+	key.tp = hs->tp;
 	key.cpu = hs->cpu;
 	key.socket = hs->socket;
 	key.cgroup = hs->cgroup;
@@ -758,6 +771,10 @@ static int key_cmp(const struct hists *hists, enum sort_key key, const struct hi
 		return cmp_str(a->srcfile, b->srcfile);
 	case SORT_TRACE:
 		return cmp_str(a->trace, b->trace);
+	case SORT_TRACE_FIELDS:
+	case SORT_TRACE_FIELDS_RAW:
+		/* perf compares the fields' bytes the other way round */
+		return cmp_str(b->tfields, a->tfields);
 	default:
 		return sample_key_cmp(key, a, b);
 	}
@@ -866,6 +883,10 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 			break;
 		case SORT_TRACE:
 			c = cmp_str(a->trace, b->trace);
+			break;
+		case SORT_TRACE_FIELDS:
+		case SORT_TRACE_FIELDS_RAW:
+			c = cmp_str(b->tfields, a->tfields);
 			break;
 		default:
 			c = sample_key_cmp(hists->opts.keys[i], a, b);

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct tep_event;
+
 enum sort_key {
 	SORT_COMM,
 	SORT_PID,
@@ -37,6 +39,8 @@ enum sort_key {
 	SORT_INS_LAT,	/* global instruction latency (sum) */
 	SORT_P_STAGE_CYC,
 	SORT_IPC_NULL,	/* perf's "IPC [IPC Coverage]" without branch data: "-" */
+	SORT_TRACE_FIELDS,     /* a column per tracepoint field, values from the payload text */
+	SORT_TRACE_FIELDS_RAW, /* trace_fields/raw: the fields' raw values */
 	SORT_NR_KEYS,
 };
 
@@ -102,6 +106,9 @@ struct hist_entry {
 	const char *srcline;	    /* interned, for srcline/srcfile keys */
 	const char *srcfile;	    /* interned */
 	const char *trace;	    /* interned tracepoint payload text, for the trace key */
+	const char *tfields;	    /* interned trace_fields key (trace_tep_fields_key) */
+	const char *traw;	    /* interned hex of the payload that made the entry */
+	struct tep_event *tp;	    /* its tracepoint format, NULL: no tracepoint */
 	int cpu, socket;
 	const char *cgroup;	    /* path of the sample's cgroup, NULL: "N/A" */
 	u64 cgroup_id;		    /* the sample's cgroup id (PERF_SAMPLE_CGROUP) */
@@ -206,6 +213,8 @@ struct hist_sample {
 	const struct frame *parent; /* parent key match, or NULL */
 	const char *srcline, *srcfile;
 	const char *trace;
+	const char *tfields, *traw; /* trace_fields: the key and the payload (hex), interned */
+	struct tep_event *tp;	/* the sample's tracepoint format, or NULL */
 	int cpu, socket;
 	const char *cgroup;	/* NULL: unknown */
 	u64 cgroup_id, ns_dev, ns_ino;
