@@ -592,10 +592,32 @@ void trace_tep_field_raw(struct tep_event *event, int i, const void *raw, u32 si
 			 struct strbuf *out)
 {
 	struct tep_format_field *f = own_field(event, i);
+	const unsigned char *p;
+	unsigned long long v;
 	struct trace_seq s;
+	u32 n;
 
 	if (!f || !raw || (u64)f->offset + f->size > size)
 		return;
+	/* text as text, pointers in hex, other numbers in decimal (perf's raw values) */
+	if ((f->flags & TEP_FIELD_IS_STRING) && field_bytes(f, raw, size, &p, &n)) {
+		strbuf_add(out, p, strnlen((const char *)p, n));
+		return;
+	}
+	if (!(f->flags & TEP_FIELD_IS_ARRAY) &&
+	    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) &&
+	    !tep_read_number_field(f, raw, &v)) {
+		if (f->flags & TEP_FIELD_IS_POINTER) {
+			strbuf_addf(out, "0x%llx", v);
+		} else if ((f->flags & TEP_FIELD_IS_SIGNED)) {
+			unsigned shift = 64 - 8 * f->size;
+
+			strbuf_addf(out, "%lld", (long long)(v << shift) >> shift);
+		} else {
+			strbuf_addf(out, "%llu", v);
+		}
+		return;
+	}
 	trace_seq_init(&s);
 	tep_print_field_content(&s, (void *)raw, (int)size, f);
 	trace_seq_terminate(&s);
