@@ -418,6 +418,19 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 static int report_other(struct tool *tool, struct session *s, const union perf_event *ev,
 			const struct perf_sample *sample);
 
+/* %ps/%pS in payloads: the kernel function at @addr, as perf names it from its kernel map */
+static const char *kernel_func_at(void *priv, u64 addr, u64 *start)
+{
+	struct machine *m = priv;
+	struct thread *idle = machine_findnew_thread(m, 0, 0);
+	const struct frame *fr = machine_resolve_ip(m, idle, PERF_RECORD_MISC_KERNEL, addr);
+
+	if (!fr || !fr->sym || !fr->dso || !fr->dso->is_kernel)
+		return NULL;
+	*start = fr->sym->start;
+	return fr->sym->name;
+}
+
 int report_init(struct report *rep, struct session *session, const struct hists_opts *hopts,
 		const struct report_filter *filter, const char *parent_pattern)
 {
@@ -442,8 +455,12 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 
 		rep->trace_buf = xzalloc(sizeof(*rep->trace_buf));
 		strbuf_init(rep->trace_buf, 256);
-		if (h->tracing_data)
-			trace_tep_from_data(h->tracing_data, h->tracing_data_size, &rep->tep);
+		if (h->tracing_data &&
+		    !trace_tep_from_data(h->tracing_data, h->tracing_data_size, &rep->tep)) {
+			rep->tep_resolver.fn = kernel_func_at;
+			rep->tep_resolver.priv = &session->machine;
+			trace_tep_set_resolver(rep->tep, &rep->tep_resolver);
+		}
 	}
 	for (int i = 0; i < hopts->nr_keys; i++) {
 		if (hopts->keys[i] == SORT_PARENT) {
