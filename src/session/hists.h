@@ -109,6 +109,8 @@ struct hist_entry {
 	const char *tfields;	    /* interned trace_fields key (trace_tep_fields_key) */
 	const char *traw;	    /* interned hex of the payload that made the entry */
 	struct tep_event *tp;	    /* its tracepoint format, NULL: no tracepoint */
+	u64 tf_met;		    /* trace_fields: bit i, perf compared field i of the
+				       entry with a newer one (it sizes dynamic fields) */
 	int cpu, socket;
 	const char *cgroup;	    /* path of the sample's cgroup, NULL: "N/A" */
 	u64 cgroup_id;		    /* the sample's cgroup id (PERF_SAMPLE_CGROUP) */
@@ -190,6 +192,7 @@ struct hists {
 	size_t nr_chunks, alloc_chunks;
 	int nr_group;		     /* group view: members (leader included), else 0 */
 	struct hist_group_val *grp_pool; /* owned: nr_entries * nr_group values */
+	struct tf_tree *tf_tree;     /* trace_fields: perf's input tree, replayed (hists.c) */
 };
 
 /* sort_key_parse - "comm" -> SORT_COMM ("symbol" and "sym" alike). Returns -1 if unknown. */

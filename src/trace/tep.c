@@ -625,3 +625,14 @@ void trace_tep_field_raw(struct tep_event *event, int i, const void *raw, u32 si
 		strbuf_add(out, s.buffer, s.len);
 	trace_seq_destroy(&s);
 }
+
+int trace_tep_field_dynlen(struct tep_event *event, int i, const void *raw, u32 size)
+{
+	struct tep_format_field *f = own_field(event, i);
+	const unsigned char *p;
+	u32 n;
+
+	if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || !field_bytes(f, raw, size, &p, &n))
+		return -1;
+	return (int)n;
+}

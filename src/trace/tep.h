@@ -128,4 +128,11 @@ void trace_tep_fields_key(struct tep_event *event, const void *raw, u32 size, st
 void trace_tep_field_raw(struct tep_event *event, int i, const void *raw, u32 size,
 			 struct strbuf *out);
 
+/*
+ * trace_tep_field_dynlen - the length of dynamic (__data_loc) own field @i
+ * in @raw as the payload records it (a string's NUL counted), or -1 for
+ * a field of fixed size.
+ */
+int trace_tep_field_dynlen(struct tep_event *event, int i, const void *raw, u32 size);
+
 #endif

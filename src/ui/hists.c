@@ -31,6 +31,8 @@ struct printer {
 	int nr_cols;
 	struct tep_event *tp;	/* the tracepoint of the entries (trace_fields), or NULL */
 	struct strbuf field;	/* a trace_fields value */
+	u8 *raw;		/* an entry's payload bytes */
+	size_t raw_alloc;
 	u64 total;	/* the 100% of the percent columns */
 	char *origin;	/* -v: symtab origin char by dso id, 0: not computed yet */
 	size_t origin_alloc;
@@ -297,6 +299,17 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 	}
 }
 
+/* entry_raw - @e's payload bytes (from its hex copy) in @p's scratch; returns its size */
+static u32 entry_raw(struct printer *p, const struct hist_entry *e)
+{
+	size_t n = e->traw ? strlen(e->traw) / 2 : 0;
+
+	p->raw = xgrow(p->raw, n + 1, &p->raw_alloc, 1);
+	for (size_t i = 0; i < n; i++)
+		p->raw[i] = (u8)(hex_digit(e->traw[2 * i]) << 4 | hex_digit(e->traw[2 * i + 1]));
+	return (u32)n;
+}
+
 /*
  * field_text - the value of trace_fields column @col: the field's raw value
  * with "/raw", else the text after "name" and one character in the first
@@ -325,15 +338,34 @@ static const char *field_text(struct printer *p, const struct hist_entry *e, con
 		}
 	}
 	if (e->traw) {
-		size_t n = strlen(e->traw) / 2;
-		u8 *raw = xmalloc(n + 1);
+		u32 n = entry_raw(p, e);
 
-		for (size_t i = 0; i < n; i++)
-			raw[i] = (u8)(hex_digit(e->traw[2 * i]) << 4 | hex_digit(e->traw[2 * i + 1]));
-		trace_tep_field_raw(e->tp, col->field, raw, (u32)n, &p->field);
-		free(raw);
+		trace_tep_field_raw(e->tp, col->field, p->raw, n, &p->field);
 	}
 	return p->field.buf;
+}
+
+/*
+ * field_width - the room trace_fields column @col needs for @e: the
+ * payload-text value (not with /raw: a raw __data_loc value counts only
+ * as below); a __data_loc field perf compared counts its recorded length
+ * (the NUL too).
+ */
+static int field_width(struct printer *p, const struct hist_entry *e, const struct col *col)
+{
+	int w = 0, dyn = -1;
+
+	if (!e->tp)
+		return 0;
+	if (col->field < 64 && (e->tf_met >> col->field & 1)) {
+		u32 n = entry_raw(p, e);
+
+		dyn = trace_tep_field_dynlen(e->tp, col->field, p->raw, n);
+	}
+	if (col->key == SORT_TRACE_FIELDS ||
+	    trace_tep_field_dynlen(e->tp, col->field, p->raw, entry_raw(p, e)) < 0)
+		w = (int)strlen(field_text(p, e, col));
+	return dyn > w ? dyn : w;
 }
 
 static bool is_fields_key(int key)
@@ -486,8 +518,7 @@ widths:
 			 */
 			/* and the sizes theirs: a longer number overflows the column */
 			if (col->type == COL_KEY && is_fields_key(col->key)) {
-				/* the values perf formats (see docs/cmd/report.md) */
-				w = (int)strlen(field_text(p, e, col));
+				w = field_width(p, e, col);
 				if (w > col->width)
 					col->width = w;
 				continue;
@@ -782,5 +813,6 @@ size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE
 	}
 	free(p.origin);
 	strbuf_release(&p.field);
+	free(p.raw);
 	return printed;
 }
