@@ -607,7 +607,8 @@ void trace_tep_field_raw(struct tep_event *event, int i, const void *raw, u32 si
 	if (!(f->flags & TEP_FIELD_IS_ARRAY) &&
 	    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) &&
 	    !tep_read_number_field(f, raw, &v)) {
-		if (f->flags & TEP_FIELD_IS_POINTER) {
+		if ((f->flags & TEP_FIELD_IS_POINTER) ||
+		    ((f->flags & TEP_FIELD_IS_LONG) && !(f->flags & TEP_FIELD_IS_SIGNED))) {
 			strbuf_addf(out, "0x%llx", v);
 		} else if ((f->flags & TEP_FIELD_IS_SIGNED)) {
 			unsigned shift = 64 - 8 * f->size;

@@ -122,8 +122,9 @@ void trace_tep_fields_key(struct tep_event *event, const void *raw, u32 size, st
 
 /*
  * trace_tep_field_raw - own field @i of @raw as perf prints a raw field:
- * strings as text, pointers "0x%llx", other numbers in decimal (by their
- * signedness); anything else as libtraceevent prints a field's content.
+ * strings as text, pointers and unsigned longs "0x%llx", other numbers in
+ * decimal (by their signedness); anything else as libtraceevent prints a
+ * field's content.
  */
 void trace_tep_field_raw(struct tep_event *event, int i, const void *raw, u32 size,
 			 struct strbuf *out);

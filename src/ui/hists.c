@@ -719,7 +719,9 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 			if (sep)
 				t = sep_safe(p, t, *sep);
 
-			if (col->key == SORT_TRACE && last)
+			if (is_fields_key(col->key))
+				fprintf(fp, "%*.*s", col->width, col->width, t); /* cut to the column */
+			else if (col->key == SORT_TRACE && last)
 				fprintf(fp, "%.*s", col->width, t); /* cut to the column, unpadded */
 			else if ((col->key == SORT_SYM || col->key == SORT_SRCLINE ||
 				  col->key == SORT_SRCFILE || col->key == SORT_TIME ||
