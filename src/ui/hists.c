@@ -316,7 +316,8 @@ static u32 entry_raw(struct printer *p, const struct hist_entry *e)
  * word of the payload text that starts with the field's name (perf reads
  * "name=value" there), the raw value when no word does.
  */
-static const char *field_text(struct printer *p, const struct hist_entry *e, const struct col *col)
+static const char *field_text(struct printer *p, const struct hist_entry *e, const struct col *col,
+			      bool *in_text)
 {
 	const char *name = trace_tep_field_name(e->tp, col->field);
 	size_t nl = strlen(name);
@@ -329,6 +330,8 @@ static const char *field_text(struct printer *p, const struct hist_entry *e, con
 			size_t wl = strcspn(w, " ");
 
 			if (wl >= nl && !strncmp(w, name, nl)) {
+				if (in_text)
+					*in_text = true;
 				if (wl > nl)
 					strbuf_add(&p->field, w + nl + 1, wl - nl - 1);
 				return p->field.buf;
@@ -346,10 +349,10 @@ static const char *field_text(struct printer *p, const struct hist_entry *e, con
 }
 
 /*
- * field_width - the room trace_fields column @col needs for @e: the
- * payload-text value (not with /raw: a raw __data_loc value counts only
- * as below); a __data_loc field perf compared counts its recorded length
- * (the NUL too).
+ * field_width - the room trace_fields column @col needs for @e beyond its
+ * title and size: a value read from the payload text (not raw values);
+ * a __data_loc field perf compared counts its recorded length (the NUL
+ * too).
  */
 static int field_width(struct printer *p, const struct hist_entry *e, const struct col *col)
 {
@@ -362,9 +365,13 @@ static int field_width(struct printer *p, const struct hist_entry *e, const stru
 
 		dyn = trace_tep_field_dynlen(e->tp, col->field, p->raw, n);
 	}
-	if (col->key == SORT_TRACE_FIELDS ||
-	    trace_tep_field_dynlen(e->tp, col->field, p->raw, entry_raw(p, e)) < 0)
-		w = (int)strlen(field_text(p, e, col));
+	if (col->key == SORT_TRACE_FIELDS) {
+		bool in_text = false;
+		const char *t = field_text(p, e, col, &in_text);
+
+		if (in_text)
+			w = (int)strlen(t);
+	}
 	return dyn > w ? dyn : w;
 }
 
@@ -713,7 +720,7 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 		}
 		default: {
 			const char *t = is_fields_key(col->key)
-					? field_text(p, e, col)
+					? field_text(p, e, col, NULL)
 					: key_text(p, e, col->key, p->buf, sizeof(p->buf));
 
 			if (sep)
