@@ -148,7 +148,9 @@ static int parse_fields(const char *s, struct hists_opts *ho, struct hists_print
 			hf->type = (enum hist_column)output_field_parse(f);
 		} else {
 			k = sort_key_parse(f);
-			if (k < 0 || k == SORT_IPC_NULL) {
+			/* perf knows trace_fields as a sort key only */
+			if (k < 0 || k == SORT_IPC_NULL || k == SORT_TRACE_FIELDS ||
+			    k == SORT_TRACE_FIELDS_RAW) {
 				fprintf(stderr, "Error:\nInvalid --fields key: `%s'\n", f);
 				ret = -EINVAL;
 				break;
