@@ -723,7 +723,8 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 					? field_text(p, e, col, NULL)
 					: key_text(p, e, col->key, p->buf, sizeof(p->buf));
 
-			if (sep)
+			/* perf leaves the separator in trace_fields values */
+			if (sep && !is_fields_key(col->key))
 				t = sep_safe(p, t, *sep);
 
 			if (is_fields_key(col->key))
