@@ -690,11 +690,12 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 			fputs("# To display the perf.data header info, please use "
 			      "--header/--header-only options.\n#\n",
 			      out);
-		if (comms.nr == 1)
+		/* perf names a lone filter value when it hides that key's column */
+		if (comms.nr == 1 && has_key(&ho, SORT_COMM))
 			fprintf(out, "# comm: %s\n", comms.v[0]);
-		if (dsos.nr == 1)
+		if (dsos.nr == 1 && has_key(&ho, SORT_DSO))
 			fprintf(out, "# dso: %s\n", dsos.v[0]);
-		if (syms.nr == 1)
+		if (syms.nr == 1 && has_key(&ho, SORT_SYM))
 			fprintf(out, "# symbol: %s\n", syms.v[0]);
 		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)s->stats.total_lost_samples);
