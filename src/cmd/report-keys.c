@@ -95,7 +95,7 @@ int report_parse_sort(const char *s, struct hists_opts *ho)
 	return ret;
 }
 
-static bool has_key(const struct hists_opts *ho, enum sort_key k)
+bool report_has_key(const struct hists_opts *ho, enum sort_key k)
 {
 	for (int i = 0; i < ho->nr_keys; i++)
 		if (ho->keys[i] == k)
@@ -121,14 +121,16 @@ int report_parse_fields(const char *s, struct hists_opts *ho)
 			hf->type = (enum hist_column)output_field_parse(f);
 		} else {
 			k = sort_key_parse(f);
-			if (k < 0 || k == SORT_IPC_NULL) {
+			/* perf knows trace_fields as a sort key only */
+			if (k < 0 || k == SORT_IPC_NULL || k == SORT_TRACE_FIELDS ||
+			    k == SORT_TRACE_FIELDS_RAW) {
 				fprintf(stderr, "Error:\nInvalid --fields key: `%s'\n", f);
 				ret = -EINVAL;
 				break;
 			}
 			hf->type = COL_KEY;
 			hf->key = (enum sort_key)k;
-			if (!has_key(ho, (enum sort_key)k) && ho->nr_keys < SORT_NR_KEYS)
+			if (!report_has_key(ho, (enum sort_key)k) && ho->nr_keys < SORT_NR_KEYS)
 				ho->keys[ho->nr_keys++] = (enum sort_key)k;
 		}
 		ho->nr_fields++;

@@ -414,6 +414,13 @@ int report_hists_run(const struct report_hist_args *a, FILE *out)
 		ret = 0; /* perf's status after "problems parsing pid list" */
 		goto out;
 	}
+	/* perf names a lone filter value only when it hides that key's column */
+	if (!report_has_key(&ho, SORT_COMM))
+		pa.comm = NULL;
+	if (!report_has_key(&ho, SORT_DSO))
+		pa.dso = NULL;
+	if (!report_has_key(&ho, SORT_SYM))
+		pa.symbol = NULL;
 	s = a->reader ? session_new_borrowed(a->reader, &mopts)
 		      : session_open(a->input ? a->input : "perf.data", &mopts, &err);
 	if (!s) {

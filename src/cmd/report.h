@@ -81,4 +81,7 @@ int report_parse_callchain(const char *s, struct callchain_opts *cc, bool *none)
 /* report_sort_list_add - one more column to order the rows by (while there is room). */
 void report_sort_list_add(struct hists_opts *ho, enum hist_column type, enum sort_key key);
 
+/* report_has_key - @k is one of the sort keys in @ho */
+bool report_has_key(const struct hists_opts *ho, enum sort_key k);
+
 #endif

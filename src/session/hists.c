@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct tf_tree;
+static void tf_release(struct tf_tree *t);
+
 static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_COMM] = "comm",	    [SORT_PID] = "pid",		[SORT_DSO] = "dso",
 	[SORT_SYM] = "sym",	    [SORT_PARENT] = "parent",	[SORT_CPU] = "cpu",
@@ -17,6 +20,7 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_WEIGHT] = "weight",   [SORT_LOCAL_WEIGHT] = "local_weight",
 	[SORT_TRANSACTION] = "transaction", [SORT_CODE_PAGE_SIZE] = "code_page_size",
 	[SORT_INS_LAT] = "ins_lat", [SORT_P_STAGE_CYC] = "p_stage_cyc", [SORT_IPC_NULL] = "ipc_null",
+	[SORT_TRACE_FIELDS] = "trace_fields", [SORT_TRACE_FIELDS_RAW] = "trace_fields/raw",
 };
 
 int sort_key_parse(const char *name)
@@ -58,6 +62,7 @@ void hists_release(struct hists *hists)
 		free(hists->link_chunks[i]);
 	free(hists->link_chunks);
 	free(hists->grp_pool);
+	tf_release(hists->tf_tree);
 	u64map_release(&hists->child_of);
 	memset(hists, 0, sizeof(*hists));
 }
@@ -260,6 +265,10 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 		case SORT_TRACE:
 			h = mix(h, (u64)(uintptr_t)k->trace);
 			break;
+		case SORT_TRACE_FIELDS:
+		case SORT_TRACE_FIELDS_RAW:
+			h = mix(h, (u64)(uintptr_t)k->tfields);
+			break;
 		default:
 			h = mix(h, sample_key_value(hists->opts.keys[i], k));
 			break;
@@ -313,6 +322,11 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 			if (a->trace != b->trace)
 				return false;
 			break;
+		case SORT_TRACE_FIELDS:
+		case SORT_TRACE_FIELDS_RAW:
+			if (a->tfields != b->tfields)
+				return false;
+			break;
 		case SORT_SYM_SIZE:
 			/* perf keeps one row per symbol (per address when unresolved) */
 			if (!sym_equal(hists, a, b))
@@ -355,8 +369,11 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	struct hist_entry *e;
 
 	while ((e = hists->table[i])) {
-		if (e->hash == h && key_equal(hists, e, key))
+		if (e->hash == h && key_equal(hists, e, key)) {
+			/* perf formats both payloads when a sample meets its entry again */
+			e->trace_compared = true;
 			return e;
+		}
 		i = (i + 1) & hists->table_mask;
 	}
 	e = entry_alloc(hists);
@@ -557,6 +574,127 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 	hists->nodes[idx].count++;
 }
 
+/*
+ * trace_fields widths. perf sizes a __data_loc field's column by the
+ * length (its NUL counted) of the values it compared, and it compares
+ * while inserting each sample into its input tree (and re-inserting the
+ * entries into the collapse tree when comm is a key), reading only the
+ * node in the tree. Replay those trees to know which values perf read.
+ */
+struct tf_node {
+	RB_ENTRY(tf_node) rb;
+	struct hist_entry *e;
+};
+
+RB_HEAD(tf_tree, tf_node);
+RBTREE_GENERATE_LINKED(tf_tree, tf_node, rb)
+
+static int merge_cmp(const void *pa, const void *pb, void *arg);
+static int key_cmp(const struct hists *hists, enum sort_key key, const struct hist_entry *a,
+		   const struct hist_entry *b);
+
+static bool is_fields_key(enum sort_key k)
+{
+	return k == SORT_TRACE_FIELDS || k == SORT_TRACE_FIELDS_RAW;
+}
+
+static bool has_fields_key(const struct hists *hists)
+{
+	for (int i = 0; i < hists->opts.nr_keys; i++)
+		if (is_fields_key(hists->opts.keys[i]))
+			return true;
+	return false;
+}
+
+/* fields_reached - the fields perf reads comparing @a with @b: up to the first that differs */
+static u64 fields_reached(const struct hists *hists, const struct hist_entry *a,
+			  const struct hist_entry *b)
+{
+	const char *x, *y;
+	u64 bits = 0;
+
+	for (int i = 0; i < hists->opts.nr_keys; i++) {
+		if (is_fields_key(hists->opts.keys[i]))
+			break;
+		if (key_cmp(hists, hists->opts.keys[i], a, b))
+			return 0;
+	}
+	if (!a->tfields || !b->tfields)
+		return 0;
+	x = a->tfields;
+	y = b->tfields;
+	for (int f = 0; f < 64 && *x && *y; f++) {
+		size_t nx = strcspn(x, " "), ny = strcspn(y, " ");
+
+		bits |= 1ULL << f;
+		if (nx != ny || memcmp(x, y, nx))
+			break;
+		x += nx + (x[nx] == ' ');
+		y += ny + (y[ny] == ' ');
+	}
+	return bits;
+}
+
+/* tf_insert - walk @t as perf inserts @e (or a sample of it), marking what it reads; link @n */
+static void tf_insert(const struct hists *hists, struct tf_tree *t, struct hist_entry *e,
+		      struct tf_node *n)
+{
+	struct tf_node *x, *parent = NULL;
+	bool left = false;
+
+	for (x = RB_ROOT(t); x; x = left ? RB_LEFT(x, rb) : RB_RIGHT(x, rb)) {
+		int c = merge_cmp(&e, &x->e, (void *)hists);
+
+		x->e->tf_met |= fields_reached(hists, e, x->e);
+		if (!c && x->e == e)
+			return;
+		parent = x;
+		left = c < 0;
+	}
+	if (n) {
+		n->e = e;
+		RBTREE_LINK(tf_tree, t, n, parent, left);
+	}
+}
+
+static void tf_release(struct tf_tree *t)
+{
+	struct tf_node *x, **v = NULL;
+	size_t n = 0, alloc = 0;
+
+	if (!t)
+		return;
+	/* collected first: the walk climbs through parents */
+	RB_FOREACH(x, tf_tree, t) {
+		v = xgrow(v, n + 1, &alloc, sizeof(*v));
+		v[n++] = x;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	free(t);
+}
+
+/* tf_collapse - perf's second tree when comm is a key: the entries again, in order */
+static void tf_collapse(struct hists *hists)
+{
+	struct tf_tree fresh = RB_INITIALIZER(&fresh);
+	struct tf_node *x, *v;
+	size_t n = 0, k = 0;
+	bool has_comm = false;
+
+	for (int i = 0; i < hists->opts.nr_keys; i++)
+		has_comm |= hists->opts.keys[i] == SORT_COMM;
+	if (!hists->tf_tree || !has_comm)
+		return;
+	RB_FOREACH(x, tf_tree, hists->tf_tree)
+		n++;
+	v = xmalloc((n ? n : 1) * sizeof(*v));
+	RB_FOREACH(x, tf_tree, hists->tf_tree)
+		tf_insert(hists, &fresh, x->e, &v[k++]);
+	free(v);
+}
+
 void hists_add(struct hists *hists, const struct hist_sample *hs)
 {
 	struct hist_entry key;
@@ -576,6 +714,9 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.srcline = hs->srcline;
 	key.srcfile = hs->srcfile;
 	key.trace = hs->trace;
+	key.tfields = hs->tfields;
+	key.traw = hs->traw;
+	key.tp = hs->tp;
 	key.cpu = hs->cpu;
 	key.socket = hs->socket;
 	key.cgroup = hs->cgroup;
@@ -600,6 +741,15 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 		hists->period_unfiltered += hs->period;
 	}
 	self = entry_findnew(hists, &key, 0);
+	if (hs->tfields && has_fields_key(hists)) {
+		if (!hists->tf_tree) {
+			hists->tf_tree = xmalloc(sizeof(*hists->tf_tree));
+			RB_INIT(hists->tf_tree);
+		}
+		/* a new entry goes in; a sample of an old one only walks to it */
+		tf_insert(hists, hists->tf_tree, self,
+			  self->nr_events || self->acc_events ? NULL : xmalloc(sizeof(struct tf_node)));
+	}
 	self->period += hs->period;
 	self->nr_events++;
 	self->weight_sum += hs->weight;
@@ -755,6 +905,10 @@ static int key_cmp(const struct hists *hists, enum sort_key key, const struct hi
 		return cmp_str(a->srcfile, b->srcfile);
 	case SORT_TRACE:
 		return cmp_str(a->trace, b->trace);
+	case SORT_TRACE_FIELDS:
+	case SORT_TRACE_FIELDS_RAW:
+		/* perf compares the fields' bytes the other way round */
+		return cmp_str(b->tfields, a->tfields);
 	default:
 		return sample_key_cmp(key, a, b);
 	}
@@ -863,6 +1017,10 @@ static int merge_cmp(const void *pa, const void *pb, void *arg)
 			break;
 		case SORT_TRACE:
 			c = cmp_str(a->trace, b->trace);
+			break;
+		case SORT_TRACE_FIELDS:
+		case SORT_TRACE_FIELDS_RAW:
+			c = cmp_str(b->tfields, a->tfields);
 			break;
 		default:
 			c = sample_key_cmp(hists->opts.keys[i], a, b);
@@ -1075,6 +1233,7 @@ static bool output_goes_left(const struct hists *hists, const struct hist_entry 
 void hists_sort(struct hists *hists)
 {
 	mark_compared_traces(hists);
+	tf_collapse(hists);
 	size_t n = hists->nr_entries;
 	struct hist_entry **in = hists->entries;
 

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct tep_event;
+
 enum sort_key {
 	SORT_COMM,
 	SORT_PID,
@@ -37,6 +39,8 @@ enum sort_key {
 	SORT_INS_LAT,	/* global instruction latency (sum) */
 	SORT_P_STAGE_CYC,
 	SORT_IPC_NULL,	/* perf's "IPC [IPC Coverage]" without branch data: "-" */
+	SORT_TRACE_FIELDS,     /* a column per tracepoint field, values from the payload text */
+	SORT_TRACE_FIELDS_RAW, /* trace_fields/raw: the fields' raw values */
 	SORT_NR_KEYS,
 };
 
@@ -102,6 +106,11 @@ struct hist_entry {
 	const char *srcline;	    /* interned, for srcline/srcfile keys */
 	const char *srcfile;	    /* interned */
 	const char *trace;	    /* interned tracepoint payload text, for the trace key */
+	const char *tfields;	    /* interned trace_fields key (trace_tep_fields_key) */
+	const char *traw;	    /* interned hex of the payload that made the entry */
+	struct tep_event *tp;	    /* its tracepoint format, NULL: no tracepoint */
+	u64 tf_met;		    /* trace_fields: bit i, perf compared field i of the
+				       entry with a newer one (it sizes dynamic fields) */
 	int cpu, socket;
 	const char *cgroup;	    /* path of the sample's cgroup, NULL: "N/A" */
 	u64 cgroup_id;		    /* the sample's cgroup id (PERF_SAMPLE_CGROUP) */
@@ -122,8 +131,9 @@ struct hist_entry {
 	u64 hash;
 	struct hist_group_val *grp; /* group view: one per member (leader first), or NULL */
 	bool filtered;		    /* made by a sample a filter rejected: not shown */
-	bool trace_compared;	    /* perf formatted its payload while sorting (it shares
-				       the keys before "trace" with another entry) */
+	bool trace_compared;	    /* perf formatted its payload while sorting (a later
+				       sample met the entry, or it shares the keys
+				       before "trace" with another entry) */
 	u64 addr;		    /* unresolved symbol key: map-relative address for a
 				       sample's own entry, the raw address for one made
 				       from a callchain frame (as perf keys and prints them) */
@@ -182,6 +192,7 @@ struct hists {
 	size_t nr_chunks, alloc_chunks;
 	int nr_group;		     /* group view: members (leader included), else 0 */
 	struct hist_group_val *grp_pool; /* owned: nr_entries * nr_group values */
+	struct tf_tree *tf_tree;     /* trace_fields: perf's input tree, replayed (hists.c) */
 };
 
 /* sort_key_parse - "comm" -> SORT_COMM ("symbol" and "sym" alike). Returns -1 if unknown. */
@@ -205,6 +216,8 @@ struct hist_sample {
 	const struct frame *parent; /* parent key match, or NULL */
 	const char *srcline, *srcfile;
 	const char *trace;
+	const char *tfields, *traw; /* trace_fields: the key and the payload (hex), interned */
+	struct tep_event *tp;	/* the sample's tracepoint format, or NULL */
 	int cpu, socket;
 	const char *cgroup;	/* NULL: unknown */
 	u64 cgroup_id, ns_dev, ns_ino;

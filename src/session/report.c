@@ -344,6 +344,22 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 					 sample->time, rep->trace_buf);
 		/* NULL: no tracepoint, perf's "N/A" */
 		hs.trace = te ? strpool_intern(&s->names, rep->trace_buf->buf) : NULL;
+		bool want_fields = false;
+
+		for (int i = 0; i < rep->hopts.nr_keys; i++)
+			want_fields |= rep->hopts.keys[i] == SORT_TRACE_FIELDS ||
+				       rep->hopts.keys[i] == SORT_TRACE_FIELDS_RAW;
+		if (want_fields && te && sample->raw_data) {
+			/* trace_fields: the fields as the key, the payload for the columns */
+			hs.tp = te;
+			strbuf_reset(rep->trace_buf);
+			trace_tep_fields_key(te, sample->raw_data, sample->raw_size, rep->trace_buf);
+			hs.tfields = strpool_intern(&s->names, rep->trace_buf->buf);
+			strbuf_reset(rep->trace_buf);
+			for (u32 i = 0; i < sample->raw_size; i++)
+				strbuf_addf(rep->trace_buf, "%02x", ((const u8 *)sample->raw_data)[i]);
+			hs.traw = strpool_intern(&s->names, rep->trace_buf->buf);
+		}
 	}
 	if (sample->cpu != (u32)-1) {
 		const struct perf_header *h = data_reader_header(s->reader);
@@ -399,6 +415,19 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 static int report_other(struct tool *tool, struct session *s, const union perf_event *ev,
 			const struct perf_sample *sample);
 
+/* %ps/%pS in payloads: the kernel function at @addr, as perf names it from its kernel map */
+static const char *kernel_func_at(void *priv, u64 addr, u64 *start)
+{
+	struct machine *m = priv;
+	struct thread *idle = machine_findnew_thread(m, 0, 0);
+	const struct frame *fr = machine_resolve_ip(m, idle, PERF_RECORD_MISC_KERNEL, addr);
+
+	if (!fr || !fr->sym || !fr->dso || !fr->dso->is_kernel)
+		return NULL;
+	*start = fr->sym->start;
+	return fr->sym->name;
+}
+
 int report_init(struct report *rep, struct session *session, const struct hists_opts *hopts,
 		const struct report_filter *filter, const char *parent_pattern)
 {
@@ -414,7 +443,8 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 	for (int i = 0; i < hopts->nr_keys; i++) {
 		if (hopts->keys[i] == SORT_SRCLINE || hopts->keys[i] == SORT_SRCFILE)
 			rep->want_srcline = true;
-		if (hopts->keys[i] == SORT_TRACE)
+		if (hopts->keys[i] == SORT_TRACE || hopts->keys[i] == SORT_TRACE_FIELDS ||
+		    hopts->keys[i] == SORT_TRACE_FIELDS_RAW)
 			rep->want_trace = true;
 	}
 	if (rep->want_trace) {
@@ -422,8 +452,12 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 
 		rep->trace_buf = xzalloc(sizeof(*rep->trace_buf));
 		strbuf_init(rep->trace_buf, 256);
-		if (h->tracing_data)
-			trace_tep_from_data(h->tracing_data, h->tracing_data_size, &rep->tep);
+		if (h->tracing_data &&
+		    !trace_tep_from_data(h->tracing_data, h->tracing_data_size, &rep->tep)) {
+			rep->tep_resolver.fn = kernel_func_at;
+			rep->tep_resolver.priv = &session->machine;
+			trace_tep_set_resolver(rep->tep, &rep->tep_resolver);
+		}
 	}
 	for (int i = 0; i < hopts->nr_keys; i++) {
 		if (hopts->keys[i] == SORT_PARENT) {

@@ -9,6 +9,7 @@
 #include "session/hists.h"
 #include "session/sample-filter.h"
 #include "session/session.h"
+#include "trace/tep.h"
 
 #include <regex.h>
 #include <stdbool.h>
@@ -72,6 +73,7 @@ struct report {
 	bool want_trace;	 /* the trace key is used */
 	struct tep_handle *tep;	 /* owned: formats from the file's tracing data */
 	struct strbuf *trace_buf; /* scratch */
+	struct trace_tep_resolver tep_resolver; /* kernel symbols for %ps/%pS in payloads */
 	struct report_srclines *srclines; /* per dso id, grown as needed */
 	u32 nr_srclines;
 	const struct symbol_opts *symbol_opts; /* borrowed, may be NULL */

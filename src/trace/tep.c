@@ -509,3 +509,131 @@ const char *trace_tep_event_name(struct tep_event *event, char *buf, size_t len)
 	snprintf(buf, len, "%s:%s", event->system ? event->system : "", event->name ? event->name : "");
 	return buf;
 }
+
+/* own_field - the @i-th field of @event after the common ones, or NULL */
+static struct tep_format_field *own_field(struct tep_event *event, int i)
+{
+	struct tep_format_field *f = event ? event->format.fields : NULL;
+
+	while (f && i-- > 0)
+		f = f->next;
+	return f;
+}
+
+int trace_tep_nr_fields(struct tep_event *event)
+{
+	return event ? event->format.nr_fields : 0;
+}
+
+const char *trace_tep_field_name(struct tep_event *event, int i)
+{
+	struct tep_format_field *f = own_field(event, i);
+
+	return f ? f->name : "";
+}
+
+int trace_tep_field_width(struct tep_event *event, int i)
+{
+	struct tep_format_field *f = own_field(event, i);
+
+	if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC))
+		return 0;
+	/* a char array holds its text; a number room for its hex digits and "0x" */
+	if ((f->flags & TEP_FIELD_IS_ARRAY) && (f->flags & TEP_FIELD_IS_STRING))
+		return f->size;
+	return f->size * 2 + 2;
+}
+
+/* field_bytes - where field @f's value is in @raw (the text of a dynamic one); false when outside */
+static bool field_bytes(struct tep_format_field *f, const void *raw, u32 size,
+			const unsigned char **p, u32 *n)
+{
+	u64 off = f->offset, len = f->size;
+
+	if (!raw || off + len > size)
+		return false;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc;
+
+		if (f->size != 4 || tep_read_number_field(f, raw, &loc))
+			return false;
+		off = loc & 0xffff;
+		len = (loc >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+		if (off + len > size)
+			return false;
+	}
+	*p = (const unsigned char *)raw + off;
+	*n = (u32)len;
+	return true;
+}
+
+void trace_tep_fields_key(struct tep_event *event, const void *raw, u32 size, struct strbuf *out)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (struct tep_format_field *f = event ? event->format.fields : NULL; f; f = f->next) {
+		const unsigned char *p;
+		u32 n = 0;
+
+		if (!field_bytes(f, raw, size, &p, &n))
+			n = 0;
+		for (u32 k = 0; k < n; k++) {
+			strbuf_addch(out, hex[p[k] >> 4]);
+			strbuf_addch(out, hex[p[k] & 15]);
+		}
+		/* below every digit: a shorter value that starts the same sorts first */
+		strbuf_addch(out, ' ');
+	}
+}
+
+void trace_tep_field_raw(struct tep_event *event, int i, const void *raw, u32 size,
+			 struct strbuf *out)
+{
+	struct tep_format_field *f = own_field(event, i);
+	const unsigned char *p;
+	unsigned long long v;
+	struct trace_seq s;
+	u32 n;
+
+	if (!f || !raw || (u64)f->offset + f->size > size)
+		return;
+	/* text as text, pointers in hex, other numbers in decimal (perf's raw values) */
+	if ((f->flags & TEP_FIELD_IS_STRING) && field_bytes(f, raw, size, &p, &n)) {
+		strbuf_add(out, p, strnlen((const char *)p, n));
+		return;
+	}
+	if (!(f->flags & TEP_FIELD_IS_ARRAY) &&
+	    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) &&
+	    !tep_read_number_field(f, raw, &v)) {
+		if ((f->flags & TEP_FIELD_IS_POINTER) ||
+		    ((f->flags & TEP_FIELD_IS_LONG) && !(f->flags & TEP_FIELD_IS_SIGNED))) {
+			strbuf_addf(out, "0x%llx", v);
+		} else if ((f->flags & TEP_FIELD_IS_SIGNED)) {
+			unsigned shift = 64 - 8 * f->size;
+
+			strbuf_addf(out, "%lld", (long long)(v << shift) >> shift);
+		} else {
+			strbuf_addf(out, "%llu", v);
+		}
+		return;
+	}
+	trace_seq_init(&s);
+	tep_print_field_content(&s, (void *)raw, (int)size, f);
+	trace_seq_terminate(&s);
+	if (s.buffer)
+		strbuf_add(out, s.buffer, s.len);
+	trace_seq_destroy(&s);
+}
+
+int trace_tep_field_dynlen(struct tep_event *event, int i, const void *raw, u32 size)
+{
+	struct tep_format_field *f = own_field(event, i);
+	const unsigned char *p;
+	u32 n;
+
+	if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || !field_bytes(f, raw, size, &p, &n))
+		return -1;
+	return (int)n;
+}

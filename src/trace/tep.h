@@ -99,4 +99,41 @@ void trace_tep_set_resolver(struct tep_handle *tep, struct trace_tep_resolver *r
 /* trace_tep_event_name - "sys:name" of @event into @buf (size @len); returns @buf. */
 const char *trace_tep_event_name(struct tep_event *event, char *buf, size_t len);
 
+/* trace_tep_nr_fields - the number of @event's own fields (the common_* ones not counted). */
+int trace_tep_nr_fields(struct tep_event *event);
+
+/* trace_tep_field_name - the name of @event's @i-th own field ("" when there is none). */
+const char *trace_tep_field_name(struct tep_event *event, int i);
+
+/*
+ * trace_tep_field_width - the room perf's trace_fields column makes for own
+ * field @i before its values: a char array's size, a number's hex digits
+ * and "0x" (2 + 2 * size); 0 for a dynamic (__data_loc) field.
+ */
+int trace_tep_field_width(struct tep_event *event, int i);
+
+/*
+ * trace_tep_fields_key - the bytes of every own field of @event in @raw (a
+ * dynamic field's data), hex, each followed by a space: equal keys for
+ * payloads equal field by field; strcmp orders them as a bytewise compare
+ * of each field in turn.
+ */
+void trace_tep_fields_key(struct tep_event *event, const void *raw, u32 size, struct strbuf *out);
+
+/*
+ * trace_tep_field_raw - own field @i of @raw as perf prints a raw field:
+ * strings as text, pointers and unsigned longs "0x%llx", other numbers in
+ * decimal (by their signedness); anything else as libtraceevent prints a
+ * field's content.
+ */
+void trace_tep_field_raw(struct tep_event *event, int i, const void *raw, u32 size,
+			 struct strbuf *out);
+
+/*
+ * trace_tep_field_dynlen - the length of dynamic (__data_loc) own field @i
+ * in @raw as the payload records it (a string's NUL counted), or -1 for
+ * a field of fixed size.
+ */
+int trace_tep_field_dynlen(struct tep_event *event, int i, const void *raw, u32 size);
+
 #endif

@@ -7,18 +7,20 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
+#include "trace/tep.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define NR_MAX_COLS 16
+#define NR_MAX_COLS 48
 
 struct col {
 	int type;	/* enum hist_column */
 	int key;	/* enum sort_key when type == COL_KEY */
 	int width;
 	bool left;	/* left-aligned values */
+	int field;	/* trace_fields: the tracepoint field of the column */
 };
 
 struct printer {
@@ -27,6 +29,10 @@ struct printer {
 	FILE *fp;
 	struct col cols[NR_MAX_COLS];
 	int nr_cols;
+	struct tep_event *tp;	/* the tracepoint of the entries (trace_fields), or NULL */
+	struct strbuf field;	/* a trace_fields value */
+	u8 *raw;		/* an entry's payload bytes */
+	size_t raw_alloc;
 	u64 total;	/* the 100% of the percent columns */
 	char *origin;	/* -v: symtab origin char by dso id, 0: not computed yet */
 	size_t origin_alloc;
@@ -293,8 +299,101 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 	}
 }
 
+/* entry_raw - @e's payload bytes (from its hex copy) in @p's scratch; returns its size */
+static u32 entry_raw(struct printer *p, const struct hist_entry *e)
+{
+	size_t n = e->traw ? strlen(e->traw) / 2 : 0;
+
+	p->raw = xgrow(p->raw, n + 1, &p->raw_alloc, 1);
+	for (size_t i = 0; i < n; i++)
+		p->raw[i] = (u8)(hex_digit(e->traw[2 * i]) << 4 | hex_digit(e->traw[2 * i + 1]));
+	return (u32)n;
+}
+
+/*
+ * field_text - the value of trace_fields column @col: the field's raw value
+ * with "/raw", else the text after "name" and one character in the first
+ * word of the payload text that starts with the field's name (perf reads
+ * "name=value" there), the raw value when no word does.
+ */
+static const char *field_text(struct printer *p, const struct hist_entry *e, const struct col *col,
+			      bool *in_text)
+{
+	const char *name = trace_tep_field_name(e->tp, col->field);
+	size_t nl = strlen(name);
+
+	strbuf_reset(&p->field);
+	if (!e->tp)
+		return "";
+	if (col->key == SORT_TRACE_FIELDS && e->trace) {
+		for (const char *w = e->trace; *w;) {
+			size_t wl = strcspn(w, " ");
+
+			if (wl >= nl && !strncmp(w, name, nl)) {
+				if (in_text)
+					*in_text = true;
+				if (wl > nl)
+					strbuf_add(&p->field, w + nl + 1, wl - nl - 1);
+				return p->field.buf;
+			}
+			w += wl;
+			w += strspn(w, " ");
+		}
+	}
+	if (e->traw) {
+		u32 n = entry_raw(p, e);
+
+		trace_tep_field_raw(e->tp, col->field, p->raw, n, &p->field);
+	}
+	return p->field.buf;
+}
+
+/*
+ * field_width - the room trace_fields column @col needs for @e beyond its
+ * title and size: a value read from the payload text (not raw values);
+ * a __data_loc field perf compared counts its recorded length (the NUL
+ * too).
+ */
+static int field_width(struct printer *p, const struct hist_entry *e, const struct col *col)
+{
+	int w = 0, dyn = -1;
+
+	if (!e->tp)
+		return 0;
+	if (col->field < 64 && (e->tf_met >> col->field & 1)) {
+		u32 n = entry_raw(p, e);
+
+		dyn = trace_tep_field_dynlen(e->tp, col->field, p->raw, n);
+	}
+	if (col->key == SORT_TRACE_FIELDS) {
+		bool in_text = false;
+		const char *t = field_text(p, e, col, &in_text);
+
+		if (in_text)
+			w = (int)strlen(t);
+	}
+	return dyn > w ? dyn : w;
+}
+
+static bool is_fields_key(int key)
+{
+	return key == SORT_TRACE_FIELDS || key == SORT_TRACE_FIELDS_RAW;
+}
+
 static void add_col(struct printer *p, int type, int key, int width, bool left)
 {
+	if (type == COL_KEY && is_fields_key(key)) {
+		/* one right-aligned column per field of the tracepoint, none for other events */
+		for (int i = 0; i < trace_tep_nr_fields(p->tp) && p->nr_cols < NR_MAX_COLS; i++) {
+			int w = (int)strlen(trace_tep_field_name(p->tp, i));
+
+			if (trace_tep_field_width(p->tp, i) > w)
+				w = trace_tep_field_width(p->tp, i);
+			p->cols[p->nr_cols++] = (struct col){ .type = type, .key = key,
+							      .width = w, .field = i };
+		}
+		return;
+	}
 	if (p->nr_cols == NR_MAX_COLS)
 		return;
 	/* the pid column is as wide as its title "    Pid:Command" at least */
@@ -336,6 +435,9 @@ static int num_col_width(int type)
 static void setup_cols(struct printer *p)
 {
 	struct hists *h = p->hists;
+
+	for (size_t i = 0; i < h->nr_entries && !p->tp; i++)
+		p->tp = h->entries[i]->tp;
 
 	if (h->opts.nr_fields) {
 		/* -F: exactly these columns, in this order */
@@ -422,6 +524,12 @@ widths:
 			 * trace column of a lone entry keeps its title width
 			 */
 			/* and the sizes theirs: a longer number overflows the column */
+			if (col->type == COL_KEY && is_fields_key(col->key)) {
+				w = field_width(p, e, col);
+				if (w > col->width)
+					col->width = w;
+				continue;
+			}
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
 			    col->key == SORT_SYM_SIZE || col->key == SORT_DSO_SIZE ||
 			    (col->key == SORT_TRACE && !e->trace_compared))
@@ -465,7 +573,8 @@ static const char *col_title(const struct col *c)
 	case COL_OVERHEAD_GUEST_US:
 		return "guest usr";
 	default:
-		return key_title(c->key);
+		return c->key == SORT_TRACE_FIELDS || c->key == SORT_TRACE_FIELDS_RAW ? NULL
+										 : key_title(c->key);
 	}
 }
 
@@ -477,6 +586,9 @@ static void print_titles(struct printer *p)
 	for (int c = 0; c < p->nr_cols; c++) {
 		const struct col *col = &p->cols[c];
 		const char *t = col_title(col);
+
+		if (!t)
+			t = trace_tep_field_name(p->tp, col->field);
 
 		if (col->type == COL_OVERHEAD &&
 		    (!p->hists->opts.children || p->hists->opts.hide_children || p->o->overhead_title))
@@ -607,12 +719,17 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 			break;
 		}
 		default: {
-			const char *t = key_text(p, e, col->key, p->buf, sizeof(p->buf));
+			const char *t = is_fields_key(col->key)
+					? field_text(p, e, col, NULL)
+					: key_text(p, e, col->key, p->buf, sizeof(p->buf));
 
-			if (sep)
+			/* perf leaves the separator in trace_fields values */
+			if (sep && !is_fields_key(col->key))
 				t = sep_safe(p, t, *sep);
 
-			if (col->key == SORT_TRACE && last)
+			if (is_fields_key(col->key))
+				fprintf(fp, "%*.*s", col->width, col->width, t); /* cut to the column */
+			else if (col->key == SORT_TRACE && last)
 				fprintf(fp, "%.*s", col->width, t); /* cut to the column, unpadded */
 			else if ((col->key == SORT_SYM || col->key == SORT_SRCLINE ||
 				  col->key == SORT_SRCFILE || col->key == SORT_TIME ||
@@ -688,7 +805,7 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
 
 size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE *fp)
 {
-	struct printer p = { .hists = hists, .o = o, .fp = fp };
+	struct printer p = { .hists = hists, .o = o, .fp = fp, .field = STRBUF_INIT };
 	size_t printed = 0;
 
 	p.total = o->percent_absolute ? hists->total_period : hists_visible_period(hists);
@@ -705,5 +822,7 @@ size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE
 		printed++;
 	}
 	free(p.origin);
+	strbuf_release(&p.field);
+	free(p.raw);
 	return printed;
 }

@@ -116,4 +116,29 @@ test_expect_success PERF,ROOT 'overhead_sys, overhead_us (and guest) fields' '
 	same "$FIXTURES/multi-event.data" -F overhead_sys,overhead_us,comm
 '
 
+# trace_fields: a column per tracepoint field. Values are read from the
+# payload text ("name=value" words; a field no word names shows its raw
+# value, one whose word is "name:" is empty), /raw prints them raw; rows
+# tie-break on the fields' bytes; a __data_loc column is as wide as the
+# values perf compared while inserting (see docs/cmd/report.md)
+test_expect_success PERF,ROOT 'trace_fields: tracepoint files' '
+	"$PERF" record -q -a -e sched:sched_switch -e sched:sched_wakeup \
+		-o $TRASH/sw.data -- sleep 0.2 >/dev/null 2>&1 &&
+	"$PERF" record -q -a -e syscalls:sys_enter_openat -o $TRASH/oa.data -- sleep 0.2 >/dev/null 2>&1 &&
+	"$PERF" record -q -e timer:hrtimer_start -e kmem:kmalloc -e sched:sched_stat_runtime \
+		-e raw_syscalls:sys_enter -o $TRASH/tpm.data "$W/rptmix" 50 >/dev/null 2>&1 &&
+	"$PERF" record -q -e cpu-clock -e sched:sched_process_exec -o $TRASH/ex.data -- \
+		sh -c "/bin/true; /usr/bin/env true; /bin/ls >/dev/null; exec /usr/bin/true" \
+		>/dev/null 2>&1 &&
+	"$PERF" record -q -e sched:sched_process_exec -o $TRASH/ex1.data /bin/true >/dev/null 2>&1 &&
+	for f in sw oa tpm ex ex1; do
+		for o in "-s trace_fields" "-s trace_fields/raw" "-s comm,trace_fields" \
+			 "-s trace_fields,comm" "-s pid,trace_fields/raw" "-n -s trace_fields" \
+			 "-s trace_fields -t ,"; do
+			same $TRASH/$f.data $o || return 1
+		done
+	done &&
+	same $TRASH/sw.data -s cpu,trace_fields --percent-limit 1
+'
+
 test_done
