@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct resolved_frame;
+
 enum sort_key {
 	SORT_COMM,
 	SORT_PID,
@@ -199,9 +201,8 @@ void hists_release(struct hists *hists);
 struct hist_sample {
 	struct thread *thread;
 	const struct frame *frame; /* the sample's own frame */
-	const struct frame **chain; /* callee order; may be NULL */
+	const struct resolved_frame *chain; /* callee order (frame and raw ip); may be NULL */
 	u32 nr_chain;
-	const u64 *chain_ips;	/* -v: the raw ip of each chain frame, or NULL */
 	const struct frame *parent; /* parent key match, or NULL */
 	const char *srcline, *srcfile;
 	const char *trace;
