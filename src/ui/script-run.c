@@ -6,6 +6,7 @@
 #include "core/evlist.h"
 #include "core/evsel.h"
 #include "data/reader.h"
+#include "data/sample.h"
 #include "lib/debug.h"
 #include "lib/hashmap.h"
 #include "lib/strvec.h"
@@ -631,47 +632,19 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 }
 
 /*
- * parse_trailer - the sample_id trailer of a side-band record read backwards
- * from its end, as perf does: perf's synthesized records can be shorter than
- * body + trailer, and perf then reads whatever overlaps. Layout from the
- * first event (perf requires every event to share it).
+ * parse_trailer - the sample_id trailer of a side-band record, as perf
+ * reads it (data/sample.c, tolerant of short synthesized records) in the
+ * first event's layout (perf requires every event to share it)
  */
 static void parse_trailer(struct run *r, const union perf_event *ev, struct perf_sample *out)
 {
 	struct evsel *first = evlist_first(r->evlist);
-	u64 st = first ? first->attr.sample_type : 0;
-	const u64 *end = (const u64 *)((const char *)ev + ev->header.size);
-	const u64 *p = end - 1;
-	const u64 *min = (const u64 *)((const char *)ev + sizeof(ev->header));
 
 	memset(out, 0, sizeof(*out));
 	out->misc = ev->header.misc;
 	out->cpumode = ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-#define TAKE(v)                                                                                    \
-	do {                                                                                       \
-		if (p < min)                                                                       \
-			return;                                                                    \
-		(v) = *p--;                                                                        \
-	} while (0)
-	u64 v;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		TAKE(out->id);
-	if (st & PERF_SAMPLE_CPU) {
-		TAKE(v);
-		out->cpu = (u32)v;
-	}
-	if (st & PERF_SAMPLE_STREAM_ID)
-		TAKE(out->stream_id);
-	if (st & PERF_SAMPLE_ID)
-		TAKE(out->id);
-	if (st & PERF_SAMPLE_TIME)
-		TAKE(out->time);
-	if (st & PERF_SAMPLE_TID) {
-		TAKE(v);
-		out->pid = (u32)v;
-		out->tid = (u32)(v >> 32);
-	}
-#undef TAKE
+	if (first)
+		perf_sample_parse_id(&first->attr, ev, out);
 }
 
 /* a side-band record line; @thread is whose comm is shown */
