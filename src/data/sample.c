@@ -83,7 +83,8 @@ void perf_sample_parse_id(const struct perf_event_attr *attr, const union perf_e
 	ID_FIELD(PERF_SAMPLE_IDENTIFIER, s->id = v);
 	ID_FIELD(PERF_SAMPLE_CPU, s->cpu = (u32)v);
 	ID_FIELD(PERF_SAMPLE_STREAM_ID, s->stream_id = v);
-	ID_FIELD(PERF_SAMPLE_ID, s->id = v);
+	/* IDENTIFIER, when there, is the id (the kernel writes both the same) */
+	ID_FIELD(PERF_SAMPLE_ID, s->id = (t & PERF_SAMPLE_IDENTIFIER) ? s->id : v);
 	ID_FIELD(PERF_SAMPLE_TIME, s->time = v);
 	ID_FIELD(PERF_SAMPLE_TID, (s->pid = (u32)v, s->tid = (u32)(v >> 32)));
 #undef ID_FIELD
