@@ -258,7 +258,8 @@ static int deliver_front(struct ordered_events *oe, u64 limit, bool all, size_t 
 			break;
 	}
 	oe->nr -= done;
-	memmove(oe->entries, oe->entries + done, oe->nr * sizeof(*oe->entries));
+	if (oe->nr) /* entries is NULL before the first record */
+		memmove(oe->entries, oe->entries + done, oe->nr * sizeof(*oe->entries));
 	oe->nr_sorted = oe->nr;
 	return err;
 }

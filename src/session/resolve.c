@@ -178,15 +178,14 @@ static void frame_fill(struct resolver *res, struct resolved_frame *rf, const st
 		       struct thread *thread, int cpumode, u64 ip)
 {
 	struct map *map = maps ? maps_find(maps, ip) : NULL;
+	struct dso *dso = map ? map->dso : NULL;
 
 	memset(rf, 0, sizeof(*rf));
 	rf->ip = rf->map_ip = rf->addr = ip;
 	/* loads the dso's symbols; may look in the kernel for a user address (report's entries) */
 	rf->frame = machine_resolve_ip(res->machine, thread, cpumode, ip);
-	if (!map || !map->dso)
+	if (!dso)
 		return;
-	struct dso *dso = map->dso;
-
 	rf->map = map;
 	if (!dso_absolute(dso))
 		rf->map_ip = ip - map->start + map->pgoff;
