@@ -181,40 +181,42 @@ static void frame_fill(struct resolver *res, struct resolved_frame *rf, const st
 	struct dso *dso = map ? map->dso : NULL;
 
 	memset(rf, 0, sizeof(*rf));
-	rf->ip = rf->map_ip = rf->addr = ip;
+	rf->ip = rf->addr = ip;
 	/* loads the dso's symbols; may look in the kernel for a user address (report's entries) */
 	rf->frame = machine_resolve_ip(res->machine, thread, cpumode, ip);
 	if (!dso)
 		return;
 	rf->map = map;
-	if (!dso_absolute(dso))
-		rf->map_ip = ip - map->start + map->pgoff;
 	if (dso->is_kernel)
 		rf->addr = ip;
 	else if (dso->ss)
 		rf->addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
 	else
 		rf->addr = ip - map->start + map->pgoff;
-	if (rf->frame->sym && rf->frame->dso == dso) {
-		rf->sym = rf->frame->sym;
-		rf->symoff = rf->addr - rf->sym->start;
-	}
+	if (rf->frame->sym && rf->frame->dso == dso)
+		rf->symoff = rf->addr - rf->frame->sym->start;
 	if (res->opts.srcline)
 		rf->srcline = frame_srcline(res, dso, rf->addr);
 }
 
-const struct resolved_frame *resolver_frame(struct resolver *res, struct thread *thread,
-					    int cpumode, u64 ip)
+/* the address space @cpumode looks in */
+static inline const struct maps *space_maps(struct resolver *res, struct thread *thread, int cpumode)
 {
-	const struct maps *maps = is_kernel_mode(cpumode) ? &res->machine->kmaps :
-				  thread ? thread->maps : NULL;
-	u64 key = space_key(maps, cpumode);
+	if (is_kernel_mode(cpumode))
+		return &res->machine->kmaps;
+	return thread ? thread->maps : NULL;
+}
+
+/* space_frame - resolver_frame() with the space's maps and key already known */
+static const struct resolved_frame *space_frame(struct resolver *res, const struct maps *maps,
+						u64 key, struct thread *thread, int cpumode, u64 ip)
+{
 	u32 gen = maps ? maps->gen : 0;
-	struct resolver_slot *slot = &res->slots[hash_u64(ip ^ hash_u64(key)) & (SLOTS - 1)];
+	struct resolver_slot *slot = &res->slots[hash_u64(ip ^ key) & (SLOTS - 1)];
 	struct resolver_space *sp;
 	struct resolved_frame *rf;
 
-	if (slot->rf && slot->key == key && slot->ip == ip && slot->gen == gen)
+	if (slot->rf && slot->ip == ip && slot->key == key && slot->gen == gen)
 		return slot->rf;
 	sp = space_of(res, maps, key);
 	rf = u64map_find(&sp->ips, ip);
@@ -225,6 +227,14 @@ const struct resolved_frame *resolver_frame(struct resolver *res, struct thread 
 	}
 	*slot = (struct resolver_slot){ key, ip, gen, rf };
 	return rf;
+}
+
+const struct resolved_frame *resolver_frame(struct resolver *res, struct thread *thread,
+					    int cpumode, u64 ip)
+{
+	const struct maps *maps = space_maps(res, thread, cpumode);
+
+	return space_frame(res, maps, space_key(maps, cpumode), thread, cpumode, ip);
 }
 
 const struct resolved_frame *resolver_frame_fb(struct resolver *res, struct thread *thread,
@@ -263,7 +273,8 @@ static void add_recorded(struct resolver *res, struct thread *thread, const stru
 			 const struct chain_opts *opts, struct resolved_chain *out)
 {
 	int cpumode = PERF_RECORD_MISC_USER;
-	u64 first = 0;
+	const struct maps *maps = space_maps(res, thread, cpumode);
+	u64 key = space_key(maps, cpumode), first = 0;
 
 	chain_room(out, cc->nr);
 	if (opts->max_stack && opts->caller_order) {
@@ -287,6 +298,8 @@ static void add_recorded(struct resolver *res, struct thread *thread, const stru
 
 			if (mode >= 0) {
 				cpumode = mode;
+				maps = space_maps(res, thread, cpumode);
+				key = space_key(maps, cpumode);
 			} else if (opts->bad_context_empties) {
 				out->nr = 0;
 				return;
@@ -297,7 +310,7 @@ static void add_recorded(struct resolver *res, struct thread *thread, const stru
 			continue;
 		if (opts->max_stack && !opts->caller_order && out->nr == opts->max_stack)
 			break;
-		out->frames[out->nr++] = *resolver_frame(res, thread, cpumode, ip);
+		out->frames[out->nr++] = *space_frame(res, maps, key, thread, cpumode, ip);
 	}
 }
 
@@ -308,7 +321,7 @@ static void add_unwound(struct resolver *res, struct thread *thread, u64 ip,
 	const struct resolved_frame *base = resolver_frame(res, thread, PERF_RECORD_MISC_USER, ip);
 	struct srcline sl;
 
-	if (!base->sym || base->map->dso->is_kernel ||
+	if (!resolved_frame_sym(base) || base->map->dso->is_kernel ||
 	    resolver_srcline_find(res, base->map->dso, base->addr, true, &sl) || !sl.func ||
 	    !strcmp(sl.func, "??")) {
 		chain_room(out, 1);
@@ -321,11 +334,8 @@ static void add_unwound(struct resolver *res, struct thread *thread, u64 ip,
 		struct resolved_frame *rf = &out->frames[out->nr++];
 
 		*rf = *base; /* the symbol offset stays the ELF symbol's */
-		if (name) {
+		if (name)
 			rf->frame = machine_inline_frame(res->machine, base->frame, name);
-			rf->sym = rf->frame->sym;
-			rf->inlined = rf->frame->inlined;
-		}
 	}
 }
 

@@ -23,22 +23,40 @@ struct srcline;
  */
 struct resolved_frame {
 	u64 ip;			   /* raw: as recorded, or unwound (callers: return address - 1) */
-	u64 map_ip;		   /* what perf script prints in a callchain: map-relative in a
-				      file-backed user dso, @ip for kernel, JIT or no map */
 	u64 addr;		   /* the dso's own address (ELF vaddr; @ip for the kernel): symbols, DWARF */
 	u64 symoff;		   /* @addr's offset in the (ELF) symbol, 0 without one */
-	const struct frame *frame; /* the machine's interned frame (hists key), never NULL */
+	const struct frame *frame; /* the machine's interned frame (hists key), never NULL; an
+				      inlined function's own frame (frame->inlined) */
 	const struct map *map;	   /* the map covering @ip in the cpumode's address space, or NULL */
-	const struct symbol *sym;  /* the symbol shown (NULL: "[unknown]"): perf looks only in the
-				      cpumode's address space; an inlined function's own */
 	const char *srcline;	   /* interned, with resolver_opts.srcline: "file:line" or "dso[addr]" */
-	bool inlined;		   /* a function inlined at @ip: "name (inlined)" */
 };
 
 /* resolved_frame_dso - the dso shown for @rf, or NULL ("[unknown]") */
 static inline struct dso *resolved_frame_dso(const struct resolved_frame *rf)
 {
 	return rf->map ? rf->map->dso : NULL;
+}
+
+/*
+ * resolved_frame_sym - the symbol shown for @rf, NULL for "[unknown]": perf
+ * looks only in the cpumode's address space (the machine's frame may come
+ * from the kernel's for a user address); an inlined function's own symbol
+ */
+static inline const struct symbol *resolved_frame_sym(const struct resolved_frame *rf)
+{
+	return rf->map && rf->frame->dso == rf->map->dso ? rf->frame->sym : NULL;
+}
+
+/*
+ * resolved_frame_map_ip - the address perf script prints for a callchain
+ * entry: map-relative in a file-backed user dso, raw for the kernel, a JIT
+ * map (dso_absolute()) or no map
+ */
+static inline u64 resolved_frame_map_ip(const struct resolved_frame *rf)
+{
+	if (!rf->map || dso_absolute(rf->map->dso))
+		return rf->ip;
+	return rf->ip - rf->map->start + rf->map->pgoff;
 }
 
 /* struct resolved_chain - a callchain resolved, callee first; reused between samples */

@@ -359,13 +359,14 @@ static int fetch_insn(struct run *r, struct thread *thread, int cpumode, u64 ip,
 static void script_frame_of(struct script_frame *sf, const struct resolved_frame *rf)
 {
 	const struct dso *dso = resolved_frame_dso(rf);
+	const struct symbol *sym = resolved_frame_sym(rf);
 
-	sf->ip = rf->map_ip;
-	sf->sym = rf->sym ? rf->sym->name : NULL;
+	sf->ip = resolved_frame_map_ip(rf);
+	sf->sym = sym ? sym->name : NULL;
 	sf->symoff = rf->symoff;
 	sf->dso = dso ? dso->long_name : NULL;
 	sf->srcline = rf->srcline;
-	sf->inlined = rf->inlined;
+	sf->inlined = rf->frame->inlined;
 }
 
 /* ---- filters ---- */

@@ -234,12 +234,12 @@ TEST(session_callchain_context_and_max_stack)
 	EXPECT_STREQ(fr[0].frame->dso->short_name, "[kernel.kallsyms]");
 	/* raw ips kept; perf script's address: raw in the kernel, map-relative in user dsos */
 	EXPECT_UEQ(fr[0].ip, 0xffffffff81000110);
-	EXPECT_UEQ(fr[0].map_ip, 0xffffffff81000110);
+	EXPECT_UEQ(resolved_frame_map_ip(&fr[0]), 0xffffffff81000110);
 	EXPECT_EQ(fr[2].frame->level, '.');
 	EXPECT_UEQ(fr[2].ip, 0x10110);
-	EXPECT_UEQ(fr[2].map_ip, 0x110);
+	EXPECT_UEQ(resolved_frame_map_ip(&fr[2]), 0x110);
 	EXPECT_STREQ(fr[4].frame->sym->name, "gamma");
-	EXPECT_TRUE(fr[4].sym == fr[4].frame->sym);
+	EXPECT_TRUE(resolved_frame_sym(&fr[4]) == fr[4].frame->sym);
 	/* callee order keeps the innermost frames */
 	copts.max_stack = 2;
 	n = resolve_sample_callchain(&res, t, &s, 0, &copts, &rc);
@@ -277,17 +277,18 @@ TEST(session_resolver_address_spaces)
 			0, 5, 0);
 	resolver_init(&res, &m, NULL);
 	a = resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0x10210);
-	ASSERT_TRUE(a->sym != NULL);
-	EXPECT_STREQ(a->sym->name, "beta");
-	EXPECT_UEQ(a->map_ip, 0x210);
+	ASSERT_TRUE(resolved_frame_sym(a) != NULL);
+	EXPECT_STREQ(resolved_frame_sym(a)->name, "beta");
+	EXPECT_UEQ(resolved_frame_map_ip(a), 0x210);
 	EXPECT_TRUE(resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0x10210) == a); /* cached */
 	/* a kernel address seen as user: nothing shown from the user space, the fallback finds it */
 	a = resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0xffffffff81000110);
-	EXPECT_TRUE(a->map == NULL && a->sym == NULL);
+	EXPECT_TRUE(a->map == NULL && resolved_frame_sym(a) == NULL);
+	EXPECT_TRUE(a->frame->dso && a->frame->dso->is_kernel); /* the machine looked there */
 	b = resolver_frame_fb(&res, t, PERF_RECORD_MISC_USER, 0xffffffff81000110);
 	ASSERT_TRUE(b->map != NULL);
 	EXPECT_TRUE(resolved_frame_dso(b)->is_kernel);
-	EXPECT_UEQ(b->map_ip, 0xffffffff81000110);
+	EXPECT_UEQ(resolved_frame_map_ip(b), 0xffffffff81000110);
 	/* new maps: the space's cache is dropped */
 	a = resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0x20010);
 	EXPECT_TRUE(a->map == NULL);
