@@ -24,7 +24,8 @@ struct resolver_dso {
 	struct srcline_cache *sc; /* NULL: nothing to look in (kernel) */
 };
 
-#define SLOTS 4096u /* a power of two */
+#define SLOT_BITS 12
+#define SLOTS (1u << SLOT_BITS)
 #define CHUNK_FRAMES 4096u
 #define UNWIND_MAX 128
 
@@ -212,7 +213,8 @@ static const struct resolved_frame *space_frame(struct resolver *res, const stru
 						u64 key, struct thread *thread, int cpumode, u64 ip)
 {
 	u32 gen = maps ? maps->gen : 0;
-	struct resolver_slot *slot = &res->slots[hash_u64(ip ^ key) & (SLOTS - 1)];
+	/* Fibonacci hashing: the top bits of a multiply, inline on the hot path */
+	struct resolver_slot *slot = &res->slots[((ip ^ key) * 0x9e3779b97f4a7c15ULL) >> (64 - SLOT_BITS)];
 	struct resolver_space *sp;
 	struct resolved_frame *rf;
 
