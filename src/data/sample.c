@@ -63,34 +63,41 @@ static int parse_read(struct cur *c, u64 rf, struct perf_sample *s)
 	return 0;
 }
 
+void perf_sample_parse_id(const struct perf_event_attr *attr, const union perf_event *ev,
+			  struct perf_sample *s)
+{
+	u64 t = attr->sample_type, v;
+	const u8 *body = (const u8 *)ev + sizeof(ev->header), *p = (const u8 *)ev + ev->header.size;
+
+	/* the trailer's fields from the last one back, while they fit */
+#define ID_FIELD(bit, dst)                                                                         \
+	do {                                                                                       \
+		if (t & (bit)) {                                                                   \
+			if (p < body + 8)                                                          \
+				return;                                                            \
+			p -= 8;                                                                    \
+			memcpy(&v, p, 8);                                                          \
+			dst;                                                                       \
+		}                                                                                  \
+	} while (0)
+	ID_FIELD(PERF_SAMPLE_IDENTIFIER, s->id = v);
+	ID_FIELD(PERF_SAMPLE_CPU, s->cpu = (u32)v);
+	ID_FIELD(PERF_SAMPLE_STREAM_ID, s->stream_id = v);
+	/* IDENTIFIER, when there, is the id (the kernel writes both the same) */
+	ID_FIELD(PERF_SAMPLE_ID, s->id = (t & PERF_SAMPLE_IDENTIFIER) ? s->id : v);
+	ID_FIELD(PERF_SAMPLE_TIME, s->time = v);
+	ID_FIELD(PERF_SAMPLE_TID, (s->pid = (u32)v, s->tid = (u32)(v >> 32)));
+#undef ID_FIELD
+}
+
 static int parse_trailer(const struct perf_event_attr *attr, const union perf_event *ev,
 			 struct perf_sample *s)
 {
-	u64 t = attr->sample_type;
-	int n = 0;
-	const u64 *p;
-
 	if (!attr->sample_id_all)
 		return 0;
-	n = perf_event_id_hdr_size(attr) / 8;
-	if ((size_t)n * 8 > ev->header.size - sizeof(ev->header))
+	if ((size_t)perf_event_id_hdr_size(attr) > ev->header.size - sizeof(ev->header))
 		return -EINVAL;
-	p = (const u64 *)((const u8 *)ev + ev->header.size) - n;
-	if (t & PERF_SAMPLE_TID) {
-		s->pid = (u32)*p;
-		s->tid = (u32)(*p >> 32);
-		p++;
-	}
-	if (t & PERF_SAMPLE_TIME)
-		s->time = *p++;
-	if (t & PERF_SAMPLE_ID)
-		s->id = *p++;
-	if (t & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = *p++;
-	if (t & PERF_SAMPLE_CPU)
-		s->cpu = (u32)*p++;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		s->id = *p++;
+	perf_sample_parse_id(attr, ev, s);
 	return 0;
 }
 

@@ -18,6 +18,15 @@
 int perf_sample_parse(const struct perf_event_attr *attr, const union perf_event *ev,
 		      struct perf_sample *sample);
 
+/*
+ * perf_sample_parse_id - the sample_id trailer of a non-SAMPLE record in
+ * @attr's layout, read from the record's end backwards as perf does: a
+ * record shorter than body + trailer gives the fields that fit, overlapping
+ * its body; the others keep what @sample held. Whatever attr->sample_id_all says.
+ */
+void perf_sample_parse_id(const struct perf_event_attr *attr, const union perf_event *ev,
+			  struct perf_sample *sample);
+
 /* perf_sample_read_value_size - bytes of one read value {value,[id],[lost]} for @read_format. */
 static inline int perf_sample_read_value_size(u64 read_format)
 {

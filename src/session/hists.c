@@ -4,6 +4,7 @@
 
 #include "lib/rbtree.h"
 #include "lib/xalloc.h"
+#include "session/resolve.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -526,8 +527,7 @@ static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 }
 
 /*
- * chain_append - add the path @cur[0..n) (raw ips @ips, or NULL: the
- * frames' own) to @e's trie with @period, finding children as perf's
+ * chain_append - add the path @cur[0..n) (raw ips @ips) to @e's trie with @period, finding children as perf's
  * red-black walk does: it stops at the first match on its path, and a
  * miss links a new child where it ended.
  */
@@ -545,7 +545,7 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 	hists->nodes[e->chain].cumul += period;
 	for (u32 i = 0; i < n; i++) {
 		const struct frame *f = cur[i];
-		u64 ip = ips ? ips[i] : f->ip;
+		u64 ip = ips[i];
 		struct cc_link *x = RB_ROOT(&l->kids), *parent = NULL;
 		int r = 1;
 
@@ -703,7 +703,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	const struct frame **cur = stackbuf;
 	struct hist_entry *seenbuf[128];
 	struct hist_entry **seen = seenbuf;
-	u64 ipsbuf[128], *ips = NULL;
+	u64 ipsbuf[128], *ips = ipsbuf;
 	u32 n = hs->nr_chain;
 
 	memset(&key, 0, sizeof(key));
@@ -766,19 +766,15 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	if (n > 128) {
 		cur = xmalloc(n * sizeof(*cur));
 		seen = xmalloc((n + 1) * sizeof(*seen));
+		ips = xmalloc(n * sizeof(*ips));
 	}
-	/* the cursor in display order */
-	if (hists->opts.cc.order == ORDER_CALLER) {
-		for (u32 i = 0; i < n; i++)
-			cur[i] = hs->chain[n - 1 - i];
-	} else {
-		memcpy(cur, hs->chain, n * sizeof(*cur));
-	}
-	/* the raw ips in display order too */
-	if (hs->chain_ips) {
-		ips = n > 128 ? xmalloc(n * sizeof(*ips)) : ipsbuf;
-		for (u32 i = 0; i < n; i++)
-			ips[i] = hs->chain_ips[hists->opts.cc.order == ORDER_CALLER ? n - 1 - i : i];
+	/* the cursor (frames and their raw ips) in display order */
+	for (u32 i = 0; i < n; i++) {
+		const struct resolved_frame *rf =
+			&hs->chain[hists->opts.cc.order == ORDER_CALLER ? n - 1 - i : i];
+
+		cur[i] = rf->frame;
+		ips[i] = rf->ip;
 	}
 	if (hists->opts.use_callchain)
 		chain_append(hists, self, cur, ips, n, hs->period);
@@ -822,10 +818,8 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			key.frame = cur[k];
 			if (cur[k]->map)
 				key.level = cur[k]->level;
-			key.addr = cur[k]->ip;
-			/* a resolved frame is one per symbol: its sample's raw ip is in chain_ips */
-			if (cur[k]->sym && ips)
-				key.addr = ips[k];
+			/* a resolved frame is one per symbol: show this sample's raw ip */
+			key.addr = ips[k];
 			e = entry_findnew(hists, &key, k + 1);
 			for (j = 0; j < nr_seen && seen[j] != e; j++)
 				;
@@ -836,15 +830,14 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			e->acc_period += hs->period;
 			e->acc_events++;
 			if (hists->opts.use_callchain)
-				chain_append(hists, e, cur + k, ips ? ips + k : NULL, n - k, hs->period);
+				chain_append(hists, e, cur + k, ips + k, n - k, hs->period);
 		}
 	}
 	if (cur != stackbuf) {
 		free(cur);
 		free(seen);
-	}
-	if (ips && ips != ipsbuf)
 		free(ips);
+	}
 }
 
 /* ---- output order ----------------------------------------------------- */

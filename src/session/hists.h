@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct resolved_frame;
 struct tep_event;
 
 enum sort_key {
@@ -210,9 +211,8 @@ void hists_release(struct hists *hists);
 struct hist_sample {
 	struct thread *thread;
 	const struct frame *frame; /* the sample's own frame */
-	const struct frame **chain; /* callee order; may be NULL */
+	const struct resolved_frame *chain; /* callee order (frame and raw ip); may be NULL */
 	u32 nr_chain;
-	const u64 *chain_ips;	/* -v: the raw ip of each chain frame, or NULL */
 	const struct frame *parent; /* parent key match, or NULL */
 	const char *srcline, *srcfile;
 	const char *trace;

@@ -8,6 +8,7 @@
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 #include "session/unwind.h"
+#include "session/resolve.h"
 #include "lib/strbuf.h"
 #include "symbol/srcline.h"
 #include "trace/tep.h"
@@ -34,30 +35,20 @@ static bool int_in(const int *v, int nr, int x)
 	return false;
 }
 
-/* dso_srclines - the source-line state of @dso (grown on demand) */
-static struct report_srclines *dso_srclines(struct report *rep, struct session *s,
-					    struct dso *dso)
+/* dso_srctext - the srcline/srcfile texts of @dso's addresses (grown on demand) */
+static struct report_srctext *dso_srctext(struct report *rep, const struct dso *dso)
 {
-	struct report_srclines *rs;
-
-	if (dso->id >= rep->nr_srclines) {
+	if (dso->id >= rep->nr_srctext) {
 		u32 n = dso->id + 16;
 
-		rep->srclines = xreallocarray(rep->srclines, n, sizeof(*rep->srclines));
-		memset(rep->srclines + rep->nr_srclines, 0,
-		       (n - rep->nr_srclines) * sizeof(*rep->srclines));
-		for (u32 i = rep->nr_srclines; i < n; i++) {
-			u64map_init(&rep->srclines[i].line);
-			u64map_init(&rep->srclines[i].file);
+		rep->srctext = xreallocarray(rep->srctext, n, sizeof(*rep->srctext));
+		for (u32 i = rep->nr_srctext; i < n; i++) {
+			u64map_init(&rep->srctext[i].line);
+			u64map_init(&rep->srctext[i].file);
 		}
-		rep->nr_srclines = n;
+		rep->nr_srctext = n;
 	}
-	rs = &rep->srclines[dso->id];
-	if (!rs->sc && !dso->is_kernel && dso->long_name[0] == '/')
-		rs->sc = srcline_cache_new(dso->ss && dso->ss->path ? dso->ss->path : dso->long_name,
-					   dso->ss ? dso->ss->symbol_path : NULL, rep->symbol_opts,
-					   &s->names);
-	return rs;
+	return &rep->srctext[dso->id];
 }
 
 /*
@@ -70,7 +61,7 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 {
 	const struct frame *f = loc->frame;
 	struct dso *dso = f->dso;
-	struct report_srclines *rs;
+	struct report_srctext *rs;
 	struct map *map;
 	u64 addr;
 	char buf[512];
@@ -83,7 +74,7 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 		*file = strpool_intern(&s->names, "");
 		return;
 	}
-	rs = dso_srclines(rep, s, dso);
+	rs = dso_srctext(rep, dso);
 	map = f->map;
 	if (loc->thread && !dso->is_kernel) {
 		struct map *m = maps_find(loc->thread->maps, ip);
@@ -98,7 +89,8 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 		*file = u64map_find(&rs->file, addr);
 		return;
 	}
-	if (rs->sc && !srcline_find(rs->sc, addr, false, &sl) && sl.file) {
+	if (!dso->is_kernel && dso->long_name[0] == '/' &&
+	    !resolver_srcline_find(&rep->res, dso, addr, false, &sl) && sl.file) {
 		const char *slash = strrchr(sl.file, '/');
 
 		l = srcline_format(&sl, false, buf, sizeof(buf));
@@ -115,80 +107,6 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 	*file = strpool_intern(&s->names, fl);
 	u64map_set(&rs->line, addr, (void *)*line);
 	u64map_set(&rs->file, addr, (void *)*file);
-}
-
-/*
- * append_unwound - --call-graph dwarf: the user frames unwound from the
- * sample's registers and stack copy follow the kernel part of the chain.
- */
-static u32 append_unwound(struct report *rep, struct session *s, struct thread *thread,
-			  const struct perf_sample *sample, u32 nr)
-{
-	u64 ips[128];
-	int max = rep->hopts.max_stack > 0 ? rep->hopts.max_stack : 127;
-	int n;
-
-	if ((int)nr >= max)
-		return nr;
-	if (max - (int)nr < (int)ARRAY_SIZE(ips))
-		max = max - (int)nr;
-	else
-		max = (int)ARRAY_SIZE(ips);
-	n = unwind_user(&s->machine, thread, sample, ips, max);
-	if (n <= 0)
-		return nr;
-	for (int i = 0; i < n; i++) {
-		const struct frame *base = machine_resolve_ip(&s->machine, thread,
-							      PERF_RECORD_MISC_USER, ips[i]);
-		struct srcline sl;
-
-		memset(&sl, 0, sizeof(sl));
-		/* as perf does for unwound entries: one frame per inlined function */
-		if (base->sym && base->dso && !base->dso->is_kernel) {
-			struct report_srclines *rs = dso_srclines(rep, s, base->dso);
-			struct map *map = maps_find(thread->maps, ips[i]);
-			u64 addr = map && base->dso->ss
-					   ? symsrc_map_ip(base->dso->ss, map->start, map->pgoff, ips[i])
-					   : base->addr;
-
-			if (!rs->sc || srcline_find(rs->sc, addr, true, &sl) || !sl.func ||
-			    !strcmp(sl.func, "??"))
-				memset(&sl, 0, sizeof(sl));
-		}
-		rep->frames = xgrow(rep->frames, nr + sl.nr_inlines + 1, &rep->frames_alloc, sizeof(*rep->frames));
-		if (!sl.func) {
-			rep->frames[nr++] = base;
-			continue;
-		}
-		for (size_t k = 0; k <= sl.nr_inlines; k++) {
-			const char *name = k < sl.nr_inlines ? sl.inlines[k].func : sl.func;
-
-			rep->frames[nr++] = name ? machine_inline_frame(&s->machine, base, name) : base;
-		}
-	}
-	return nr;
-}
-
-
-/*
- * chain_raw_ips - the raw ips of the @nr frames session_resolve_callchain()
- * gave (context markers dropped; --max-stack keeps the first ones in callee
- * order, the outermost in caller order), or NULL when they do not line up.
- */
-static const u64 *chain_raw_ips(struct report *rep, const struct perf_sample *sample, u32 nr)
-{
-	const struct ip_callchain *cc = sample->callchain;
-	u32 m = 0;
-
-	rep->chain_ips = xgrow(rep->chain_ips, cc->nr ? cc->nr : 1, &rep->chain_ips_alloc, sizeof(*rep->chain_ips));
-	for (u64 i = 0; i < cc->nr; i++)
-		if (cc->ips[i] < PERF_CONTEXT_MAX)
-			rep->chain_ips[m++] = cc->ips[i];
-	if (m < nr)
-		return NULL;
-	if (rep->hopts.cc.order == ORDER_CALLER)
-		return rep->chain_ips + (m - nr);
-	return rep->chain_ips;
 }
 
 /*
@@ -284,7 +202,7 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	if (!cpu_bitmap_has(&f->cpus, sample->cpu) ||
 	    !time_spans_include(f->time_spans, f->nr_time_spans, sample->time))
 		return 0;
-	machine_resolve(&s->machine, sample, &loc);
+	resolve_sample(&rep->res, sample, &loc);
 	if (f->hide_unresolved && !loc.frame->sym)
 		return 0;
 	/* cpu, time and -U filters drop samples; the others hide entries (below) */
@@ -369,22 +287,18 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	}
 	if ((sample->callchain || unwind_possible(evsel->attr.sample_type)) &&
 	    (rep->hopts.use_callchain || rep->hopts.children || rep->has_parent_re)) {
-		hs.nr_chain = session_resolve_callchain(&s->machine, loc.thread, sample,
-							rep->hopts.max_stack,
-							rep->hopts.cc.order == ORDER_CALLER,
-							&rep->frames, &rep->frames_alloc);
-		hs.chain = rep->frames;
-		if (sample->callchain && !unwind_possible(evsel->attr.sample_type))
-			hs.chain_ips = chain_raw_ips(rep, sample, hs.nr_chain);
-		if (unwind_possible(evsel->attr.sample_type))
-			hs.nr_chain = append_unwound(rep, s, loc.thread, sample, hs.nr_chain);
-		hs.chain = rep->frames;
-		if (rep->hopts.cc.order == ORDER_CALLER && hs.nr_chain) {
-			/* session gives callee order always; hists reorders */
-		}
+		struct chain_opts copts = {
+			.max_stack = rep->hopts.max_stack > 0 ? (u32)rep->hopts.max_stack : 127,
+			.caller_order = rep->hopts.cc.order == ORDER_CALLER,
+			.unwind = true,
+		};
+
+		hs.nr_chain = resolve_sample_callchain(&rep->res, loc.thread, sample,
+						       evsel->attr.sample_type, &copts, &rep->chain);
+		hs.chain = rep->chain.frames;
 		if (rep->has_parent_re) {
 			for (u32 i = 0; i < hs.nr_chain; i++) {
-				const struct frame *fr = hs.chain[i];
+				const struct frame *fr = hs.chain[i].frame;
 
 				if (fr->sym && !regexec(&rep->parent_re, fr->sym->name, 0, NULL, 0)) {
 					hs.parent = fr;
@@ -397,13 +311,9 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	if (f->hide_unresolved && hs.nr_chain) {
 		u32 n = 0;
 
-		for (u32 i = 0; i < hs.nr_chain; i++) {
-			if (!rep->frames[i]->sym)
-				continue;
-			if (hs.chain_ips)
-				rep->chain_ips[(hs.chain_ips - rep->chain_ips) + n] = hs.chain_ips[i];
-			rep->frames[n++] = rep->frames[i];
-		}
+		for (u32 i = 0; i < hs.nr_chain; i++)
+			if (rep->chain.frames[i].frame->sym)
+				rep->chain.frames[n++] = rep->chain.frames[i];
 		hs.nr_chain = n;
 	}
 	if (f->exclude_other && !hs.parent)
@@ -477,6 +387,7 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 	rep->total_period_all = xcalloc(n ? n : 1, sizeof(u64));
 	for (int i = 0; i < n; i++)
 		hists_init(&rep->hists[i], hopts);
+	resolver_init(&rep->res, &session->machine, NULL);
 	rep->tool.sample = report_sample;
 	rep->tool.other = report_other;
 	rep->tool.ordered = true;
@@ -610,14 +521,13 @@ void report_release(struct report *rep)
 	free(rep->hists);
 	free(rep->nr_samples_all);
 	free(rep->total_period_all);
-	free(rep->frames);
-	free(rep->chain_ips);
-	for (u32 i = 0; i < rep->nr_srclines; i++) {
-		srcline_cache_free(rep->srclines[i].sc);
-		u64map_release(&rep->srclines[i].line);
-		u64map_release(&rep->srclines[i].file);
+	resolved_chain_release(&rep->chain);
+	resolver_release(&rep->res);
+	for (u32 i = 0; i < rep->nr_srctext; i++) {
+		u64map_release(&rep->srctext[i].line);
+		u64map_release(&rep->srctext[i].file);
 	}
-	free(rep->srclines);
+	free(rep->srctext);
 	trace_tep_free(rep->tep);
 	if (rep->trace_buf) {
 		strbuf_release(rep->trace_buf);

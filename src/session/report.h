@@ -7,6 +7,7 @@
 #define SONDE_SESSION_REPORT_H
 
 #include "session/hists.h"
+#include "session/resolve.h"
 #include "session/sample-filter.h"
 #include "session/session.h"
 #include "trace/tep.h"
@@ -31,13 +32,11 @@ struct report_filter {
 	bool show_on_off_events;
 };
 
-struct srcline_cache;
 struct tep_handle;
 struct strbuf;
 
-/* struct report_srclines - source lines of one dso, by map-relative address */
-struct report_srclines {
-	struct srcline_cache *sc;
+/* struct report_srctext - the srcline/srcfile texts of one dso, by its own address */
+struct report_srctext {
 	struct u64map line;	/* addr -> interned "file:line" (or perf's fallback) */
 	struct u64map file;	/* addr -> interned basename, "" when unknown */
 };
@@ -74,13 +73,11 @@ struct report {
 	struct tep_handle *tep;	 /* owned: formats from the file's tracing data */
 	struct strbuf *trace_buf; /* scratch */
 	struct trace_tep_resolver tep_resolver; /* kernel symbols for %ps/%pS in payloads */
-	struct report_srclines *srclines; /* per dso id, grown as needed */
-	u32 nr_srclines;
+	struct report_srctext *srctext; /* per dso id, grown as needed */
+	u32 nr_srctext;
 	const struct symbol_opts *symbol_opts; /* borrowed, may be NULL */
-	const struct frame **frames; /* scratch */
-	size_t frames_alloc;
-	u64 *chain_ips;		/* scratch (-v): raw ips of the frames */
-	size_t chain_ips_alloc;
+	struct resolver res;	 /* addresses and callchains (shared with script) */
+	struct resolved_chain chain; /* scratch */
 	bool want_thread_values; /* -T: collect READ records into tv */
 	u64 time_quantum;	 /* the time key's resolution in ns (perf's 100ms default) */
 	struct u64map cgroup_path; /* cgroup id -> interned path (CGROUP records) */

@@ -104,14 +104,4 @@ void session_free(struct session *session);
  */
 int session_process(struct session *session, struct tool *tool, struct data_error *err);
 
-/*
- * session_resolve_callchain - the frames of @sample's callchain in callee
- * order (leaf first), context markers applied, at most @max_stack frames
- * (counted in @order's walking direction, as perf does). Writes into
- * *@frames (grown as needed, caller frees). Returns the number of frames.
- */
-u32 session_resolve_callchain(struct machine *machine, struct thread *thread,
-			      const struct perf_sample *sample, int max_stack, bool caller_order,
-			      const struct frame ***frames, size_t *alloc);
-
 #endif

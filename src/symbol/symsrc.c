@@ -120,6 +120,9 @@ static int load_vdso(struct symsrc *ss, const struct symsrc_args *args,
 	size_t len = 0;
 	int n;
 
+	/* perf 6.1 with --symfs (even "/") leaves vdso frames unresolved */
+	if (opts && opts->symfs && *opts->symfs)
+		return -ENOENT;
 	if (args->build_id_size && symbol_opts_use_cache(opts)) {
 		struct strbuf p = STRBUF_INIT;
 		char *dir = buildid_dir(opts);

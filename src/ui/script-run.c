@@ -6,14 +6,15 @@
 #include "core/evlist.h"
 #include "core/evsel.h"
 #include "data/reader.h"
+#include "data/sample.h"
 #include "lib/debug.h"
 #include "lib/hashmap.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
 #include "session/machine.h"
+#include "session/resolve.h"
 #include "session/sample-filter.h"
 #include "session/session.h"
-#include "session/unwind.h"
 #include "symbol/srcline.h"
 #include "trace/tep.h"
 #include "ui/dump.h"
@@ -36,13 +37,6 @@ void script_opts_init(struct script_opts *o)
 	script_config_init(&o->cfg);
 }
 
-/* ---- resolved-frame cache: (address space, ip) -> script_frame ---- */
-
-struct frame_cache {
-	const struct maps *maps;
-	u32 gen;
-	struct u64map ips; /* ip -> struct script_frame * */
-};
 
 struct run {
 	struct tool tool; /* first: callbacks find the run from it */
@@ -54,7 +48,6 @@ struct run {
 	bool dumping;
 	bool want_srcline;	 /* some event prints srcline */
 	bool want_insn;		 /* some event prints insn/insnlen */
-	struct u64map srclines;	 /* dso -> struct srcline_cache * */
 	struct u64map sources;	 /* interned path -> struct source_file * (srccode) */
 	struct u64map srccode_states; /* thread -> struct srccode_state * */
 	struct u64map dso_fds;	 /* dso -> fd + 1 (0: not opened yet), for insn bytes */
@@ -64,13 +57,9 @@ struct run {
 	struct tep_handle *tep;
 	bool tep_tried;
 	struct trace_tep_resolver tep_resolver; /* kernel symbols for %ps/%pS */
-	struct u64map caches; /* maps pointer -> struct frame_cache * */
-	struct frame_cache *last_cache;
-	struct script_frame *chunk;
-	size_t chunk_left;
-	void **chunk_list;
-	size_t nr_chunks, alloc_chunks;
-	struct script_frame *frames; /* callchain scratch */
+	struct resolver res;	/* addresses and callchains, shared with report */
+	struct resolved_chain chain; /* callchain scratch */
+	struct script_frame *frames; /* the chain as printed */
 	size_t alloc_frames;
 	struct script_frame *br;     /* branch stack scratch: from, to pairs */
 	size_t alloc_br;
@@ -89,76 +78,13 @@ struct run {
 	u64 aux_lost, aux_partial, aux_collision;
 	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off */
 	bool gate_closed;	/* --switch-on/--switch-off: samples are being dropped */
-	struct unwind_cache *unwind_cache; /* --call-graph dwarf files */
 	int err;
 };
-
-static struct script_frame *frame_alloc(struct run *r)
-{
-	if (!r->chunk_left) {
-		r->chunk = xcalloc(4096, sizeof(*r->chunk));
-		r->chunk_left = 4096;
-		r->chunk_list = xgrow(r->chunk_list, r->nr_chunks + 1, &r->alloc_chunks, sizeof(*r->chunk_list));
-		r->chunk_list[r->nr_chunks++] = r->chunk;
-	}
-	r->chunk_left--;
-	return r->chunk++;
-}
-
-static int cache_free_one(uint64_t key, void *val, void *arg)
-{
-	struct frame_cache *fc = val;
-
-	(void)key;
-	(void)arg;
-	u64map_release(&fc->ips);
-	free(fc);
-	return 0;
-}
-
-static struct frame_cache *cache_for(struct run *r, const struct maps *maps)
-{
-	struct frame_cache *fc = r->last_cache;
-
-	if (!fc || fc->maps != maps) {
-		fc = u64map_find(&r->caches, (uint64_t)(uintptr_t)maps);
-		if (!fc) {
-			fc = xzalloc(sizeof(*fc));
-			fc->maps = maps;
-			fc->gen = maps ? maps->gen : 0;
-			u64map_init(&fc->ips);
-			u64map_set(&r->caches, (uint64_t)(uintptr_t)maps, fc);
-		}
-		r->last_cache = fc;
-	}
-	if (maps && fc->gen != maps->gen) {
-		/* the address space changed: cached answers may be stale */
-		u64map_release(&fc->ips);
-		u64map_init(&fc->ips);
-		fc->gen = maps->gen;
-	}
-	return fc;
-}
 
 static bool is_kernel_mode(int cpumode)
 {
 	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
 	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
-}
-
-/* the DWARF line cache of @dso, made on first use */
-static struct srcline_cache *dso_srclines(struct run *r, struct dso *dso)
-{
-	struct srcline_cache *sc = u64map_find(&r->srclines, (uint64_t)(uintptr_t)dso);
-
-	if (!sc) {
-		const char *debug = dso->ss ? dso->ss->symbol_path : NULL;
-
-		sc = srcline_cache_new(dso->ss && dso->ss->path ? dso->ss->path : dso->long_name,
-				       debug, NULL, r->machine->names);
-		u64map_set(&r->srclines, (uint64_t)(uintptr_t)dso, sc);
-	}
-	return sc;
 }
 
 /* a source file's text split in lines, cached by (interned) path */
@@ -217,20 +143,15 @@ struct srccode_state {
 static int srccode(struct run *r, struct thread *thread, int cpumode, u64 ip, const char **text,
 		   unsigned int *line)
 {
-	const struct maps *maps = is_kernel_mode(cpumode) ? &r->machine->kmaps : thread->maps;
-	struct map *map = maps ? maps_find(maps, ip) : NULL;
+	const struct resolved_frame *rf = resolver_frame(&r->res, thread, cpumode, ip);
+	struct dso *dso = resolved_frame_dso(rf);
 	struct srccode_state *st;
 	struct source_file *src;
 	struct srcline sl;
 	const char *start, *end;
-	u64 addr;
 
-	if (!map || !map->dso || map->dso->is_kernel)
-		return 0;
-	(void)machine_resolve_ip(r->machine, thread, cpumode, ip); /* loads the dso's symbols */
-	addr = map->dso->ss ? symsrc_map_ip(map->dso->ss, map->start, map->pgoff, ip) :
-			      ip - map->start + map->pgoff;
-	if (srcline_find(dso_srclines(r, map->dso), addr, false, &sl) || !sl.file || !sl.line)
+	if (!dso || dso->is_kernel ||
+	    resolver_srcline_find(&r->res, dso, rf->addr, false, &sl) || !sl.file || !sl.line)
 		return 0;
 	st = u64map_find(&r->srccode_states, (uint64_t)(uintptr_t)thread);
 	if (st && st->file == sl.file && st->line == sl.line)
@@ -257,31 +178,6 @@ static int free_one(uint64_t key, void *val, void *arg)
 {
 	free(val);
 	return 0;
-}
-
-/*
- * the srcline perf prints for @ip in @map: "file:line", or when that is
- * unknown (no DWARF, the kernel without vmlinux) "<dso>[<address>]".
- */
-static const char *frame_srcline(struct run *r, struct dso *dso, struct map *map, u64 ip)
-{
-	struct srcline_cache *sc;
-	struct srcline sl;
-	char buf[4096];
-	u64 addr;
-
-	addr = dso->is_kernel ? ip :
-	       dso->ss ? symsrc_map_ip(dso->ss, map->start, map->pgoff, ip) :
-			 ip - map->start + map->pgoff;
-	if (!dso->is_kernel) {
-		sc = dso_srclines(r, dso);
-		if (!srcline_find(sc, addr, false, &sl) && sl.file) {
-			srcline_format(&sl, r->o->cfg.full_source_path, buf, sizeof(buf));
-			return strpool_intern(r->machine->names, buf);
-		}
-	}
-	snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);
-	return strpool_intern(r->machine->names, buf);
 }
 
 /*
@@ -329,107 +225,21 @@ static int fetch_insn(struct run *r, struct thread *thread, int cpumode, u64 ip,
 }
 
 /*
- * resolve - the printable frame for @ip in @thread's (or the kernel's)
- * address space, cached per (address space, ip). The frame's ip is what
- * perf 6.1 prints for callchain entries: the map-relative address for
- * user DSOs; the sample line prints the raw ip itself.
+ * script_frame_of - what the printer shows of @rf: a callchain entry's
+ * address is perf's (map-relative in user dsos, raw for kernel and JIT);
+ * the sample line prints the raw ip itself
  */
-static const struct script_frame *resolve(struct run *r, struct thread *thread, int cpumode,
-					  u64 ip)
+static void script_frame_of(struct script_frame *sf, const struct resolved_frame *rf)
 {
-	const struct maps *maps = is_kernel_mode(cpumode) ? &r->machine->kmaps : thread->maps;
-	struct frame_cache *fc = cache_for(r, maps);
-	struct script_frame *sf = u64map_find(&fc->ips, ip);
-	const struct frame *fr;
-	struct map *map;
+	const struct dso *dso = resolved_frame_dso(rf);
+	const struct symbol *sym = resolved_frame_sym(rf);
 
-	if (sf)
-		return sf;
-	sf = frame_alloc(r);
-	sf->ip = ip;
-	map = maps ? maps_find(maps, ip) : NULL;
-	/* perf looks only in the address space of the cpumode: no fallback */
-	if (map && map->dso) {
-		struct dso *dso = map->dso;
-
-		if (!dso_absolute(dso))
-			sf->ip = ip - map->start + map->pgoff;
-		sf->dso = dso->long_name;
-		fr = machine_resolve_ip(r->machine, thread, cpumode, ip);
-		if (fr && fr->sym && fr->dso == dso) {
-			u64 addr = ip;
-
-			sf->sym = fr->sym->name;
-			if (!dso->is_kernel && dso->ss)
-				addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
-			sf->symoff = addr - fr->sym->start;
-		}
-		if (r->want_srcline)
-			sf->srcline = frame_srcline(r, dso, map, ip);
-	}
-	u64map_set(&fc->ips, ip, sf);
-	return sf;
-}
-
-/*
- * resolve_fb - resolve, falling back to the other address space (kernel or
- * user) when the cpumode's has no map, as perf does for branch addresses.
- */
-static const struct script_frame *resolve_fb(struct run *r, struct thread *thread, int cpumode,
-					     u64 ip)
-{
-	const struct script_frame *sf = resolve(r, thread, cpumode, ip);
-
-	if (sf->dso)
-		return sf;
-	return resolve(r, thread,
-		       is_kernel_mode(cpumode) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL, ip);
-}
-
-/*
- * add_unwound_frame - append the frames of an unwound user address at
- * r->frames[n]: as perf does for unwound entries, an address whose DWARF
- * shows inlined calls becomes one frame per function (innermost first),
- * each not named like the ELF symbol marked "(inlined)". Returns the new n.
- */
-static int add_unwound_frame(struct run *r, struct thread *thread, u64 ip, int n)
-{
-	const struct script_frame *base = resolve(r, thread, PERF_RECORD_MISC_USER, ip);
-	struct map *map = thread->maps ? maps_find(thread->maps, ip) : NULL;
-	struct srcline sl;
-	size_t need = (size_t)n + 1;
-
-	memset(&sl, 0, sizeof(sl));
-	if (base->sym && map && map->dso && !map->dso->is_kernel) {
-		struct dso *dso = map->dso;
-		u64 addr = dso->ss ? symsrc_map_ip(dso->ss, map->start, map->pgoff, ip) :
-				     ip - map->start + map->pgoff;
-
-		if (srcline_find(dso_srclines(r, dso), addr, true, &sl) || !sl.func ||
-		    !strcmp(sl.func, "??"))
-			memset(&sl, 0, sizeof(sl));
-		else
-			need += sl.nr_inlines;
-	}
-	if (r->alloc_frames < need) {
-		r->alloc_frames = need + 16;
-		r->frames = xreallocarray(r->frames, r->alloc_frames, sizeof(*r->frames));
-	}
-	if (!sl.func) {
-		r->frames[n++] = *base;
-		return n;
-	}
-	for (size_t i = 0; i <= sl.nr_inlines; i++) {
-		const char *name = i < sl.nr_inlines ? sl.inlines[i].func : sl.func;
-		struct script_frame *fr = &r->frames[n++];
-
-		*fr = *base;
-		if (name && strcmp(name, base->sym)) {
-			fr->sym = name;
-			fr->inlined = true;
-		}
-	}
-	return n;
+	sf->ip = resolved_frame_map_ip(rf);
+	sf->sym = sym ? sym->name : NULL;
+	sf->symoff = rf->symoff;
+	sf->dso = dso ? dso->long_name : NULL;
+	sf->srcline = rf->srcline;
+	sf->inlined = rf->frame->inlined;
 }
 
 /* ---- filters ---- */
@@ -562,51 +372,26 @@ static bool thread_selected(struct run *r, const struct thread *thread)
 }
 
 /*
- * collect_callchain - the sample's chain as resolved frames in r->frames:
- * kernel and user parts as recorded (an invalid context marker empties it),
- * then the frames unwound from a dwarf stack copy, cut after the first
- * --stop-bt symbol. Returns the number of frames.
+ * collect_callchain - the sample's chain as printed, in r->frames: the
+ * resolver's (an invalid context marker empties the recorded part; frames
+ * unwound from a dwarf stack copy follow), cut after the first --stop-bt
+ * symbol. Returns the number of frames.
  */
 static int collect_callchain(struct run *r, struct thread *thread, const struct evsel *evsel,
 			     const struct perf_sample *sample)
 {
-	const struct ip_callchain *cc = sample->callchain;
-	int cpumode = PERF_RECORD_MISC_USER, n = 0;
+	static const struct chain_opts copts = { .bad_context_empties = true, .unwind = true };
+	u32 n = resolve_sample_callchain(&r->res, thread, sample, evsel->attr.sample_type, &copts,
+					 &r->chain);
 
-	if (r->alloc_frames < cc->nr) {
-		r->alloc_frames = cc->nr;
-		r->frames = xreallocarray(r->frames, cc->nr, sizeof(*r->frames));
+	if (r->alloc_frames < n)
+		r->frames = xgrow(r->frames, n, &r->alloc_frames, sizeof(*r->frames));
+	for (u32 k = 0; k < n; k++) {
+		script_frame_of(&r->frames[k], &r->chain.frames[k]);
+		if (r->stop_bt.nr && in_strlist(&r->stop_bt, r->frames[k].sym))
+			return (int)k + 1;
 	}
-	for (u64 i = 0; i < cc->nr; i++) {
-		u64 ip = cc->ips[i];
-		int mode;
-
-		if (ip < (u64)PERF_CONTEXT_MAX) {
-			r->frames[n++] = *resolve(r, thread, cpumode, ip);
-			continue;
-		}
-		mode = callchain_context_cpumode(ip);
-		if (mode < 0) {
-			n = 0; /* perf shows no chain at all then */
-			break;
-		}
-		cpumode = mode;
-	}
-	if (unwind_possible(evsel->attr.sample_type)) {
-		u64 uips[128];
-		int nu;
-
-		if (!r->unwind_cache)
-			r->unwind_cache = unwind_cache_new();
-		nu = unwind_user_cached(r->unwind_cache, r->machine, thread, sample, uips,
-					(int)ARRAY_SIZE(uips));
-		for (int k = 0; k < nu; k++)
-			n = add_unwound_frame(r, thread, uips[k], n);
-	}
-	for (int k = 0; r->stop_bt.nr && k < n; k++)
-		if (in_strlist(&r->stop_bt, r->frames[k].sym))
-			return k + 1;
-	return n;
+	return (int)n;
 }
 
 /* the branch stack's from and to addresses, resolved, into r->br (froms, then tos) */
@@ -621,8 +406,8 @@ static void collect_branches(struct run *r, struct thread *thread, const struct 
 		r->br = xreallocarray(r->br, r->alloc_br, sizeof(*r->br));
 	}
 	for (u64 i = 0; i < nr; i++) {
-		r->br[i] = *resolve_fb(r, thread, sample->cpumode, e[i].from);
-		r->br[nr + i] = *resolve_fb(r, thread, sample->cpumode, e[i].to);
+		script_frame_of(&r->br[i], resolver_frame_fb(&r->res, thread, sample->cpumode, e[i].from));
+		script_frame_of(&r->br[nr + i], resolver_frame_fb(&r->res, thread, sample->cpumode, e[i].to));
 	}
 	s->br_from = r->br;
 	s->br_to = r->br + nr;
@@ -653,16 +438,14 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		return 0;
 	s.comm = thread->comm;
 	if ((fields & (SFB(IP) | SFB(SYM) | SFB(DSO))) || o->sym_list || o->dso_list) {
-		const struct script_frame *at = resolve(r, thread, sample->cpumode, sample->ip);
-
-		if ((o->sym_list && !in_strlist(&r->syms, at->sym)) ||
-		    (o->dso_list && !dso_in_list(&r->dsos, at->dso)))
+		script_frame_of(&s.ip, resolver_frame(&r->res, thread, sample->cpumode, sample->ip));
+		if ((o->sym_list && !in_strlist(&r->syms, s.ip.sym)) ||
+		    (o->dso_list && !dso_in_list(&r->dsos, s.ip.dso)))
 			return 0;
-		s.ip = *at;
 		s.ip.ip = sample->ip;
 	}
 	if ((fields & SFB(ADDR)) && (evsel->attr.sample_type & PERF_SAMPLE_ADDR))
-		s.addr = *resolve_fb(r, thread, sample->cpumode, sample->addr);
+		script_frame_of(&s.addr, resolver_frame_fb(&r->res, thread, sample->cpumode, sample->addr));
 	if (script_wants_callchain(&o->cfg, evsel) && sample->callchain) {
 		s.nr_frames = collect_callchain(r, thread, evsel, sample);
 		s.frames = r->frames;
@@ -689,47 +472,19 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 }
 
 /*
- * parse_trailer - the sample_id trailer of a side-band record read backwards
- * from its end, as perf does: perf's synthesized records can be shorter than
- * body + trailer, and perf then reads whatever overlaps. Layout from the
- * first event (perf requires every event to share it).
+ * parse_trailer - the sample_id trailer of a side-band record, as perf
+ * reads it (data/sample.c, tolerant of short synthesized records) in the
+ * first event's layout (perf requires every event to share it)
  */
 static void parse_trailer(struct run *r, const union perf_event *ev, struct perf_sample *out)
 {
 	struct evsel *first = evlist_first(r->evlist);
-	u64 st = first ? first->attr.sample_type : 0;
-	const u64 *end = (const u64 *)((const char *)ev + ev->header.size);
-	const u64 *p = end - 1;
-	const u64 *min = (const u64 *)((const char *)ev + sizeof(ev->header));
 
 	memset(out, 0, sizeof(*out));
 	out->misc = ev->header.misc;
 	out->cpumode = ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-#define TAKE(v)                                                                                    \
-	do {                                                                                       \
-		if (p < min)                                                                       \
-			return;                                                                    \
-		(v) = *p--;                                                                        \
-	} while (0)
-	u64 v;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		TAKE(out->id);
-	if (st & PERF_SAMPLE_CPU) {
-		TAKE(v);
-		out->cpu = (u32)v;
-	}
-	if (st & PERF_SAMPLE_STREAM_ID)
-		TAKE(out->stream_id);
-	if (st & PERF_SAMPLE_ID)
-		TAKE(out->id);
-	if (st & PERF_SAMPLE_TIME)
-		TAKE(out->time);
-	if (st & PERF_SAMPLE_TID) {
-		TAKE(v);
-		out->pid = (u32)v;
-		out->tid = (u32)(v >> 32);
-	}
-#undef TAKE
+	if (first)
+		perf_sample_parse_id(&first->attr, ev, out);
 }
 
 /* a side-band record line; @thread is whose comm is shown */
@@ -1038,12 +793,6 @@ static void warn_about_losses(struct run *r)
 			st->nr_unordered);
 }
 
-static int srcline_free_one(uint64_t key, void *val, void *arg)
-{
-	srcline_cache_free(val);
-	return 0;
-}
-
 static int fd_close_one(uint64_t key, void *val, void *arg)
 {
 	uintptr_t fdp = (uintptr_t)val;
@@ -1055,24 +804,16 @@ static int fd_close_one(uint64_t key, void *val, void *arg)
 
 static void run_release(struct run *r)
 {
-	size_t i;
-
 	u64map_for_each(&r->sources, source_free_one, NULL);
 	u64map_release(&r->sources);
 	u64map_for_each(&r->srccode_states, free_one, NULL);
 	u64map_release(&r->srccode_states);
-	u64map_for_each(&r->srclines, srcline_free_one, NULL);
-	u64map_release(&r->srclines);
 	u64map_for_each(&r->dso_fds, fd_close_one, NULL);
 	u64map_release(&r->dso_fds);
 	if (r->capstone_open)
 		cs_close(&r->capstone);
-	u64map_for_each(&r->caches, cache_free_one, NULL);
-	u64map_release(&r->caches);
-	for (i = 0; i < r->nr_chunks; i++)
-		free(r->chunk_list[i]);
-	free(r->chunk_list);
-	unwind_cache_free(r->unwind_cache);
+	resolver_release(&r->res);
+	resolved_chain_release(&r->chain);
 	free(r->frames);
 	free(r->br);
 	free(r->time_spans);
@@ -1125,8 +866,7 @@ int script_run(struct script_opts *o, struct data_reader *reader)
 	evlist_for_each_entry(r.evlist, evsel)
 		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
 			has_traces = true;
-	u64map_init(&r.caches);
-	u64map_init(&r.srclines);
+	resolver_init(&r.res, r.machine, NULL);
 	u64map_init(&r.sources);
 	u64map_init(&r.srccode_states);
 	u64map_init(&r.dso_fds);
@@ -1159,6 +899,8 @@ int script_run(struct script_opts *o, struct data_reader *reader)
 			return 255;
 		}
 	}
+	r.res.opts.srcline = r.want_srcline;
+	r.res.opts.full_source_path = o->cfg.full_source_path;
 	script_printer_init(&r.printer, &o->cfg, r.evlist, 1);
 	if (o->per_event_dump && open_event_dumps(&r)) {
 		script_printer_release(&r.printer);

@@ -2,6 +2,7 @@
 /* Unit tests for src/session/hists.c and the stdio printer: hand-built frames and samples. */
 #include "test.h"
 #include "session/hists.h"
+#include "session/resolve.h"
 #include "ui/hists.h"
 #include "lib/xalloc.h"
 
@@ -52,17 +53,19 @@ static const struct frame *fr(struct fixture *fx, int i)
 /* add a sample whose chain is given leaf first as symbol numbers, -1 terminated */
 static void add(struct fixture *fx, struct hists *h, u64 period, const int *chain)
 {
-	const struct frame *frames[16];
+	struct resolved_frame frames[16];
 	struct hist_sample hs;
 	u32 n = 0;
 
+	memset(frames, 0, sizeof(frames));
 	while (chain[n] >= 0) {
-		frames[n] = fr(fx, chain[n]);
+		frames[n].frame = fr(fx, chain[n]);
+		frames[n].ip = frames[n].frame->ip;
 		n++;
 	}
 	memset(&hs, 0, sizeof(hs));
 	hs.thread = fx->t;
-	hs.frame = frames[0];
+	hs.frame = frames[0].frame;
 	hs.chain = frames;
 	hs.nr_chain = n;
 	hs.period = period;

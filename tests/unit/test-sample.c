@@ -252,6 +252,31 @@ TEST(sample_id_all_trailer)
 	EXPECT_UEQ(s.id, 77);
 }
 
+TEST(sample_id_trailer_of_a_short_record)
+{
+	struct perf_event_attr attr;
+	struct perf_sample s;
+	/* 16 bytes after the header, a 40-byte trailer layout: the last two fields fit */
+	struct {
+		struct perf_event_header h;
+		u32 cpu, res;
+		u64 identifier;
+	} rec = { { PERF_RECORD_COMM, 0, sizeof(rec) }, 3, 0, 88 };
+
+	memset(&attr, 0, sizeof(attr));
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+			   PERF_SAMPLE_IDENTIFIER;
+	attr.sample_id_all = 1;
+	EXPECT_EQ(perf_sample_parse(&attr, (void *)&rec, &s), -EINVAL);
+	memset(&s, 0, sizeof(s));
+	s.time = 5;
+	perf_sample_parse_id(&attr, (void *)&rec, &s);
+	EXPECT_UEQ(s.id, 88);
+	EXPECT_EQ(s.cpu, 3);
+	EXPECT_UEQ(s.time, 5); /* did not fit: left alone */
+	EXPECT_EQ(s.pid, 0);
+}
+
 TEST(sample_swap_round_trip)
 {
 	struct perf_event_attr attr;

@@ -2,6 +2,7 @@
 /* Unit tests for src/session/machine.c and the callchain resolver: hand-built records. */
 #include "test.h"
 #include "session/machine.h"
+#include "session/resolve.h"
 #include "session/session.h"
 #include "lib/xalloc.h"
 
@@ -212,8 +213,10 @@ TEST(session_callchain_context_and_max_stack)
 	} cc = { 7,
 		 { PERF_CONTEXT_KERNEL, 0xffffffff81000110, 0xffffffff81000210, PERF_CONTEXT_USER,
 		   0x10110, 0x10210, 0x10310 } };
-	const struct frame **frames = NULL;
-	size_t alloc = 0;
+	struct resolved_chain rc = { 0 };
+	struct chain_opts copts = { .max_stack = 127 };
+	struct resolver res;
+	struct resolved_frame *fr;
 	u32 n;
 
 	setup(&m, &pool);
@@ -221,23 +224,78 @@ TEST(session_callchain_context_and_max_stack)
 	machine_add_map(&m, 7, 7, 0x10000, 0x1000, 0, "/bin/app", NULL, 0, 5, 0);
 	machine_add_map(&m, -1, 0, 0xffffffff81000000, 0x1000, 0, "[kernel.kallsyms]_text", NULL,
 			0, 5, 0);
+	resolver_init(&res, &m, NULL);
 	memset(&s, 0, sizeof(s));
 	s.callchain = (const struct ip_callchain *)&cc;
-	n = session_resolve_callchain(&m, t, &s, 127, false, &frames, &alloc);
+	n = resolve_sample_callchain(&res, t, &s, 0, &copts, &rc);
 	ASSERT_TRUE(n == 5);
-	EXPECT_EQ(frames[0]->level, 'k');
-	EXPECT_STREQ(frames[0]->dso->short_name, "[kernel.kallsyms]");
-	EXPECT_EQ(frames[2]->level, '.');
-	EXPECT_STREQ(frames[4]->sym->name, "gamma");
+	fr = rc.frames;
+	EXPECT_EQ(fr[0].frame->level, 'k');
+	EXPECT_STREQ(fr[0].frame->dso->short_name, "[kernel.kallsyms]");
+	/* raw ips kept; perf script's address: raw in the kernel, map-relative in user dsos */
+	EXPECT_UEQ(fr[0].ip, 0xffffffff81000110);
+	EXPECT_UEQ(resolved_frame_map_ip(&fr[0]), 0xffffffff81000110);
+	EXPECT_EQ(fr[2].frame->level, '.');
+	EXPECT_UEQ(fr[2].ip, 0x10110);
+	EXPECT_UEQ(resolved_frame_map_ip(&fr[2]), 0x110);
+	EXPECT_STREQ(fr[4].frame->sym->name, "gamma");
+	EXPECT_TRUE(resolved_frame_sym(&fr[4]) == fr[4].frame->sym);
 	/* callee order keeps the innermost frames */
-	n = session_resolve_callchain(&m, t, &s, 2, false, &frames, &alloc);
+	copts.max_stack = 2;
+	n = resolve_sample_callchain(&res, t, &s, 0, &copts, &rc);
 	EXPECT_EQ(n, 2);
-	EXPECT_EQ(frames[0]->level, 'k');
+	EXPECT_EQ(rc.frames[0].frame->level, 'k');
 	/* caller order keeps the outermost ones, still returned leaf first */
-	n = session_resolve_callchain(&m, t, &s, 2, true, &frames, &alloc);
+	copts.caller_order = true;
+	n = resolve_sample_callchain(&res, t, &s, 0, &copts, &rc);
 	ASSERT_TRUE(n == 2);
-	EXPECT_STREQ(frames[0]->sym->name, "beta");
-	EXPECT_STREQ(frames[1]->sym->name, "gamma");
-	free(frames);
+	EXPECT_STREQ(rc.frames[0].frame->sym->name, "beta");
+	EXPECT_STREQ(rc.frames[1].frame->sym->name, "gamma");
+	/* an unknown context marker: perf script drops the recorded frames, report skips it */
+	cc.ips[3] = PERF_CONTEXT_MAX + 1;
+	copts = (struct chain_opts){ .bad_context_empties = true };
+	EXPECT_EQ(resolve_sample_callchain(&res, t, &s, 0, &copts, &rc), 0);
+	copts.bad_context_empties = false;
+	EXPECT_EQ(resolve_sample_callchain(&res, t, &s, 0, &copts, &rc), 5);
+	resolved_chain_release(&rc);
+	resolver_release(&res);
+	teardown(&m, &pool);
+}
+
+TEST(session_resolver_address_spaces)
+{
+	struct machine m;
+	struct strpool pool;
+	struct thread *t;
+	struct resolver res;
+	const struct resolved_frame *a, *b;
+
+	setup(&m, &pool);
+	t = machine_findnew_thread(&m, 7, 7);
+	machine_add_map(&m, 7, 7, 0x10000, 0x1000, 0, "/bin/app", NULL, 0, 5, 0);
+	machine_add_map(&m, -1, 0, 0xffffffff81000000, 0x1000, 0, "[kernel.kallsyms]_text", NULL,
+			0, 5, 0);
+	resolver_init(&res, &m, NULL);
+	a = resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0x10210);
+	ASSERT_TRUE(resolved_frame_sym(a) != NULL);
+	EXPECT_STREQ(resolved_frame_sym(a)->name, "beta");
+	EXPECT_UEQ(resolved_frame_map_ip(a), 0x210);
+	EXPECT_TRUE(resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0x10210) == a); /* cached */
+	/* a kernel address seen as user: nothing shown from the user space, the fallback finds it */
+	a = resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0xffffffff81000110);
+	EXPECT_TRUE(a->map == NULL && resolved_frame_sym(a) == NULL);
+	EXPECT_TRUE(a->frame->dso && a->frame->dso->is_kernel); /* the machine looked there */
+	b = resolver_frame_fb(&res, t, PERF_RECORD_MISC_USER, 0xffffffff81000110);
+	ASSERT_TRUE(b->map != NULL);
+	EXPECT_TRUE(resolved_frame_dso(b)->is_kernel);
+	EXPECT_UEQ(resolved_frame_map_ip(b), 0xffffffff81000110);
+	/* new maps: the space's cache is dropped */
+	a = resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0x20010);
+	EXPECT_TRUE(a->map == NULL);
+	machine_add_map(&m, 7, 7, 0x20000, 0x1000, 0, "/bin/other", NULL, 0, 5, 0);
+	b = resolver_frame(&res, t, PERF_RECORD_MISC_USER, 0x20010);
+	ASSERT_TRUE(b->map != NULL);
+	EXPECT_STREQ(resolved_frame_dso(b)->short_name, "other");
+	resolver_release(&res);
 	teardown(&m, &pool);
 }
