@@ -12,7 +12,7 @@
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
 #include "symbol/kallsyms.h"
-#include "symbol/srcline.h"
+#include "symbol/probe-dwarf.h"
 #include "symbol/symtab.h"
 #include "trace/probe-spec.h"
 #include "trace/tracefs.h"
@@ -175,14 +175,12 @@ struct probe_target {
 	struct symtab st;	/* every name, aliases kept (perf probe finds any of them) */
 	struct load_segment *segs; /* owned: the binary's PT_LOAD headers */
 	size_t nr_segs;
-	struct srcline_cache *sc; /* owned, lazily */
 	bool is_loaded;
 	bool has_dwarf;		/* .debug_info in the binary or its debug file */
 };
 
 static void target_release(struct probe_target *t)
 {
-	srcline_cache_free(t->sc);
 	if (t->is_loaded) {
 		symtab_release(&t->st);
 		strpool_release(&t->pool);
@@ -250,19 +248,6 @@ static int target_load(struct probe_target *t, const char *path)
 	strbuf_release(&dbg);
 	symtab_finish(&t->st, false);
 	return 0;
-}
-
-/* the source line of @vaddr when the binary (or its debug file) has DWARF */
-static const char *target_srcfile(struct probe_target *t, u64 vaddr)
-{
-	struct srcline sl;
-
-	if (!t->sc) {
-		t->sc = srcline_cache_new(t->path, t->debug_path, NULL, &t->pool);
-	}
-	if (srcline_find(t->sc, vaddr, false, &sl) || !sl.file)
-		return NULL;
-	return sl.file;
 }
 
 static bool target_has_dwarf(struct probe_target *t)
@@ -688,15 +673,21 @@ static void describe_uprobe(struct strbuf *out, const struct probe_event *ev)
 	    !(s = symtab_find(&t.st, vaddr))) {
 		strbuf_addf(out, "0x%" PRIx64, ev->offset);
 	} else {
-		const char *file = target_srcfile(&t, s->start);
+		struct strbuf file = STRBUF_INIT;
 
+		/* of aliases, the first one in the file's symbol table */
+		while (s > t.st.syms && s[-1].start == s->start)
+			s--;
+		if (t.has_dwarf)
+			probe_dwarf_decl_file(&file, t.debug_path ? t.debug_path : t.path, s->start);
 		strbuf_addstr(out, s->name);
 		if (vaddr != s->start)
 			strbuf_addf(out, "+%" PRIu64, vaddr - s->start);
 		if (ev->kind == 'r')
 			strbuf_addstr(out, "%return");
-		if (file)
-			strbuf_addf(out, "@%s", file);
+		if (file.len)
+			strbuf_addf(out, "@%s", file.buf);
+		strbuf_release(&file);
 	}
 	strbuf_addf(out, " in %s", ev->path);
 	target_release(&t);
