@@ -646,7 +646,11 @@ static int event_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->event, y->event);
 }
 
-/* perf's event filter: "GROUP:EVENT" globs, or an EVENT glob over every group */
+/*
+ * perf's event filter: "GROUP:EVENT" globs; without ':', a glob that
+ * matches the event name or the whole "GROUP:EVENT" ("probe_*" hits
+ * probe_libc:malloc).
+ */
 static bool event_matches(const struct probe_event *ev, const char *filter)
 {
 	const char *colon;
@@ -655,8 +659,12 @@ static bool event_matches(const struct probe_event *ev, const char *filter)
 	if (!filter)
 		return true;
 	colon = strchr(filter, ':');
-	if (!colon)
-		return !fnmatch(filter, ev->event, 0);
+	if (!colon) {
+		char full[512];
+
+		snprintf(full, sizeof(full), "%s:%s", ev->group, ev->event);
+		return !fnmatch(filter, ev->event, 0) || !fnmatch(filter, full, 0);
+	}
 	snprintf(group, sizeof(group), "%.*s", (int)(colon - filter), filter);
 	return !fnmatch(group, ev->group, 0) && !fnmatch(colon + 1, ev->event, 0);
 }
