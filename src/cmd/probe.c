@@ -12,8 +12,9 @@
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
 #include "symbol/kallsyms.h"
-#include "symbol/probe-dwarf.h"
+#include "symbol/probe-binary.h"
 #include "symbol/symtab.h"
+#include "trace/probe-plan.h"
 #include "trace/probe-spec.h"
 #include "trace/tracefs.h"
 
@@ -69,7 +70,8 @@ static struct probe_opts {
 	bool force, dry_run, quiet, no_inlines, externs, range;
 	int verbose;
 	int max_probes;
-} o = { .max_probes = 128 };
+	int bare_spec; /* index in specs of the bare-form PROBEDEF, or -1 */
+} o = { .max_probes = 128, .bare_spec = -1 };
 
 /* A second command after the first one (perf: "another command except --add is set"). */
 static void set_action(enum probe_action act)
@@ -165,281 +167,113 @@ static const struct opt_spec probe_options[] = {
 };
 
 /* ------------------------------------------------------------------ */
-/* The target binary: its symbols and whether DWARF is there. */
-
-struct probe_target {
-	char *path;		/* owned: absolute path */
-	char *group;		/* owned: probe_<basename up to the first non-name char> */
-	char *debug_path;	/* owned: the debug file the symbols came from, or NULL */
-	struct strpool pool;
-	struct symtab st;	/* every name, aliases kept (perf probe finds any of them) */
-	struct load_segment *segs; /* owned: the binary's PT_LOAD headers */
-	size_t nr_segs;
-	bool is_loaded;
-	bool has_dwarf;		/* .debug_info in the binary or its debug file */
-};
-
-static void target_release(struct probe_target *t)
-{
-	if (t->is_loaded) {
-		symtab_release(&t->st);
-		strpool_release(&t->pool);
-	}
-	free(t->segs);
-	free(t->path);
-	free(t->group);
-	free(t->debug_path);
-	memset(t, 0, sizeof(*t));
-}
-
-static char *group_of(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	size_t n;
-
-	base = base ? base + 1 : path;
-	for (n = 0; base[n] && (isalnum((unsigned char)base[n]) || base[n] == '_'); n++)
-		;
-	return xasprintf("probe_%.*s", (int)n, base);
-}
-
-/*
- * The symbols of @path: its .symtab, or the debug file's (found by
- * build-id or debuglink) when the binary has only .dynsym. Returns 0 or
- * -errno (-ENOTSUP: not ELF).
- */
-static int target_load(struct probe_target *t, const char *path)
-{
-	struct elf_syms_info info = { 0 };
-	struct strbuf dbg = STRBUF_INIT;
-	int n;
-
-	strpool_init(&t->pool);
-	symtab_init(&t->st, &t->pool);
-	t->st.allow_aliases = true;
-	t->is_loaded = true;
-	t->path = xstrdup(path);
-	t->group = group_of(path);
-	n = elf_load_symbols(&t->st, path, NULL, &info);
-	if (n < 0)
-		return n;
-	t->segs = info.segs;
-	t->nr_segs = info.nr_segs;
-	t->has_dwarf = info.has_debug_info;
-	if (!info.has_symtab &&
-	    !debugfile_find(&dbg, path, NULL, info.build_id, info.build_id_size, NULL)) {
-		struct symtab full;
-		struct elf_syms_info dinfo = { 0 };
-
-		symtab_init(&full, &t->pool);
-		full.allow_aliases = true;
-		n = elf_load_symbols(&full, dbg.buf, NULL, &dinfo);
-		free(dinfo.segs);
-		if (n > 0 && dinfo.has_symtab) {
-			symtab_release(&t->st);
-			t->st = full;
-			elf_load_plt(&t->st, path, NULL);
-			t->debug_path = strbuf_detach(&dbg, NULL);
-			t->has_dwarf |= dinfo.has_debug_info;
-		} else {
-			symtab_release(&full);
-		}
-	}
-	strbuf_release(&dbg);
-	symtab_finish(&t->st, false);
-	return 0;
-}
-
-static bool target_has_dwarf(struct probe_target *t)
-{
-	return t->has_dwarf;
-}
-
-static void print_no_debuginfo(const char *path)
-{
-	pr_err("The %s file has no debug information.\n"
-	       "Rebuild with -g, or install an appropriate debuginfo package.\n", path);
-}
-
-/* ------------------------------------------------------------------ */
 /* Adding probes */
 
-/* One resolved probe point, waiting to be written. */
-struct pending_probe {
-	struct probe_def def;
-	char *group;  /* owned */
-	char *event;  /* owned */
-	char *on;     /* owned: "work" / "work+4" / "work%return" for the messages */
-	const struct probe_spec *spec;
-};
-
-struct add_state {
-	struct probe_event *existing;
-	int nr_existing;
-	struct pending_probe *probes;
-	size_t nr_probes;
-	size_t alloc_probes;
-};
-
-static bool event_taken(const struct add_state *as, const char *group, const char *event)
+static int exit_status(int err)
 {
-	for (int i = 0; i < as->nr_existing; i++)
-		if (!strcmp(as->existing[i].group, group) && !strcmp(as->existing[i].event, event))
-			return true;
-	for (size_t i = 0; i < as->nr_probes; i++)
-		if (!strcmp(as->probes[i].group, group) && !strcmp(as->probes[i].event, event))
-			return true;
-	return false;
+	return err & 0xff;
 }
 
 /*
- * A free event name for @base in @group: @base itself, else with -f (or for
- * the second and later points of one spec) the first free "_N".
- * Returns NULL after printing perf's message when the name is taken.
+ * The event name of one probe point: -D takes it as it is; adding makes it
+ * unique (-f, or a later point of the same spec, gets "_N").
  */
-static char *pick_event_name(const struct add_state *as, const char *group, const char *base,
-			     bool allow_suffix)
+static int name_event(const struct probe_plan *plan, const char *group, const char *base,
+		      bool allow_suffix, char **event)
 {
-	if (!event_taken(as, group, base))
-		return xstrdup(base);
-	if (!allow_suffix) {
+	int err;
+
+	if (o.action == ACT_DEFINE) {
+		*event = xstrdup(base);
+		return 0;
+	}
+	err = probe_plan_name(plan, group, base, allow_suffix, event);
+	if (err == -EEXIST)
 		pr_err("Error: event \"%s\" already exists.\n"
 		       " Hint: Remove existing event by 'perf probe -d'\n"
 		       "       or force duplicates by 'perf probe -f'\n"
 		       "       or set 'force=yes' in BPF source.\n", base);
-		return NULL;
-	}
-	for (int i = 1; i < 1024; i++) {
-		char *name = xasprintf("%s_%d", base, i);
-
-		if (!event_taken(as, group, name))
-			return name;
-		free(name);
-	}
-	pr_err("Too many events are on the same function.\n");
-	return NULL;
+	else if (err)
+		pr_err("Too many events are on the same function.\n");
+	return err;
 }
 
-static struct pending_probe *pending_new(struct add_state *as)
+static char *base_name(const struct probe_spec *ps)
 {
-	as->probes = xgrow(as->probes, as->nr_probes + 1, &as->alloc_probes, sizeof(*as->probes));
-	memset(&as->probes[as->nr_probes], 0, sizeof(*as->probes));
-	return &as->probes[as->nr_probes++];
+	if (ps->event)
+		return xstrdup(ps->event);
+	return ps->is_return ? xasprintf("%s__return", ps->func) : xstrdup(ps->func);
 }
 
-static void add_state_release(struct add_state *as)
+/* Resolve one uprobe spec against @pb into @plan. Returns 0 or -errno (said). */
+static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
+			  const struct probe_spec *ps, struct probe_plan *plan)
 {
-	for (size_t i = 0; i < as->nr_probes; i++) {
-		free(as->probes[i].group);
-		free(as->probes[i].event);
-		free(as->probes[i].on);
-	}
-	free(as->probes);
-	probe_events_free(as->existing, as->nr_existing > 0 ? (size_t)as->nr_existing : 0);
-}
-
-/* the "(on ...)" text of the Added lines: the point as typed, without EVENT= */
-static char *on_text(const struct probe_spec *ps)
-{
-	return xstrdup(ps->point);
-}
-
-/*
- * Resolve one uprobe spec against @t. Returns 0, or a negative errno after
- * printing perf's message.
- */
-static int resolve_uprobe(struct probe_target *t, const struct probe_spec *ps,
-			  struct add_state *as)
-{
-	const struct symtab *st = &t->st;
+	const char *group = ps->group ? ps->group : group_default;
 	const struct symbol *hits[64];
-	size_t nr_hits = 0;
-	const char *base;
-	char *ret_name = NULL;
+	size_t nr_hits;
+	char *base;
+	int err = 0;
 
 	if (probe_spec_needs_dwarf(ps)) {
-		if (!target_has_dwarf(t)) {
-			print_no_debuginfo(t->path);
+		if (!pb->has_dwarf) {
+			pr_err("The %s file has no debug information.\n"
+			       "Rebuild with -g, or install an appropriate debuginfo package.\n",
+			       pb->path);
 			return -ENOENT;
 		}
 		pr_err("sonde probe: source lines, lazy patterns and variables need DWARF "
 		       "probe finding, which sonde does not implement yet.\n");
 		return -EOPNOTSUPP;
 	}
-	for (size_t i = 0; i < st->nr_syms && nr_hits < ARRAY_SIZE(hits); i++) {
-		const struct symbol *s = &st->syms[i];
-		bool dup = false;
-
-		if ((s->type != STT_FUNC && s->type != STT_GNU_IFUNC) || (s->flags & SYMBOL_PLT) ||
-		    strcmp(s->name, ps->func))
-			continue;
-		for (size_t j = 0; j < nr_hits; j++)
-			dup |= hits[j]->start == s->start;
-		if (!dup)
-			hits[nr_hits++] = s;
-	}
+	nr_hits = probe_binary_find_func(pb, ps->func, hits, ARRAY_SIZE(hits));
 	if (!nr_hits) {
-		if (target_has_dwarf(t))
+		if (pb->has_dwarf)
 			pr_err("Probe point '%s' not found.\n", ps->point);
 		else
-			pr_err("Failed to find symbol %s in %s\n", ps->func, t->path);
+			pr_err("Failed to find symbol %s in %s\n", ps->func, pb->path);
 		return -ENOENT;
 	}
 	if (o.max_probes > 0 && nr_hits > (size_t)o.max_probes) {
 		pr_err("Too many( > %d) probe point found.\n", o.max_probes);
 		return -E2BIG;
 	}
-	if (ps->is_return)
-		ret_name = xasprintf("%s__return", ps->func);
-	base = ps->event ? ps->event : ret_name ? ret_name : ps->func;
-	for (size_t i = 0; i < nr_hits; i++) {
+	base = base_name(ps);
+	for (size_t i = 0; i < nr_hits && !err; i++) {
 		const struct symbol *s = hits[i];
-		u64 size = s->end > s->start ? s->end - s->start : 0;
-		struct pending_probe *pp;
-		const char *group = ps->group ? ps->group : t->group;
+		struct probe_plan_item *it;
 		char *event;
 		u64 off;
 
-		if (ps->has_offset && ps->offset > size) {
+		if (ps->has_offset && ps->offset > s->end - s->start) {
 			pr_err("Offset %" PRIu64 " is bigger than the size of %s\n", ps->offset,
 			       ps->func);
-			free(ret_name);
-			return -ENOENT;
+			err = -ENOENT;
+		} else if (probe_binary_file_offset(pb, s->start + ps->offset, &off)) {
+			pr_err("Failed to find symbol %s in %s\n", ps->func, pb->path);
+			err = -ENOENT;
+		} else if (!(err = name_event(plan, group, base, o.force || i > 0, &event))) {
+			it = probe_plan_add(plan, group, event, ps->point);
+			it->def.is_return = ps->is_return;
+			it->def.path = pb->path;
+			it->def.offset = off;
+			it->def.args = ps->args;
+			it->def.nr_args = ps->nr_args;
 		}
-		if (!elf_vaddr_to_offset(t->segs, t->nr_segs, s->start + ps->offset, &off)) {
-			pr_err("Failed to find symbol %s in %s\n", ps->func, t->path);
-			free(ret_name);
-			return -ENOENT;
-		}
-		event = pick_event_name(as, group, base, o.force || i > 0);
-		if (!event) {
-			free(ret_name);
-			return -EEXIST;
-		}
-		pp = pending_new(as);
-		pp->group = xstrdup(group);
-		pp->event = event;
-		pp->on = on_text(ps);
-		pp->spec = ps;
-		pp->def.is_return = ps->is_return;
-		pp->def.group = pp->group;
-		pp->def.event = pp->event;
-		pp->def.path = t->path;
-		pp->def.offset = off;
-		pp->def.args = ps->args;
-		pp->def.nr_args = ps->nr_args;
 	}
-	free(ret_name);
-	return 0;
+	free(base);
+	return err;
 }
 
-/* Kernel specs: -D from kallsyms; adding needs kprobe_events. */
-static int resolve_kprobe(const struct probe_spec *ps, struct add_state *as, struct kallsyms *ks)
+/* A kernel spec from kallsyms: entries relative to _text, returns on the symbol (perf's -D). */
+static int resolve_kprobe(const struct probe_spec *ps, struct probe_plan *plan,
+			  const struct kallsyms *ks)
 {
 	const struct symbol *fn = ps->func ? symtab_find_by_name(&ks->kernel, ps->func) : NULL;
-	struct pending_probe *pp;
-	char *event;
-	char *ret_name = NULL;
+	const char *group = ps->group ? ps->group : "probe";
+	struct probe_plan_item *it;
+	char *base, *event;
+	int err;
 
 	if (probe_spec_needs_dwarf(ps) || !ps->func) {
 		pr_err("sonde probe: kernel probes on lines, patterns or variables need the "
@@ -450,101 +284,102 @@ static int resolve_kprobe(const struct probe_spec *ps, struct add_state *as, str
 		pr_err("Probe point '%s' not found.\n", ps->point);
 		return -ENOENT;
 	}
-	if (ps->is_return)
-		ret_name = xasprintf("%s__return", ps->func);
-	event = pick_event_name(as, ps->group ? ps->group : "probe",
-				ps->event ? ps->event : ret_name ? ret_name : ps->func, o.force);
-	free(ret_name);
-	if (!event)
-		return -EEXIST;
-	pp = pending_new(as);
-	pp->group = xstrdup(ps->group ? ps->group : "probe");
-	pp->event = event;
-	pp->on = on_text(ps);
-	pp->spec = ps;
-	pp->def.is_kernel = true;
-	pp->def.is_return = ps->is_return;
-	pp->def.group = pp->group;
-	pp->def.event = pp->event;
-	/* entries: _text-relative; return probes: the function itself */
-	if (ps->is_return) {
-		pp->def.symbol = fn->name;
-		pp->def.offset = 0;
-	} else {
-		pp->def.symbol = "_text";
-		pp->def.offset = fn->start + ps->offset - ks->text_start;
-	}
-	pp->def.args = ps->args;
-	pp->def.nr_args = ps->nr_args;
+	base = base_name(ps);
+	err = name_event(plan, group, base, o.force, &event);
+	free(base);
+	if (err)
+		return err;
+	it = probe_plan_add(plan, group, event, ps->point);
+	it->def.is_kernel = true;
+	it->def.is_return = ps->is_return;
+	it->def.symbol = ps->is_return ? fn->name : "_text";
+	it->def.offset = ps->is_return ? 0 : fn->start + ps->offset - ks->text_start;
+	it->def.args = ps->args;
+	it->def.nr_args = ps->nr_args;
 	return 0;
 }
 
-static int exit_status(int err)
+static void print_added(const struct probe_plan *plan)
 {
-	return err & 0xff;
-}
+	const struct probe_plan_item *it = NULL;
 
-static void print_added(const struct add_state *as)
-{
-	const struct pending_probe *last = NULL;
-
-	if (o.quiet || !as->nr_probes)
+	if (o.quiet || !plan->nr_items)
 		return;
-	fprintf(stderr, "Added new event%s:\n", as->nr_probes > 1 ? "s" : "");
-	for (size_t i = 0; i < as->nr_probes; i++) {
-		const struct pending_probe *pp = &as->probes[i];
-		struct strbuf name = STRBUF_INIT;
+	fprintf(stderr, "Added new event%s:\n", plan->nr_items > 1 ? "s" : "");
+	for (size_t i = 0; i < plan->nr_items; i++) {
+		char *name;
 
-		strbuf_addf(&name, "%s:%s", pp->group, pp->event);
-		fprintf(stderr, "  %-20s (on %s", name.buf, pp->on);
-		if (!pp->def.is_kernel)
-			fprintf(stderr, " in %s", pp->def.path);
-		if (pp->def.nr_args) {
-			fprintf(stderr, " with");
-			for (size_t j = 0; j < pp->def.nr_args; j++)
-				fprintf(stderr, " %s", pp->def.args[j].text);
-		}
+		it = &plan->items[i];
+		name = xasprintf("%s:%s", it->group, it->event);
+		fprintf(stderr, "  %-20s (on %s", name, it->on);
+		free(name);
+		if (!it->def.is_kernel)
+			fprintf(stderr, " in %s", it->def.path);
+		for (size_t j = 0; j < it->def.nr_args; j++)
+			fprintf(stderr, "%s %s", j ? "" : " with", it->def.args[j].text);
 		fprintf(stderr, ")\n");
-		strbuf_release(&name);
-		last = pp;
 	}
 	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"
-			"\tperf record -e %s:%s -aR sleep 1\n\n", last->group, last->event);
+			"\t%s record -e %s:%s -aR sleep 1\n\n", prog_name, it->group, it->event);
 }
 
-/* the running kernel's symbols from /proc/kallsyms */
-static int kernel_symbols(struct kallsyms *ks, struct strpool *pool)
+/* perf's check before any kernel probe is added. Returns 0 or -ENOENT (said). */
+static int kprobe_events_check(void)
 {
-	memset(ks, 0, sizeof(*ks));
-	return kallsyms_load(ks, NULL, pool);
+	const char *root = tracefs_root();
+	struct strbuf path = STRBUF_INIT;
+	int err = 0;
+
+	if (!root)
+		root = "/sys/kernel/tracing";
+	strbuf_addf(&path, "%s/%s", root, KPROBE_EVENTS);
+	if (access(path.buf, F_OK)) {
+		pr_err("%s//%s does not exist.\nPlease rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
+		       root, KPROBE_EVENTS);
+		err = -ENOENT;
+	}
+	strbuf_release(&path);
+	return err;
+}
+
+/* Parse every spec; a bad one ends the command with perf's text and status. */
+static int parse_specs(struct probe_spec *specs)
+{
+	for (size_t i = 0; i < o.specs.nr; i++) {
+		struct probe_spec_error perr;
+		int err = probe_spec_parse(&specs[i], o.specs.v[i], &perr);
+
+		if (!err)
+			continue;
+		pr_err("Semantic error :%s\n", perr.msg);
+		if ((int)i != o.bare_spec) {
+			/* from -a/-D: the option parser's usage error */
+			opts_usage_for(probe_usage, probe_options,
+				       o.action == ACT_DEFINE ? 'D' : 'a', NULL);
+			exit(129);
+		}
+		fprintf(stderr, "  Error: Command Parse Error.\n");
+		return err;
+	}
+	return 0;
 }
 
 static int probe_add(void)
 {
 	struct probe_spec *specs = xcalloc(o.specs.nr, sizeof(*specs));
-	struct probe_target t = { 0 };
-	struct add_state as = { 0 };
-	struct strpool kpool;
-	struct kallsyms ks = { 0 };
-	bool has_ks = false;
-	struct strbuf line = STRBUF_INIT;
 	const char *events_file = o.exec ? UPROBE_EVENTS : KPROBE_EVENTS;
-	bool is_define = o.action == ACT_DEFINE;
-	size_t nr_specs = 0;
-	int err = 0;
+	struct probe_binary pb = { 0 };
+	struct kallsyms ks = { 0 };
+	struct probe_plan plan;
+	struct strpool kpool;
+	char *group = NULL;
+	int err;
 
 	strpool_init(&kpool);
-	for (size_t i = 0; i < o.specs.nr; i++) {
-		struct probe_spec_error perr;
-
-		err = probe_spec_parse(&specs[i], o.specs.v[i], &perr);
-		if (err) {
-			pr_err("Semantic error :%s\n", perr.msg);
-			fprintf(stderr, "  Error: Command Parse Error.\n");
-			goto out;
-		}
-		nr_specs++;
-	}
+	probe_plan_init(&plan, events_file);
+	err = parse_specs(specs);
+	if (err)
+		goto out;
 	if (o.exec) {
 		char *abs = realpath(o.exec, NULL);
 
@@ -552,86 +387,60 @@ static int probe_add(void)
 			pr_err("Failed to get the absolute path of %s: %s\n\n", o.exec,
 			       strerror(errno));
 			opts_usage_for(probe_usage, probe_options, 'x', NULL);
-			err = -129;
-			goto out;
+			exit(129);
 		}
-		err = target_load(&t, abs);
+		err = probe_binary_load(&pb, abs);
+		group = probe_group_for_path(abs);
 		free(abs);
 		if (err) {
 			pr_err("Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
-			       t.path);
+			       pb.path);
 			err = -ENOENT;
-			goto fail_add;
+			goto fail;
 		}
-	} else if (!is_define) {
-		struct strbuf path = STRBUF_INIT;
-		const char *root = tracefs_root();
-
-		strbuf_addf(&path, "%s/%s", root ? root : "/sys/kernel/tracing", KPROBE_EVENTS);
-		if (access(path.buf, F_OK)) {
-			pr_err("%s//%s does not exist.\nPlease rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
-			       root ? root : "/sys/kernel/tracing", KPROBE_EVENTS);
-			strbuf_release(&path);
-			err = -ENOENT;
-			goto fail_add;
-		}
-		strbuf_release(&path);
-	}
-	if (!o.exec) {
-		err = kernel_symbols(&ks, &kpool);
-		has_ks = true;
+	} else {
+		if (o.action != ACT_DEFINE && (err = kprobe_events_check()))
+			goto fail;
+		err = kallsyms_load(&ks, NULL, &kpool);
 		if (err) {
 			pr_err("Failed to load kernel symbols: %s\n", strerror(-err));
-			goto fail_add;
+			goto fail;
 		}
 	}
-	err = probe_events_read(events_file, &as.existing);
-	as.nr_existing = err > 0 ? err : 0;
-	err = 0;
-	for (size_t i = 0; i < nr_specs && !err; i++)
-		err = o.exec ? resolve_uprobe(&t, &specs[i], &as) : resolve_kprobe(&specs[i], &as, &ks);
+	for (size_t i = 0; i < o.specs.nr && !err; i++)
+		err = o.exec ? resolve_uprobe(&pb, group, &specs[i], &plan)
+			     : resolve_kprobe(&specs[i], &plan, &ks);
 	if (err)
-		goto fail_add;
-	if (is_define) {
-		for (size_t i = 0; i < as.nr_probes; i++) {
+		goto fail;
+	if (o.action == ACT_DEFINE) {
+		struct strbuf line = STRBUF_INIT;
+
+		for (size_t i = 0; i < plan.nr_items; i++) {
 			strbuf_setlen(&line, 0);
-			probe_def_format(&line, &as.probes[i].def, false);
+			probe_def_format(&line, &plan.items[i].def, false);
 			printf("%s\n", line.buf);
 		}
+		strbuf_release(&line);
 		goto out;
 	}
-	if (!o.dry_run) {
-		for (size_t i = 0; i < as.nr_probes; i++) {
-			strbuf_setlen(&line, 0);
-			probe_def_format(&line, &as.probes[i].def, true);
-			pr_debug("Writing event: %s\n", line.buf);
-			err = probe_events_append(events_file, line.buf);
-			if (err) {
-				pr_err("Failed to write event: %s\n", strerror(-err));
-				/* take back what this command already wrote */
-				while (i-- > 0)
-					probe_events_remove(events_file, as.probes[i].group,
-							    as.probes[i].event);
-				goto fail_add;
-			}
-		}
+	if (!o.dry_run && (err = probe_plan_write(&plan, events_file))) {
+		pr_err("Failed to write event: %s\n", strerror(-err));
+		goto fail;
 	}
-	print_added(&as);
+	print_added(&plan);
 	goto out;
-fail_add:
+fail:
 	fprintf(stderr, "  Error: Failed to add events.\n");
 out:
-	strbuf_release(&line);
-	add_state_release(&as);
-	for (size_t i = 0; i < nr_specs; i++)
+	probe_plan_release(&plan);
+	for (size_t i = 0; i < o.specs.nr; i++)
 		probe_spec_release(&specs[i]);
 	free(specs);
-	target_release(&t);
-	if (has_ks)
+	probe_binary_release(&pb);
+	free(group);
+	if (!o.exec)
 		kallsyms_release(&ks);
 	strpool_release(&kpool);
-	if (err == -129)
-		return 129;
 	return exit_status(err);
 }
 
@@ -646,59 +455,16 @@ static int event_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->event, y->event);
 }
 
-/*
- * perf's event filter: "GROUP:EVENT" globs; without ':', a glob that
- * matches the event name or the whole "GROUP:EVENT" ("probe_*" hits
- * probe_libc:malloc).
- */
-static bool event_matches(const struct probe_event *ev, const char *filter)
-{
-	const char *colon;
-	char group[256];
-
-	if (!filter)
-		return true;
-	colon = strchr(filter, ':');
-	if (!colon) {
-		char full[512];
-
-		snprintf(full, sizeof(full), "%s:%s", ev->group, ev->event);
-		return !fnmatch(filter, ev->event, 0) || !fnmatch(filter, full, 0);
-	}
-	snprintf(group, sizeof(group), "%.*s", (int)(colon - filter), filter);
-	return !fnmatch(group, ev->group, 0) && !fnmatch(colon + 1, ev->event, 0);
-}
-
-/* "work", "work+4", "work%return", "work@/src/t.c" for a uprobe line */
+/* "work+4@/src/t.c in /bin/x" for a uprobe line, the raw target when no symbol is there */
 static void describe_uprobe(struct strbuf *out, const struct probe_event *ev)
 {
-	struct probe_target t = { 0 };
-	const struct symbol *s;
-	u64 vaddr;
+	struct probe_binary pb;
 
-	if (target_load(&t, ev->path) ||
-	    !elf_offset_to_vaddr(t.segs, t.nr_segs, ev->offset, &vaddr) ||
-	    !(s = symtab_find(&t.st, vaddr))) {
+	if (probe_binary_load(&pb, ev->path) ||
+	    probe_binary_describe(&pb, ev->offset, ev->kind == 'r', out))
 		strbuf_addf(out, "0x%" PRIx64, ev->offset);
-	} else {
-		struct strbuf file = STRBUF_INIT;
-
-		/* of aliases, the first one in the file's symbol table */
-		while (s > t.st.syms && s[-1].start == s->start)
-			s--;
-		if (t.has_dwarf)
-			probe_dwarf_decl_file(&file, t.debug_path ? t.debug_path : t.path, s->start);
-		strbuf_addstr(out, s->name);
-		if (vaddr != s->start)
-			strbuf_addf(out, "+%" PRIu64, vaddr - s->start);
-		if (ev->kind == 'r')
-			strbuf_addstr(out, "%return");
-		if (file.len)
-			strbuf_addf(out, "@%s", file.buf);
-		strbuf_release(&file);
-	}
 	strbuf_addf(out, " in %s", ev->path);
-	target_release(&t);
+	probe_binary_release(&pb);
 }
 
 static int read_all_events(struct probe_event **evs, struct probe_event **kevs, int *nk)
@@ -729,7 +495,7 @@ static int probe_list(void)
 		for (int i = 0; i < n; i++) {
 			struct strbuf name = STRBUF_INIT, on = STRBUF_INIT;
 
-			if (!event_matches(&v[i], o.list_filter))
+			if (!probe_event_matches(&v[i], o.list_filter))
 				continue;
 			strbuf_addf(&name, "%s:%s", v[i].group, v[i].event);
 			if (v[i].path)
@@ -773,7 +539,7 @@ static int probe_del(void)
 			int n = pass ? nu : nk;
 
 			for (int i = 0; i < n; i++) {
-				if (!v[i].group[0] || !event_matches(&v[i], o.dels.v[d]))
+				if (!v[i].group[0] || !probe_event_matches(&v[i], o.dels.v[d]))
 					continue;
 				hit = true;
 				err = probe_events_remove(pass ? UPROBE_EVENTS : KPROBE_EVENTS,
@@ -808,14 +574,34 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* the names of @st that pass @f, sorted, one per symbol (perf repeats equal names) */
+static void print_funcs(const struct symtab *st, const struct strfilter *f)
+{
+	const char **names = xcalloc(st->nr_syms + 1, sizeof(*names));
+	size_t nr = 0;
+
+	for (size_t i = 0; i < st->nr_syms; i++)
+		if (strfilter_match(f, st->syms[i].name))
+			names[nr++] = st->syms[i].name;
+	qsort(names, nr, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < nr; i++)
+		printf("%s\n", names[i]);
+	free(names);
+}
+
 static int probe_funcs(void)
 {
-	const char *rules = o.funcs_filter ? o.funcs_filter : o.filter ? o.filter
-							      : FUNCS_DEFAULT_FILTER;
+	/*
+	 * perf: -F FILTER after --filter X lists "X | FILTER"; a bare -F shows
+	 * the default whatever --filter says.
+	 */
+	char *rules = !o.funcs_filter ? xstrdup(FUNCS_DEFAULT_FILTER)
+		      : o.filter      ? xasprintf("(%s) | (%s)", o.filter, o.funcs_filter)
+				      : xstrdup(o.funcs_filter);
+	struct probe_binary pb = { 0 };
+	struct strpool kpool;
+	struct kallsyms ks = { 0 };
 	struct strfilter *f;
-	struct probe_target t = { 0 };
-	const char **names;
-	size_t nr = 0;
 	int errpos = 0, err;
 
 	f = strfilter_new(rules, &errpos);
@@ -823,60 +609,36 @@ static int probe_funcs(void)
 		pr_err("Filter parse error at %d.\n", errpos + 1);
 		pr_err("Source: \"%s\"\n", rules);
 		pr_err("         %*c\n", errpos + 1, '^');
+		free(rules);
 		return 129;
 	}
+	strpool_init(&kpool);
 	if (!o.exec) {
-		struct strpool kpool;
-		struct kallsyms ks;
-
-		strpool_init(&kpool);
-		err = kernel_symbols(&ks, &kpool);
-		if (!err) {
-			names = xcalloc(ks.kernel.nr_syms + 1, sizeof(*names));
-			for (size_t i = 0; i < ks.kernel.nr_syms; i++)
-				if (strfilter_match(f, ks.kernel.syms[i].name))
-					names[nr++] = ks.kernel.syms[i].name;
-			qsort(names, nr, sizeof(*names), name_cmp);
-			for (size_t i = 0; i < nr; i++)
-				if (!i || strcmp(names[i], names[i - 1]))
-					printf("%s\n", names[i]);
-			free(names);
-		}
+		err = kallsyms_load(&ks, NULL, &kpool);
+		if (!err)
+			print_funcs(&ks.kernel, f);
 		kallsyms_release(&ks);
-		strpool_release(&kpool);
-		strfilter_free(f);
-		return err ? exit_status(err) : 0;
-	}
-	{
+	} else {
 		char *abs = realpath(o.exec, NULL);
 
 		if (!abs) {
 			pr_err("Failed to get the absolute path of %s: %s\n\n", o.exec,
 			       strerror(errno));
 			opts_usage_for(probe_usage, probe_options, 'x', NULL);
-			strfilter_free(f);
-			return 129;
+			exit(129);
 		}
-		err = target_load(&t, abs);
+		err = probe_binary_load(&pb, abs);
 		free(abs);
+		if (err)
+			pr_err("Failed to load symbols in %s\n", pb.path);
+		else
+			print_funcs(&pb.st, f);
+		probe_binary_release(&pb);
 	}
-	if (err) {
-		pr_err("Failed to load symbols in %s\n", t.path);
-		target_release(&t);
-		strfilter_free(f);
-		return exit_status(-EINVAL);
-	}
-	names = xcalloc(t.st.nr_syms + 1, sizeof(*names));
-	for (size_t i = 0; i < t.st.nr_syms; i++)
-		if (strfilter_match(f, t.st.syms[i].name))
-			names[nr++] = t.st.syms[i].name;
-	qsort(names, nr, sizeof(*names), name_cmp);
-	for (size_t i = 0; i < nr; i++)
-		printf("%s\n", names[i]);
-	free(names);
-	target_release(&t);
+	strpool_release(&kpool);
 	strfilter_free(f);
-	return 0;
+	free(rules);
+	return err ? exit_status(-EINVAL) : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -924,6 +686,7 @@ int cmd_probe(int argc, const char **argv)
 		}
 		for (int i = 0; i < argc; i++)
 			strbuf_addf(&spec, "%s%s", i ? " " : "", argv[i]);
+		o.bare_spec = (int)o.specs.nr;
 		strvec_push(&o.specs, spec.buf);
 		strbuf_release(&spec);
 		o.action = ACT_ADD;

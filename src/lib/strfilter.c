@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: MIT
-// perf's --filter expressions: a small tree of glob leaves under !, & and |, matched with fnmatch.
+/* SPDX-License-Identifier: MIT */
+/* perf's --filter expressions: a small tree of glob leaves under !, & and |, matched with fnmatch. */
 #include "lib/strfilter.h"
 
 #include "lib/xalloc.h"

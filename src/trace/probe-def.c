@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: MIT
-// k/uprobe_events definition lines: built from resolved probes, read back, appended and removed.
+/* SPDX-License-Identifier: MIT */
+/* k/uprobe_events definition lines: built from resolved probes, read back, appended and removed. */
 #include "trace/probe-spec.h"
 
 #include "lib/strbuf.h"
@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,4 +185,26 @@ int probe_events_remove(const char *file, const char *group, const char *event)
 
 	free(line);
 	return ret;
+}
+
+bool probe_event_matches(const struct probe_event *ev, const char *filter)
+{
+	const char *colon;
+	char *group;
+	bool hit;
+
+	if (!filter)
+		return true;
+	colon = strchr(filter, ':');
+	if (!colon) {
+		char *full = xasprintf("%s:%s", ev->group, ev->event);
+
+		hit = !fnmatch(filter, ev->event, 0) || !fnmatch(filter, full, 0);
+		free(full);
+		return hit;
+	}
+	group = xstrndup(filter, (size_t)(colon - filter));
+	hit = !fnmatch(group, ev->group, 0) && !fnmatch(colon + 1, ev->event, 0);
+	free(group);
+	return hit;
 }

@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: MIT
-// perf probe's PROBEDEF syntax: point, event name and arguments parsed into struct probe_spec.
+/* SPDX-License-Identifier: MIT */
+/* perf probe's PROBEDEF syntax: point, event name and arguments parsed into struct probe_spec. */
 #include "trace/probe-spec.h"
 
 #include "lib/strvec.h"
@@ -289,4 +289,15 @@ bool probe_spec_needs_dwarf(const struct probe_spec *ps)
 		if (!ps->args[i].is_fetch)
 			return true;
 	return false;
+}
+
+char *probe_group_for_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	for (n = 0; base[n] && (isalnum((unsigned char)base[n]) || base[n] == '_'); n++)
+		;
+	return xasprintf("probe_%.*s", (int)n, base);
 }

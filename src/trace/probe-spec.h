@@ -58,6 +58,13 @@ bool probe_spec_needs_dwarf(const struct probe_spec *ps);
 /* probe_event_name_ok - @s follows the C identifier rule perf asks of event names. */
 bool probe_event_name_ok(const char *s);
 
+/*
+ * probe_group_for_path - perf's default group of a uprobe on @path:
+ * "probe_" and the basename up to its first character that is not a
+ * letter, digit or '_' ("probe_libc" for libc.so.6). Malloc'ed.
+ */
+char *probe_group_for_path(const char *path);
+
 /* struct probe_def - one resolved probe, as written to k/uprobe_events. */
 struct probe_def {
 	bool is_return;
@@ -90,6 +97,13 @@ struct probe_event {
 	char **arg_names; /* owned: the NAME of each NAME=VALUE argument */
 	size_t nr_args;
 };
+
+/*
+ * probe_event_matches - perf's --list/--del filter: "GROUP:EVENT" globs;
+ * without ':', a glob on the event name or on the whole "GROUP:EVENT"
+ * ("probe_*" hits probe_libc:malloc). NULL matches everything.
+ */
+bool probe_event_matches(const struct probe_event *ev, const char *filter);
 
 /*
  * probe_events_read - parse the lines of @file ("uprobe_events" or

@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: MIT
-// Unit tests for perf probe's PROBEDEF parser, the k/uprobe_events definition text and --filter expressions.
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for perf probe's PROBEDEF parser, the k/uprobe_events definition text and --filter expressions. */
 #include "test.h"
 
 #include "lib/strbuf.h"

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A binary as perf probe sees it: every ELF symbol name (aliases kept, the
+ * debug file's .symtab when the binary has only .dynsym), file offsets of
+ * functions for uprobes, and the "func+off@file" text of a probe address.
+ */
+#ifndef SONDE_SYMBOL_PROBE_BINARY_H
+#define SONDE_SYMBOL_PROBE_BINARY_H
+
+#include "lib/hashmap.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "symbol/symtab.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct probe_binary {
+	char *path;		   /* owned: the path given to probe_binary_load() */
+	char *debug_path;	   /* owned: the debug file the symbols came from, or NULL */
+	struct strpool pool;
+	struct symtab st;	   /* finished, every alias kept, in file order at one address */
+	struct load_segment *segs; /* owned: the binary's PT_LOAD headers */
+	size_t nr_segs;
+	bool is_loaded;
+	bool has_dwarf;		   /* .debug_info in the binary or its debug file */
+};
+
+/*
+ * probe_binary_load - read the symbols of @path. Returns 0 or -errno
+ * (-ENOTSUP: not ELF, -ENOENT: no such file). Release @pb in any case.
+ */
+int probe_binary_load(struct probe_binary *pb, const char *path);
+/* probe_binary_release - free what @pb owns. */
+void probe_binary_release(struct probe_binary *pb);
+
+/*
+ * probe_binary_find_func - the function symbols named @name, and the PLT
+ * entries "@name@plt" (perf probes those too), one per address, by
+ * address. Fills up to @max into @hits; returns how many were found.
+ */
+size_t probe_binary_find_func(const struct probe_binary *pb, const char *name,
+			      const struct symbol **hits, size_t max);
+
+/*
+ * probe_binary_file_offset - the file offset of virtual address @vaddr.
+ * Returns 0 or -ENOENT (not in a loaded segment).
+ */
+int probe_binary_file_offset(const struct probe_binary *pb, u64 vaddr, u64 *off);
+
+/*
+ * probe_binary_describe - append what perf probe --list says a uprobe at
+ * file offset @off is on: "func", "func+N", "func%return", then
+ * "@declaring/file.c" when DWARF has it. The name is the first alias of
+ * the address in the symbol table. Returns 0 or -ENOENT (no symbol there:
+ * nothing appended).
+ */
+int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, struct strbuf *out);
+
+#endif
