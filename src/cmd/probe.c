@@ -423,6 +423,13 @@ static int probe_add(void)
 		strbuf_release(&line);
 		goto out;
 	}
+	if (!o.dry_run && (err = probe_events_open_check(events_file))) {
+		if (err == -EACCES || err == -EPERM)
+			pr_err("No permission to write tracefs.\nPlease run this command again with sudo.\n");
+		else
+			pr_err("Failed to open %s: %s\n", events_file, strerror(-err));
+		goto fail;
+	}
 	if (!o.dry_run && (err = probe_plan_write(&plan, events_file))) {
 		pr_err("Failed to write event: %s\n", strerror(-err));
 		goto fail;
@@ -483,7 +490,13 @@ static int probe_list(void)
 	int nk, nu = read_all_events(&evs, &kevs, &nk);
 
 	if (nu < 0) {
-		pr_err("Failed to open %s: %s\n", UPROBE_EVENTS, strerror(-nu));
+		if (nu == -EACCES || nu == -EPERM)
+			pr_err("No permission to read tracefs.\n"
+			       "Please try 'sudo mount -o remount,mode=755 %s/'\n",
+			       tracefs_root() ? tracefs_root() : "/sys/kernel/tracing");
+		else
+			pr_err("Failed to open %s: %s\n", UPROBE_EVENTS, strerror(-nu));
+		fprintf(stderr, "  Error: Failed to show event list.\n");
 		return exit_status(nu);
 	}
 	qsort(kevs, (size_t)nk, sizeof(*kevs), event_cmp);
@@ -521,11 +534,15 @@ static int probe_list(void)
 static int probe_del(void)
 {
 	struct probe_event *evs = NULL, *kevs = NULL;
-	int nk, nu = read_all_events(&evs, &kevs, &nk);
-	int err = 0;
+	int err = probe_events_open_check(UPROBE_EVENTS);
+	int nk = 0, nu = err ? err : read_all_events(&evs, &kevs, &nk);
 
 	if (nu < 0) {
-		pr_err("Failed to open %s: %s\n", UPROBE_EVENTS, strerror(-nu));
+		if (nu == -EACCES || nu == -EPERM)
+			pr_err("No permission to write tracefs.\n"
+			       "Please run this command again with sudo.\n");
+		else
+			pr_err("Failed to open %s: %s\n", UPROBE_EVENTS, strerror(-nu));
 		fprintf(stderr, "  Error: Failed to delete events.\n");
 		return exit_status(nu);
 	}
@@ -677,6 +694,9 @@ int cmd_probe(int argc, const char **argv)
 	argv = args;
 	argc = opts_parse(argc, argv, probe_options, probe_usage, 0);
 	verbose += o.verbose;
+	/* perf -q prints nothing at all, errors included */
+	if (o.quiet && !freopen("/dev/null", "w", stderr))
+		o.quiet = true;
 	if (argc > 0) {
 		struct strbuf spec = STRBUF_INIT;
 

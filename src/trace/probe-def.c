@@ -173,6 +173,23 @@ out:
 	return ret;
 }
 
+int probe_events_open_check(const char *file)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd, ret;
+
+	ret = probe_events_path(&path, file);
+	if (!ret) {
+		fd = open(path.buf, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd < 0)
+			ret = -errno;
+		else
+			close(fd);
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
 int probe_events_append(const char *file, const char *line)
 {
 	return write_line(file, line);

@@ -118,6 +118,11 @@ void probe_events_free(struct probe_event *evs, size_t nr);
  * -errno from the kernel (-EINVAL: rejected definition).
  */
 int probe_events_append(const char *file, const char *line);
+/*
+ * probe_events_open_check - whether @file can be opened for writing (perf
+ * checks before it adds or deletes). Returns 0 or -errno (-EACCES).
+ */
+int probe_events_open_check(const char *file);
 /* probe_events_remove - write "-:GROUP/EVENT" to @file. Returns 0 or -errno. */
 int probe_events_remove(const char *file, const char *group, const char *event);
 /* probe_events_path - "<tracefs root>/<file>" into @out; -ENOENT without tracefs. */

@@ -203,6 +203,28 @@ test_expect_success PERF,ROOT,UPROBES 'bad input: perf message and status, trace
 	cleanup_probes
 '
 
+test_expect_success PERF,ROOT,UPROBES '-q: nothing printed, the same exit status' '
+	cleanup_probes &&
+	same_as_perf -q -x ./$BIN nosuch && [ ! -s s.err ] &&
+	./perf probe -q -x ./$BIN work && [ ! -s s.err ] &&
+	same_as_perf -q -x ./$BIN work &&
+	./perf probe -q -d "$G:*" 2>s.err && [ ! -s s.err ] &&
+	[ -z "$(my_events)" ]
+'
+
+test_expect_success PERF,NOBODY,UPROBES 'no permission: perf messages and status, nothing written' '
+	nb() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	cat "$UPEV" >before &&
+	for args in "-x $LIBC malloc" "-x $LIBC nosuch" "-d malloc" "-l"; do
+		rc1=0 rc2=0
+		nb "$PERF" probe $args >p.out 2>&1 || rc1=$?
+		nb "$SONDE_BUILD/perf" probe $args >s.out 2>&1 || rc2=$?
+		test_cmp p.out s.out && [ $rc1 = $rc2 ] || { echo "exit $rc1 / $rc2: $args"; return 1; }
+	done &&
+	cat "$UPEV" >after &&
+	test_cmp before after
+'
+
 test_expect_success PERF,ROOT 'kernel probes without kprobe_events: perf message and status' '
 	if [ -e /sys/kernel/tracing/kprobe_events ]; then
 		echo "# this kernel has kprobe_events: nothing to compare"; return 0
