@@ -499,8 +499,10 @@ static int probe_list(void)
 		fprintf(stderr, "  Error: Failed to show event list.\n");
 		return exit_status(nu);
 	}
-	qsort(kevs, (size_t)nk, sizeof(*kevs), event_cmp);
-	qsort(evs, (size_t)nu, sizeof(*evs), event_cmp);
+	if (nk > 0)
+		qsort(kevs, (size_t)nk, sizeof(*kevs), event_cmp);
+	if (nu > 0)
+		qsort(evs, (size_t)nu, sizeof(*evs), event_cmp);
 	for (int pass = 0; pass < 2; pass++) {
 		struct probe_event *v = pass ? evs : kevs;
 		int n = pass ? nu : nk;
@@ -546,8 +548,10 @@ static int probe_del(void)
 		fprintf(stderr, "  Error: Failed to delete events.\n");
 		return exit_status(nu);
 	}
-	qsort(evs, (size_t)nu, sizeof(*evs), event_cmp);
-	qsort(kevs, (size_t)nk, sizeof(*kevs), event_cmp);
+	if (nu > 0)
+		qsort(evs, (size_t)nu, sizeof(*evs), event_cmp);
+	if (nk > 0)
+		qsort(kevs, (size_t)nk, sizeof(*kevs), event_cmp);
 	for (size_t d = 0; d < o.dels.nr && !err; d++) {
 		bool hit = false;
 
@@ -600,7 +604,8 @@ static void print_funcs(const struct symtab *st, const struct strfilter *f)
 	for (size_t i = 0; i < st->nr_syms; i++)
 		if (strfilter_match(f, st->syms[i].name))
 			names[nr++] = st->syms[i].name;
-	qsort(names, nr, sizeof(*names), name_cmp);
+	if (nr)
+		qsort(names, nr, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < nr; i++)
 		printf("%s\n", names[i]);
 	free(names);
