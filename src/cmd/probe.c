@@ -174,10 +174,7 @@ static int exit_status(int err)
 	return err & 0xff;
 }
 
-/*
- * The event name of one probe point: -D takes it as it is; adding makes it
- * unique (-f, or a later point of the same spec, gets "_N").
- */
+/* The event name of a spec: -D takes it as it is; adding makes it unique (-f: "_N"). */
 static int name_event(const struct probe_plan *plan, const char *group, const char *base,
 		      bool allow_suffix, char **event)
 {
@@ -198,11 +195,12 @@ static int name_event(const struct probe_plan *plan, const char *group, const ch
 	return err;
 }
 
+/* perf: the event (given or the function's) with "__return" for return probes */
 static char *base_name(const struct probe_spec *ps)
 {
-	if (ps->event)
-		return xstrdup(ps->event);
-	return ps->is_return ? xasprintf("%s__return", ps->func) : xstrdup(ps->func);
+	const char *name = ps->event ? ps->event : ps->func;
+
+	return ps->is_return ? xasprintf("%s__return", name) : xstrdup(name);
 }
 
 /* Resolve one uprobe spec against @pb into @plan. Returns 0 or -errno (said). */
@@ -252,7 +250,11 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 		} else if (probe_binary_file_offset(pb, s->start + ps->offset, &off)) {
 			pr_err("Failed to find symbol %s in %s\n", ps->func, pb->path);
 			err = -ENOENT;
-		} else if (!(err = name_event(plan, group, base, o.force || i > 0, &event))) {
+		} else if (i > 0 || !(err = name_event(plan, group, base, o.force, &event))) {
+			/* later points of one spec join the first one's event (the
+			   kernel appends probes with equal names and arguments) */
+			if (i > 0)
+				event = xstrdup(plan->items[plan->nr_items - 1].event);
 			it = probe_plan_add(plan, group, event, ps->point);
 			it->def.is_return = ps->is_return;
 			it->def.path = pb->path;
@@ -463,15 +465,17 @@ static int event_cmp(const void *a, const void *b)
 }
 
 /* "work+4@/src/t.c in /bin/x" for a uprobe line, the raw target when no symbol is there */
-static void describe_uprobe(struct strbuf *out, const struct probe_event *ev)
+static void describe_uprobe(struct strbuf *out, const struct probe_event *ev,
+			    struct probe_binary *pb)
 {
-	struct probe_binary pb;
-
-	if (probe_binary_load(&pb, ev->path) ||
-	    probe_binary_describe(&pb, ev->offset, ev->kind == 'r', out))
+	/* @pb keeps the last binary: events of one binary come together */
+	if (!pb->path || strcmp(pb->path, ev->path)) {
+		probe_binary_release(pb);
+		probe_binary_load(pb, ev->path);
+	}
+	if (probe_binary_describe(pb, ev->offset, ev->kind == 'r', out))
 		strbuf_addf(out, "0x%" PRIx64, ev->offset);
 	strbuf_addf(out, " in %s", ev->path);
-	probe_binary_release(&pb);
 }
 
 static int read_all_events(struct probe_event **evs, struct probe_event **kevs, int *nk)
@@ -488,6 +492,7 @@ static int probe_list(void)
 {
 	struct probe_event *evs = NULL, *kevs = NULL;
 	int nk, nu = read_all_events(&evs, &kevs, &nk);
+	struct probe_binary pb = { 0 };
 
 	if (nu < 0) {
 		if (nu == -EACCES || nu == -EPERM)
@@ -514,7 +519,7 @@ static int probe_list(void)
 				continue;
 			strbuf_addf(&name, "%s:%s", v[i].group, v[i].event);
 			if (v[i].path)
-				describe_uprobe(&on, &v[i]);
+				describe_uprobe(&on, &v[i], &pb);
 			else
 				strbuf_addstr(&on, v[i].target);
 			printf("  %-20s (on %s", name.buf, on.buf);
@@ -528,6 +533,7 @@ static int probe_list(void)
 			strbuf_release(&on);
 		}
 	}
+	probe_binary_release(&pb);
 	probe_events_free(evs, (size_t)nu);
 	probe_events_free(kevs, (size_t)nk);
 	return 0;
@@ -560,7 +566,8 @@ static int probe_del(void)
 			int n = pass ? nu : nk;
 
 			for (int i = 0; i < n; i++) {
-				if (!v[i].group[0] || !probe_event_matches(&v[i], o.dels.v[d]))
+				/* kind 0: removed already (an event may hold several probes) */
+				if (!v[i].kind || !probe_event_matches(&v[i], o.dels.v[d]))
 					continue;
 				hit = true;
 				err = probe_events_remove(pass ? UPROBE_EVENTS : KPROBE_EVENTS,
@@ -569,10 +576,10 @@ static int probe_del(void)
 					pr_err("Failed to delete event: %s\n", strerror(-err));
 					break;
 				}
-				if (!o.quiet)
-					fprintf(stderr, "Removed event: %s:%s\n", v[i].group,
-						v[i].event);
-				v[i].group[0] = 0; /* gone */
+				fprintf(stderr, "Removed event: %s:%s\n", v[i].group, v[i].event);
+				for (int j = i; j < n && !strcmp(v[j].group, v[i].group) &&
+						!strcmp(v[j].event, v[i].event); j++)
+					v[j].kind = 0;
 			}
 		}
 		if (!hit && !err) {

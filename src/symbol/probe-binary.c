@@ -59,6 +59,10 @@ int probe_binary_load(struct probe_binary *pb, const char *path)
 
 void probe_binary_release(struct probe_binary *pb)
 {
+	if (pb->dw)
+		dwarf_end(pb->dw);
+	if (pb->dw_fd > 0)
+		close(pb->dw_fd);
 	if (pb->is_loaded) {
 		symtab_release(&pb->st);
 		strpool_release(&pb->pool);
@@ -99,56 +103,73 @@ int probe_binary_file_offset(const struct probe_binary *pb, u64 vaddr, u64 *off)
 	return elf_vaddr_to_offset(pb->segs, pb->nr_segs, vaddr, off) ? 0 : -ENOENT;
 }
 
+/* struct dwarf_func - the function DWARF places at an address */
+struct dwarf_func {
+	const char *name; /* DW_AT_linkage_name, else DW_AT_name (borrowed from libdw) */
+	const char *file; /* DW_AT_decl_file as libdw names it, or NULL */
+	u64 entry;	  /* its entry address */
+};
+
 /*
- * The file that declares the function containing @vaddr (DW_AT_decl_file
- * of the outermost subprogram as libdw names it; the line table's file
- * when there is none). Returns 0 or -ENOENT / -errno.
+ * The outermost function DIE containing @vaddr (inlined bodies belong to
+ * their caller). Returns 0 or -ENOENT / -errno.
  */
-static int decl_file(struct strbuf *out, const char *path, u64 vaddr)
+static int dwarf_func_at(struct probe_binary *pb, u64 vaddr, struct dwarf_func *df)
 {
 	Dwarf_Die cu, *scopes = NULL;
-	const char *file = NULL;
-	Dwarf *dw;
-	int fd, n, ret = -ENOENT;
+	int n, ret = -ENOENT;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	dw = dwarf_begin(fd, DWARF_C_READ);
-	if (!dw)
-		goto out_close;
-	if (!dwarf_addrdie(dw, vaddr, &cu))
-		goto out_end;
-	n = dwarf_getscopes(&cu, vaddr, &scopes);
-	for (int i = n - 1; i >= 0 && !file; i--)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			file = dwarf_decl_file(&scopes[i]);
-	if (!file) {
-		Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
+	memset(df, 0, sizeof(*df));
+	if (!pb->dw) {
+		const char *path = pb->debug_path ? pb->debug_path : pb->path;
 
-		if (line)
-			file = dwarf_linesrc(line, NULL, NULL);
+		pb->dw_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (pb->dw_fd < 0)
+			return -errno;
+		pb->dw = dwarf_begin(pb->dw_fd, DWARF_C_READ);
 	}
-	if (file) {
-		strbuf_addstr(out, file);
-		ret = 0;
+	if (!pb->dw || !dwarf_addrdie(pb->dw, vaddr, &cu))
+		return -ENOENT;
+	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	for (int i = n - 1; i >= 0; i--) {
+		Dwarf_Attribute attr;
+		Dwarf_Addr entry;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		df->name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr));
+		if (!df->name)
+			df->name = dwarf_diename(&scopes[i]);
+		df->file = dwarf_decl_file(&scopes[i]);
+		df->entry = dwarf_entrypc(&scopes[i], &entry) ? vaddr : entry;
+		ret = df->name ? 0 : -ENOENT;
+		break;
 	}
 	free(scopes);
-out_end:
-	dwarf_end(dw);
-out_close:
-	close(fd);
 	return ret;
 }
 
 int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, struct strbuf *out)
 {
-	struct strbuf file = STRBUF_INIT;
 	const struct symbol *s;
+	struct dwarf_func df;
 	u64 vaddr;
 
-	if (!elf_offset_to_vaddr(pb->segs, pb->nr_segs, off, &vaddr) ||
-	    !(s = symtab_find(&pb->st, vaddr)))
+	if (!elf_offset_to_vaddr(pb->segs, pb->nr_segs, off, &vaddr))
+		return -ENOENT;
+	/* with DWARF, perf names the function as DWARF does (glibc: __GI___libc_malloc) */
+	if (pb->has_dwarf && !dwarf_func_at(pb, vaddr, &df)) {
+		strbuf_addstr(out, df.name);
+		if (vaddr != df.entry)
+			strbuf_addf(out, "+%llu", (unsigned long long)(vaddr - df.entry));
+		if (is_return)
+			strbuf_addstr(out, "%return");
+		if (df.file)
+			strbuf_addf(out, "@%s", df.file);
+		return 0;
+	}
+	s = symtab_find(&pb->st, vaddr);
+	if (!s)
 		return -ENOENT;
 	/* of aliases, the first one in the file's symbol table */
 	while (s > pb->st.syms && s[-1].start == s->start)
@@ -158,9 +179,5 @@ int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, stru
 		strbuf_addf(out, "+%llu", (unsigned long long)(vaddr - s->start));
 	if (is_return)
 		strbuf_addstr(out, "%return");
-	if (pb->has_dwarf &&
-	    !decl_file(&file, pb->debug_path ? pb->debug_path : pb->path, s->start))
-		strbuf_addf(out, "@%s", file.buf);
-	strbuf_release(&file);
 	return 0;
 }

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct Dwarf;
+
 struct probe_binary {
 	char *path;		   /* owned: the path given to probe_binary_load() */
 	char *debug_path;	   /* owned: the debug file the symbols came from, or NULL */
@@ -24,6 +26,8 @@ struct probe_binary {
 	size_t nr_segs;
 	bool is_loaded;
 	bool has_dwarf;		   /* .debug_info in the binary or its debug file */
+	struct Dwarf *dw;	   /* owned: opened on the first describe, with its fd */
+	int dw_fd;
 };
 
 /*

@@ -108,13 +108,17 @@ static int parse_line(const char *s, size_t len, long *val, struct probe_spec_er
 	char buf[32];
 	char *end;
 
-	if (!len || len >= sizeof(buf))
-		return spec_fail(err, "There is non-digit character in line number.");
+	if (!len) {
+		*val = 0;
+		return 0;
+	}
+	if (len >= sizeof(buf))
+		return spec_fail(err, "There is non-digit char in line number.");
 	memcpy(buf, s, len);
 	buf[len] = 0;
 	*val = strtol(buf, &end, 10);
 	if (*end)
-		return spec_fail(err, "There is non-digit character in line number.");
+		return spec_fail(err, "There is non-digit char in line number.");
 	return 0;
 }
 

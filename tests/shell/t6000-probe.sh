@@ -70,7 +70,7 @@ test_expect_success PERF,ROOT,UPROBES 'the test programs build' '
 
 test_expect_success PERF,ROOT,UPROBES '-D: the same uprobe definitions as perf (binary with and without -g, libc)' '
 	for spec in work "work+4 %di:u32 +8(%sp):x64 foo=%ax:s16" "work%return \$retval" \
-		"grp:ev=helper" "main %di:s32 %si:x64" "work+0x3" "helper \$comm"; do
+		"grp:ev=helper" "ev=work%return" "main %di:s32 %si:x64" "work+0x3" "helper \$comm"; do
 		same_as_perf -x ./$BIN -D "$spec" || return 1
 		same_as_perf -x ./$NODBG -D "$spec" || return 1
 	done &&
@@ -102,9 +102,10 @@ test_expect_success PERF,ROOT,UPROBES '-F: the same function lists as perf' '
 
 test_expect_success PERF,ROOT,UPROBES 'adding writes what perf writes to uprobe_events' '
 	cleanup_probes &&
-	for spec in work "work%return \$retval" "helper+4 %di:s64 v=+8(%sp):x32" "$G2:mal=malloc"; do
+	for spec in work "work%return \$retval" "helper+4 %di:s64 v=+8(%sp):x32" "$G2:mal=malloc" \
+		"$G2:calloc=calloc%return \$retval"; do
 		x=./$BIN
-		case $spec in *malloc) x=$LIBC ;; esac
+		case $spec in $G2:*) x=$LIBC ;; esac
 		"$PERF" probe -q -x $x "$spec" &&
 		my_events >perf.ev && cleanup_probes &&
 		./perf probe -q -x $x "$spec" &&
@@ -171,6 +172,13 @@ test_expect_success PERF,ROOT,UPROBES '--del leaves uprobe_events exactly as bef
 	test_cmp del.expect del.err &&
 	cat "$UPEV" >after &&
 	test_cmp before after &&
+	./perf probe -q -x "$LIBC" "$G2:calloc=calloc%return" &&
+	[ $(my_events | wc -l) = 2 ] &&
+	./perf probe -d "$G2:*" 2>del.err &&
+	echo "Removed event: $G2:calloc__return" >del.expect &&
+	test_cmp del.expect del.err &&
+	cat "$UPEV" >after &&
+	test_cmp before after &&
 	same_as_perf -d "$G:nothing" &&
 	test_grep "does not hit any event" s.err
 '
@@ -195,6 +203,8 @@ test_expect_success PERF,ROOT,UPROBES 'bad input: perf message and status, trace
 	bad_input -x ./$BIN "=work" &&
 	bad_input -x ./$BIN "work:3+4" &&
 	bad_input -x ./$BIN "work%return:3" &&
+	bad_input -x ./$BIN "work:abc" &&
+	bad_input -x ./$BIN "$G2:calloc%return" &&
 	bad_input -x ./$BIN -D "a:b:c=work" &&
 	bad_input -x ./$NODBG -a "work+99999" &&
 	./perf probe -q -x ./$BIN work &&

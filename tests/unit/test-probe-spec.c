@@ -107,6 +107,7 @@ TEST(probe_spec_errors)
 		{ "work:3+4", -EINVAL, "Offset can't be used with line number." },
 		{ "work+abc", -EINVAL, "There is non-digit character in offset." },
 		{ "work%return:3", -EINVAL, "Offset/Line/Lazy pattern can't be used with return probe." },
+		{ "grp:calloc%return", -EINVAL, "There is non-digit char in line number." },
 	};
 	struct probe_spec ps;
 	struct probe_spec_error err;
