@@ -11,7 +11,6 @@
 #include "lib/util.h"
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
-#include "symbol/kallsyms.h"
 #include "symbol/probe-binary.h"
 #include "symbol/symtab.h"
 #include "trace/probe-plan.h"
@@ -269,22 +268,36 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 
 /* A kernel spec from kallsyms: entries relative to _text, returns on the symbol (perf's -D). */
 static int resolve_kprobe(const struct probe_spec *ps, struct probe_plan *plan,
-			  const struct kallsyms *ks)
+			  const struct probe_binary *kernel)
 {
-	const struct symbol *fn = ps->func ? symtab_find_by_name(&ks->kernel, ps->func) : NULL;
+	const struct symbol *fn = ps->func ? symtab_find_by_name(&kernel->st, ps->func) : NULL;
+	const struct symbol *text = symtab_find_by_name(&kernel->st, "_text");
 	const char *group = ps->group ? ps->group : "probe";
 	struct probe_plan_item *it;
 	char *base, *event;
 	int err;
 
 	if (probe_spec_needs_dwarf(ps) || !ps->func) {
-		pr_err("sonde probe: kernel probes on lines, patterns or variables need the "
-		       "kernel's DWARF, which sonde does not implement yet.\n");
-		return -EOPNOTSUPP;
-	}
-	if (!fn || !ks->text_start) {
-		pr_err("Probe point '%s' not found.\n", ps->point);
+		/* perf looks for the kernel's DWARF (vmlinux) and finds none here */
+		pr_err("Failed to find the path for the kernel: Invalid ELF file\n");
 		return -ENOENT;
+	}
+	if (!fn || !text) {
+		pr_err("Failed to find symbol %s in kernel\n", ps->func);
+		return -ENOENT;
+	}
+	if (ps->has_offset) {
+		/* kallsyms has no sizes: up to the next address */
+		const struct symbol *next = fn;
+		const struct symbol *last = kernel->st.syms + kernel->st.nr_syms;
+
+		while (next < last && next->start == fn->start)
+			next++;
+		if (next < last && ps->offset > next->start - fn->start) {
+			pr_err("Offset %" PRIu64 " is bigger than the size of %s\n", ps->offset,
+			       ps->func);
+			return -ENOENT;
+		}
 	}
 	base = base_name(ps);
 	err = name_event(plan, group, base, o.force, &event);
@@ -295,7 +308,7 @@ static int resolve_kprobe(const struct probe_spec *ps, struct probe_plan *plan,
 	it->def.is_kernel = true;
 	it->def.is_return = ps->is_return;
 	it->def.symbol = ps->is_return ? fn->name : "_text";
-	it->def.offset = ps->is_return ? 0 : fn->start + ps->offset - ks->text_start;
+	it->def.offset = ps->is_return ? 0 : fn->start + ps->offset - text->start;
 	it->def.args = ps->args;
 	it->def.nr_args = ps->nr_args;
 	return 0;
@@ -371,13 +384,10 @@ static int probe_add(void)
 	struct probe_spec *specs = xcalloc(o.specs.nr, sizeof(*specs));
 	const char *events_file = o.exec ? UPROBE_EVENTS : KPROBE_EVENTS;
 	struct probe_binary pb = { 0 };
-	struct kallsyms ks = { 0 };
 	struct probe_plan plan;
-	struct strpool kpool;
 	char *group = NULL;
 	int err;
 
-	strpool_init(&kpool);
 	probe_plan_init(&plan, events_file);
 	err = parse_specs(specs);
 	if (err)
@@ -403,7 +413,7 @@ static int probe_add(void)
 	} else {
 		if (o.action != ACT_DEFINE && (err = kprobe_events_check()))
 			goto fail;
-		err = kallsyms_load(&ks, NULL, &kpool);
+		err = probe_binary_load_kallsyms(&pb, NULL);
 		if (err) {
 			pr_err("Failed to load kernel symbols: %s\n", strerror(-err));
 			goto fail;
@@ -411,7 +421,7 @@ static int probe_add(void)
 	}
 	for (size_t i = 0; i < o.specs.nr && !err; i++)
 		err = o.exec ? resolve_uprobe(&pb, group, &specs[i], &plan)
-			     : resolve_kprobe(&specs[i], &plan, &ks);
+			     : resolve_kprobe(&specs[i], &plan, &pb);
 	if (err)
 		goto fail;
 	if (o.action == ACT_DEFINE) {
@@ -447,9 +457,6 @@ out:
 	free(specs);
 	probe_binary_release(&pb);
 	free(group);
-	if (!o.exec)
-		kallsyms_release(&ks);
-	strpool_release(&kpool);
 	return exit_status(err);
 }
 
@@ -628,8 +635,6 @@ static int probe_funcs(void)
 		      : o.filter      ? xasprintf("(%s) | (%s)", o.filter, o.funcs_filter)
 				      : xstrdup(o.funcs_filter);
 	struct probe_binary pb = { 0 };
-	struct strpool kpool;
-	struct kallsyms ks = { 0 };
 	struct strfilter *f;
 	int errpos = 0, err;
 
@@ -641,12 +646,11 @@ static int probe_funcs(void)
 		free(rules);
 		return 129;
 	}
-	strpool_init(&kpool);
 	if (!o.exec) {
-		err = kallsyms_load(&ks, NULL, &kpool);
+		err = probe_binary_load_kallsyms(&pb, NULL);
 		if (!err)
-			print_funcs(&ks.kernel, f);
-		kallsyms_release(&ks);
+			print_funcs(&pb.st, f);
+		probe_binary_release(&pb);
 	} else {
 		char *abs = realpath(o.exec, NULL);
 
@@ -664,7 +668,6 @@ static int probe_funcs(void)
 			print_funcs(&pb.st, f);
 		probe_binary_release(&pb);
 	}
-	strpool_release(&kpool);
 	strfilter_free(f);
 	free(rules);
 	return err ? exit_status(-EINVAL) : 0;

@@ -57,6 +57,51 @@ int probe_binary_load(struct probe_binary *pb, const char *path)
 	return 0;
 }
 
+int probe_binary_load_kallsyms(struct probe_binary *pb, const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	bool any_addr = false;
+	long n;
+	char *line, *next;
+
+	memset(pb, 0, sizeof(*pb));
+	strpool_init(&pb->pool);
+	symtab_init(&pb->st, &pb->pool);
+	pb->st.allow_aliases = true;
+	pb->is_loaded = true;
+	pb->path = xstrdup(path ? path : "/proc/kallsyms");
+	n = strbuf_read_file(&text, pb->path, 1 << 20);
+	if (n < 0) {
+		strbuf_release(&text);
+		return (int)n;
+	}
+	for (line = text.buf; line && *line; line = next) {
+		char *end, *name, type;
+		unsigned long long addr;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		addr = strtoull(line, &end, 16);
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		type = end[1];
+		if (type != 'T' && type != 't' && type != 'W' && type != 'w')
+			continue;
+		name = end + 3;
+		name[strcspn(name, "\t ")] = 0;
+		any_addr |= addr != 0;
+		symtab_add(&pb->st, addr, 0,
+			   type == 'W' || type == 'w' ? STB_WEAK
+			   : type == 'T'		? STB_GLOBAL
+						: STB_LOCAL,
+			   STT_FUNC, name);
+	}
+	strbuf_release(&text);
+	symtab_finish(&pb->st, true);
+	return pb->st.nr_syms && !any_addr ? -EPERM : 0;
+}
+
 void probe_binary_release(struct probe_binary *pb)
 {
 	if (pb->dw)

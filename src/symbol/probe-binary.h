@@ -35,6 +35,14 @@ struct probe_binary {
  * (-ENOTSUP: not ELF, -ENOENT: no such file). Release @pb in any case.
  */
 int probe_binary_load(struct probe_binary *pb, const char *path);
+/*
+ * probe_binary_load_kallsyms - the running kernel as a probe_binary: every
+ * text symbol of /proc/kallsyms (types T, t, W, w, modules included),
+ * aliases kept, as perf probe lists and finds kernel functions. @path
+ * names the file read (NULL: /proc/kallsyms). Returns 0 or -errno
+ * (-EPERM: the addresses are hidden).
+ */
+int probe_binary_load_kallsyms(struct probe_binary *pb, const char *path);
 /* probe_binary_release - free what @pb owns. */
 void probe_binary_release(struct probe_binary *pb);
 

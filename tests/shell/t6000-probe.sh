@@ -84,7 +84,12 @@ test_expect_success PERF,ROOT '-D on kernel functions: the same kprobe definitio
 	same_as_perf -D vfs_read &&
 	same_as_perf -D "vfs_read+4 %di %si:u64" &&
 	same_as_perf -D "vfs_read%return \$retval" &&
-	same_as_perf -D "myg:myev=vfs_read"
+	same_as_perf -D "myg:myev=vfs_read" &&
+	same_as_perf -D "ev=vfs_read%return" &&
+	same_as_perf -D nosuchfunction_xyz &&
+	same_as_perf -D "vfs_read+99999" &&
+	same_as_perf -D "vfs_read:3" &&
+	same_as_perf -D "vfs_read count"
 '
 
 test_expect_success PERF,ROOT,UPROBES '-F: the same function lists as perf' '
@@ -97,6 +102,8 @@ test_expect_success PERF,ROOT,UPROBES '-F: the same function lists as perf' '
 	same_as_perf -x "$LIBC" --filter "mem*" --funcs &&
 	same_as_perf -x ./$BIN --filter "w*" -F "m*" &&
 	same_as_perf -x ./$BIN --funcs=work &&
+	same_as_perf -F "vfs_*" &&
+	same_as_perf -F &&
 	test_grep "^work$" s.out
 '
 
