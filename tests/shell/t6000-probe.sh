@@ -102,9 +102,10 @@ test_expect_success PERF,ROOT,UPROBES '-F: the same function lists as perf' '
 	same_as_perf -x "$LIBC" --filter "mem*" --funcs &&
 	same_as_perf -x ./$BIN --filter "w*" -F "m*" &&
 	same_as_perf -x ./$BIN --funcs=work &&
+	test_grep "^work$" s.out &&
 	same_as_perf -F "vfs_*" &&
-	same_as_perf -F &&
-	test_grep "^work$" s.out
+	test_grep "^vfs_read$" s.out &&
+	same_as_perf -F
 '
 
 test_expect_success PERF,ROOT,UPROBES 'adding writes what perf writes to uprobe_events' '
