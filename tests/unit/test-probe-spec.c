@@ -4,9 +4,13 @@
 
 #include "lib/strbuf.h"
 #include "lib/strfilter.h"
+#include "lib/util.h"
+#include "symbol/probe-binary.h"
+#include "trace/probe-plan.h"
 #include "trace/probe-spec.h"
 
 #include <errno.h>
+#include <stdlib.h>
 
 TEST(probe_spec_function_offset_return)
 {
@@ -214,4 +218,118 @@ TEST(strfilter_perf_syntax)
 	EXPECT_TRUE(strfilter_new("a & (b", &pos) == NULL);
 	EXPECT_EQ(pos, 6);
 	EXPECT_TRUE(strfilter_new("a &", &pos) == NULL);
+}
+
+TEST(probe_group_and_filters)
+{
+	struct probe_event ev = { .kind = 'p', .group = "probe_libc", .event = "malloc" };
+	char *g;
+
+	g = probe_group_for_path("/usr/lib/x86_64-linux-gnu/libc.so.6");
+	EXPECT_STREQ(g, "probe_libc");
+	free(g);
+	g = probe_group_for_path("/tmp/t-x.y");
+	EXPECT_STREQ(g, "probe_t");
+	free(g);
+	g = probe_group_for_path("my_prog2");
+	EXPECT_STREQ(g, "probe_my_prog2");
+	free(g);
+
+	EXPECT_TRUE(probe_event_matches(&ev, NULL));
+	EXPECT_TRUE(probe_event_matches(&ev, "malloc"));
+	EXPECT_TRUE(probe_event_matches(&ev, "m*"));
+	EXPECT_TRUE(probe_event_matches(&ev, "probe_*"));      /* the whole GROUP:EVENT */
+	EXPECT_TRUE(!probe_event_matches(&ev, "probe_libc")); /* perf: no hit */
+	EXPECT_TRUE(probe_event_matches(&ev, "probe_libc:*"));
+	EXPECT_TRUE(probe_event_matches(&ev, "*:mal*"));
+	EXPECT_TRUE(!probe_event_matches(&ev, "probe_libc:free"));
+}
+
+TEST(probe_plan_names)
+{
+	struct probe_plan plan = { 0 };
+	struct probe_event existing[] = {
+		{ .kind = 'p', .group = "probe_t", .event = "work" },
+		{ .kind = 'p', .group = "probe_t", .event = "work_1" },
+	};
+	char *name;
+
+	plan.existing = existing;
+	plan.nr_existing = 2;
+	EXPECT_EQ(probe_plan_name(&plan, "probe_t", "main", false, &name), 0);
+	EXPECT_STREQ(name, "main");
+	free(name);
+	EXPECT_EQ(probe_plan_name(&plan, "probe_t", "work", false, &name), -EEXIST);
+	EXPECT_TRUE(name == NULL);
+	EXPECT_EQ(probe_plan_name(&plan, "probe_t", "work", true, &name), 0);
+	EXPECT_STREQ(name, "work_2");
+	probe_plan_add(&plan, "probe_t", name, "work");
+	EXPECT_EQ(probe_plan_name(&plan, "probe_t", "work", true, &name), 0);
+	EXPECT_STREQ(name, "work_3");
+	free(name);
+	/* another group is another namespace */
+	EXPECT_EQ(probe_plan_name(&plan, "probe_u", "work", false, &name), 0);
+	free(name);
+	EXPECT_STREQ(plan.items[0].def.event, "work_2");
+	EXPECT_STREQ(plan.items[0].def.group, "probe_t");
+	plan.existing = NULL;
+	plan.nr_existing = 0;
+	probe_plan_release(&plan);
+}
+
+/* a -g and a stripped build of one program: offsets, PLT matches and the --list text */
+TEST(probe_binary_symbols)
+{
+	static const char src[] =
+		"#include <stdlib.h>\n"
+		"int work(int n) { return n * 3; }\n"
+		"int main(int argc, char **argv) { void *p = calloc(1, 8); free(p); return work(argc); }\n";
+	struct probe_binary pb;
+	const struct symbol *hits[4];
+	struct strbuf sb = STRBUF_INIT;
+	char cmd[1024];
+	FILE *f;
+	u64 off;
+
+	if (system("cc --version >/dev/null 2>&1"))
+		test_skip("no C compiler");
+	snprintf(cmd, sizeof(cmd), "%s/p.c", test_tmpdir());
+	f = fopen(cmd, "w");
+	EXPECT_TRUE(f != NULL);
+	if (!f)
+		return;
+	fputs(src, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cd %s && cc -g -O0 -o pg p.c && cc -O0 -s -o ps p.c",
+		 test_tmpdir());
+	if (system(cmd))
+		test_skip("cc failed");
+
+	snprintf(cmd, sizeof(cmd), "%s/pg", test_tmpdir());
+	EXPECT_EQ(probe_binary_load(&pb, cmd), 0);
+	EXPECT_TRUE(pb.has_dwarf);
+	EXPECT_EQ(probe_binary_find_func(&pb, "work", hits, 4), 1);
+	EXPECT_EQ(probe_binary_file_offset(&pb, hits[0]->start + 4, &off), 0);
+	EXPECT_EQ(probe_binary_describe(&pb, off, false, &sb), 0);
+	EXPECT_TRUE(strncmp(sb.buf, "work+4@", 7) == 0 && strendswith(sb.buf, "/p.c"));
+	strbuf_setlen(&sb, 0);
+	EXPECT_EQ(probe_binary_file_offset(&pb, hits[0]->start, &off), 0);
+	EXPECT_EQ(probe_binary_describe(&pb, off, true, &sb), 0);
+	EXPECT_TRUE(strncmp(sb.buf, "work%return@", 12) == 0);
+	/* PLT entries match the function name */
+	EXPECT_EQ(probe_binary_find_func(&pb, "calloc", hits, 4), 1);
+	EXPECT_TRUE(hits[0]->flags & SYMBOL_PLT);
+	EXPECT_EQ(probe_binary_find_func(&pb, "nosuch", hits, 4), 0);
+	probe_binary_release(&pb);
+
+	/* stripped: .dynsym only, no DWARF, main is gone */
+	snprintf(cmd, sizeof(cmd), "%s/ps", test_tmpdir());
+	EXPECT_EQ(probe_binary_load(&pb, cmd), 0);
+	EXPECT_TRUE(!pb.has_dwarf);
+	EXPECT_EQ(probe_binary_find_func(&pb, "main", hits, 4), 0);
+	probe_binary_release(&pb);
+
+	EXPECT_EQ(probe_binary_load(&pb, "/nonexistent/x"), -ENOENT);
+	probe_binary_release(&pb);
+	strbuf_release(&sb);
 }
