@@ -697,12 +697,92 @@ static const char **optional_values(int argc, const char **argv)
 	return v;
 }
 
+/* the command options perf makes exclusive of each other, and their values */
+static const struct {
+	char letter;
+	const char *name;
+	bool optional; /* -F/-l: a value only when one follows */
+} probe_cmds[] = {
+	{ 'a', "add", false }, { 'D', "definition", false }, { 'd', "del", false },
+	{ 'F', "funcs", true }, { 'L', "line", false },	      { 'l', "list", true },
+	{ 'V', "vars", false },
+};
+
+static int find_cmd(char letter, const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(probe_cmds); i++)
+		if (letter ? probe_cmds[i].letter == letter
+			   : strlen(probe_cmds[i].name) == len && !strncmp(probe_cmds[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * perf's exclusive commands: a second different one (-D after -l, --funcs
+ * after --del) is a usage error naming both, as typed. Checked on argv
+ * before parsing, where how an option was typed is still known.
+ */
+static void check_exclusive(int argc, const char **argv)
+{
+	static const char value_letters[] = "xmks";
+	int first = -1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool is_long = a[0] == '-' && a[1] == '-';
+		int c = -1;
+
+		if (!strcmp(a, "--"))
+			break;
+		if (is_long) {
+			size_t len = strcspn(a + 2, "=");
+
+			c = find_cmd(0, a + 2, len);
+			if (!a[2 + len] && ((c >= 0 && !probe_cmds[c].optional) ||
+					    (c < 0 && (!strcmp(a, "--exec") || !strcmp(a, "--filter") ||
+						       !strcmp(a, "--max-probes") || !strcmp(a, "--module")))))
+				i++;
+		} else if (a[0] == '-' && a[1]) {
+			c = find_cmd(a[1], NULL, 0);
+			if (!a[2] && ((c >= 0 && !probe_cmds[c].optional) ||
+				      (c < 0 && strchr(value_letters, a[1]))))
+				i++;
+		}
+		if (c >= 0 && probe_cmds[c].optional && !a[2 + strcspn(a + 2, "=")] && i + 1 < argc &&
+		    argv[i + 1][0] != '-' && (is_long || !a[2]))
+			i++;
+		if (c < 0)
+			continue;
+		if (first < 0 || first == c) {
+			first = c;
+			continue;
+		}
+		if (is_long)
+			fprintf(stderr, " Error: option `%s' cannot be used with %s\n",
+				probe_cmds[c].name, probe_cmds[first].name);
+		else
+			fprintf(stderr, " Error: switch `%c' cannot be used with switch `%c'\n",
+				probe_cmds[c].letter, probe_cmds[first].letter);
+		for (int u = 0; probe_usage[u]; u++)
+			fprintf(stderr, "%s%s %s\n", u ? "    or: " : " Usage: ", prog_name,
+				probe_usage[u] + 5);
+		fputc('\n', stderr);
+		opts_usage_for(NULL, probe_options, probe_cmds[c].letter, NULL);
+		opts_usage_for(NULL, probe_options, probe_cmds[first].letter, NULL);
+		exit(129);
+	}
+}
+
 int cmd_probe(int argc, const char **argv)
 {
-	const char **owned = optional_values(argc, argv);
-	const char **args = xmemdup(owned, ((size_t)argc + 1) * sizeof(*owned));
+	const char **owned;
+	const char **args;
 	int nargs = argc;
 	int ret;
+
+	check_exclusive(argc, argv);
+	owned = optional_values(argc, argv);
+	args = xmemdup(owned, ((size_t)argc + 1) * sizeof(*owned));
 
 	strvec_init(&o.specs);
 	strvec_init(&o.dels);
@@ -719,10 +799,16 @@ int cmd_probe(int argc, const char **argv)
 			fprintf(stderr, "  Error: another command except --add is set.\n\n");
 			opts_usage_exit(probe_usage, probe_options);
 		}
-		for (int i = 0; i < argc; i++)
-			strbuf_addf(&spec, "%s%s", i ? " " : "", argv[i]);
+		/* perf: with -a, each word is one more PROBEDEF; alone they form one */
 		o.bare_spec = (int)o.specs.nr;
-		strvec_push(&o.specs, spec.buf);
+		if (o.action == ACT_ADD) {
+			for (int i = 0; i < argc; i++)
+				strvec_push(&o.specs, argv[i]);
+		} else {
+			for (int i = 0; i < argc; i++)
+				strbuf_addf(&spec, "%s%s", i ? " " : "", argv[i]);
+			strvec_push(&o.specs, spec.buf);
+		}
 		strbuf_release(&spec);
 		o.action = ACT_ADD;
 	}

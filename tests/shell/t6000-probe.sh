@@ -243,6 +243,20 @@ test_expect_success PERF,NOBODY,UPROBES 'no permission: perf messages and status
 	test_cmp before after
 '
 
+test_expect_success PERF,ROOT,UPROBES 'exclusive commands and the bare form: perf texts and statuses' '
+	for args in "-x ./$BIN -D work -l" "-l -d work" "-x ./$BIN -F -D work" \
+		"-x ./$BIN -a work -D work" "-x ./$BIN --definition=work --list" \
+		"-x ./$BIN --del=x --funcs" "-x ./$BIN -F w* -D x" "-x ./$BIN -D work main" \
+		"-x ./$BIN" ""; do
+		same_as_perf $args || return 1
+	done &&
+	cleanup_probes &&
+	"$PERF" probe -x ./$BIN -a work main 2>p.err && my_events >perf.ev && cleanup_probes &&
+	./perf probe -x ./$BIN -a work main 2>s.err && my_events >sonde.ev && cleanup_probes &&
+	test_cmp p.err s.err &&
+	test_cmp perf.ev sonde.ev
+'
+
 test_expect_success PERF,ROOT 'kernel probes without kprobe_events: perf message and status' '
 	if [ -e /sys/kernel/tracing/kprobe_events ]; then
 		echo "# this kernel has kprobe_events: nothing to compare"; return 0
