@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde probe: define, list and delete uprobe events from ELF symbols, as perf probe. */
 #include "builtin.h"
+#include "cmd/probe.h"
 
 #include "lib/debug.h"
 #include "lib/hashmap.h"
@@ -460,172 +461,8 @@ out:
 	return exit_status(err);
 }
 
-/* ------------------------------------------------------------------ */
-/* --list and --del */
-
-static int event_cmp(const void *a, const void *b)
-{
-	const struct probe_event *x = a, *y = b;
-	int c = strcmp(x->group, y->group);
-
-	return c ? c : strcmp(x->event, y->event);
-}
-
-/* "work+4@/src/t.c in /bin/x" for a uprobe line, the raw target when no symbol is there */
-static void describe_uprobe(struct strbuf *out, const struct probe_event *ev,
-			    struct probe_binary *pb)
-{
-	/* @pb keeps the last binary: events of one binary come together */
-	if (!pb->path || strcmp(pb->path, ev->path)) {
-		probe_binary_release(pb);
-		probe_binary_load(pb, ev->path);
-	}
-	if (probe_binary_describe(pb, ev->offset, ev->kind == 'r', out))
-		strbuf_addf(out, "0x%" PRIx64, ev->offset);
-	strbuf_addf(out, " in %s", ev->path);
-}
-
-static int read_all_events(struct probe_event **evs, struct probe_event **kevs, int *nk)
-{
-	int nu = probe_events_read(UPROBE_EVENTS, evs);
-
-	*nk = probe_events_read(KPROBE_EVENTS, kevs);
-	if (*nk < 0)
-		*nk = 0;
-	return nu;
-}
-
-static int probe_list(void)
-{
-	struct probe_event *evs = NULL, *kevs = NULL;
-	int nk, nu = read_all_events(&evs, &kevs, &nk);
-	struct probe_binary pb = { 0 };
-
-	if (nu < 0) {
-		if (nu == -EACCES || nu == -EPERM)
-			pr_err("No permission to read tracefs.\n"
-			       "Please try 'sudo mount -o remount,mode=755 %s/'\n",
-			       tracefs_root() ? tracefs_root() : "/sys/kernel/tracing");
-		else
-			pr_err("Failed to open %s: %s\n", UPROBE_EVENTS, strerror(-nu));
-		fprintf(stderr, "  Error: Failed to show event list.\n");
-		return exit_status(nu);
-	}
-	if (nk > 0)
-		qsort(kevs, (size_t)nk, sizeof(*kevs), event_cmp);
-	if (nu > 0)
-		qsort(evs, (size_t)nu, sizeof(*evs), event_cmp);
-	for (int pass = 0; pass < 2; pass++) {
-		struct probe_event *v = pass ? evs : kevs;
-		int n = pass ? nu : nk;
-
-		for (int i = 0; i < n; i++) {
-			struct strbuf name = STRBUF_INIT, on = STRBUF_INIT;
-
-			if (!probe_event_matches(&v[i], o.list_filter))
-				continue;
-			strbuf_addf(&name, "%s:%s", v[i].group, v[i].event);
-			if (v[i].path)
-				describe_uprobe(&on, &v[i], &pb);
-			else
-				strbuf_addstr(&on, v[i].target);
-			printf("  %-20s (on %s", name.buf, on.buf);
-			if (v[i].nr_args) {
-				printf(" with");
-				for (size_t j = 0; j < v[i].nr_args; j++)
-					printf(" %s", v[i].arg_names[j]);
-			}
-			printf(")\n");
-			strbuf_release(&name);
-			strbuf_release(&on);
-		}
-	}
-	probe_binary_release(&pb);
-	probe_events_free(evs, (size_t)nu);
-	probe_events_free(kevs, (size_t)nk);
-	return 0;
-}
-
-static int probe_del(void)
-{
-	struct probe_event *evs = NULL, *kevs = NULL;
-	int err = probe_events_open_check(UPROBE_EVENTS);
-	int nk = 0, nu = err ? err : read_all_events(&evs, &kevs, &nk);
-
-	if (nu < 0) {
-		if (nu == -EACCES || nu == -EPERM)
-			pr_err("No permission to write tracefs.\n"
-			       "Please run this command again with sudo.\n");
-		else
-			pr_err("Failed to open %s: %s\n", UPROBE_EVENTS, strerror(-nu));
-		fprintf(stderr, "  Error: Failed to delete events.\n");
-		return exit_status(nu);
-	}
-	if (nu > 0)
-		qsort(evs, (size_t)nu, sizeof(*evs), event_cmp);
-	if (nk > 0)
-		qsort(kevs, (size_t)nk, sizeof(*kevs), event_cmp);
-	for (size_t d = 0; d < o.dels.nr && !err; d++) {
-		bool hit = false;
-
-		for (int pass = 0; pass < 2 && !err; pass++) {
-			struct probe_event *v = pass ? evs : kevs;
-			int n = pass ? nu : nk;
-
-			for (int i = 0; i < n; i++) {
-				/* kind 0: removed already (an event may hold several probes) */
-				if (!v[i].kind || !probe_event_matches(&v[i], o.dels.v[d]))
-					continue;
-				hit = true;
-				err = probe_events_remove(pass ? UPROBE_EVENTS : KPROBE_EVENTS,
-							  v[i].group, v[i].event);
-				if (err) {
-					pr_err("Failed to delete event: %s\n", strerror(-err));
-					break;
-				}
-				fprintf(stderr, "Removed event: %s:%s\n", v[i].group, v[i].event);
-				for (int j = i; j < n && !strcmp(v[j].group, v[i].group) &&
-						!strcmp(v[j].event, v[i].event); j++)
-					v[j].kind = 0;
-			}
-		}
-		if (!hit && !err) {
-			pr_err("\"%s\" does not hit any event.\n", o.dels.v[d]);
-			err = -ENOENT;
-		}
-	}
-	if (err)
-		fprintf(stderr, "  Error: Failed to delete events.\n");
-	probe_events_free(evs, (size_t)nu);
-	probe_events_free(kevs, (size_t)nk);
-	return exit_status(err);
-}
-
-/* ------------------------------------------------------------------ */
-/* --funcs */
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* the names of @st that pass @f, sorted, one per symbol (perf repeats equal names) */
-static void print_funcs(const struct symtab *st, const struct strfilter *f)
-{
-	const char **names = xcalloc(st->nr_syms + 1, sizeof(*names));
-	size_t nr = 0;
-
-	for (size_t i = 0; i < st->nr_syms; i++)
-		if (strfilter_match(f, st->syms[i].name))
-			names[nr++] = st->syms[i].name;
-	if (nr)
-		qsort(names, nr, sizeof(*names), name_cmp);
-	for (size_t i = 0; i < nr; i++)
-		printf("%s\n", names[i]);
-	free(names);
-}
-
-static int probe_funcs(void)
+/* -F: perf's filter rules, then the listing (cmd/probe-events.c) */
+static int run_funcs(void)
 {
 	/*
 	 * perf: -F FILTER after --filter X lists "X | FILTER"; a bare -F shows
@@ -634,43 +471,18 @@ static int probe_funcs(void)
 	char *rules = !o.funcs_filter ? xstrdup(FUNCS_DEFAULT_FILTER)
 		      : o.filter      ? xasprintf("(%s) | (%s)", o.filter, o.funcs_filter)
 				      : xstrdup(o.funcs_filter);
-	struct probe_binary pb = { 0 };
-	struct strfilter *f;
-	int errpos = 0, err;
+	char *abs = NULL;
+	int ret;
 
-	f = strfilter_new(rules, &errpos);
-	if (!f) {
-		pr_err("Filter parse error at %d.\n", errpos + 1);
-		pr_err("Source: \"%s\"\n", rules);
-		pr_err("         %*c\n", errpos + 1, '^');
-		free(rules);
-		return 129;
+	if (o.exec && !(abs = realpath(o.exec, NULL))) {
+		pr_err("Failed to get the absolute path of %s: %s\n\n", o.exec, strerror(errno));
+		opts_usage_for(probe_usage, probe_options, 'x', NULL);
+		exit(129);
 	}
-	if (!o.exec) {
-		err = probe_binary_load_kallsyms(&pb, NULL);
-		if (!err)
-			print_funcs(&pb.st, f);
-		probe_binary_release(&pb);
-	} else {
-		char *abs = realpath(o.exec, NULL);
-
-		if (!abs) {
-			pr_err("Failed to get the absolute path of %s: %s\n\n", o.exec,
-			       strerror(errno));
-			opts_usage_for(probe_usage, probe_options, 'x', NULL);
-			exit(129);
-		}
-		err = probe_binary_load(&pb, abs);
-		free(abs);
-		if (err)
-			pr_err("Failed to load symbols in %s\n", pb.path);
-		else
-			print_funcs(&pb.st, f);
-		probe_binary_release(&pb);
-	}
-	strfilter_free(f);
+	ret = probe_cmd_funcs(abs, rules);
+	free(abs);
 	free(rules);
-	return err ? exit_status(-EINVAL) : 0;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -822,13 +634,13 @@ int cmd_probe(int argc, const char **argv)
 		ret = probe_add();
 		break;
 	case ACT_DEL:
-		ret = probe_del();
+		ret = probe_cmd_del(&o.dels);
 		break;
 	case ACT_LIST:
-		ret = probe_list();
+		ret = probe_cmd_list(o.list_filter);
 		break;
 	case ACT_FUNCS:
-		ret = probe_funcs();
+		ret = run_funcs();
 		break;
 	case ACT_LINE:
 	case ACT_VARS:

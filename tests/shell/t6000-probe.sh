@@ -246,7 +246,7 @@ test_expect_success PERF,NOBODY,UPROBES 'no permission: perf messages and status
 test_expect_success PERF,ROOT,UPROBES 'exclusive commands and the bare form: perf texts and statuses' '
 	for args in "-x ./$BIN -D work -l" "-l -d work" "-x ./$BIN -F -D work" \
 		"-x ./$BIN -a work -D work" "-x ./$BIN --definition=work --list" \
-		"-x ./$BIN --del=x --funcs" "-x ./$BIN -F w* -D x" "-x ./$BIN -D work main" \
+		"-x ./$BIN --del=x --funcs" "-x ./$BIN -F work -D x" "-x ./$BIN -D work main" \
 		"-x ./$BIN" ""; do
 		same_as_perf $args || return 1
 	done &&
