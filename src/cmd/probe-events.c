@@ -205,11 +205,11 @@ int probe_cmd_funcs(const char *path, const char *rules)
 	}
 	err = path ? probe_binary_load(&pb, path) : probe_binary_load_kallsyms(&pb, NULL);
 	if (err)
-		pr_err("Failed to load symbols in %s\n", pb.path);
+		pr_err("Failed to load symbols in %s\n  Error: Failed to show functions.\n", pb.path);
 	else
 		print_funcs(&pb.st, f);
 	probe_binary_release(&pb);
 	strfilter_free(f);
-	return err ? -EINVAL & 0xff : 0;
+	return err ? 255 : 0;
 }
 

@@ -66,6 +66,7 @@ static struct probe_opts {
 	const char *funcs_filter;
 	const char *filter;  /* --filter */
 	const char *exec;
+	char *exec_abs; /* owned: realpath of -x */
 	const char *line_or_vars;
 	bool force, dry_run, quiet, no_inlines, externs, range;
 	int verbose;
@@ -394,17 +395,8 @@ static int probe_add(void)
 	if (err)
 		goto out;
 	if (o.exec) {
-		char *abs = realpath(o.exec, NULL);
-
-		if (!abs) {
-			pr_err("Failed to get the absolute path of %s: %s\n\n", o.exec,
-			       strerror(errno));
-			opts_usage_for(probe_usage, probe_options, 'x', NULL);
-			exit(129);
-		}
-		err = probe_binary_load(&pb, abs);
-		group = probe_group_for_path(abs);
-		free(abs);
+		err = probe_binary_load(&pb, o.exec_abs);
+		group = probe_group_for_path(o.exec_abs);
 		if (err) {
 			pr_err("Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
 			       pb.path);
@@ -471,16 +463,8 @@ static int run_funcs(void)
 	char *rules = !o.funcs_filter ? xstrdup(FUNCS_DEFAULT_FILTER)
 		      : o.filter      ? xasprintf("(%s) | (%s)", o.filter, o.funcs_filter)
 				      : xstrdup(o.funcs_filter);
-	char *abs = NULL;
-	int ret;
+	int ret = probe_cmd_funcs(o.exec_abs, rules);
 
-	if (o.exec && !(abs = realpath(o.exec, NULL))) {
-		pr_err("Failed to get the absolute path of %s: %s\n\n", o.exec, strerror(errno));
-		opts_usage_for(probe_usage, probe_options, 'x', NULL);
-		exit(129);
-	}
-	ret = probe_cmd_funcs(abs, rules);
-	free(abs);
 	free(rules);
 	return ret;
 }
@@ -601,6 +585,11 @@ int cmd_probe(int argc, const char **argv)
 	argv = args;
 	argc = opts_parse(argc, argv, probe_options, probe_usage, 0);
 	verbose += o.verbose;
+	if (o.exec && !(o.exec_abs = realpath(o.exec, NULL))) {
+		pr_err("Failed to get the absolute path of %s: %s\n", o.exec, strerror(errno));
+		opts_usage_for(probe_usage, probe_options, 'x', NULL);
+		exit(129);
+	}
 	/* perf -q prints nothing at all, errors included */
 	if (o.quiet && !freopen("/dev/null", "w", stderr))
 		o.quiet = true;
@@ -657,5 +646,6 @@ int cmd_probe(int argc, const char **argv)
 		free((char *)owned[i]);
 	free(owned);
 	free(args);
+	free(o.exec_abs);
 	return ret;
 }

@@ -168,6 +168,10 @@ test_expect_success PERF,ROOT,UPROBES 'record and script show the values the pro
 	test_cmp want.malloc got.malloc &&
 	"$PERF" script -i p.data >perf-script.out &&
 	test_cmp perf-script.out script.out &&
+	./perf stat -x, -e $G:work -e $G2:malloc ./$BIN >/dev/null 2>stat.out &&
+	test_grep "^3,,$G:work," stat.out &&
+	grep "$G2:malloc" stat.out | cut -d, -f1 >malloc.count &&
+	[ "$(cat malloc.count)" -ge 3 ] &&
 	cleanup_probes
 '
 
@@ -206,6 +210,9 @@ test_expect_success PERF,ROOT,UPROBES 'bad input: perf message and status, trace
 	bad_input -x ./$NODBG nosuch &&
 	bad_input -x ./$NODBG "work n" &&
 	bad_input -x ./notelf work &&
+	bad_input -x ./notelf -F &&
+	bad_input -x ./nosuchfile work &&
+	bad_input -x ./nosuchfile -l &&
 	bad_input -x ./$BIN "work%foo" &&
 	bad_input -x ./$BIN "work+abc" &&
 	bad_input -x ./$BIN "=work" &&
