@@ -211,6 +211,7 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 	const char *group = ps->group ? ps->group : group_default;
 	const struct symbol *hits[64];
 	size_t nr_hits;
+	bool by_dwarf;
 	char *base;
 	int err = 0;
 
@@ -225,17 +226,27 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 		       "probe finding, which sonde does not implement yet.\n");
 		return -EOPNOTSUPP;
 	}
-	nr_hits = probe_binary_find_func(pb, ps->func, hits, ARRAY_SIZE(hits));
+	/*
+	 * perf with DWARF looks a plain FUNC[+OFF] up there (functions only:
+	 * "Probe point 'F' not found."); with arguments, %return or without
+	 * DWARF it takes the ELF symbols, PLT entries included.
+	 * --max-probes caps DWARF's points silently, ELF matches with an error.
+	 */
+	by_dwarf = pb->has_dwarf && !ps->nr_args && !ps->is_return;
+	nr_hits = probe_binary_find_func(pb, ps->func, !by_dwarf, hits,
+					 by_dwarf && o.max_probes > 0 &&
+							 (size_t)o.max_probes < ARRAY_SIZE(hits)
+						 ? (size_t)o.max_probes : ARRAY_SIZE(hits));
+	if (!by_dwarf && o.max_probes > 0 && nr_hits > (size_t)o.max_probes) {
+		pr_err("Too many functions matched in %s\n", pb->path);
+		return -E2BIG;
+	}
 	if (!nr_hits) {
-		if (pb->has_dwarf)
+		if (by_dwarf)
 			pr_err("Probe point '%s' not found.\n", ps->point);
 		else
 			pr_err("Failed to find symbol %s in %s\n", ps->func, pb->path);
 		return -ENOENT;
-	}
-	if (o.max_probes > 0 && nr_hits > (size_t)o.max_probes) {
-		pr_err("Too many( > %d) probe point found.\n", o.max_probes);
-		return -E2BIG;
 	}
 	base = base_name(ps);
 	for (size_t i = 0; i < nr_hits && !err; i++) {

@@ -128,18 +128,34 @@ static bool names_func(const struct symbol *sym, const char *name)
 	return (sym->type == STT_FUNC || sym->type == STT_GNU_IFUNC) && !strcmp(sym->name, name);
 }
 
-size_t probe_binary_find_func(const struct probe_binary *pb, const char *name,
+static int sym_addr_cmp(const void *a, const void *b)
+{
+	const struct symbol *x = *(const struct symbol *const *)a;
+	const struct symbol *y = *(const struct symbol *const *)b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+size_t probe_binary_find_func(const struct probe_binary *pb, const char *name, bool with_plt,
 			      const struct symbol **hits, size_t max)
 {
 	size_t nr = 0;
 
-	for (size_t i = 0; i < pb->st.nr_syms && nr < max; i++) {
-		const struct symbol *s = &pb->st.syms[i];
+	/* functions first, then PLT entries: @max keeps the real ones (perf) */
+	for (int plt = 0; plt < 1 + with_plt; plt++) {
+		for (size_t i = 0; i < pb->st.nr_syms && nr < max; i++) {
+			const struct symbol *s = &pb->st.syms[i];
+			bool dup = false;
 
-		if (!names_func(s, name) || (nr && hits[nr - 1]->start == s->start))
-			continue;
-		hits[nr++] = s;
+			if (!!(s->flags & SYMBOL_PLT) != plt || !names_func(s, name))
+				continue;
+			for (size_t j = 0; j < nr && !dup; j++)
+				dup = hits[j]->start == s->start;
+			if (!dup)
+				hits[nr++] = s;
+		}
 	}
+	qsort(hits, nr, sizeof(*hits), sym_addr_cmp);
 	return nr;
 }
 

@@ -47,11 +47,12 @@ int probe_binary_load_kallsyms(struct probe_binary *pb, const char *path);
 void probe_binary_release(struct probe_binary *pb);
 
 /*
- * probe_binary_find_func - the function symbols named @name, and the PLT
- * entries "@name@plt" (perf probes those too), one per address, by
- * address. Fills up to @max into @hits; returns how many were found.
+ * probe_binary_find_func - the function symbols named @name, and with
+ * @with_plt the PLT entries "@name@plt" too, one per address, sorted
+ * by address. Fills up to @max into @hits, functions before PLT entries;
+ * returns how many were kept.
  */
-size_t probe_binary_find_func(const struct probe_binary *pb, const char *name,
+size_t probe_binary_find_func(const struct probe_binary *pb, const char *name, bool with_plt,
 			      const struct symbol **hits, size_t max);
 
 /*

@@ -76,7 +76,16 @@ test_expect_success PERF,ROOT,UPROBES '-D: the same uprobe definitions as perf (
 	done &&
 	same_as_perf -x "$LIBC" -D "malloc size=%di:u64" &&
 	same_as_perf -x "$LIBC" -D free -D "calloc%return \$retval" &&
-	same_as_perf -x ./$BIN -D work -D work
+	same_as_perf -x ./$BIN -D work -D work &&
+	# with DWARF a plain FUNC is not a PLT entry; with arguments or %return it is
+	same_as_perf -x ./$BIN -D malloc &&
+	same_as_perf -x ./$BIN -D "malloc%return" &&
+	same_as_perf -x ./$BIN -D "malloc+4 %di" &&
+	same_as_perf -x ./$BIN -D "nosuch %di" &&
+	same_as_perf -x "$LIBC" -D calloc &&
+	same_as_perf -x "$LIBC" -D "calloc %di" &&
+	same_as_perf --max-probes 1 -x "$LIBC" -D calloc &&
+	same_as_perf --max-probes 1 -x "$LIBC" -D "calloc%return"
 '
 
 test_expect_success PERF,ROOT '-D on kernel functions: the same kprobe definitions as perf (from kallsyms)' '

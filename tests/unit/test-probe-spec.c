@@ -308,7 +308,7 @@ TEST(probe_binary_symbols)
 	snprintf(cmd, sizeof(cmd), "%s/pg", test_tmpdir());
 	EXPECT_EQ(probe_binary_load(&pb, cmd), 0);
 	EXPECT_TRUE(pb.has_dwarf);
-	EXPECT_EQ(probe_binary_find_func(&pb, "work", hits, 4), 1);
+	EXPECT_EQ(probe_binary_find_func(&pb, "work", true, hits, 4), 1);
 	EXPECT_EQ(probe_binary_file_offset(&pb, hits[0]->start + 4, &off), 0);
 	EXPECT_EQ(probe_binary_describe(&pb, off, false, &sb), 0);
 	EXPECT_TRUE(strncmp(sb.buf, "work+4@", 7) == 0 && strendswith(sb.buf, "/p.c"));
@@ -317,16 +317,17 @@ TEST(probe_binary_symbols)
 	EXPECT_EQ(probe_binary_describe(&pb, off, true, &sb), 0);
 	EXPECT_TRUE(strncmp(sb.buf, "work%return@", 12) == 0);
 	/* PLT entries match the function name */
-	EXPECT_EQ(probe_binary_find_func(&pb, "calloc", hits, 4), 1);
+	EXPECT_EQ(probe_binary_find_func(&pb, "calloc", true, hits, 4), 1);
 	EXPECT_TRUE(hits[0]->flags & SYMBOL_PLT);
-	EXPECT_EQ(probe_binary_find_func(&pb, "nosuch", hits, 4), 0);
+	EXPECT_EQ(probe_binary_find_func(&pb, "calloc", false, hits, 4), 0);
+	EXPECT_EQ(probe_binary_find_func(&pb, "nosuch", true, hits, 4), 0);
 	probe_binary_release(&pb);
 
 	/* stripped: .dynsym only, no DWARF, main is gone */
 	snprintf(cmd, sizeof(cmd), "%s/ps", test_tmpdir());
 	EXPECT_EQ(probe_binary_load(&pb, cmd), 0);
 	EXPECT_TRUE(!pb.has_dwarf);
-	EXPECT_EQ(probe_binary_find_func(&pb, "main", hits, 4), 0);
+	EXPECT_EQ(probe_binary_find_func(&pb, "main", true, hits, 4), 0);
 	probe_binary_release(&pb);
 
 	EXPECT_EQ(probe_binary_load(&pb, "/nonexistent/x"), -ENOENT);
