@@ -196,12 +196,16 @@ static int name_event(const struct probe_plan *plan, const char *group, const ch
 	return err;
 }
 
-/* perf: the event (given or the function's) with "__return" for return probes */
+/*
+ * perf: the event (given, or the function's up to a '.' of a clone suffix)
+ * with "__return" for return probes
+ */
 static char *base_name(const struct probe_spec *ps)
 {
-	const char *name = ps->event ? ps->event : ps->func;
+	int len = ps->event ? (int)strlen(ps->event) : (int)strcspn(ps->func, ".");
 
-	return ps->is_return ? xasprintf("%s__return", name) : xstrdup(name);
+	return xasprintf("%.*s%s", len, ps->event ? ps->event : ps->func,
+			 ps->is_return ? "__return" : "");
 }
 
 /* Resolve one uprobe spec against @pb into @plan. Returns 0 or -errno (said). */

@@ -122,6 +122,23 @@ static int parse_line(const char *s, size_t len, long *val, struct probe_spec_er
 	return 0;
 }
 
+/*
+ * SRC or FUNC: a path, or a name with a suffix after its last '.' that is
+ * not a number ("t.c", "x.cpp"); compiler clones ("f.part.0",
+ * "g.isra.0") are functions.
+ */
+static bool head_is_file(const char *s, size_t n)
+{
+	const char *dot = NULL;
+
+	if (memchr(s, '/', n))
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '.')
+			dot = s + i;
+	return dot && dot + 1 < s + n && !isdigit((unsigned char)dot[1]);
+}
+
 /* FUNC[@SRC][:RLN|+OFFS|%return|;PTN] or SRC:ALN or SRC;PTN */
 static int parse_point(struct probe_spec *ps, const char *pt, struct probe_spec_error *err)
 {
@@ -142,7 +159,7 @@ static int parse_point(struct probe_spec *ps, const char *pt, struct probe_spec_
 		ret = spec_fail(err, "Failed to parse probe point.");
 		goto out;
 	}
-	if (memchr(pt, '/', n) || memchr(pt, '.', n))
+	if (head_is_file(pt, n))
 		ps->file = xstrndup(pt, n);
 	else
 		ps->func = xstrndup(pt, n);

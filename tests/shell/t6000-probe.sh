@@ -84,6 +84,8 @@ test_expect_success PERF,ROOT,UPROBES '-D: the same uprobe definitions as perf (
 	same_as_perf -x ./$BIN -D "nosuch %di" &&
 	same_as_perf -x "$LIBC" -D calloc &&
 	same_as_perf -x "$LIBC" -D "calloc %di" &&
+	same_as_perf -x "$LIBC" -D "__GI__IO_un_link.part.0 %di" &&
+	same_as_perf -x "$LIBC" -D "__GI__IO_un_link.part.0%return" &&
 	same_as_perf --max-probes 1 -x "$LIBC" -D calloc &&
 	same_as_perf --max-probes 1 -x "$LIBC" -D "calloc%return"
 '

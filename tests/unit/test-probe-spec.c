@@ -90,6 +90,11 @@ TEST(probe_spec_dwarf_points)
 	EXPECT_STREQ(ps.file, "t.c");
 	EXPECT_TRUE(!ps.func && ps.line == 12);
 	probe_spec_release(&ps);
+	/* compiler clones are functions, not files */
+	EXPECT_EQ(probe_spec_parse(&ps, "f.part.0+4", &err), 0);
+	EXPECT_STREQ(ps.func, "f.part.0");
+	EXPECT_TRUE(!ps.file && ps.offset == 4);
+	probe_spec_release(&ps);
 	EXPECT_EQ(probe_spec_parse(&ps, "work@src/t.c;foo*", &err), 0);
 	EXPECT_STREQ(ps.func, "work");
 	EXPECT_STREQ(ps.file, "src/t.c");
