@@ -484,6 +484,30 @@ static int run_funcs(void)
 	return ret;
 }
 
+/*
+ * -L/-V: a binary without DWARF gets perf's message; DWARF listings are
+ * not implemented yet.
+ */
+static int run_line_vars(void)
+{
+	const char *what = o.action == ACT_LINE ? "lines" : "vars";
+	struct probe_binary pb;
+	int err = o.exec_abs ? probe_binary_load(&pb, o.exec_abs) : 0;
+	bool no_dwarf = o.exec_abs && !err && !pb.has_dwarf;
+
+	if (o.exec_abs)
+		probe_binary_release(&pb);
+	if (no_dwarf) {
+		pr_err("The %s file has no debug information.\n"
+		       "Rebuild with -g, or install an appropriate debuginfo package.\n"
+		       "  Error: Failed to show %s.\n", o.exec_abs, what);
+		return 254;
+	}
+	pr_err("sonde probe: %s (DWARF source lines and variables) is not implemented yet.\n",
+	       o.action == ACT_LINE ? "--line" : "--vars");
+	return 255;
+}
+
 /* ------------------------------------------------------------------ */
 
 /*
@@ -648,9 +672,7 @@ int cmd_probe(int argc, const char **argv)
 		break;
 	case ACT_LINE:
 	case ACT_VARS:
-		pr_err("sonde probe: %s (DWARF source lines and variables) is not implemented yet.\n",
-		       o.action == ACT_LINE ? "--line" : "--vars");
-		ret = 255;
+		ret = run_line_vars();
 		break;
 	default:
 		opts_usage_exit(probe_usage, probe_options);

@@ -283,10 +283,12 @@ test_expect_success PERF,ROOT 'kernel probes without kprobe_events: perf message
 	test_grep "kprobe_events does not exist" s.err
 '
 
-test_expect_success '-L and -V: refused with a clear message' '
-	test_must_fail ./perf probe -x /bin/true -L main 2>err &&
+test_expect_success PERF,ROOT,UPROBES '-L and -V: perf message without debug info, refused with DWARF' '
+	same_as_perf -x ./$NODBG -L work &&
+	same_as_perf -x ./$NODBG -V work &&
+	test_must_fail ./perf probe -x ./$BIN -L work 2>err &&
 	test_grep "not implemented yet" err &&
-	test_must_fail ./perf probe -x /bin/true -V main 2>err &&
+	test_must_fail ./perf probe -x ./$BIN -V work 2>err &&
 	test_grep "not implemented yet" err
 '
 
