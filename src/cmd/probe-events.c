@@ -28,12 +28,24 @@ static int probe_exit_status(int err)
 /* ------------------------------------------------------------------ */
 /* --list and --del */
 
+/* by GROUP then EVENT, the lines of one event in file order */
 static int event_cmp(const void *a, const void *b)
 {
 	const struct probe_event *x = a, *y = b;
 	int c = strcmp(x->group, y->group);
 
-	return c ? c : strcmp(x->event, y->event);
+	if (!c)
+		c = strcmp(x->event, y->event);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* --list: perf shows events holding several probes after the others */
+static int list_cmp(const void *a, const void *b)
+{
+	const struct probe_event *x = a, *y = b;
+	int c = (x->nr_probes > 1) - (y->nr_probes > 1);
+
+	return c ? c : event_cmp(a, b);
 }
 
 /* "work+4@/src/t.c in /bin/x" for a uprobe line, the raw target when no symbol is there */
@@ -45,8 +57,13 @@ static void describe_uprobe(struct strbuf *out, const struct probe_event *ev,
 		probe_binary_release(pb);
 		probe_binary_load(pb, ev->path);
 	}
-	if (probe_binary_describe(pb, ev->offset, ev->kind == 'r', out))
+	int ret = probe_binary_describe(pb, ev->offset, ev->kind == 'r', out);
+
+	if (ret < 0)
 		strbuf_addf(out, "0x%" PRIx64, ev->offset);
+	else if (ret > 0)
+		pr_warning("Failed to find debug information for address %" PRIx64 "\n",
+			   ev->offset);
 	strbuf_addf(out, " in %s", ev->path);
 }
 
@@ -77,9 +94,9 @@ int probe_cmd_list(const char *filter)
 		return probe_exit_status(nu);
 	}
 	if (nk > 0)
-		qsort(kevs, (size_t)nk, sizeof(*kevs), event_cmp);
+		qsort(kevs, (size_t)nk, sizeof(*kevs), list_cmp);
 	if (nu > 0)
-		qsort(evs, (size_t)nu, sizeof(*evs), event_cmp);
+		qsort(evs, (size_t)nu, sizeof(*evs), list_cmp);
 	for (int pass = 0; pass < 2; pass++) {
 		struct probe_event *v = pass ? evs : kevs;
 		int n = pass ? nu : nk;

@@ -214,6 +214,7 @@ int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, stru
 {
 	const struct symbol *s;
 	struct dwarf_func df;
+	bool dwarf_missed;
 	u64 vaddr;
 
 	if (!elf_offset_to_vaddr(pb->segs, pb->nr_segs, off, &vaddr))
@@ -232,6 +233,7 @@ int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, stru
 	s = symtab_find(&pb->st, vaddr);
 	if (!s)
 		return -ENOENT;
+	dwarf_missed = pb->has_dwarf;
 	/* of aliases, the first one in the file's symbol table */
 	while (s > pb->st.syms && s[-1].start == s->start)
 		s--;
@@ -240,5 +242,5 @@ int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, stru
 		strbuf_addf(out, "+%llu", (unsigned long long)(vaddr - s->start));
 	if (is_return)
 		strbuf_addstr(out, "%return");
-	return 0;
+	return dwarf_missed;
 }

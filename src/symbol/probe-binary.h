@@ -64,9 +64,11 @@ int probe_binary_file_offset(const struct probe_binary *pb, u64 vaddr, u64 *off)
 /*
  * probe_binary_describe - append what perf probe --list says a uprobe at
  * file offset @off is on: "func", "func+N", "func%return", then
- * "@declaring/file.c" when DWARF has it. The name is the first alias of
- * the address in the symbol table. Returns 0 or -ENOENT (no symbol there:
- * nothing appended).
+ * "@declaring/file.c". With DWARF the function is the DIE's (its linkage
+ * name first, the offset from its entry), else the first alias of the
+ * address in the symbol table. Returns 0, 1 when the binary has DWARF but
+ * not for this address (the symbol's text was used), or -ENOENT (no
+ * symbol there: nothing appended).
  */
 int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, struct strbuf *out);
 

@@ -122,8 +122,14 @@ int probe_events_read(const char *file, struct probe_event **evs)
 	strvec_split(&lines, text.buf, "\n");
 	v = xcalloc(lines.nr ? lines.nr : 1, sizeof(*v));
 	for (size_t i = 0; i < lines.nr; i++)
-		if (!parse_event_line(&v[nr], lines.v[i]))
+		if (!parse_event_line(&v[nr], lines.v[i])) {
+			v[nr].index = nr;
 			nr++;
+		}
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < nr; j++)
+			v[i].nr_probes += !strcmp(v[i].group, v[j].group) &&
+					  !strcmp(v[i].event, v[j].event);
 	*evs = v;
 	ret = (int)nr;
 out:

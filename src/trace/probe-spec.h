@@ -96,6 +96,8 @@ struct probe_event {
 	u64 offset;	/* the uprobe's offset */
 	char **arg_names; /* owned: the NAME of each NAME=VALUE argument */
 	size_t nr_args;
+	size_t index;	/* line number in the file, from 0 */
+	size_t nr_probes; /* lines of the file with this GROUP/EVENT (an event may hold several) */
 };
 
 /*
