@@ -39,13 +39,20 @@ static int event_cmp(const void *a, const void *b)
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* --list: perf shows events holding several probes after the others */
+/*
+ * --list: perf's order is that of the definition lines as text: "p:"
+ * events before "r:" ones, then GROUP/EVENT, then the target.
+ */
 static int list_cmp(const void *a, const void *b)
 {
 	const struct probe_event *x = a, *y = b;
-	int c = (x->nr_probes > 1) - (y->nr_probes > 1);
+	int c = (x->kind > y->kind) - (x->kind < y->kind);
 
-	return c ? c : event_cmp(a, b);
+	if (!c)
+		c = strcmp(x->group, y->group);
+	if (!c)
+		c = strcmp(x->event, y->event);
+	return c ? c : strcmp(x->target, y->target);
 }
 
 /* "work+4@/src/t.c in /bin/x" for a uprobe line, the raw target when no symbol is there */

@@ -126,10 +126,6 @@ int probe_events_read(const char *file, struct probe_event **evs)
 			v[nr].index = nr;
 			nr++;
 		}
-	for (size_t i = 0; i < nr; i++)
-		for (size_t j = 0; j < nr; j++)
-			v[i].nr_probes += !strcmp(v[i].group, v[j].group) &&
-					  !strcmp(v[i].event, v[j].event);
 	*evs = v;
 	ret = (int)nr;
 out:

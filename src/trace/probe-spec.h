@@ -97,7 +97,6 @@ struct probe_event {
 	char **arg_names; /* owned: the NAME of each NAME=VALUE argument */
 	size_t nr_args;
 	size_t index;	/* line number in the file, from 0 */
-	size_t nr_probes; /* lines of the file with this GROUP/EVENT (an event may hold several) */
 };
 
 /*

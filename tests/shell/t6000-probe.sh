@@ -166,6 +166,20 @@ test_expect_success PERF,ROOT,UPROBES 'add: perf messages, clash names _1, --lis
 	cleanup_probes
 '
 
+test_expect_success PERF,ROOT,UPROBES '--list order and text of events written by other tools' '
+	cleanup_probes &&
+	off=$("$PERF" probe -x ./$NODBG -D work | sed "s/.*://") &&
+	echo "r:$G2/a $PWD/$NODBG:$off" >>"$UPEV" &&
+	echo "p:$G2/b $PWD/$NODBG:$off x=%si:u32" >>"$UPEV" &&
+	echo "p:$G2/c $PWD/$NODBG:$((off + 3)) %di" >>"$UPEV" &&
+	same_as_perf -l "$G2:*" &&
+	printf "%s\n" "  $G2:b (on work in $PWD/$NODBG with x)" "  $G2:c (on work+3 in $PWD/$NODBG with arg1)" \
+		"  $G2:a (on work%return in $PWD/$NODBG)" | sed "s/^  \([^ ]*\) /  \1                /" |
+		sed -E "s/^(  .{20}) +/\1 /" >order.expect &&
+	test_cmp order.expect s.out &&
+	cleanup_probes
+'
+
 test_expect_success PERF,ROOT,UPROBES 'record and script show the values the program really passed' '
 	cleanup_probes &&
 	./perf probe -q -x ./$BIN "work n=%di:s32" &&
