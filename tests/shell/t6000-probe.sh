@@ -284,7 +284,7 @@ test_expect_success PERF,ROOT,UPROBES 'exclusive commands and the bare form: per
 	for args in "-x ./$BIN -D work -l" "-l -d work" "-x ./$BIN -F -D work" \
 		"-x ./$BIN -a work -D work" "-x ./$BIN --definition=work --list" \
 		"-x ./$BIN --del=x --funcs" "-x ./$BIN -F work -D x" "-x ./$BIN -D work main" \
-		"-x ./$BIN" ""; do
+		"-x ./$BIN" "" "-h" "--nosuchoption" "-x"; do
 		same_as_perf $args || return 1
 	done &&
 	cleanup_probes &&
