@@ -57,14 +57,14 @@ static int list_cmp(const void *a, const void *b)
 
 /* "work+4@/src/t.c in /bin/x" for a uprobe line, the raw target when no symbol is there */
 static void describe_uprobe(struct strbuf *out, const struct probe_event *ev,
-			    struct probe_binary *pb)
+			    struct probe_binary *pb, u64 *carry)
 {
 	/* @pb keeps the last binary: events of one binary come together */
 	if (!pb->path || strcmp(pb->path, ev->path)) {
 		probe_binary_release(pb);
 		probe_binary_load(pb, ev->path);
 	}
-	int ret = probe_binary_describe(pb, ev->offset, ev->kind == 'r', out);
+	int ret = probe_binary_describe(pb, ev->offset, ev->kind == 'r', carry, out);
 
 	if (ret < 0)
 		strbuf_addf(out, "0x%" PRIx64, ev->offset);
@@ -89,6 +89,7 @@ int probe_cmd_list(const char *filter)
 	struct probe_event *evs = NULL, *kevs = NULL;
 	int nk, nu = read_all_events(&evs, &kevs, &nk);
 	struct probe_binary pb = { 0 };
+	u64 carry = 0; /* perf's offset carried between events */
 
 	if (nu < 0) {
 		if (nu == -EACCES || nu == -EPERM)
@@ -115,7 +116,7 @@ int probe_cmd_list(const char *filter)
 				continue;
 			strbuf_addf(&name, "%s:%s", v[i].group, v[i].event);
 			if (v[i].path)
-				describe_uprobe(&on, &v[i], &pb);
+				describe_uprobe(&on, &v[i], &pb, &carry);
 			else
 				strbuf_addstr(&on, v[i].target);
 			printf("  %-20s (on %s", name.buf, on.buf);

@@ -208,6 +208,50 @@ static char *base_name(const struct probe_spec *ps)
 			 ps->is_return ? "__return" : "");
 }
 
+/*
+ * A function without a symbol (a static one the compiler inlined): perf
+ * finds its instances in DWARF, concrete and inlined, one event for all.
+ */
+static int resolve_dwarf_instances(struct probe_binary *pb, const char *group,
+				   const struct probe_spec *ps, struct probe_plan *plan,
+				   bool by_dwarf)
+{
+	u64 addrs[64];
+	size_t nr = probe_binary_find_dwarf(pb, ps->func, addrs, ARRAY_SIZE(addrs));
+	char *base, *event = NULL;
+	int err = 0;
+
+	if (o.max_probes > 0 && nr > (size_t)o.max_probes)
+		nr = (size_t)o.max_probes;
+	if (!nr) {
+		if (by_dwarf)
+			pr_err("Probe point '%s' not found.\n", ps->point);
+		else
+			pr_err("Failed to find symbol %s in %s\n", ps->func, pb->path);
+		return -ENOENT;
+	}
+	base = base_name(ps);
+	err = name_event(plan, group, base, o.force, &event);
+	free(base);
+	for (size_t i = 0; i < nr && !err; i++) {
+		struct probe_plan_item *it;
+		u64 off;
+
+		if (probe_binary_file_offset(pb, addrs[i], &off)) {
+			pr_err("Probe point '%s' not found.\n", ps->point);
+			err = -ENOENT;
+			break;
+		}
+		it = probe_plan_add(plan, group, xstrdup(event), ps->point);
+		it->def.path = pb->path;
+		it->def.offset = off;
+		it->def.args = ps->args;
+		it->def.nr_args = ps->nr_args;
+	}
+	free(event);
+	return err;
+}
+
 /* Resolve one uprobe spec against @pb into @plan. Returns 0 or -errno (said). */
 static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 			  const struct probe_spec *ps, struct probe_plan *plan)
@@ -245,6 +289,8 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 		pr_err("Too many functions matched in %s\n", pb->path);
 		return -E2BIG;
 	}
+	if (!nr_hits && pb->has_dwarf && !ps->is_return && !ps->has_offset)
+		return resolve_dwarf_instances(pb, group, ps, plan, by_dwarf);
 	if (!nr_hits) {
 		if (by_dwarf)
 			pr_err("Probe point '%s' not found.\n", ps->point);

@@ -164,53 +164,167 @@ int probe_binary_file_offset(const struct probe_binary *pb, u64 vaddr, u64 *off)
 	return elf_vaddr_to_offset(pb->segs, pb->nr_segs, vaddr, off) ? 0 : -ENOENT;
 }
 
+static int open_dwarf(struct probe_binary *pb)
+{
+	if (!pb->dw) {
+		const char *path = pb->debug_path ? pb->debug_path : pb->path;
+
+		if (pb->dw_fd <= 0)
+			pb->dw_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (pb->dw_fd < 0)
+			return -errno;
+		pb->dw = dwarf_begin(pb->dw_fd, DWARF_C_READ);
+	}
+	return pb->dw ? 0 : -ENOENT;
+}
+
+struct dwarf_search {
+	const char *name;
+	u64 *addrs;
+	size_t nr, max;
+};
+
+/* every concrete or inlined instance named @ds->name under @die, in DIE order */
+static void search_dies(Dwarf_Die *die, struct dwarf_search *ds, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(die, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name;
+		Dwarf_Addr entry;
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			name = dwarf_diename(&child);
+			if (name && !strcmp(name, ds->name) && !dwarf_entrypc(&child, &entry) &&
+			    ds->nr < ds->max)
+				ds->addrs[ds->nr++] = entry;
+		}
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_lexical_block || tag == DW_TAG_namespace)
+			search_dies(&child, ds, depth + 1);
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+size_t probe_binary_find_dwarf(struct probe_binary *pb, const char *name, u64 *addrs, size_t max)
+{
+	struct dwarf_search ds = { name, addrs, 0, max };
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!pb->has_dwarf || open_dwarf(pb))
+		return 0;
+	while (!dwarf_nextcu(pb->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(pb->dw, off + hsize, &cu))
+			search_dies(&cu, &ds, 0);
+		off = next;
+	}
+	return ds.nr;
+}
+
 /* struct dwarf_func - the function DWARF places at an address */
 struct dwarf_func {
 	const char *name; /* DW_AT_linkage_name, else DW_AT_name (borrowed from libdw) */
 	const char *file; /* DW_AT_decl_file as libdw names it, or NULL */
 	u64 entry;	  /* its entry address */
+	int decl_line;	  /* DW_AT_decl_line, 0 when unknown */
+	u64 first_row_end; /* where the line table's row at the entry ends (0: unknown) */
+	bool is_cu_first;  /* the entry is the CU's lowest address */
+	int line;	  /* the line of the address (an inlined body: its call line), 0 unknown */
 };
 
+/* the first line-table address after @entry in @cu, or 0 */
+static u64 row_end(Dwarf_Die *cu, u64 entry)
+{
+	Dwarf_Lines *lines;
+	size_t nr;
+	u64 best = 0;
+
+	if (dwarf_getsrclines(cu, &lines, &nr))
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Addr a;
+
+		if (!dwarf_lineaddr(dwarf_onesrcline(lines, i), &a) && a > entry && (!best || a < best))
+			best = a;
+	}
+	return best;
+}
+
+static int line_at(Dwarf_Die *cu, u64 addr)
+{
+	Dwarf_Line *l = dwarf_getsrc_die(cu, addr);
+	int line = 0;
+
+	if (l && dwarf_lineno(l, &line))
+		line = 0;
+	return line;
+}
+
+/* fill @df from the concrete function DIE @fn */
+static int take_func(Dwarf_Die *cu, Dwarf_Die *fn, u64 vaddr, struct dwarf_func *df)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr entry;
+
+	df->name = dwarf_formstring(dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr));
+	if (!df->name)
+		df->name = dwarf_diename(fn);
+	df->file = dwarf_decl_file(fn);
+	df->entry = dwarf_entrypc(fn, &entry) ? vaddr : entry;
+	if (dwarf_decl_line(fn, &df->decl_line))
+		df->decl_line = 0;
+	df->first_row_end = row_end(cu, df->entry);
+	df->is_cu_first = !dwarf_lowpc(cu, &entry) && entry == df->entry;
+	return df->name ? 0 : -ENOENT;
+}
+
 /*
- * The outermost function DIE containing @vaddr (inlined bodies belong to
- * their caller). Returns 0 or -ENOENT / -errno.
+ * The concrete function containing @vaddr and the line perf reports for
+ * it. Returns 0 or -ENOENT / -errno.
  */
 static int dwarf_func_at(struct probe_binary *pb, u64 vaddr, struct dwarf_func *df)
 {
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu, die, *scopes = NULL;
+	Dwarf_Word call_line = 0;
 	int n, ret = -ENOENT;
 
 	memset(df, 0, sizeof(*df));
-	if (!pb->dw) {
-		const char *path = pb->debug_path ? pb->debug_path : pb->path;
-
-		pb->dw_fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (pb->dw_fd < 0)
-			return -errno;
-		pb->dw = dwarf_begin(pb->dw_fd, DWARF_C_READ);
-	}
-	if (!pb->dw || !dwarf_addrdie(pb->dw, vaddr, &cu))
+	if (open_dwarf(pb) || !dwarf_addrdie(pb->dw, vaddr, &cu))
 		return -ENOENT;
+	df->line = line_at(&cu, vaddr);
 	n = dwarf_getscopes(&cu, vaddr, &scopes);
-	for (int i = n - 1; i >= 0; i--) {
+	for (int i = 0; i < n; i++) {
 		Dwarf_Attribute attr;
-		Dwarf_Addr entry;
 
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		df->name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr));
-		if (!df->name)
-			df->name = dwarf_diename(&scopes[i]);
-		df->file = dwarf_decl_file(&scopes[i]);
-		df->entry = dwarf_entrypc(&scopes[i], &entry) ? vaddr : entry;
-		ret = df->name ? 0 : -ENOENT;
-		break;
+		/* the outermost inlined body's call site is the line in the caller */
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine &&
+		    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &call_line) == 0)
+			df->line = (int)call_line;
 	}
+	for (int i = n - 1; i >= 0 && ret; i--)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			ret = take_func(&cu, &scopes[i], vaddr, df);
 	free(scopes);
+	/* inside an inlined body libdw gives the inline's scopes: the
+	   concrete function around it is a child of the CU */
+	if (ret && !dwarf_child(&cu, &die)) {
+		do {
+			if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_haspc(&die, vaddr) == 1) {
+				ret = take_func(&cu, &die, vaddr, df);
+				break;
+			}
+		} while (!dwarf_siblingof(&die, &die));
+	}
 	return ret;
 }
 
-int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, struct strbuf *out)
+int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, u64 *carry,
+			  struct strbuf *out)
 {
 	const struct symbol *s;
 	struct dwarf_func df;
@@ -219,11 +333,24 @@ int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, stru
 
 	if (!elf_offset_to_vaddr(pb->segs, pb->nr_segs, off, &vaddr))
 		return -ENOENT;
-	/* with DWARF, perf names the function as DWARF does (glibc: __GI___libc_malloc) */
 	if (pb->has_dwarf && !dwarf_func_at(pb, vaddr, &df)) {
+		/*
+		 * perf: on the declaration's line just the name; the byte
+		 * offset in the line table's row at the entry of a CU's first
+		 * function; else the line relative to the declaration; an offset set by an earlier event is kept and
+		 * wins over a line (perf 6.1 never clears it)
+		 */
+		bool on_decl = df.line && df.decl_line && df.line == df.decl_line;
+		bool by_line = !on_decl && df.line && df.decl_line && vaddr != df.entry &&
+			       (!df.is_cu_first || (df.first_row_end && vaddr >= df.first_row_end));
+
+		if (!on_decl && !by_line)
+			*carry = vaddr - df.entry;
 		strbuf_addstr(out, df.name);
-		if (vaddr != df.entry)
-			strbuf_addf(out, "+%llu", (unsigned long long)(vaddr - df.entry));
+		if (*carry)
+			strbuf_addf(out, "+%llu", (unsigned long long)*carry);
+		else if (by_line)
+			strbuf_addf(out, ":%d", df.line - df.decl_line);
 		if (is_return)
 			strbuf_addstr(out, "%return");
 		if (df.file)
@@ -237,9 +364,10 @@ int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, stru
 	/* of aliases, the first one in the file's symbol table */
 	while (s > pb->st.syms && s[-1].start == s->start)
 		s--;
+	*carry = vaddr - s->start;
 	strbuf_addstr(out, s->name);
-	if (vaddr != s->start)
-		strbuf_addf(out, "+%llu", (unsigned long long)(vaddr - s->start));
+	if (*carry)
+		strbuf_addf(out, "+%llu", (unsigned long long)*carry);
 	if (is_return)
 		strbuf_addstr(out, "%return");
 	return dwarf_missed;

@@ -56,6 +56,13 @@ size_t probe_binary_find_func(const struct probe_binary *pb, const char *name, b
 			      const struct symbol **hits, size_t max);
 
 /*
+ * probe_binary_find_dwarf - the entry addresses of every function DIE
+ * named @name, concrete or inlined, in DWARF order (static functions the
+ * compiler inlined have no symbol). Fills up to @max; returns how many.
+ */
+size_t probe_binary_find_dwarf(struct probe_binary *pb, const char *name, u64 *addrs, size_t max);
+
+/*
  * probe_binary_file_offset - the file offset of virtual address @vaddr.
  * Returns 0 or -ENOENT (not in a loaded segment).
  */
@@ -63,13 +70,18 @@ int probe_binary_file_offset(const struct probe_binary *pb, u64 vaddr, u64 *off)
 
 /*
  * probe_binary_describe - append what perf probe --list says a uprobe at
- * file offset @off is on: "func", "func+N", "func%return", then
- * "@declaring/file.c". With DWARF the function is the DIE's (its linkage
- * name first, the offset from its entry), else the first alias of the
- * address in the symbol table. Returns 0, 1 when the binary has DWARF but
- * not for this address (the symbol's text was used), or -ENOENT (no
- * symbol there: nothing appended).
+ * file offset @off is on: the function, then nothing (an address on the
+ * declaration's line), "+N" (in the line-table row at the entry of the
+ * CU's first function) or ":L" (the line relative to the declaration), "%return", and
+ * "@declaring/file.c". With DWARF the function is the concrete DIE's
+ * (linkage name first; an inlined body counts at its call line), else the
+ * first alias of the address in the symbol table. @carry is the offset
+ * perf 6.1 carries from one listed event to the next (0 at the start):
+ * once set it is shown instead of a line until an event sets another.
+ * Returns 0, 1 when the binary has DWARF but not for this address (the
+ * symbol's text was used), or -ENOENT (no symbol there: nothing appended).
  */
-int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, struct strbuf *out);
+int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, u64 *carry,
+			  struct strbuf *out);
 
 #endif

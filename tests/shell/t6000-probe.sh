@@ -18,7 +18,7 @@ G2=sp$$
 cleanup_probes() {
 	[ -w "$UPEV" ] || return 0
 	local line ev
-	grep -E "^[pr]:($G|probe_$NODBG|$G2)/" "$UPEV" 2>/dev/null | while read -r line _; do
+	grep -E "^[pr]:($G|probe_$NODBG|probe_$INL|$G2)/" "$UPEV" 2>/dev/null | while read -r line _; do
 		ev=${line#?:}
 		# an event holding several probes goes with its first line
 		echo "-:$ev" >>"$UPEV" 2>/dev/null || :
@@ -47,13 +47,23 @@ int main(void)
 	return t == 0;
 }
 SRC
-if command -v cc >/dev/null && cc -g -O0 -o $BIN t.c && cc -O2 -o $NODBG t.c && strip -g $NODBG; then
+# a static function the compiler inlines twice (no symbol, two DWARF instances)
+cat >inl.c <<'SRC'
+#include <stdio.h>
+static int sq(int x) { return x * x + 1; }
+__attribute__((noinline)) int a(int v) { return sq(v) + 2; }
+__attribute__((noinline)) int b(int v) { return sq(v + 1) * 3; }
+int main(int argc, char **argv) { printf("%d\n", a(argc) + b(argc)); return 0; }
+SRC
+INL=sprobei$$
+if command -v cc >/dev/null && cc -g -O0 -o $BIN t.c && cc -O2 -o $NODBG t.c && strip -g $NODBG &&
+	cc -g -O2 -o $INL inl.c; then
 	BUILT=1
 fi
 
 # mine: only the lines of this run's groups
 my_events() {
-	grep -E "^[pr]:($G|probe_$NODBG|$G2)/" "$UPEV" || :
+	grep -E "^[pr]:($G|probe_$NODBG|probe_$INL|$G2)/" "$UPEV" || :
 }
 
 # same stdout, stderr and exit status for perf and sonde
@@ -177,6 +187,23 @@ test_expect_success PERF,ROOT,UPROBES '--list order and text of events written b
 		"  $G2:a (on work%return in $PWD/$NODBG)" | sed "s/^  \([^ ]*\) /  \1                /" |
 		sed -E "s/^(  .{20}) +/\1 /" >order.expect &&
 	test_cmp order.expect s.out &&
+	cleanup_probes
+'
+
+test_expect_success PERF,ROOT,UPROBES 'inlined static functions and --list lines and offsets as perf' '
+	cleanup_probes &&
+	same_as_perf -x ./$INL -D sq &&
+	same_as_perf -x ./$INL -D "sq %di" &&
+	same_as_perf -x ./$INL -D "e=sq" &&
+	"$PERF" probe -q -x ./$INL sq && my_events >perf.ev && cleanup_probes &&
+	./perf probe -q -x ./$INL sq && my_events >sonde.ev &&
+	test_cmp perf.ev sonde.ev &&
+	for o in 4 8 12 20 40 60; do
+		./perf probe -q -x ./$BIN "m$o=main+$o" || return 1
+	done &&
+	./perf probe -q -x ./$NODBG "work+3" &&
+	./perf probe -q -x ./$BIN helper &&
+	same_as_perf -l &&
 	cleanup_probes
 '
 
