@@ -11,8 +11,8 @@ LIBC=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
 [ -x "$SONDE" ] || { echo "probe-bench: $SONDE not built (make)"; exit 1; }
 [ -x "$PERF" ] || { echo "probe-bench: skipped: $PERF not installed"; exit 0; }
 
-bench_compare probe_funcs_libc "$RUNS" "$SONDE probe -x $LIBC -F" "$PERF probe -x $LIBC -F"
-bench_compare probe_define_malloc "$RUNS" "$SONDE probe -x $LIBC -D 'malloc size=%di:u64'" \
+bench_startup probe_funcs_libc "$RUNS" "$SONDE probe -x $LIBC -F" "$PERF probe -x $LIBC -F"
+bench_startup probe_define_malloc "$RUNS" "$SONDE probe -x $LIBC -D 'malloc size=%di:u64'" \
 	"$PERF probe -x $LIBC -D 'malloc size=%di:u64'"
 UPEV=/sys/kernel/tracing/uprobe_events
 if [ "$(id -u)" = 0 ] && [ -w "$UPEV" ]; then

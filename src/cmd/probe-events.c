@@ -228,7 +228,7 @@ int probe_cmd_funcs(const char *path, const char *rules)
 		pr_err("         %*c\n", errpos + 1, '^');
 		return 129;
 	}
-	err = path ? probe_binary_load(&pb, path) : probe_binary_load_kallsyms(&pb, NULL);
+	err = path ? probe_binary_load_names(&pb, path) : probe_binary_load_kallsyms(&pb, NULL);
 	if (err)
 		pr_err("Failed to load symbols in %s\n  Error: Failed to show functions.\n", pb.path);
 	else

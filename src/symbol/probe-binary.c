@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int probe_binary_load(struct probe_binary *pb, const char *path)
+static int load(struct probe_binary *pb, const char *path, bool finish)
 {
 	struct elf_syms_info info = { 0 };
 	struct strbuf dbg = STRBUF_INIT;
@@ -53,8 +53,19 @@ int probe_binary_load(struct probe_binary *pb, const char *path)
 		}
 	}
 	strbuf_release(&dbg);
-	symtab_finish(&pb->st, false);
+	if (finish)
+		symtab_finish(&pb->st, false);
 	return 0;
+}
+
+int probe_binary_load(struct probe_binary *pb, const char *path)
+{
+	return load(pb, path, true);
+}
+
+int probe_binary_load_names(struct probe_binary *pb, const char *path)
+{
+	return load(pb, path, false);
 }
 
 int probe_binary_load_kallsyms(struct probe_binary *pb, const char *path)

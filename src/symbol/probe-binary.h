@@ -36,6 +36,12 @@ struct probe_binary {
  */
 int probe_binary_load(struct probe_binary *pb, const char *path);
 /*
+ * probe_binary_load_names - the same symbols, not sorted nor indexed: for
+ * listing names only (--funcs); no lookups on @pb->st then.
+ */
+int probe_binary_load_names(struct probe_binary *pb, const char *path);
+
+/*
  * probe_binary_load_kallsyms - the running kernel as a probe_binary: every
  * text symbol of /proc/kallsyms (types T, t, W, w, modules included),
  * aliases kept, as perf probe lists and finds kernel functions. @path
