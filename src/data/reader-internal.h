@@ -38,6 +38,7 @@ struct data_reader {
 
 	/* iteration */
 	u64 data_start, data_end, pos;
+	u64 dropped_to;	     /* file pages before this offset were given back (drop_consumed) */
 	const u8 *cur;	     /* the mapping records are read from: map, or a data.N file */
 
 	/* directory mode (perf record --threads): dir/data then dir/data.N */

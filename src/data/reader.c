@@ -702,6 +702,7 @@ int data_reader_rewind(struct data_reader *r)
 		r->data_end = r->main_end;
 	}
 	r->pos = r->data_start;
+	r->dropped_to = 0;
 	r->dbuf_len = r->dbuf_pos = 0;
 	r->dbuf_base = 0;
 	r->in_comp = false;
@@ -1005,6 +1006,32 @@ static int swap_record(struct data_reader *r, union perf_event *ev, u64 off, str
 	return 0;
 }
 
+/*
+ * drop_consumed - a record is valid only until the next call, so the file
+ * pages of the data section behind @upto are not needed again: give them
+ * back every 8 MiB (they fault in again from the page cache after a
+ * rewind). Peak memory then follows the reader's window, not the file size.
+ * Only the main file's data section of a seekable file: pipe-format files
+ * keep pointers into their mapping, and the header and features lie
+ * outside the range.
+ */
+static void drop_consumed(struct data_reader *r, u64 upto)
+{
+	const u64 step = (u64)8 << 20;
+	u64 page = (u64)sysconf(_SC_PAGESIZE);
+	u64 from, to;
+
+	if (r->is_pipe || r->is_stream || r->cur != r->map || upto < r->dropped_to + step)
+		return;
+	from = (r->data_start + page - 1) / page * page;
+	if (from < r->dropped_to)
+		from = r->dropped_to;
+	to = upto / page * page;
+	if (to > from)
+		madvise((void *)(r->map + from), to - from, MADV_DONTNEED);
+	r->dropped_to = to;
+}
+
 int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 		     struct data_error *err)
 {
@@ -1024,6 +1051,8 @@ int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 		}
 		r->in_comp = false;
 		ret = next_raw(r, &ev, offset, err);
+		if (ret > 0)
+			drop_consumed(r, *offset);
 		if (ret <= 0) {
 			if (ret == 0 && r->dbuf_len > r->dbuf_pos) {
 				reader_set_err(err, r->comp_off, EINVAL,
