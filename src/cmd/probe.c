@@ -208,6 +208,16 @@ static char *base_name(const struct probe_spec *ps)
 			 ps->is_return ? "__return" : "");
 }
 
+/* not_found - perf's message for a probe point with no address: -ENOENT */
+static int not_found(const struct probe_binary *pb, const struct probe_spec *ps, bool by_dwarf)
+{
+	if (by_dwarf)
+		pr_err("Probe point '%s' not found.\n", ps->point);
+	else
+		pr_err("Failed to find symbol %s in %s\n", ps->func, pb->path);
+	return -ENOENT;
+}
+
 /*
  * A function without a symbol (a static one the compiler inlined): perf
  * finds its instances in DWARF, concrete and inlined, one event for all.
@@ -223,13 +233,8 @@ static int resolve_dwarf_instances(struct probe_binary *pb, const char *group,
 
 	if (o.max_probes > 0 && nr > (size_t)o.max_probes)
 		nr = (size_t)o.max_probes;
-	if (!nr) {
-		if (by_dwarf)
-			pr_err("Probe point '%s' not found.\n", ps->point);
-		else
-			pr_err("Failed to find symbol %s in %s\n", ps->func, pb->path);
-		return -ENOENT;
-	}
+	if (!nr)
+		return not_found(pb, ps, by_dwarf);
 	base = base_name(ps);
 	err = name_event(plan, group, base, o.force, &event);
 	free(base);
@@ -291,13 +296,8 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 	}
 	if (!nr_hits && pb->has_dwarf && !ps->is_return && !ps->has_offset)
 		return resolve_dwarf_instances(pb, group, ps, plan, by_dwarf);
-	if (!nr_hits) {
-		if (by_dwarf)
-			pr_err("Probe point '%s' not found.\n", ps->point);
-		else
-			pr_err("Failed to find symbol %s in %s\n", ps->func, pb->path);
-		return -ENOENT;
-	}
+	if (!nr_hits)
+		return not_found(pb, ps, by_dwarf);
 	base = base_name(ps);
 	for (size_t i = 0; i < nr_hits && !err; i++) {
 		const struct symbol *s = hits[i];

@@ -25,6 +25,14 @@ static const char *target_binary(void)
 	return access("/usr/bin/true", R_OK) == 0 ? "/usr/bin/true" : "/bin/true";
 }
 
+/* a sample of synth_attr's layout (IP, TID, TIME, PERIOD) */
+struct small_sample {
+	struct perf_event_header h;
+	u64 ip;
+	u32 pid, tid;
+	u64 time, period;
+};
+
 static void synth_attr(struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -300,12 +308,7 @@ TEST(perf_data_killed_writer_is_readable)
 	struct data_reader *r;
 	struct data_error err = { 0 };
 	u64 id = 1;
-	struct {
-		struct perf_event_header h;
-		u64 ip;
-		u32 pid, tid;
-		u64 time, period;
-	} s = { { PERF_RECORD_SAMPLE, 2, sizeof(s) }, 1, 2, 2, 3, 4 };
+	struct small_sample s = { { PERF_RECORD_SAMPLE, 2, sizeof(s) }, 1, 2, 2, 3, 4 };
 
 	synth_attr(&attr);
 	data_writer_add_attr(w, &attr, &id, 1, NULL);
@@ -344,12 +347,7 @@ static void big_file_reads_back(const struct data_writer_opts *opts)
 	struct data_reader *r;
 	const u32 nr = 400000; /* 40-byte samples: about 16 MiB */
 	u64 id = 1;
-	struct {
-		struct perf_event_header h;
-		u64 ip;
-		u32 pid, tid;
-		u64 time, period;
-	} s = { { PERF_RECORD_SAMPLE, 2, sizeof(s) }, 0, 2, 2, 0, 1 };
+	struct small_sample s = { { PERF_RECORD_SAMPLE, 2, sizeof(s) }, 0, 2, 2, 0, 1 };
 
 	synth_attr(&attr);
 	data_writer_add_attr(w, &attr, &id, 1, NULL);
