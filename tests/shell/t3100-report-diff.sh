@@ -357,13 +357,14 @@ if [ -x "$W/jitmap" ]; then
 	# running process (-p) is what shows it: its maps are synthesized from
 	# /proc/PID/maps with file offset 0, not the kernel'"'"'s page offset
 	test_expect_success PERF,ROOT 'JIT code without a perf-PID.map: raw addresses' '
-		"$W/jitmap" 40 >jitraw.path &
+		# long enough to outlive a slow perf start: stopped once recorded
+		"$W/jitmap" 400 >jitraw.path &
 		jp=$! &&
 		sleep 0.2 &&
 		{ "$PERF" record -q -g -o $TRASH/jitraw.data -F 2000 -p $jp -- sleep 0.3 >/dev/null 2>jitraw.err ||
-			{ echo "perf record -p failed"; cat jitraw.err; exit 1; }; } &&
-		{ wait $jp || { echo "jitmap failed: $?"; cat jitraw.err; exit 1; }; } &&
-		rm -f "$(cat jitraw.path)" &&
+			{ echo "perf record -p failed"; cat jitraw.err; kill $jp; exit 1; }; } &&
+		kill $jp && { wait $jp; :; } &&
+		rm -f "/tmp/perf-$jp.map" &&
 		same $TRASH/jitraw.data --sort dso,sym &&
 		{ grep -q "\[JIT\] tid [0-9]* *\[\.\] 0x0000" perf.out ||
 		  { echo "no unresolved JIT row in perf.out:"; head -20 perf.out; exit 1; }; } &&
