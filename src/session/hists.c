@@ -1104,6 +1104,14 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 			c = -key_cmp(hists, hists->opts.keys[i], a, b);
 			if (c)
 				return c;
+			/*
+			 * Here, and only here, perf orders two unresolved
+			 * symbols by the address it prints ("[.] 0x..."),
+			 * lowest first; elsewhere they tie.
+			 */
+			if (hists->opts.keys[i] == SORT_SYM && !a->frame->sym &&
+			    !b->frame->sym && a->addr != b->addr)
+				return a->addr < b->addr ? 1 : -1;
 		}
 		/* -F: the fields in their order are the sort list */
 		for (int i = 0; i < hists->opts.nr_fields; i++) {

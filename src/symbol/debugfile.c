@@ -325,6 +325,27 @@ static bool candidate_ok(const char *cand, const u8 *bid, size_t bid_len)
 	return true;
 }
 
+/* path_has_symtab - @path is an ELF file with a .symtab section */
+static bool path_has_symtab(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool found = false;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf && !found && (scn = elf_nextscn(elf, scn)))
+		found = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB;
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
 static bool try_path(struct strbuf *out, const struct strbuf *cand, const u8 *bid, size_t bid_len)
 {
 	if (!candidate_ok(cand->buf, bid, bid_len))
@@ -351,8 +372,18 @@ int debugfile_find(struct strbuf *out, const char *path, const char *root, const
 			char *dir = buildid_dir(opts);
 			int err = buildid_cache_find(&c, dir, bid, bid_len, true);
 
+			if (!err && try_path(out, &c, bid, bid_len)) {
+				free(dir);
+				goto out;
+			}
+			/*
+			 * The cached copy of the binary itself: perf takes its
+			 * .symtab when the file on disk was stripped since.
+			 */
+			strbuf_reset(&c);
+			err = buildid_cache_find(&c, dir, bid, bid_len, false);
 			free(dir);
-			if (!err && try_path(out, &c, bid, bid_len))
+			if (!err && path_has_symtab(c.buf) && try_path(out, &c, bid, bid_len))
 				goto out;
 		}
 		strbuf_reset(&c);

@@ -77,6 +77,37 @@ test_expect_success PERF,ROOT 'symbol_size, dso_size and the IPC column' '
 	done
 '
 
+# unresolved symbols (a stripped binary; HOME, so the build-id cache, is the test's own): with
+# -F and --sort symbol perf orders them by the printed address (self rows'
+# map offsets, then the children-only rows' raw addresses); elsewhere they
+# tie on the key and overhead orders them
+test_expect_success PERF,ROOT 'unresolved symbols of a stripped binary' '
+	mkdir -p $TRASH/strip $TRASH/h1 &&
+	strip -o $TRASH/strip/burn "$W/cpuburn" &&
+	HOME=$TRASH/h1 "$PERF" record -q -g -e cpu-clock:u -F 999 \
+		-o $TRASH/st.data $TRASH/strip/burn 300 >/dev/null 2>&1 &&
+	for o in "-F overhead,sym --sort symbol" "-F sym,overhead --sort symbol" \
+		 "-F overhead,sym --sort dso,symbol" "-F overhead,sym --sort symbol --no-children" \
+		 "--sort symbol" "--sort dso,symbol --no-children" "--sort sym,dso -g none"; do
+		HOME=$TRASH/h1 same $TRASH/st.data $o || return 1
+	done &&
+	grep -q "\[\.\] 0x0000" sonde.out
+'
+
+# the same binary, stripped after an unstripped copy (same build-id) went
+# into the cache: perf takes the cached copy's .symtab
+test_expect_success PERF,ROOT 'a stripped binary resolved from the build-id cache' '
+	mkdir -p $TRASH/full $TRASH/h2 &&
+	cp "$W/cpuburn" $TRASH/full/burn &&
+	HOME=$TRASH/h2 "$PERF" record -q -e cpu-clock:u \
+		-o $TRASH/full.data $TRASH/full/burn 50 >/dev/null 2>&1 &&
+	HOME=$TRASH/h2 "$PERF" record -q -g -e cpu-clock:u -F 999 \
+		-o $TRASH/st2.data $TRASH/strip/burn 200 >/dev/null 2>&1 &&
+	HOME=$TRASH/h2 same $TRASH/st2.data --sort sym -g none &&
+	grep -q "\[\.\] leaf" sonde.out &&
+	HOME=$TRASH/h2 same $TRASH/st2.data -F overhead,sym --sort symbol
+'
+
 test_expect_success PERF,ROOT 'cgroup, cgroup_id, weights, code page size' '
 	same $TRASH/all.data --sort cgroup,cgroup_id,comm -n &&
 	same $TRASH/all.data --sort cgroup,sym -g none &&
