@@ -258,6 +258,35 @@ static int record_builtin(const struct builtin_script *b, int argc, const char *
 	return 255;
 }
 
+/*
+ * take_input_option - perf's report scripts hand their arguments to perf
+ * script: "-i FILE" (--input) there selects the file. Takes it out of
+ * @argv and returns the number of arguments left for the script.
+ */
+static int take_input_option(struct script_opts *o, int argc, const char **argv)
+{
+	int k = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if ((!strcmp(a, "-i") || !strcmp(a, "--input")) && i + 1 < argc) {
+			o->input = argv[++i];
+			continue;
+		}
+		if (!strncmp(a, "--input=", 8)) {
+			o->input = a + 8;
+			continue;
+		}
+		if (!strncmp(a, "-i", 2) && a[2]) {
+			o->input = a + 2;
+			continue;
+		}
+		argv[k++] = a;
+	}
+	return k;
+}
+
 int script_lang_run(struct script_opts *o, int argc, const char **argv)
 {
 	if (gen_lang)
@@ -299,7 +328,8 @@ int script_lang_run(struct script_opts *o, int argc, const char **argv)
 			free(path);
 			return record_builtin(b, argc - 2, argv + 2);
 		}
-		ret = run_python(o, path, argc - 2, argv + 2);
+		argc = take_input_option(o, argc - 2, argv + 2);
+		ret = run_python(o, path, argc, argv + 2);
 		free(path);
 		return ret;
 	}
