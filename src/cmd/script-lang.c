@@ -204,7 +204,7 @@ static int run_python(struct script_opts *o, const char *path, int argc, const c
 	}
 	ret = script_python_run(&po, reader);
 	free(av);
-	return ret;
+	return ret ? 255 : 0;
 }
 
 /* -g LANG: perf-script.py in the current directory */

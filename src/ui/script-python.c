@@ -976,13 +976,12 @@ int script_python_run(const struct script_python_opts *po, struct data_reader *r
 	u64map_init(&r.tps);
 	u64map_init(&r.pids);
 	u64map_init(&r.tids);
-	if (setup_filters(&r, po)) {
+	err = setup_filters(&r, po);
+	if (!err)
+		err = start_python(po);
+	if (err) {
 		pyrun_release(&r);
-		return 255;
-	}
-	if (start_python(po)) {
-		pyrun_release(&r);
-		return 255;
+		return err;
 	}
 	fflush(stdout);
 	cur_run = &r;
@@ -990,31 +989,26 @@ int script_python_run(const struct script_python_opts *po, struct data_reader *r
 	if (err) {
 		cur_run = NULL;
 		pyrun_release(&r);
-		return err > 0 ? 0 : 255;
+		return err > 0 ? 0 : err;
 	}
 	r.process_event = global_fn(&r, "process_event");
 	r.trace_unhandled = global_fn(&r, "trace_unhandled");
 	if (r.trace_unhandled)
 		r.unhandled_with_sample_dict = arg_count(r.trace_unhandled) > 3;
-	if (run_global(&r, "trace_begin")) {
-		ret = 255;
+	ret = run_global(&r, "trace_begin");
+	if (ret)
 		goto out;
-	}
 	r.tool.sample = on_sample;
 	r.tool.ordered = true;
 	err = session_process(r.session, &r.tool, &derr);
-	if (err == -ECANCELED) {
-		ret = 255;
-		goto out;
-	}
 	if (err < 0) {
-		data_error_print(data_reader_path(r.reader), &derr);
-		ret = 255;
+		if (err != -ECANCELED)
+			data_error_print(data_reader_path(r.reader), &derr);
+		ret = err;
 		goto out;
 	}
 	warn_about_losses(r.session);
-	if (run_global(&r, "trace_end"))
-		ret = 255;
+	ret = run_global(&r, "trace_end");
 out:
 	/* flush the script's sys.stdout before sonde writes anything more */
 	{

@@ -27,8 +27,9 @@ struct script_python_opts {
 /*
  * script_python_run - run @po->script over @reader (owned from here on:
  * closed before returning). The script writes to stdout; messages go to
- * stderr. Returns the exit status: 0, or 255 (no libpython, a Python
- * error in the script or a handler, a damaged file).
+ * stderr (said here). Returns 0, or -errno: -ENOENT no libpython or no
+ * script, -EINVAL bad filters or a script that fails to load,
+ * -ECANCELED a Python error in a handler, others a damaged file.
  */
 int script_python_run(const struct script_python_opts *po, struct data_reader *reader);
 
