@@ -52,3 +52,15 @@ PyObject *pylib_none(void)
 	py.Py_IncRef(py.none);
 	return py.none;
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+/*
+ * The interpreter keeps memory to the end of the process by design (interned
+ * objects, module state, what Py_FinalizeEx leaves): not sonde's leaks.
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libpython3\n";
+}
+#endif

@@ -1022,5 +1022,8 @@ out:
 	}
 	cur_run = NULL;
 	pyrun_release(&r);
+	/* atexit handlers and the streams, as when a Python program ends */
+	if (py.Py_FinalizeEx() < 0 && !ret)
+		ret = -EIO;
 	return ret;
 }
