@@ -15,6 +15,7 @@ PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginf
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) libbsd 2>/dev/null || echo PKG-MISSING)
 # libdebuginfod, capstone and libstdc++ are loaded on first use (src/lib/lazy-libs.c),
 # not linked: loading them would cost every command 2-20 ms at start-up.
+# python3-embed: headers only; libpython is dlopen'ed by script -s (src/ui/python-lib.c).
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libdebuginfod capstone python3-embed,$(PKGS)) 2>/dev/null || echo PKG-MISSING)
 PKG_MISSING := $(filter PKG-MISSING,$(PKG_CFLAGS) $(PKG_LIBS))
 PKG_CFLAGS := $(filter-out PKG-MISSING,$(PKG_CFLAGS))
@@ -116,6 +117,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(O)/sonde $(DESTDIR)$(PREFIX)/bin/sonde
 	if [ -n "$(INSTALL_PERF_LINK)" ]; then ln -sf sonde $(DESTDIR)$(PREFIX)/bin/perf; fi
+	install -d $(DESTDIR)$(PREFIX)/libexec/sonde/scripts/python/Perf-Trace-Util/lib/Perf/Trace
+	install -m 644 scripts/python/*.py $(DESTDIR)$(PREFIX)/libexec/sonde/scripts/python/
+	install -m 644 scripts/python/Perf-Trace-Util/lib/Perf/Trace/*.py \
+		$(DESTDIR)$(PREFIX)/libexec/sonde/scripts/python/Perf-Trace-Util/lib/Perf/Trace/
 
 fuzz:
 	@tools/fuzz.sh

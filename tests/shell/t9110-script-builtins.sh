@@ -50,7 +50,7 @@ test_expect_success 'script -l lists the built-in scripts in perf'"'"'s layout' 
 	test_grep "^  syscall-counts \[comm\]                system-wide syscall counts$" out &&
 	test_grep "^  rw-by-file <comm>                    r/w activity for a program, by file$" out &&
 	for n in syscall-counts-by-pid failed-syscalls failed-syscalls-by-pid rw-by-pid futex-contention \
-		wakeup-latency event_analyzing_sample stackcollapse; do
+		wakeup-latency event_analyzing_sample stackcollapse sctop; do
 		test_grep "^  $n " out || return 1
 	done
 '
@@ -104,6 +104,12 @@ test_expect_success 'report wakeup-latency: latencies as computed from perf scri
 	sed -n "3,6p" actual >actual.nums &&
 	test_cmp expect actual.nums &&
 	test_grep "^wakeup_latency stats:" actual
+'
+
+test_expect_success 'report sctop: its refreshing table (timing-dependent, not compared)' '
+	timeout 60 ./perf script report sctop python3 1 -i all.data >actual &&
+	test_grep "^syscall events for python3:" actual &&
+	test_grep "^event                                          count$" actual
 '
 
 test_expect_success 'script record NAME: sonde record with the script'"'"'s events' '
