@@ -63,6 +63,7 @@ struct pyrun {
 	PyObject *process_event, *trace_unhandled;
 	bool unhandled_with_sample_dict;
 	struct u64map tps;	 /* tracepoint config -> struct py_tp * */
+	struct u64map comm_times; /* tid -> struct comm_time * of its last COMM record */
 	/* filters */
 	struct strvec comms;
 	struct u64map pids, tids;
@@ -72,9 +73,31 @@ struct pyrun {
 	int nr_time_spans;
 };
 
+/* when a thread took its comm, for sonde_context.comm_info() */
+struct comm_time {
+	u64 time;
+	bool exec;
+};
+
 static struct py_context cur_ctx;
 static struct pyrun *cur_run;
 static PyObject *context_module; /* perf_trace_context */
+
+/* bid_hex - @dso's build-id as hex into @buf: the recorded one, else the file's ('' when none) */
+static const char *bid_hex(const struct dso *dso, char buf[2 * BUILD_ID_SIZE + 1])
+{
+	const u8 *id = dso ? dso->build_id : NULL;
+	size_t n = dso ? dso->build_id_size : 0;
+
+	if (dso && !n && dso->ss) {
+		id = dso->ss->build_id;
+		n = dso->ss->build_id_size;
+	}
+	buf[0] = '\0';
+	for (size_t k = 0; k < n && k < BUILD_ID_SIZE; k++)
+		snprintf(buf + 2 * k, 3, "%02x", id[k]);
+	return buf;
+}
 
 /* ---- small conversions (each steals nothing, returns a new reference) ---- */
 
@@ -259,6 +282,92 @@ static struct PyModuleDef context_def = {
 	NULL, NULL, NULL, NULL,
 };
 
+/*
+ * sonde_context.sample_location(context): what perf's API leaves out and
+ * the export scripts need: {'addr': the address in the dso (map-relative in
+ * user dsos), and with a symbol 'sym_start', 'sym_end', 'binding'}; None
+ * without a map.
+ */
+static PyObject *ctx_sample_location(PyObject *self, PyObject *args)
+{
+	struct py_context *c = context_of(args);
+	const struct resolved_frame *rf;
+	const struct symbol *sym;
+	PyObject *d;
+
+	if (!c || !cur_run)
+		return pylib_none();
+	rf = resolver_frame(&cur_run->res, c->thread, c->sample->cpumode, c->sample->ip);
+	if (!rf->map)
+		return pylib_none();
+	d = py.PyDict_New();
+	dict_put(d, "addr", py_u64(rf->addr));
+	sym = resolved_frame_sym(rf);
+	if (sym) {
+		dict_put(d, "sym_start", py_u64(sym->start));
+		dict_put(d, "sym_end", py_u64(sym->end));
+		dict_put(d, "binding", py_s64(sym->binding));
+	}
+	return d;
+}
+
+/* sonde_context.comm_info(context): (time, exec) of the COMM record that named the sample's thread */
+static PyObject *ctx_comm_info(PyObject *self, PyObject *args)
+{
+	struct py_context *c = context_of(args);
+	const struct comm_time *ct = NULL;
+	PyObject *t = py.PyTuple_New(2);
+
+	if (c && cur_run)
+		ct = u64map_find(&cur_run->comm_times, (u64)(s64)c->thread->tid);
+	py.PyTuple_SetItem(t, 0, py_u64(ct ? ct->time : 0));
+	py.PyTuple_SetItem(t, 1, py_s64(ct ? ct->exec : 0));
+	return t;
+}
+
+/*
+ * sonde_context.callchain_build_ids(context): the build-id (hex, '' when
+ * unknown) of each frame's dso in the sample's callchain, as resolved for
+ * the handler's callchain list
+ */
+static PyObject *ctx_callchain_build_ids(PyObject *self, PyObject *args)
+{
+	struct py_context *c = context_of(args);
+	PyObject *l = py.PyList_New(0);
+
+	if (!c || !cur_run || !c->sample->callchain)
+		return l;
+	for (u32 i = 0; i < cur_run->chain.nr; i++) {
+		struct dso *dso = resolved_frame_dso(&cur_run->chain.frames[i]);
+		char bid[2 * BUILD_ID_SIZE + 1];
+		PyObject *s = py_cstr(bid_hex(dso, bid));
+
+		py.PyList_Append(l, s);
+		py.Py_DecRef(s);
+	}
+	return l;
+}
+
+static PyMethodDef sonde_methods[] = {
+	{ "callchain_build_ids", ctx_callchain_build_ids, METH_VARARGS,
+	  "The build-id of each callchain frame's dso." },
+	{ "comm_info", ctx_comm_info, METH_VARARGS,
+	  "Time and exec flag of the COMM record that named the sample's thread." },
+	{ "sample_location", ctx_sample_location, METH_VARARGS,
+	  "The sample's address in its dso and its symbol's bounds." },
+	{ NULL, NULL, 0, NULL },
+};
+
+static struct PyModuleDef sonde_def = {
+	PyModuleDef_HEAD_INIT, "sonde_context", NULL, -1, sonde_methods,
+	NULL, NULL, NULL, NULL,
+};
+
+static PyObject *sonde_module_init(void)
+{
+	return py.PyModule_Create2(&sonde_def, PYTHON_API_VERSION);
+}
+
 static PyObject *context_module_init(void)
 {
 	context_module = py.PyModule_Create2(&context_def, PYTHON_API_VERSION);
@@ -437,11 +546,8 @@ static PyObject *sample_dict(struct pyrun *r, const struct perf_sample *sample, 
 	if (dso) {
 		char bid[2 * BUILD_ID_SIZE + 1];
 
-		for (int i = 0; i < dso->build_id_size; i++)
-			snprintf(bid + 2 * i, 3, "%02x", dso->build_id[i]);
-		bid[2 * dso->build_id_size] = '\0';
 		dict_put(d, "dso", py_cstr(dso->long_name));
-		dict_put(d, "dso_bid", py_cstr(bid));
+		dict_put(d, "dso_bid", py_cstr(bid_hex(dso, bid)));
 		dict_put(d, "dso_map_start", py_u64(rf->map->start));
 		dict_put(d, "dso_map_end", py_u64(rf->map->end));
 	}
@@ -786,6 +892,26 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	return ret;
 }
 
+static int on_other(struct tool *tool, struct session *session, const union perf_event *ev,
+		    const struct perf_sample *sample)
+{
+	struct pyrun *r = run_of(tool);
+	struct comm_time *ct;
+	u64 tid;
+
+	if (ev->header.type != PERF_RECORD_COMM)
+		return 0;
+	tid = (u64)(s64)(int)ev->comm.tid;
+	ct = u64map_find(&r->comm_times, tid);
+	if (!ct) {
+		ct = xzalloc(sizeof(*ct));
+		u64map_set(&r->comm_times, tid, ct);
+	}
+	ct->time = sample ? sample->time : 0;
+	ct->exec = !!(ev->header.misc & PERF_RECORD_MISC_COMM_EXEC);
+	return 0;
+}
+
 /* the --comm/--pid/--tid/--cpu/--time selections, with script's messages */
 static int setup_filters(struct pyrun *r, const struct script_python_opts *po)
 {
@@ -844,7 +970,7 @@ static void warn_about_losses(struct session *session)
 			(unsigned long long)st->nr_unordered);
 }
 
-static int free_tp(uint64_t key, void *val, void *arg)
+static int free_val(uint64_t key, void *val, void *arg)
 {
 	free(val);
 	return 0;
@@ -852,8 +978,10 @@ static int free_tp(uint64_t key, void *val, void *arg)
 
 static void pyrun_release(struct pyrun *r)
 {
-	u64map_for_each(&r->tps, free_tp, NULL);
+	u64map_for_each(&r->tps, free_val, NULL);
 	u64map_release(&r->tps);
+	u64map_for_each(&r->comm_times, free_val, NULL);
+	u64map_release(&r->comm_times);
 	resolver_release(&r->res);
 	resolved_chain_release(&r->chain);
 	strvec_clear(&r->comms);
@@ -885,6 +1013,7 @@ static int start_python(const struct script_python_opts *po)
 	if (po->exec_path)
 		setenv("PERF_EXEC_PATH", po->exec_path, 1);
 	py.PyImport_AppendInittab("perf_trace_context", context_module_init);
+	py.PyImport_AppendInittab("sonde_context", sonde_module_init);
 	py.Py_InitializeEx(0);
 	started = true;
 	argv = py.PyList_New(0);
@@ -974,6 +1103,7 @@ int script_python_run(const struct script_python_opts *po, struct data_reader *r
 	thread_set_comm(r.machine, machine_findnew_thread(r.machine, 0, 0), "swapper");
 	resolver_init(&r.res, r.machine, NULL);
 	u64map_init(&r.tps);
+	u64map_init(&r.comm_times);
 	u64map_init(&r.pids);
 	u64map_init(&r.tids);
 	err = setup_filters(&r, po);
@@ -999,6 +1129,7 @@ int script_python_run(const struct script_python_opts *po, struct data_reader *r
 	if (ret)
 		goto out;
 	r.tool.sample = on_sample;
+	r.tool.other = on_other;
 	r.tool.ordered = true;
 	err = session_process(r.session, &r.tool, &derr);
 	if (err < 0) {

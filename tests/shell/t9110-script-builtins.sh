@@ -50,7 +50,7 @@ test_expect_success 'script -l lists the built-in scripts in perf'"'"'s layout' 
 	test_grep "^  syscall-counts \[comm\]                system-wide syscall counts$" out &&
 	test_grep "^  rw-by-file <comm>                    r/w activity for a program, by file$" out &&
 	for n in syscall-counts-by-pid failed-syscalls failed-syscalls-by-pid rw-by-pid futex-contention \
-		wakeup-latency event_analyzing_sample stackcollapse sctop; do
+		wakeup-latency event_analyzing_sample stackcollapse sctop export-to-sqlite; do
 		test_grep "^  $n " out || return 1
 	done
 '
@@ -110,6 +110,53 @@ test_expect_success 'report sctop: its refreshing table (timing-dependent, not c
 	timeout 60 ./perf script report sctop python3 1 -i all.data >actual &&
 	test_grep "^syscall events for python3:" actual &&
 	test_grep "^event                                          count$" actual
+'
+
+# every table of the database, rows in id order, as text
+dump_db() {
+	python3 -c '
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for name, sql in db.execute("select name, sql from sqlite_master order by name"):
+    print(name, sql)
+    if sql and sql.startswith("CREATE TABLE"):
+        for row in db.execute("select * from %s order by id" % name):
+            print(" ", row)
+' "$1"
+}
+
+if python3 -c "import PySide2.QtSql" 2>/dev/null; then
+	for mode in "" branches "all calls callchains"; do
+		test_expect_success "report export-to-sqlite ${mode:-(default)}: perf's tables and rows" "
+			for f in cg all; do
+				rm -f p.db s.db &&
+				\"\$PERF\" script -i \$f.data -s \"\$(\"\$PERF\" --exec-path)/scripts/python/export-to-sqlite.py\" p.db $mode >p.out 2>&1 &&
+				./perf script report export-to-sqlite -i \$f.data s.db $mode >s.out &&
+				dump_db p.db >expect && dump_db s.db >actual &&
+				test_cmp expect actual &&
+				sed 's/^[-0-9]* [0-9:.]* //' p.out >expect &&
+				sed 's/^[-0-9]* [0-9:.]* //' s.out >actual &&
+				test_cmp expect actual || return 1
+			done
+		"
+	done
+else
+	test_skip 'report export-to-sqlite against perf'"'"'s' \
+		"perf's export-to-sqlite needs PySide2's QtSql (python3-pyside2.qtsql: WITH_TEST_DEPS=1 tools/install-deps.sh)"
+fi
+
+test_expect_success 'report export-to-sqlite: SQL over it gives perf script'"'"'s sample and symbol counts' '
+	rm -f s.db &&
+	./perf script report export-to-sqlite -i cg.data s.db >/dev/null &&
+	python3 -c "
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for sym, n in db.execute(\"select symbol, count(*) as n from samples_view where id > 0 group by symbol order by n desc, symbol\"):
+    print(n, sym)
+" s.db >actual &&
+	"$PERF" script -i cg.data -F ip,sym -G 2>/dev/null | awk "{ print \$2 }" | sed "s/^\[unknown\]$/unknown/" |
+		sort | uniq -c | sort -k1,1nr -k2 | sed "s/^ *//" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'script record NAME: sonde record with the script'"'"'s events' '
