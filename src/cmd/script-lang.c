@@ -33,6 +33,7 @@ static const struct builtin_script builtins[] = {
 	  REC("record", "-e", "raw_syscalls:sys_exit") },
 	{ "failed-syscalls-by-pid", "[comm]", "system-wide failed syscalls, by pid",
 	  REC("record", "-e", "raw_syscalls:sys_exit") },
+	{ "flamegraph", "", "create flame graphs", REC("record", "-g") },
 	{ "futex-contention", "", "futext contention measurement",
 	  REC("record", "-e", "syscalls:sys_enter_futex", "-e", "syscalls:sys_exit_futex") },
 	{ "rw-by-file", "<comm>", "r/w activity for a program, by file",

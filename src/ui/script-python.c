@@ -1075,10 +1075,7 @@ static int load_script(struct pyrun *r, const char *path)
 	dict_put(r->globals, "__file__", py_cstr(path));
 	res = py.PyRun_FileExFlags(fp, path, Py_file_input, r->globals, r->globals, 1, NULL);
 	if (!res) {
-		if (py.PyErr_ExceptionMatches(py.exc_systemexit)) {
-			py.PyErr_Clear();
-			return 1;
-		}
+		/* a SystemExit ends the process there, with its status, as in perf */
 		py.PyErr_Print();
 		pr_err("Error running python script %s\n", path);
 		return -EINVAL;

@@ -85,6 +85,19 @@ test_expect_success 'an exception in a handler: the traceback, and a failing exi
 	test_grep "Fatal Python error: handler_call_die" err
 '
 
+test_expect_success 'sys.exit() while loading and in trace_end: the status perf exits with' '
+	printf "import sys\nsys.exit(3)\n" >exit3.py &&
+	printf "import sys\ndef trace_end():\n    sys.exit(4)\n" >exit4.py &&
+	printf "import sys\nsys.exit(\"a message\")\n" >exitmsg.py &&
+	for s in exit3 exit4 exitmsg; do
+		rc1=0 rc2=0
+		"$PERF" script -i cg.data -s $s.py >expect 2>expect.err || rc1=$?
+		./perf script -i cg.data -s $s.py >actual 2>actual.err || rc2=$?
+		test "$rc1" = "$rc2" || { echo "$s: perf $rc1, sonde $rc2"; return 1; }
+		test_cmp expect.err actual.err || return 1
+	done
+'
+
 test_expect_success 'errors: missing script, unknown extension, unknown -g language' '
 	test_exit_code 255 ./perf script -i tp.data -s nosuch.py 2>err &&
 	test_grep "^Can.t open python script \"nosuch.py\": No such file or directory" err &&

@@ -50,7 +50,7 @@ test_expect_success 'script -l lists the built-in scripts in perf'"'"'s layout' 
 	test_grep "^  syscall-counts \[comm\]                system-wide syscall counts$" out &&
 	test_grep "^  rw-by-file <comm>                    r/w activity for a program, by file$" out &&
 	for n in syscall-counts-by-pid failed-syscalls failed-syscalls-by-pid rw-by-pid futex-contention \
-		wakeup-latency event_analyzing_sample stackcollapse sctop export-to-sqlite; do
+		wakeup-latency event_analyzing_sample stackcollapse sctop export-to-sqlite flamegraph; do
 		test_grep "^  $n " out || return 1
 	done
 '
@@ -87,6 +87,21 @@ test_expect_success 'report stackcollapse: as perf'"'"'s, and its options throug
 		./perf script -i cg.data -s stackcollapse -- $o >actual &&
 		test_cmp expect actual || return 1
 	done
+'
+
+test_expect_success 'flamegraph -f json: perf'"'"'s tree; the HTML template message' '
+	for f in all cg; do
+		"$PERF" script -i $f.data -s "$("$PERF" --exec-path)/scripts/python/flamegraph.py" \
+			-- -f json -o - >expect 2>/dev/null &&
+		./perf script -i $f.data -s flamegraph -- -f json -o - >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	./perf script report flamegraph -i cg.data -f json -o fg.json >out &&
+	test_grep "^dumping data to fg.json$" out &&
+	test_cmp expect fg.json ||
+	{ ./perf script report flamegraph -i cg.data -f json -o fg.json; return 1; } &&
+	test_exit_code 1 ./perf script report flamegraph -i cg.data --template /nonexistent 2>err &&
+	test_grep "^Flame Graph template /nonexistent does not exist" err
 '
 
 # perf 6.1's wakeup-latency.pl reads sched_wakeup with an older field list and counts
