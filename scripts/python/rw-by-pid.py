@@ -93,7 +93,7 @@ def trace_end():
     print("\nwrite counts by pid:\n")
     print("%6s  %20s  %10s  %10s" % ("pid", "comm", "# writes", "bytes_written"))
     print("%6s  %-20s  %10s  %10s" % ("-" * 6, "-" * 20, "-" * 11, "-" * 10))
-    for pid, w in sorted(writes.items(), key=lambda kv: kv[1].calls, reverse=True):
+    for pid, w in sorted(writes.items(), key=lambda kv: kv[1].requested, reverse=True):
         print("%6d  %-20s  %10d  %10d" % (pid, w.comm, w.calls, w.requested))
     print_errors("failed writes by pid:", writes)
     print_unhandled()

@@ -15,3 +15,13 @@ for p in ('/etc/hostname', '/nonexistent', '/etc/passwd'):
         with open(p) as f: f.read()
     except OSError: pass
 os.write(1, b'')
+fd = os.open('/dev/null', os.O_WRONLY)
+for n in (100, 2000, 30):
+    os.write(fd, b'x' * n)
+os.close(fd)
+fd = os.open('/dev/full', os.O_WRONLY)
+try:
+    os.write(fd, b'full')
+except OSError:
+    pass
+os.close(fd)
