@@ -24,7 +24,8 @@
 	X(PyUnicode_AsUTF8) X(PyBytes_FromStringAndSize) X(PyByteArray_FromStringAndSize)      \
 	X(PyCapsule_New) X(PyCapsule_GetPointer) X(PyObject_CallObject) X(PyObject_GetAttrString) \
 	X(PyCallable_Check) X(PyErr_Occurred) X(PyErr_Print) X(PyErr_Clear) X(PyErr_SetString) \
-	X(PyErr_ExceptionMatches) X(PySys_SetObject) X(PySys_GetObject) X(PyObject_SetAttrString)
+	X(PyErr_ExceptionMatches) X(PySys_SetObject) X(PySys_GetObject) X(PyObject_SetAttrString) \
+	X(PyBool_FromLong)
 
 #define PYLIB_DECL(name) __typeof__(name) *name;
 

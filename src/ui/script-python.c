@@ -64,6 +64,8 @@ struct pyrun {
 	bool unhandled_with_sample_dict;
 	struct u64map tps;	 /* tracepoint config -> struct py_tp * */
 	struct u64map comm_times; /* tid -> struct comm_time * of its last COMM record */
+	PyObject *context_switch; /* the script's context_switch(), or NULL */
+	int context_switch_args;  /* its positional parameters, -1 with *args */
 	/* filters */
 	struct strvec comms;
 	struct u64map pids, tids;
@@ -702,8 +704,8 @@ static void define_print_args(struct pyrun *r, const char *ev, struct tep_print_
 	}
 }
 
-/* how many positional parameters @fn takes, -1 when unknown */
-static int arg_count(PyObject *fn)
+/* how many positional parameters @fn takes, -1 when unknown, @varargs_count with *args */
+static int arg_count(PyObject *fn, int varargs_count)
 {
 	PyObject *code = py.PyObject_GetAttrString(fn, "__code__");
 	PyObject *n;
@@ -716,6 +718,12 @@ static int arg_count(PyObject *fn)
 	n = py.PyObject_GetAttrString(code, "co_argcount");
 	if (n) {
 		count = (int)py.PyLong_AsLongLong(n);
+		py.Py_DecRef(n);
+	}
+	n = py.PyObject_GetAttrString(code, "co_flags");
+	if (n) {
+		if (py.PyLong_AsLongLong(n) & CO_VARARGS)
+			count = varargs_count;
 		py.Py_DecRef(n);
 	}
 	py.PyErr_Clear();
@@ -757,7 +765,7 @@ static struct py_tp *tp_handler(struct pyrun *r, struct evsel *evsel)
 		snprintf(t->name, sizeof(t->name), "%s__%s", t->tp->system, t->tp->name);
 		t->handler = global_fn(r, t->name);
 		if (t->handler)
-			t->with_sample_dict = arg_count(t->handler) > 8 + t->tp->format.nr_fields;
+			t->with_sample_dict = arg_count(t->handler, 0) > 8 + t->tp->format.nr_fields;
 	}
 	u64map_set(&r->tps, evsel->attr.config, t);
 	return t;
@@ -850,6 +858,14 @@ static struct pyrun *run_of(struct tool *tool)
 	return (struct pyrun *)((char *)tool - offsetof(struct pyrun, tool));
 }
 
+/* the first event's sample_type: it lays out every side-band record's trailer */
+static u64 sample_type_of_first(struct pyrun *r)
+{
+	struct evsel *first = evlist_first(r->session->evlist);
+
+	return first && first->attr.sample_id_all ? first->attr.sample_type : 0;
+}
+
 static bool in_list(const struct strvec *sv, const char *s)
 {
 	for (size_t i = 0; s && i < sv->nr; i++)
@@ -892,6 +908,43 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	return ret;
 }
 
+/*
+ * context_switch(ts, cpu, pid, tid, np_pid, np_tid, machine_pid, out,
+ * out_preempt, *x) for a SWITCH record: the trailer's time, cpu (-1 when not
+ * sampled) and thread, the other thread (cpu-wide records, else -1), then
+ * what perf passes after them (0, -1), as many as the function takes.
+ */
+static int call_context_switch(struct pyrun *r, const union perf_event *ev,
+			       const struct perf_sample *sample)
+{
+	bool wide = ev->header.type == PERF_RECORD_SWITCH_CPU_WIDE;
+	u64 st = sample_type_of_first(r);
+	PyObject *args;
+	s64 vals[11];
+	int n = 11;
+
+	vals[0] = sample ? (s64)sample->time : 0;
+	vals[1] = sample && (st & PERF_SAMPLE_CPU) ? (s64)sample->cpu : -1;
+	vals[2] = sample && (st & PERF_SAMPLE_TID) ? (s64)(s32)sample->pid : -1;
+	vals[3] = sample && (st & PERF_SAMPLE_TID) ? (s64)(s32)sample->tid : -1;
+	vals[4] = wide ? (s64)(s32)ev->context_switch.next_prev_pid : -1;
+	vals[5] = wide ? (s64)(s32)ev->context_switch.next_prev_tid : -1;
+	vals[6] = -1;
+	vals[7] = !!(ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT);
+	vals[8] = !!(ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+	vals[9] = 0;
+	vals[10] = -1;
+	if (r->context_switch_args >= 0 && r->context_switch_args < n)
+		n = r->context_switch_args;
+	args = py.PyTuple_New(n);
+	for (int i = 0; i < n; i++) {
+		PyObject *v = (i == 7 || i == 8) ? py.PyBool_FromLong((long)vals[i]) : py_s64(vals[i]);
+
+		py.PyTuple_SetItem(args, i, v);
+	}
+	return call_handler(r->context_switch, args);
+}
+
 static int on_other(struct tool *tool, struct session *session, const union perf_event *ev,
 		    const struct perf_sample *sample)
 {
@@ -899,6 +952,8 @@ static int on_other(struct tool *tool, struct session *session, const union perf
 	struct comm_time *ct;
 	u64 tid;
 
+	if (ev->header.type == PERF_RECORD_SWITCH || ev->header.type == PERF_RECORD_SWITCH_CPU_WIDE)
+		return r->context_switch ? call_context_switch(r, ev, sample) : 0;
 	if (ev->header.type != PERF_RECORD_COMM)
 		return 0;
 	tid = (u64)(s64)(int)ev->comm.tid;
@@ -1120,8 +1175,11 @@ int script_python_run(const struct script_python_opts *po, struct data_reader *r
 	}
 	r.process_event = global_fn(&r, "process_event");
 	r.trace_unhandled = global_fn(&r, "trace_unhandled");
+	r.context_switch = global_fn(&r, "context_switch");
+	if (r.context_switch)
+		r.context_switch_args = arg_count(r.context_switch, -1);
 	if (r.trace_unhandled)
-		r.unhandled_with_sample_dict = arg_count(r.trace_unhandled) > 3;
+		r.unhandled_with_sample_dict = arg_count(r.trace_unhandled, 0) > 3;
 	ret = run_global(&r, "trace_begin");
 	if (ret)
 		goto out;

@@ -64,6 +64,17 @@ test_expect_success 'process_event with callchains and symbols (-g cpu-clock)' '
 	test_grep "sym_off" actual
 '
 
+test_expect_success PERF,ROOT 'context_switch() for --switch-events records, per thread and cpu-wide' '
+	"$PERF" record -q -o sw.data --switch-events -e cpu-clock -c 500000 \
+		-- sh -c "sleep 0.01; ls >/dev/null" >/dev/null 2>&1 &&
+	"$PERF" record -q -o swa.data -a --switch-events -e cpu-clock -c 5000000 \
+		-- sleep 0.05 >/dev/null 2>&1 &&
+	same sw.data -s "$scripts/switches.py" &&
+	test_grep "^switches [1-9]" actual &&
+	same swa.data -s "$scripts/switches.py" &&
+	test_grep "^switches [1-9]" actual
+'
+
 test_expect_success 'lang: prefix and script filters (--comm, --time)' '
 	same tp.data -s "python:$scripts/unhandled.py" &&
 	same tp.data --comm ls -s "$scripts/unhandled.py" &&
