@@ -427,23 +427,50 @@ static PyObject *callchain_list(struct pyrun *r, struct thread *thread, struct e
 	return l;
 }
 
+/* one (id, value, lost) tuple */
+static PyObject *value_tuple(u64 id, u64 value, u64 lost)
+{
+	PyObject *t = py.PyTuple_New(3);
+
+	py.PyTuple_SetItem(t, 0, py_u64(id));
+	py.PyTuple_SetItem(t, 1, py_u64(value));
+	py.PyTuple_SetItem(t, 2, py_u64(lost));
+	return t;
+}
+
+/* 'values': the read counters as (id, value, lost); one (0, 0, 0) without PERF_SAMPLE_READ */
 static PyObject *values_list(const struct perf_sample *sample, const struct evsel *evsel)
 {
+	u64 rf = evsel->attr.read_format;
 	PyObject *l = py.PyList_New(0);
 	PyObject *t;
 
-	if (evsel->attr.sample_type & PERF_SAMPLE_READ) {
-		t = py.PyTuple_New(3);
-		py.PyTuple_SetItem(t, 0, py_u64(sample->read.one.id));
-		py.PyTuple_SetItem(t, 1, py_u64(sample->read.one.value));
-		py.PyTuple_SetItem(t, 2, py_u64(0));
-	} else {
-		t = py.PyTuple_New(3);
-		for (int i = 0; i < 3; i++)
-			py.PyTuple_SetItem(t, i, py_u64(0));
+	if (!(evsel->attr.sample_type & PERF_SAMPLE_READ)) {
+		t = value_tuple(0, 0, 0);
+		py.PyList_Append(l, t);
+		py.Py_DecRef(t);
+		return l;
 	}
-	py.PyList_Append(l, t);
-	py.Py_DecRef(t);
+	if (!(rf & PERF_FORMAT_GROUP)) {
+		t = value_tuple(sample->read.one.id, sample->read.one.value, sample->read.one.lost);
+		py.PyList_Append(l, t);
+		py.Py_DecRef(t);
+		return l;
+	}
+	for (u64 i = 0; sample->read.values && i < sample->read.nr; i++) {
+		const u8 *p = (const u8 *)sample->read.values + i * perf_sample_read_value_size(rf);
+		u64 v[3] = { 0, 0, 0 }; /* value, id, lost */
+		int k = 1;
+
+		memcpy(&v[0], p, 8);
+		if (rf & PERF_FORMAT_ID)
+			memcpy(&v[1], p + 8 * k++, 8);
+		if (rf & PERF_FORMAT_LOST)
+			memcpy(&v[2], p + 8 * k, 8);
+		t = value_tuple(v[1], v[0], v[2]);
+		py.PyList_Append(l, t);
+		py.Py_DecRef(t);
+	}
 	return l;
 }
 
@@ -464,11 +491,12 @@ static PyObject *sample_subdict(const struct perf_sample *sample, const struct e
 	dict_put(d, "period", py_u64(sample->period));
 	dict_put(d, "phys_addr", py_u64(sample->phys_addr));
 	dict_put(d, "addr", py_u64(sample->addr));
+	/* perf: by the read_format, whether or not samples carry PERF_SAMPLE_READ */
+	if (evsel->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		dict_put(d, "time_enabled", py_u64((st & PERF_SAMPLE_READ) ? sample->read.time_enabled : 0));
+	if (evsel->attr.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		dict_put(d, "time_running", py_u64((st & PERF_SAMPLE_READ) ? sample->read.time_running : 0));
 	dict_put(d, "values", values_list(sample, evsel));
-	if (st & PERF_SAMPLE_READ) {
-		dict_put(d, "time_enabled", py_u64(sample->read.time_enabled));
-		dict_put(d, "time_running", py_u64(sample->read.time_running));
-	}
 	dict_put(d, "weight", py_u64(sample->weight));
 	dict_put(d, "transaction", py_u64(sample->transaction));
 	dict_put(d, "datasrc", py_u64(ds));

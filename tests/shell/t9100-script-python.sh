@@ -75,6 +75,16 @@ test_expect_success PERF,ROOT 'context_switch() for --switch-events records, per
 	test_grep "^switches [1-9]" actual
 '
 
+test_expect_success PERF,ROOT 'read counters in the sample dict: group, single, --stat' '
+	"$PERF" record -q -o rg.data -e "{cpu-clock,task-clock}:S" -c 500000 -- "$burn" 30 >/dev/null 2>&1 &&
+	"$PERF" record -q -o r1.data -e "{cpu-clock}:S" -c 500000 -- "$burn" 30 >/dev/null 2>&1 &&
+	"$PERF" record -q -o rs.data -e cpu-clock -s -c 500000 -- "$burn" 30 >/dev/null 2>&1 &&
+	for f in rg r1 rs; do
+		same $f.data -s "$scripts/readvalues.py" || return 1
+	done &&
+	test_grep "time_enabled" actual
+'
+
 test_expect_success 'lang: prefix and script filters (--comm, --time)' '
 	same tp.data -s "python:$scripts/unhandled.py" &&
 	same tp.data --comm ls -s "$scripts/unhandled.py" &&
