@@ -235,7 +235,7 @@ def path_id(chain, leaf_symbol):
     """the call path of a chain, outermost first under the root (id 1); the
     innermost frame is the sample's own symbol; frames with a symbol keep no ip"""
     build_ids = sonde_context.callchain_build_ids(perf_script_context)
-    parent = 1
+    parent = call_paths.get((0, 0, 0), lambda id: insert("call_paths", (id, 0, 0, 0)))
     last = len(chain) - 1
     for i in range(last, -1, -1):
         node = chain[i]
@@ -250,7 +250,6 @@ def trace_begin():
     say("Writing records...")
     insert("selected_events", (0, "unknown"))
     insert("machines", (0, 0, "unknown"))
-    insert("machines", (1, -1, ""))
     insert("threads", (0, 0, 0, -1, -1))
     insert("comms", (0, "unknown", 0, 0, 0))
     insert("dsos", (0, 0, "unknown", "unknown", ""))
@@ -261,11 +260,28 @@ def trace_begin():
     if with_calls:
         insert("call_paths", (0, 0, 0, 0))
         insert("calls", (0,) * 14)
-        call_paths.ids[(0, 0, 0)] = 1
-        insert("call_paths", (1, 0, 0, 0))
+
+
+machine_done = []
+unhandled = [0]
+
+
+def trace_unhandled(event_name, context, event_fields_dict):
+    unhandled[0] += 1
+
+
+def sched__sched_switch(*args):
+    # perf's export takes sched_switch in (it feeds context switch tracking) and
+    # writes nothing for it here: not an unhandled event
+    pass
+
 
 
 def process_event(param_dict):
+    if not machine_done:
+        # the host, once a sample of it comes
+        insert("machines", (1, -1, ""))
+        machine_done.append(1)
     sample = param_dict["sample"]
     name = param_dict["ev_name"]
     ev = events.get(name, lambda id: insert("selected_events", (id, name)))
@@ -305,6 +321,8 @@ def trace_end():
         db.execute("ALTER TABLE comms ADD has_calls boolean")
         db.execute("UPDATE comms SET has_calls = 1 WHERE id IN (SELECT DISTINCT comm_id FROM calls)")
     say("Dropping unused tables")
+    if unhandled[0]:
+        print("Warning: ", unhandled[0], " unhandled events")
     for name, sql in VIEWS:
         db.execute("CREATE VIEW %s AS %s" % (name, sql))
     if with_calls:

@@ -140,7 +140,9 @@ for name, sql in db.execute("select name, sql from sqlite_master order by name")
 ' "$1"
 }
 
-if python3 -c "import PySide2.QtSql" 2>/dev/null; then
+# perf's export-to-sqlite runs in perf's embedded Python: ask that one for PySide2's QtSql
+echo "import PySide2.QtSql" >"$TRASH/pyside.py"
+if (cd "$TRASH" && "$PERF" script -i cg.data -s pyside.py >/dev/null 2>&1); then
 	for mode in "" branches "all calls callchains"; do
 		test_expect_success "report export-to-sqlite ${mode:-(default)}: perf's tables and rows" "
 			for f in cg all; do
