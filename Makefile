@@ -7,7 +7,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginfod
+PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginfod python3-embed
 
 # Evaluated once, when make reads this file: a target that installs the packages
 # (demo) re-runs make afterwards, and a build without them stops at pkg-check.
@@ -15,7 +15,8 @@ PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginf
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) libbsd 2>/dev/null || echo PKG-MISSING)
 # libdebuginfod, capstone and libstdc++ are loaded on first use (src/lib/lazy-libs.c),
 # not linked: loading them would cost every command 2-20 ms at start-up.
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libdebuginfod capstone,$(PKGS)) 2>/dev/null || echo PKG-MISSING)
+# python3-embed: headers only; libpython is dlopen'ed by script -s (src/ui/python-lib.c).
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libdebuginfod capstone python3-embed,$(PKGS)) 2>/dev/null || echo PKG-MISSING)
 PKG_MISSING := $(filter PKG-MISSING,$(PKG_CFLAGS) $(PKG_LIBS))
 PKG_CFLAGS := $(filter-out PKG-MISSING,$(PKG_CFLAGS))
 PKG_LIBS := $(filter-out PKG-MISSING,$(PKG_LIBS))
@@ -25,7 +26,7 @@ DEMO ?= tools/demo.sh
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow=local
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DSONDE_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS) $(WARN)
 CFLAGS ?= -O2 -g
-LDLIBS := $(PKG_LIBS) -lm -lpthread
+LDLIBS := $(PKG_LIBS) -lm -lpthread -ldl
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -116,6 +117,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(O)/sonde $(DESTDIR)$(PREFIX)/bin/sonde
 	if [ -n "$(INSTALL_PERF_LINK)" ]; then ln -sf sonde $(DESTDIR)$(PREFIX)/bin/perf; fi
+	install -d $(DESTDIR)$(PREFIX)/libexec/sonde/scripts/python/Perf-Trace-Util/lib/Perf/Trace
+	install -m 644 scripts/python/*.py $(DESTDIR)$(PREFIX)/libexec/sonde/scripts/python/
+	install -m 644 scripts/python/Perf-Trace-Util/lib/Perf/Trace/*.py \
+		$(DESTDIR)$(PREFIX)/libexec/sonde/scripts/python/Perf-Trace-Util/lib/Perf/Trace/
 
 fuzz:
 	@tools/fuzz.sh

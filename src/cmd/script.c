@@ -6,6 +6,7 @@
 #include "lib/debug.h"
 #include "lib/optspec.h"
 #include "lib/strbuf.h"
+#include "cmd/script-lang.h"
 #include "ui/itrace-help.h"
 #include "ui/script-run.h"
 
@@ -40,8 +41,7 @@ static int parse_fields_cb(const struct opt_spec *opt, const char *arg, int unse
 
 static int list_scripts_cb(const struct opt_spec *opt, const char *arg, int unset)
 {
-	/* sonde has no built-in python/perl scripts */
-	printf("List of available trace scripts:\n");
+	script_lang_list();
 	exit(0);
 }
 
@@ -75,7 +75,7 @@ int cmd_script(int argc, const char **argv)
 			     parse_fields_cb),
 		SPEC_FLAG("force", 'f', &o.force, "don't complain, do it"),
 		SPEC_FN("gen-script", 'g', NULL, "lang",
-			     "generate perf-script.xx script in specified language", opts_refuse),
+			     "generate perf-script.xx script in specified language", script_lang_opt_gen),
 		SPEC_FLAG("hide-call-graph", 'G', &hide_cg,
 			    "When printing symbols do not display call chain"),
 		SPEC_TEXT("input", 'i', &o.input, "file", "input file name"),
@@ -88,7 +88,7 @@ int cmd_script(int argc, const char **argv)
 				   list_scripts_cb),
 		SPEC_FN("script", 's', NULL, "name",
 			     "script file name (lang:script name, script name, or *)",
-			     opts_refuse),
+			     script_lang_opt_script),
 		SPEC_TEXT("symbols", 'S', &o.sym_list, "symbol[,symbol...]",
 			   "only consider these symbols"),
 		SPEC_FLAG("verbose", 'v', &verbose_flag,
@@ -179,10 +179,8 @@ int cmd_script(int argc, const char **argv)
 	};
 
 	argc = opts_parse(argc, argv, options, script_usage, OPTS_STOP_AT_ARG);
-	if (argc > 0) {
-		fprintf(stderr, "Error: scripting (%s) is not supported by %s\n", argv[0], prog_name);
-		return 255;
-	}
+	if (script_lang_wanted(argc))
+		return script_lang_run(&o, argc, argv);
 	if (o.dump_unsorted)
 		o.dump_raw = true;
 	if (verbose_flag)

@@ -1249,3 +1249,8 @@ void script_print_record(struct script_printer *p, struct evsel *evsel, const ch
 	if (sb->len >= FLUSH_AT)
 		script_printer_flush(p);
 }
+
+void script_data_src_text(struct strbuf *sb, u64 data_src)
+{
+	decode_data_src(sb, data_src);
+}

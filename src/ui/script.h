@@ -160,4 +160,7 @@ const struct branch_entry *script_branch_entries(const struct perf_sample *sampl
  */
 void script_format_time(struct strbuf *sb, u64 t, bool nanosecs);
 
+/* script_data_src_text - perf's decoding of a data_src value ("|OP N/A|LVL N/A|...") */
+void script_data_src_text(struct strbuf *sb, u64 data_src);
+
 #endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* perf script's scripting options (-s, -g, -l) and built-in scripts: the hooks cmd/script.c calls. */
+#ifndef SONDE_CMD_SCRIPT_LANG_H
+#define SONDE_CMD_SCRIPT_LANG_H
+
+#include "lib/optspec.h"
+#include "ui/script-run.h"
+
+#include <stdbool.h>
+
+/* option callbacks for -s/--script and -g/--gen-script */
+int script_lang_opt_script(const struct opt_spec *opt, const char *arg, int unset);
+int script_lang_opt_gen(const struct opt_spec *opt, const char *arg, int unset);
+
+/* script_lang_list - -l: the built-in scripts, as perf lists them */
+void script_lang_list(void);
+
+/* script_lang_wanted - -s or -g was given, or @argc arguments remain (record/report NAME) */
+bool script_lang_wanted(int argc);
+
+/*
+ * script_lang_run - run what script_lang_wanted() saw: a Python script, the
+ * skeleton generator, or a built-in script's record or report side.
+ * Returns the exit status.
+ */
+int script_lang_run(struct script_opts *o, int argc, const char **argv);
+
+#endif
