@@ -5,6 +5,7 @@
 #include "cmd/open.h"
 
 #include "core/evlist.h"
+#include "core/evsel.h"
 #include "data/reader.h"
 #include "lib/optspec.h"
 #include "lib/strbuf.h"
@@ -62,8 +63,18 @@ static int setup_filter(struct flame_opts *o, struct data_reader *reader, struct
 		f->has_tids = true;
 	}
 	if (o->cpu_list) {
-		int too_large, highest;
-		int err = cpu_bitmap_parse(&f->cpus, o->cpu_list, h->nr_cpus_avail, &too_large,
+		int too_large, highest, err;
+		bool has_cpu = false;
+		struct evsel *evsel;
+
+		evlist_for_each_entry(data_reader_evlist(reader), evsel)
+			if (evsel->attr.sample_type & PERF_SAMPLE_CPU)
+				has_cpu = true;
+		if (!has_cpu) {
+			fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
+			return -1;
+		}
+		err = cpu_bitmap_parse(&f->cpus, o->cpu_list, h->nr_cpus_avail, &too_large,
 					   &highest);
 
 		if (err == -ERANGE)
