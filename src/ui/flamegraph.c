@@ -15,7 +15,7 @@
 #define FONT_SIZE 12
 #define FONT_WIDTH 0.59 /* average glyph width, in font sizes */
 #define XPAD 10
-#define TOP_PAD (FONT_SIZE * 3 + 8)
+#define TOP_PAD (FONT_SIZE * 4 + 6)
 #define BOTTOM_PAD (FONT_SIZE * 2 + 12)
 
 /* ---- folded text ---- */
