@@ -27,6 +27,7 @@ static const struct cmd_struct commands[] = {
 	{ "bench", cmd_bench, "General framework for benchmark suites" },
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
+	{ "data", cmd_data, "Data file related processing" },
 	{ "diff", cmd_diff, "Read perf.data files and display the differential profile" },
 	{ "evlist", cmd_evlist, "List the event names in a perf.data file" },
 	{ "flamegraph", cmd_flamegraph, "Draw a flame graph (SVG/HTML) or fold the stacks of perf.data" },
