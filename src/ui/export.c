@@ -71,9 +71,46 @@ static void flush_sb(struct xrun *x)
 	strbuf_setlen(&x->sb, 0);
 }
 
+/* @v in decimal, without printf (exports write millions of numbers) */
+static void put_dec(struct strbuf *sb, u64 v)
+{
+	char buf[24];
+	int n = sizeof(buf);
+
+	do {
+		buf[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(sb, buf + n, sizeof(buf) - n);
+}
+
+static void put_hex(struct strbuf *sb, u64 v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char buf[20];
+	int n = sizeof(buf);
+
+	do {
+		buf[--n] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	strbuf_add(sb, buf + n, sizeof(buf) - n);
+}
+
 /* a JSON string literal */
 static void json_str(struct strbuf *sb, const char *s)
 {
+	size_t plain = 0;
+
+	/* the usual name needs no escape: one copy */
+	while (s && s[plain] && s[plain] != '"' && s[plain] != '\\' && (unsigned char)s[plain] >= 0x20)
+		plain++;
+	if (s && !s[plain]) {
+		strbuf_addch(sb, '"');
+		strbuf_add(sb, s, plain);
+		strbuf_addch(sb, '"');
+		return;
+	}
 	strbuf_addch(sb, '"');
 	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
 		if (*p == '"' || *p == '\\') {
@@ -165,10 +202,22 @@ static void json_sample(struct xrun *x, const struct perf_sample *sample, struct
 	struct strbuf *sb = &x->sb;
 
 	strbuf_addstr(sb, x->first_sample ? "\n\t\t{\n" : ",\n\t\t{\n");
-	strbuf_addf(sb, "\t\t\t\"timestamp\": %" PRIu64 ",\n\t\t\t\"pid\": %d,\n\t\t\t\"tid\": %d,\n",
-		    sample->time, (int)sample->pid, (int)sample->tid);
-	if (evsel->attr.sample_type & PERF_SAMPLE_CPU)
-		strbuf_addf(sb, "\t\t\t\"cpu\": %u,\n", sample->cpu);
+	strbuf_addstr(sb, "\t\t\t\"timestamp\": ");
+	put_dec(sb, sample->time);
+	strbuf_addstr(sb, ",\n\t\t\t\"pid\": ");
+	if ((int)sample->pid < 0)
+		strbuf_addch(sb, '-');
+	put_dec(sb, (u64)((int)sample->pid < 0 ? -(s64)(int)sample->pid : (int)sample->pid));
+	strbuf_addstr(sb, ",\n\t\t\t\"tid\": ");
+	if ((int)sample->tid < 0)
+		strbuf_addch(sb, '-');
+	put_dec(sb, (u64)((int)sample->tid < 0 ? -(s64)(int)sample->tid : (int)sample->tid));
+	strbuf_addstr(sb, ",\n");
+	if (evsel->attr.sample_type & PERF_SAMPLE_CPU) {
+		strbuf_addstr(sb, "\t\t\t\"cpu\": ");
+		put_dec(sb, sample->cpu);
+		strbuf_addstr(sb, ",\n");
+	}
 	strbuf_addstr(sb, "\t\t\t\"comm\": ");
 	json_str(sb, thread->comm);
 	strbuf_addstr(sb, ",\n\t\t\t\"callchain\": [");
@@ -177,8 +226,9 @@ static void json_sample(struct xrun *x, const struct perf_sample *sample, struct
 		const struct symbol *sym = resolved_frame_sym(rf);
 		const struct dso *dso = resolved_frame_dso(rf);
 
-		strbuf_addf(sb, "%s\n\t\t\t\t{\n\t\t\t\t\t\"ip\": \"0x%" PRIx64 "\"", i ? "," : "",
-			    rf->ip);
+		strbuf_addstr(sb, i ? ",\n\t\t\t\t{\n\t\t\t\t\t\"ip\": \"0x" : "\n\t\t\t\t{\n\t\t\t\t\t\"ip\": \"0x");
+		put_hex(sb, rf->ip);
+		strbuf_addch(sb, '"');
 		if (sym) {
 			strbuf_addstr(sb, ",\n\t\t\t\t\t\"symbol\": ");
 			json_str(sb, sym->name);
@@ -247,11 +297,31 @@ static void chrome_sample(struct xrun *x, const struct perf_sample *sample, stru
 		node = node_of(x, node, x->stack[i]);
 	strbuf_addf(sb, "%s\n{\"name\":", x->first_sample ? "" : ",");
 	json_str(sb, evsel->name ? evsel->name : "sample");
-	strbuf_addf(sb, ",\"cpu\":%u,\"tid\":%d,\"pid\":%d,\"ts\":%.3f,\"weight\":%" PRIu64,
-		    sample->cpu, (int)sample->tid, (int)sample->pid,
-		    (double)(sample->time - x->first_time) / 1000.0, sample->period ? sample->period : 1);
-	if (node)
-		strbuf_addf(sb, ",\"sf\":\"%u\"", node);
+	{
+		u64 d = sample->time - x->first_time;
+		char frac[4] = { (char)('0' + d / 100 % 10), (char)('0' + d / 10 % 10),
+				 (char)('0' + d % 10), 0 };
+
+		if (evsel->attr.sample_type & PERF_SAMPLE_CPU) {
+			strbuf_addstr(sb, ",\"cpu\":");
+			put_dec(sb, sample->cpu);
+		}
+		strbuf_addstr(sb, ",\"tid\":");
+		put_dec(sb, (u32)sample->tid);
+		strbuf_addstr(sb, ",\"pid\":");
+		put_dec(sb, (u32)sample->pid);
+		strbuf_addstr(sb, ",\"ts\":");
+		put_dec(sb, d / 1000);
+		strbuf_addch(sb, '.');
+		strbuf_addstr(sb, frac);
+		strbuf_addstr(sb, ",\"weight\":");
+		put_dec(sb, sample->period ? sample->period : 1);
+	}
+	if (node) {
+		strbuf_addstr(sb, ",\"sf\":\"");
+		put_dec(sb, node);
+		strbuf_addch(sb, '"');
+	}
 	strbuf_addch(sb, '}');
 }
 
