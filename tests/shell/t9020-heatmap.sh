@@ -67,6 +67,28 @@ test_expect_success PERF,ROOT,TRACEFS '--offset: samples by second and offset in
 	test_grep ">Offset in the second \(ms\)</text>" off.svg
 '
 
+CHROMIUM=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+if [ -n "$CHROMIUM" ]; then
+	test_expect_success PERF,ROOT,TRACEFS 'browser: the SVG renders, cells and tooltips in the DOM, screenshot kept' '
+		test -s lat.svg &&
+		ART=$SONDE_BUILD/test-artifacts/t9020 && mkdir -p "$ART" &&
+		timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --user-data-dir="$TRASH/chr" \
+			--dump-dom "file://$PWD/lat.svg" >dom.html 2>/dev/null &&
+		test "$(grep -c "<rect class=\"c\"" dom.html)" = "$(grep -c "<rect class=\"c\"" lat.svg)" &&
+		test_grep "events per cell" dom.html &&
+		timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+			--user-data-dir="$TRASH/chr" --window-size=1200,700 \
+			--screenshot="$ART/latency.png" "file://$PWD/lat.svg" >/dev/null 2>&1 &&
+		timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+			--user-data-dir="$TRASH/chr" --window-size=1200,700 \
+			--screenshot="$ART/offset.png" "file://$PWD/off.svg" >/dev/null 2>&1 &&
+		test -s "$ART/latency.png" && test -s "$ART/offset.png"
+	'
+else
+	test_skip 'browser: the SVG renders, cells and tooltips in the DOM, screenshot kept' \
+		'chromium not installed (tools/install-deps.sh with WITH_TEST_DEPS=1 installs it)'
+fi
+
 test_expect_success PERF,ROOT,TRACEFS '--latency: block requests paired by dev and sector' '
 	dd if=/dev/zero of=blk.bin bs=64k count=64 2>/dev/null &&
 	"$PERF" record -q -o "$TRASH/blk.data" -e block:block_rq_issue -e block:block_rq_complete -a -- \
