@@ -138,8 +138,9 @@ static char *default_subtitle(const struct flame_opts *o, const struct stacks *s
 		    (unsigned long long)st->nr_samples[side]);
 	if (o->period)
 		strbuf_addstr(&sb, ", weighed by period");
-	if (st->last_time > st->first_time)
-		strbuf_addf(&sb, ", %.3f s", (double)(st->last_time - st->first_time) / 1e9);
+	if (st->last_time[side] > st->first_time[side])
+		strbuf_addf(&sb, ", %.3f s",
+			    (double)(st->last_time[side] - st->first_time[side]) / 1e9);
 	if (o->stack.reverse)
 		strbuf_addstr(&sb, ", reversed (callers merged)");
 	if (o->before)

@@ -446,10 +446,10 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	st->nodes[node].samples[c->side]++;
 	st->total[c->side] += weight;
 	st->nr_samples[c->side]++;
-	if (!st->first_time || sample->time < st->first_time)
-		st->first_time = sample->time;
-	if (sample->time > st->last_time)
-		st->last_time = sample->time;
+	if (!st->first_time[c->side] || sample->time < st->first_time[c->side])
+		st->first_time[c->side] = sample->time;
+	if (sample->time > st->last_time[c->side])
+		st->last_time[c->side] = sample->time;
 	return 0;
 }
 

@@ -64,7 +64,7 @@ struct stacks {
 	u64 total[2];		  /* weight per side */
 	u64 nr_samples[2];
 	const char *event;	  /* the event shown (interned), NULL before the first sample */
-	u64 first_time, last_time; /* of the samples taken */
+	u64 first_time[2], last_time[2]; /* of the samples taken, per side */
 };
 
 /* stacks_init - an empty trie with @opts (NULL: defaults) */

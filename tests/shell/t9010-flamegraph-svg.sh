@@ -177,10 +177,21 @@ if [ -n "$CHROMIUM" ] && command -v python3 >/dev/null; then
 			browser_checks $kind
 		"
 	done
+	test_expect_success PERF,ROOT 'browser (diff): the differential graph zooms and searches too' '
+		test -s d.svg &&
+		python3 "$SONDE_ROOT/tests/shell/flame-browser.py" "$CHROMIUM" d.svg "$ART/diff" cpuburn leaf >bd.txt &&
+		test_grep "^script=object$" bd.txt &&
+		test_grep "^title=Differential Flame Graph$" bd.txt &&
+		test_grep "^zoomed=cpuburn$" bd.txt &&
+		test_grep "^matched_text=Matched: [0-9.]*%$" bd.txt &&
+		test -s "$ART/diff-search.png"
+	'
 else
 	test_skip 'browser (svg): click zooms, reset, search highlights with the matched share' \
 		'chromium not installed (tools/install-deps.sh with WITH_TEST_DEPS=1 installs it)'
 	test_skip 'browser (html): click zooms, reset, search highlights with the matched share' \
+		'chromium not installed (tools/install-deps.sh with WITH_TEST_DEPS=1 installs it)'
+	test_skip 'browser (diff): the differential graph zooms and searches too' \
 		'chromium not installed (tools/install-deps.sh with WITH_TEST_DEPS=1 installs it)'
 fi
 
