@@ -97,8 +97,9 @@ int cmd_script(int argc, const char **argv)
 		SPEC_FN("fields", 'F', &o, "str",
 			     "comma separated output fields prepend with 'type:'. +field to add and -field to remove.Valid types: hw,sw,trace,raw,synth. Fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat",
 			     parse_fields_cb),
-		SPEC_FLAG("folded", 0, &folded,
-			  "print folded stacks (as perf script | stackcollapse-perf.pl)"),
+		/* sonde's: hidden, so -h stays perf's */
+		{ .kind = OPTK_FLAG, .name = "folded", .dest = &folded, .traits = OPTT_HIDDEN,
+		  .desc = "print folded stacks (as perf script | stackcollapse-perf.pl)" },
 		SPEC_FLAG("force", 'f', &o.force, "don't complain, do it"),
 		SPEC_FN("gen-script", 'g', NULL, "lang",
 			     "generate perf-script.xx script in specified language", opts_refuse),
