@@ -147,7 +147,6 @@ bool stacks_fold_name(struct strbuf *out, const char *sym, const char *dso, bool
 	for (const char *p = name;;) {
 		const char *arrow = strstr(p, "->");
 		size_t len = arrow ? (size_t)(arrow - p) : strlen(p);
-		size_t start = out->len;
 
 		if (!first)
 			strbuf_addch(out, '\n');
@@ -165,7 +164,6 @@ bool stacks_fold_name(struct strbuf *out, const char *sym, const char *dso, bool
 		}
 		if (!first)
 			strbuf_addstr(out, "_[i]");
-		(void)start;
 		first = false;
 		if (!arrow)
 			break;

@@ -174,7 +174,6 @@ struct layout {
 	u32 *first, *next; /* children, sorted by name */
 	double *x;	  /* in weight units */
 	u32 *depth;
-	u32 max_depth;
 };
 
 static const struct stacks *sort_st;
