@@ -7,7 +7,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginfod python3-embed
+PKGS := libelf libdw libtraceevent capstone libzstd liblzma ncursesw libdebuginfod python3-embed zlib
 
 # Evaluated once, when make reads this file: a target that installs the packages
 # (demo) re-runs make afterwards, and a build without them stops at pkg-check.

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde script: options and validation; the work is in ui/script-run.c. */
 #include "builtin.h"
+#include "cmd/flamegraph.h"
 #include "cmd/open.h"
 
 #include "lib/debug.h"
@@ -51,6 +52,28 @@ static int ignore_cb(const struct opt_spec *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* --folded: sonde flamegraph --folded with script's input and selections */
+static int script_folded(const struct script_opts *so, int max_stack)
+{
+	struct flame_opts fo;
+
+	flame_opts_init(&fo);
+	fo.folded = true;
+	fo.input = so->input;
+	fo.force = so->force;
+	fo.comm_list = so->comm_list;
+	fo.pid_list = so->pid_list;
+	fo.tid_list = so->tid_list;
+	fo.cpu_list = so->cpu_list;
+	fo.dso_list = so->dso_list;
+	fo.time_str = so->time_str;
+	fo.symfs = so->symfs;
+	fo.kallsyms = so->kallsyms;
+	if (max_stack > 0)
+		fo.stack.max_stack = (u32)max_stack;
+	return flamegraph_run(&fo);
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	struct script_opts o;
@@ -60,6 +83,7 @@ int cmd_script(int argc, const char **argv)
 	int max_stack = -1, dummy_i = 0;
 	bool hide_cg = false;
 	bool demangle = true;
+	bool folded = false;
 
 	script_opts_init(&o);
 	const struct opt_spec options[] = {
@@ -73,6 +97,9 @@ int cmd_script(int argc, const char **argv)
 		SPEC_FN("fields", 'F', &o, "str",
 			     "comma separated output fields prepend with 'type:'. +field to add and -field to remove.Valid types: hw,sw,trace,raw,synth. Fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat",
 			     parse_fields_cb),
+		/* sonde's: hidden, so -h stays perf's */
+		{ .kind = OPTK_FLAG, .name = "folded", .dest = &folded, .traits = OPTT_HIDDEN,
+		  .desc = "print folded stacks (as perf script | stackcollapse-perf.pl)" },
 		SPEC_FLAG("force", 'f', &o.force, "don't complain, do it"),
 		SPEC_FN("gen-script", 'g', NULL, "lang",
 			     "generate perf-script.xx script in specified language", script_lang_opt_gen),
@@ -195,6 +222,8 @@ int cmd_script(int argc, const char **argv)
 				"Please limit to --reltime or --deltatime.\n");
 		return 255;
 	}
+	if (folded)
+		return script_folded(&o, max_stack);
 	reader = data_open_for_read(o.input, o.force);
 	if (!reader)
 		return 255;
