@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: MIT
+// Syscall argument names from tracefs formats and the argument/return beautifiers of perf trace.
+#include "trace/syscall-fmt.h"
+
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "trace/syscall-tbl.h"
+#include "trace/tracefs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool name_in(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(name, *list))
+			return true;
+	return false;
+}
+
+/* arg_kind - how perf shows argument @arg (of C type @type) of syscall @sc */
+static enum syscall_arg_kind arg_kind(const char *sc, const char *arg, const char *type)
+{
+	static const char *const fd_names[] = { "fd", "fildes", "oldfd", "newfd", "ufd", "epfd",
+						"out_fd", "in_fd", "fd_in", "fd_out", NULL };
+	static const char *const dfd_names[] = { "dfd", "olddfd", "newdfd", "dirfd", NULL };
+	static const char *const file_names[] = { "filename", "pathname", "oldname", "newname",
+						  "path", "specialfile", "library", NULL };
+	static const char *const pid_names[] = { "pid", "upid", "tgid", NULL };
+	static const char *const hex_names[] = { "addr", "start", "brk", "off", "pgoff", "arg2",
+						 "arg3", "arg4", "arg5", "new_addr", NULL };
+	static const char *const sig_calls[] = { "kill", "tkill", "tgkill", "rt_sigaction",
+						 "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+						 "pidfd_send_signal", NULL };
+	static const char *const open_calls[] = { "open", "openat", "open_by_handle_at", NULL };
+	static const char *const access_calls[] = { "access", "faccessat", "faccessat2", NULL };
+	bool is_ptr = strchr(type, '*') != NULL;
+
+	if (name_in(arg, fd_names) && !is_ptr)
+		return SAK_FD;
+	if (name_in(arg, dfd_names) && !is_ptr)
+		return SAK_DFD;
+	if (name_in(arg, file_names) && is_ptr && strstr(type, "char"))
+		return SAK_FILENAME;
+	if (name_in(arg, pid_names) && !is_ptr)
+		return SAK_PID;
+	if (!strcmp(arg, "flags") && name_in(sc, open_calls))
+		return SAK_OPEN_FLAGS;
+	if (!strcmp(arg, "mode") && name_in(sc, access_calls))
+		return SAK_ACCESS_MODE;
+	if (!strcmp(arg, "prot"))
+		return SAK_MMAP_PROT;
+	if (!strcmp(arg, "flags") && !strcmp(sc, "mmap"))
+		return SAK_MMAP_FLAGS;
+	if (!strcmp(arg, "clone_flags"))
+		return SAK_CLONE_FLAGS;
+	if (!strcmp(arg, "op") && !strcmp(sc, "futex"))
+		return SAK_FUTEX_OP;
+	if (!strcmp(arg, "sig") && name_in(sc, sig_calls))
+		return SAK_SIGNAL;
+	if (!strcmp(arg, "how") && !strcmp(sc, "rt_sigprocmask"))
+		return SAK_SIGPROCMASK_HOW;
+	if (!strcmp(arg, "option") && !strcmp(sc, "arch_prctl"))
+		return SAK_ARCH_PRCTL;
+	if (!strcmp(arg, "resource"))
+		return SAK_RLIMIT;
+	if (!strcmp(arg, "flags") && !strcmp(sc, "getrandom"))
+		return SAK_GRND;
+	if (!strcmp(arg, "whence"))
+		return SAK_WHENCE;
+	if (!strcmp(sc, "fcntl") && !strcmp(arg, "cmd"))
+		return SAK_FCNTL_CMD;
+	if (!strcmp(sc, "fcntl") && !strcmp(arg, "arg"))
+		return SAK_FCNTL_ARG;
+	if (!strcmp(sc, "ioctl") && !strcmp(arg, "cmd"))
+		return SAK_IOCTL_CMD;
+	if (!strcmp(arg, "options") && (!strcmp(sc, "wait4") || !strcmp(sc, "waitid")))
+		return SAK_WAIT_OPTIONS;
+	if (is_ptr || (strstr(type, "unsigned long") && name_in(arg, hex_names)))
+		return SAK_HEX;
+	if (strstr(type, "unsigned") || strstr(type, "size_t") || strstr(type, "u32") ||
+	    strstr(type, "u64"))
+		return SAK_UINT;
+	return SAK_INT;
+}
+
+static enum syscall_ret_kind ret_kind(const char *sc)
+{
+	static const char *const hex_calls[] = { "mmap", "mremap", "brk", "shmat", NULL };
+	static const char *const pid_calls[] = { "clone", "clone3", "fork", "vfork", "wait4",
+						 "getppid", "set_tid_address", NULL };
+
+	if (!strcmp(sc, "exit") || !strcmp(sc, "exit_group"))
+		return SRK_NONE;
+	if (name_in(sc, hex_calls))
+		return SRK_HEX;
+	if (name_in(sc, pid_calls))
+		return SRK_PID;
+	return SRK_INT;
+}
+
+/*
+ * format_field_line - split "field:TYPE NAME;\toffset:N;..." into @type and
+ * @name (array brackets dropped) and return the offset, or -1 when the
+ * line is no field line.
+ */
+static int format_field_line(const char *line, char *type, size_t tlen, char *name, size_t nlen)
+{
+	const char *p = strstr(line, "field:"), *semi, *sp, *off;
+	size_t len;
+
+	if (!p)
+		return -1;
+	p += 6;
+	semi = strchr(p, ';');
+	if (!semi)
+		return -1;
+	sp = semi;
+	while (sp > p && sp[-1] != ' ')
+		sp--;
+	if (sp == p)
+		return -1;
+	len = (size_t)(sp - p);
+	while (len && p[len - 1] == ' ')
+		len--;
+	snprintf(type, tlen, "%.*s", (int)len, p);
+	len = strcspn(sp, "[;");
+	snprintf(name, nlen, "%.*s", (int)len, sp);
+	off = strstr(semi, "offset:");
+	return off ? atoi(off + 7) : -1;
+}
+
+static int read_format(const char *sys, const char *name, struct strbuf *sb)
+{
+	const char *root = tracefs_root();
+	char path[512];
+
+	if (!root)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", root, sys, name);
+	if (strbuf_read_file(sb, path, 4096) < 0)
+		return -errno ? -errno : -ENOENT;
+	return 0;
+}
+
+int tp_field_offset(const char *sys, const char *name, const char *field)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char type[128], fname[128];
+	int err, ret = -ENOENT;
+
+	err = read_format(sys, name, &sb);
+	if (err)
+		return err;
+	for (char *line = sb.buf, *next; line && *line; line = next) {
+		int off;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		off = format_field_line(line, type, sizeof(type), fname, sizeof(fname));
+		if (off >= 0 && !strcmp(fname, field)) {
+			ret = off;
+			break;
+		}
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+int syscall_desc_init(struct syscall_desc *desc, int id)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char tp[160];
+
+	memset(desc, 0, sizeof(*desc));
+	desc->id = id;
+	desc->name = syscall_tbl_name(id);
+	if (!desc->name)
+		return -ENOENT;
+	desc->ret_kind = ret_kind(desc->name);
+	snprintf(tp, sizeof(tp), "sys_enter_%s", desc->name);
+	if (read_format("syscalls", tp, &sb) == 0) {
+		desc->has_format = true;
+		for (char *line = sb.buf, *next; line && *line; line = next) {
+			char type[128], name[128];
+
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (format_field_line(line, type, sizeof(type), name, sizeof(name)) < 0 ||
+			    !strncmp(name, "common_", 7) || !strcmp(name, "__syscall_nr"))
+				continue;
+			if (desc->nr_args == SYSCALL_MAX_ARGS)
+				break;
+			desc->arg_names[desc->nr_args] = xstrdup(name);
+			desc->kinds[desc->nr_args] = arg_kind(desc->name, name, type);
+			desc->nr_args++;
+		}
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+void syscall_desc_release(struct syscall_desc *desc)
+{
+	for (int i = 0; i < desc->nr_args; i++)
+		free(desc->arg_names[i]);
+	desc->nr_args = 0;
+}
+
+/*
+ * add_bits - the names of the single bits of @val found in @t, low bit
+ * first, '|'-separated, then what is left in hex. Returns whether
+ * something was appended.
+ */
+static bool add_bits(struct strbuf *out, enum trace_table t, u64 val, bool sep)
+{
+	u64 rest = 0;
+
+	for (int bit = 0; bit < 64; bit++) {
+		u64 b = 1ULL << bit;
+		const char *name;
+
+		if (!(val & b))
+			continue;
+		name = trace_table_find(t, b);
+		if (!name) {
+			rest |= b;
+			continue;
+		}
+		if (t == TT_WAIT_OPTIONS)
+			name += strspn(name, "_") + 1; /* WNOHANG, __WALL: NOHANG, ALL */
+		strbuf_addf(out, "%s%s", sep ? "|" : "", name);
+		sep = true;
+	}
+	if (rest) {
+		strbuf_addf(out, "%s%#llx", sep ? "|" : "", (unsigned long long)rest);
+		sep = true;
+	}
+	return sep;
+}
+
+static void add_pid(struct strbuf *out, int pid, syscall_comm_fn *comm, void *priv)
+{
+	const char *c = comm ? comm(priv, pid) : NULL;
+
+	strbuf_addf(out, "%d", pid);
+	if (c)
+		strbuf_addf(out, " (%s)", c);
+}
+
+static void add_named(struct strbuf *out, enum trace_table t, u64 val, bool is_signed)
+{
+	const char *name = trace_table_find(t, val);
+
+	if (name)
+		strbuf_addstr(out, name);
+	else if (is_signed)
+		strbuf_addf(out, "%d", (int)val);
+	else
+		strbuf_addf(out, "%llu", (unsigned long long)val);
+}
+
+static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v, syscall_comm_fn *comm,
+		    void *priv)
+{
+	switch (kind) {
+	case SAK_INT:
+		strbuf_addf(out, "%lld", (long long)v);
+		break;
+	case SAK_UINT:
+	case SAK_FCNTL_ARG:
+		strbuf_addf(out, "%llu", (unsigned long long)v);
+		break;
+	case SAK_HEX:
+		strbuf_addf(out, "%#llx", (unsigned long long)v);
+		break;
+	case SAK_FD:
+		strbuf_addf(out, "%d", (int)v);
+		break;
+	case SAK_DFD:
+		if ((int)v == (int)trace_table_get(TT_AT_FDCWD)[0].val)
+			strbuf_addstr(out, "CWD");
+		else
+			strbuf_addf(out, "%d", (int)v);
+		break;
+	case SAK_FILENAME:
+		strbuf_addf(out, "%#x", (unsigned int)v);
+		break;
+	case SAK_PID:
+		add_pid(out, (int)v, comm, priv);
+		break;
+	case SAK_OPEN_FLAGS: {
+		u64 acc = v & 3;
+		bool sep = false;
+
+		if (!acc) {
+			strbuf_addstr(out, trace_table_find(TT_OPEN_ACCMODE, 0));
+			sep = true;
+		}
+		sep = add_bits(out, TT_OPEN_FLAGS, v & ~3ULL, sep);
+		if (acc) {
+			const char *name = trace_table_find(TT_OPEN_ACCMODE, acc);
+
+			if (name)
+				strbuf_addf(out, "%s%s", sep ? "|" : "", name);
+			else
+				strbuf_addf(out, "%s%#llx", sep ? "|" : "", (unsigned long long)acc);
+		}
+		break;
+	}
+	case SAK_ACCESS_MODE: {
+		bool sep = false;
+
+		for (const struct trace_flag *f = trace_table_get(TT_ACCESS_MODE); f->name; f++) {
+			if (!(v & f->val))
+				continue;
+			/* R_OK -> R */
+			strbuf_addf(out, "%s%.1s", sep ? "|" : "", f->name);
+			sep = true;
+			v &= ~f->val;
+		}
+		if (v)
+			strbuf_addf(out, "%s%#llx", sep ? "|" : "", (unsigned long long)v);
+		break;
+	}
+	case SAK_MMAP_PROT:
+		add_bits(out, TT_PROT, v, false);
+		break;
+	case SAK_MMAP_FLAGS: {
+		const char *type = trace_table_find(TT_MAP_TYPE, v & 0xf);
+		bool sep = false;
+
+		if (type) {
+			strbuf_addstr(out, type);
+			sep = true;
+			v &= ~0xfULL;
+		}
+		add_bits(out, TT_MAP_FLAGS, v, sep);
+		break;
+	}
+	case SAK_CLONE_FLAGS:
+		add_bits(out, TT_CLONE_FLAGS, v, false);
+		break;
+	case SAK_FUTEX_OP: {
+		const char *cmd = trace_table_find(TT_FUTEX_CMD, v & 0x7f);
+
+		if (cmd)
+			strbuf_addstr(out, cmd);
+		else
+			strbuf_addf(out, "%llu", (unsigned long long)(v & 0x7f));
+		add_bits(out, TT_FUTEX_FLAGS, v & ~0x7fULL, true);
+		break;
+	}
+	case SAK_SIGNAL:
+		add_named(out, TT_SIGNAL, v, true);
+		break;
+	case SAK_SIGPROCMASK_HOW:
+		add_named(out, TT_SIGPROCMASK_HOW, v, true);
+		break;
+	case SAK_ARCH_PRCTL:
+		add_named(out, TT_ARCH_PRCTL, v, true);
+		break;
+	case SAK_RLIMIT:
+		add_named(out, TT_RLIMIT, v, true);
+		break;
+	case SAK_GRND:
+		add_bits(out, TT_GRND, v, false);
+		break;
+	case SAK_WHENCE:
+		add_named(out, TT_SEEK_WHENCE, v, false);
+		break;
+	case SAK_FCNTL_CMD:
+		add_named(out, TT_FCNTL_CMD, v, true);
+		break;
+	case SAK_WAIT_OPTIONS:
+		add_bits(out, TT_WAIT_OPTIONS, v, false);
+		break;
+	case SAK_IOCTL_CMD: {
+		const char *name = trace_table_find(TT_TTY_IOCTL, (unsigned int)v);
+
+		if (name)
+			strbuf_addstr(out, name);
+		else
+			strbuf_addf(out, "%#x", (unsigned int)v);
+		break;
+	}
+	}
+}
+
+/* fcntl_cmd_takes_arg - the fcntl commands perf shows the third argument for, even when 0 */
+static bool fcntl_cmd_takes_arg(u64 cmd)
+{
+	const char *name = trace_table_find(TT_FCNTL_CMD, cmd);
+
+	return name && strncmp(name, "GET", 3) && strncmp(name, "OFD_GET", 7);
+}
+
+void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL_MAX_ARGS],
+			 syscall_comm_fn *comm, void *priv, struct strbuf *out)
+{
+	bool first = true, anon_map = false;
+
+	if (!desc->has_format) {
+		/* no tracefs format: perf's raw argN names, all six */
+		for (int i = 0; i < SYSCALL_MAX_ARGS; i++) {
+			if (!args[i])
+				continue;
+			strbuf_addf(out, "%sarg%d: %llu", first ? "" : ", ", i,
+				    (unsigned long long)args[i]);
+			first = false;
+		}
+		return;
+	}
+	for (int i = 0; i < desc->nr_args; i++) {
+		u64 v = args[i];
+
+		/* futex: WAKE takes (uaddr, op, val), WAIT one more; the rest is stale registers */
+		if (!strcmp(desc->name, "futex") && (((args[1] & 0x7f) == 1 && i > 2) ||
+						     ((args[1] & 0x7f) == 0 && i > 3)))
+			break;
+
+		if (desc->kinds[i] == SAK_MMAP_FLAGS)
+			anon_map = v & 0x20; /* MAP_ANONYMOUS: the fd is no argument then */
+		if (desc->kinds[i] == SAK_FCNTL_ARG) {
+			if (!fcntl_cmd_takes_arg(args[1]))
+				continue;
+		} else if (!v && desc->kinds[i] != SAK_SIGPROCMASK_HOW) {
+			continue;
+		}
+		if (desc->kinds[i] == SAK_FD && anon_map && !strcmp(desc->name, "mmap"))
+			continue;
+		strbuf_addf(out, "%s%s: ", first ? "" : ", ", desc->arg_names[i]);
+		add_arg(out, desc->kinds[i], v, comm, priv);
+		first = false;
+	}
+}
+
+void syscall_format_ret(const struct syscall_desc *desc, s64 ret, syscall_comm_fn *comm,
+			void *priv, struct strbuf *out)
+{
+	if (ret < 0 && ret >= -4095) {
+		const char *name = errno_name((int)-ret);
+
+		if (name)
+			strbuf_addf(out, "-1 %s (%s)", name, strerror((int)-ret));
+		else
+			strbuf_addf(out, "-1 %lld (%s)", (long long)-ret, strerror((int)-ret));
+		return;
+	}
+	switch (desc->ret_kind) {
+	case SRK_HEX:
+		strbuf_addf(out, "%#llx", (unsigned long long)ret);
+		break;
+	case SRK_PID: {
+		/* perf shows the pid only for a thread it knows */
+		const char *c = comm ? comm(priv, (int)ret) : NULL;
+
+		if (c)
+			strbuf_addf(out, "%lld (%s)", (long long)ret, c);
+		break;
+	}
+	case SRK_NONE:
+		strbuf_addch(out, '?');
+		break;
+	default:
+		strbuf_addf(out, "%lld", (long long)ret);
+		break;
+	}
+}
