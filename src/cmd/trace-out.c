@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: MIT
-// sonde trace: records to thread state, perf trace's syscall lines and its -s summary tables.
+/* SPDX-License-Identifier: MIT */
+/* sonde trace: records to thread state, perf trace's syscall lines and its -s summary tables. */
 #include "cmd/trace.h"
 
 #include "data/event.h"
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the argument text is padded to this width before " = ret", and to 3 less before "..." */
 #define ARGS_WIDTH 69
@@ -47,6 +48,94 @@ static const char *thread_comm(void *priv, int tid)
 	struct trace_thread *t = tid > 0 ? u64map_find(&trace->threads, (u64)tid) : NULL;
 
 	return t ? t->comm : NULL;
+}
+
+/* fd_slot - the path cache entry of @fd in @t's process, grown as needed */
+static char **fd_slot(struct trace *trace, struct trace_thread *t, int fd)
+{
+	struct trace_thread *proc = t->pid > 0 && t->pid != t->tid ?
+					    trace_thread_findnew(trace, t->pid, t->pid) : t;
+
+	if (fd < 0 || fd > 65535)
+		return NULL;
+	if (fd >= proc->nr_fd_paths) {
+		int nr = fd + 16;
+
+		proc->fd_paths = xrealloc(proc->fd_paths, nr * sizeof(char *));
+		memset(proc->fd_paths + proc->nr_fd_paths, 0, (nr - proc->nr_fd_paths) * sizeof(char *));
+		proc->nr_fd_paths = nr;
+	}
+	return &proc->fd_paths[fd];
+}
+
+/* failed lookups are remembered as this (not retried until the fd changes) */
+static char no_path[1];
+
+/* thread_fd_path - for the beautifiers: the path of an fd, read from /proc once */
+static const char *thread_fd_path(void *priv, int fd)
+{
+	struct trace *trace = priv;
+	struct trace_thread *t = trace->cur;
+	char **slot, link[64], buf[4096];
+	ssize_t n;
+
+	if (!t || !(slot = fd_slot(trace, t, fd)))
+		return NULL;
+	if (!*slot) {
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", t->pid > 0 ? t->pid : t->tid, fd);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = '\0';
+			*slot = xstrdup(buf);
+		} else {
+			*slot = no_path;
+		}
+	}
+	return *slot == no_path ? NULL : *slot;
+}
+
+static void fd_forget(struct trace *trace, struct trace_thread *t, int fd)
+{
+	char **slot = fd_slot(trace, t, fd);
+
+	if (slot && *slot) {
+		if (*slot != no_path)
+			free(*slot);
+		*slot = NULL;
+	}
+}
+
+/* fd_update - after a call: a closed fd or a new one (open, dup, socket...) has no path yet */
+static void fd_update(struct trace *trace, struct trace_thread *t, const char *name,
+		      const u64 *args, s64 ret)
+{
+	static const char *const new_fd_prefixes[] = { "open", "dup", "socket", "accept", "memfd",
+							 "eventfd", "epoll_create", "timerfd_create",
+							 "signalfd", "inotify_init", "fanotify_init",
+							 "pidfd_open", "creat", NULL };
+
+	if (!name)
+		return;
+	if (!strcmp(name, "close") && ret == 0) {
+		fd_forget(trace, t, (int)args[0]);
+		return;
+	}
+	if (ret < 0)
+		return;
+	for (int i = 0; new_fd_prefixes[i]; i++)
+		if (!strncmp(name, new_fd_prefixes[i], strlen(new_fd_prefixes[i]))) {
+			fd_forget(trace, t, (int)ret);
+			return;
+		}
+}
+
+static const struct syscall_fmt_cb *fmt_cb(struct trace *trace, struct trace_thread *t)
+{
+	static struct syscall_fmt_cb cb = { .comm = thread_comm, .fd_path = thread_fd_path };
+
+	cb.priv = trace;
+	trace->cur = t;
+	return &cb;
 }
 
 static struct syscall_desc *desc_get(struct trace *trace, int id)
@@ -97,6 +186,8 @@ static void line_head(struct trace *trace, struct strbuf *sb, const u64 *time, d
 		strbuf_addstr(sb, "(         ): ");
 	else
 		strbuf_addf(sb, "(%6.3f ms): ", dur_ms);
+	if (!trace->show_thread)
+		return;
 	if (trace->show_comm)
 		strbuf_addf(sb, "%s/%d ", t->comm, t->tid);
 	else
@@ -119,12 +210,12 @@ static void emit(struct trace *trace, struct strbuf *sb)
 }
 
 static void add_call(struct trace *trace, struct strbuf *sb, struct syscall_desc *d,
-		     const u64 *args)
+		     const u64 *args, struct trace_thread *t)
 {
 	char nbuf[16];
 
 	strbuf_addf(sb, "%s(", desc_name(d, nbuf, sizeof(nbuf)));
-	syscall_format_args(d, args, thread_comm, trace, sb);
+	syscall_format_args(d, args, fmt_cb(trace, t), sb);
 	strbuf_addch(sb, ')');
 }
 
@@ -142,7 +233,7 @@ static void flush_cut_entry(struct trace *trace, struct trace_thread *except)
 	t->entry.printed = true;
 	line_head(trace, &sb, &t->entry.time, -1, t);
 	from = sb.len;
-	add_call(trace, &sb, desc_get(trace, t->entry.id), t->entry.args);
+	add_call(trace, &sb, desc_get(trace, t->entry.id), t->entry.args, t);
 	pad(&sb, from, ARGS_WIDTH - 3);
 	strbuf_addstr(&sb, " ...");
 	emit(trace, &sb);
@@ -212,7 +303,7 @@ static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int 
 
 			line_head(trace, &sb, &time, -1, t);
 			from = sb.len;
-			add_call(trace, &sb, d, args);
+			add_call(trace, &sb, d, args, t);
 			pad(&sb, from, ARGS_WIDTH);
 			strbuf_addstr(&sb, " = ?");
 			emit(trace, &sb);
@@ -248,15 +339,17 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 		line_head(trace, &sb, NULL, -1, t);
 	from = sb.len;
 	if (have_entry && !t->entry.printed)
-		add_call(trace, &sb, d, t->entry.args);
+		add_call(trace, &sb, d, t->entry.args, t);
 	else
 		strbuf_addf(&sb, " ... [continued]: %s())", desc_name(d, nbuf, sizeof(nbuf)));
 	pad(&sb, from, ARGS_WIDTH);
 	strbuf_addstr(&sb, " = ");
-	syscall_format_ret(d, ret, thread_comm, trace, &sb);
+	syscall_format_ret(d, ret, fmt_cb(trace, t), &sb);
 	emit(trace, &sb);
 out:
 	strbuf_release(&sb);
+	if (have_entry)
+		fd_update(trace, t, d->name, t->entry.args, ret);
 	t->entry.active = false;
 	if (trace->last_entry == t)
 		trace->last_entry = NULL;
@@ -462,6 +555,10 @@ static int free_thread(uint64_t key, void *val, void *arg)
 	for (int i = 0; i < t->nr_stats; i++)
 		free(t->stats[i].errnos);
 	free(t->stats);
+	for (int i = 0; i < t->nr_fd_paths; i++)
+		if (t->fd_paths[i] != no_path)
+			free(t->fd_paths[i]);
+	free(t->fd_paths);
 	free(t);
 	return 0;
 }

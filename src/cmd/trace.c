@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: MIT
-// sonde trace: options, syscall selection, the live loop over raw_syscalls tracepoints.
+/* SPDX-License-Identifier: MIT */
+/* sonde trace: options, syscall selection, the live loop over raw_syscalls tracepoints. */
 #include "builtin.h"
 #include "cmd/events-option.h"
 #include "cmd/trace.h"
@@ -214,9 +214,8 @@ static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, 
 	a->enable_on_exec = workload;
 	a->sample_id_all = 1;
 	a->exclude_guest = 1;
-	/* wake up when a quarter of the ring is full; the loop also polls with a timeout */
-	a->watermark = 1;
-	a->wakeup_watermark = 64 * 1024;
+	/* woken up by every record, as perf trace is: lines come out while the task runs */
+	a->wakeup_events = 1;
 	if (first) {
 		a->mmap = 1;
 		a->mmap2 = 1;
@@ -474,6 +473,9 @@ static int trace_run(struct trace *trace, const char **argv)
 		goto out;
 	}
 	seed_threads(trace);
+	/* perf shows the comm/tid column only when more than one thread can show up */
+	trace->show_thread = t->system_wide || t->cpu_list || trace->evlist->threads->nr > 1 ||
+			     (workload && !trace->no_inherit);
 	if (!workload)
 		evlist_enable(trace->evlist);
 	else {

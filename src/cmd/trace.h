@@ -36,6 +36,8 @@ struct trace_thread {
 	} entry;
 	struct syscall_stats *stats;	/* owned: [nr_stats], indexed by syscall id */
 	int nr_stats;
+	char **fd_paths;		/* owned: [nr_fd_paths] by fd, from /proc; NULL: not looked up */
+	int nr_fd_paths;
 };
 
 /* struct trace - one sonde trace run */
@@ -53,6 +55,7 @@ struct trace {
 	/* options */
 	bool summary_only, with_summary, errno_summary, failure_only, show_comm, full_time;
 	bool no_inherit, verbose;
+	bool show_thread;		/* the comm/tid column: more than one thread is traced */
 	double duration_ms;
 	const char *pf;
 	/* the run */
@@ -63,6 +66,7 @@ struct trace {
 	int nr_descs;
 	struct u64map threads;		/* tid -> struct trace_thread */
 	struct trace_thread *last_entry; /* thread whose unprinted entry the next line cuts */
+	struct trace_thread *cur;	/* thread whose line is being formatted (fd paths) */
 	u64 base_time;			/* first sample's time */
 	u64 nr_records;			/* every record, side-band included (-s percentages) */
 	u64 nr_lost;

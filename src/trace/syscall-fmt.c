@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: MIT
-// Syscall argument names from tracefs formats and the argument/return beautifiers of perf trace.
+/* SPDX-License-Identifier: MIT */
+/* Syscall argument names from tracefs formats and the argument/return beautifiers of perf trace. */
 #include "trace/syscall-fmt.h"
 
 #include "lib/strbuf.h"
@@ -243,9 +243,9 @@ static bool add_bits(struct strbuf *out, enum trace_table t, u64 val, bool sep)
 	return sep;
 }
 
-static void add_pid(struct strbuf *out, int pid, syscall_comm_fn *comm, void *priv)
+static void add_pid(struct strbuf *out, int pid, const struct syscall_fmt_cb *cb)
 {
-	const char *c = comm ? comm(priv, pid) : NULL;
+	const char *c = cb && cb->comm ? cb->comm(cb->priv, pid) : NULL;
 
 	strbuf_addf(out, "%d", pid);
 	if (c)
@@ -264,8 +264,17 @@ static void add_named(struct strbuf *out, enum trace_table t, u64 val, bool is_s
 		strbuf_addf(out, "%llu", (unsigned long long)val);
 }
 
-static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v, syscall_comm_fn *comm,
-		    void *priv)
+static void add_fd(struct strbuf *out, int fd, const struct syscall_fmt_cb *cb)
+{
+	const char *path = cb && cb->fd_path && fd >= 0 ? cb->fd_path(cb->priv, fd) : NULL;
+
+	strbuf_addf(out, "%d", fd);
+	if (path)
+		strbuf_addf(out, "<%s>", path);
+}
+
+static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v,
+		    const struct syscall_fmt_cb *cb)
 {
 	switch (kind) {
 	case SAK_INT:
@@ -279,19 +288,19 @@ static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v, sysca
 		strbuf_addf(out, "%#llx", (unsigned long long)v);
 		break;
 	case SAK_FD:
-		strbuf_addf(out, "%d", (int)v);
+		add_fd(out, (int)v, cb);
 		break;
 	case SAK_DFD:
 		if ((int)v == (int)trace_table_get(TT_AT_FDCWD)[0].val)
 			strbuf_addstr(out, "CWD");
 		else
-			strbuf_addf(out, "%d", (int)v);
+			add_fd(out, (int)v, cb);
 		break;
 	case SAK_FILENAME:
 		strbuf_addf(out, "%#x", (unsigned int)v);
 		break;
 	case SAK_PID:
-		add_pid(out, (int)v, comm, priv);
+		add_pid(out, (int)v, cb);
 		break;
 	case SAK_OPEN_FLAGS: {
 		u64 acc = v & 3;
@@ -400,7 +409,7 @@ static bool fcntl_cmd_takes_arg(u64 cmd)
 }
 
 void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL_MAX_ARGS],
-			 syscall_comm_fn *comm, void *priv, struct strbuf *out)
+			 const struct syscall_fmt_cb *cb, struct strbuf *out)
 {
 	bool first = true, anon_map = false;
 
@@ -434,13 +443,13 @@ void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL
 		if (desc->kinds[i] == SAK_FD && anon_map && !strcmp(desc->name, "mmap"))
 			continue;
 		strbuf_addf(out, "%s%s: ", first ? "" : ", ", desc->arg_names[i]);
-		add_arg(out, desc->kinds[i], v, comm, priv);
+		add_arg(out, desc->kinds[i], v, cb);
 		first = false;
 	}
 }
 
-void syscall_format_ret(const struct syscall_desc *desc, s64 ret, syscall_comm_fn *comm,
-			void *priv, struct strbuf *out)
+void syscall_format_ret(const struct syscall_desc *desc, s64 ret, const struct syscall_fmt_cb *cb,
+			struct strbuf *out)
 {
 	if (ret < 0 && ret >= -4095) {
 		const char *name = errno_name((int)-ret);
@@ -457,7 +466,7 @@ void syscall_format_ret(const struct syscall_desc *desc, s64 ret, syscall_comm_f
 		break;
 	case SRK_PID: {
 		/* perf shows the pid only for a thread it knows */
-		const char *c = comm ? comm(priv, (int)ret) : NULL;
+		const char *c = cb && cb->comm ? cb->comm(cb->priv, (int)ret) : NULL;
 
 		if (c)
 			strbuf_addf(out, "%lld (%s)", (long long)ret, c);

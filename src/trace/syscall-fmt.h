@@ -61,8 +61,12 @@ struct syscall_desc {
 	bool has_format;	/* the tracefs format was read */
 };
 
-/* comm of a thread the caller knows, or NULL */
-typedef const char *syscall_comm_fn(void *priv, int pid);
+/* struct syscall_fmt_cb - what the caller knows: thread comms and the paths of fds */
+struct syscall_fmt_cb {
+	const char *(*comm)(void *priv, int pid);  /* comm of a known thread, or NULL */
+	const char *(*fd_path)(void *priv, int fd); /* path of the calling thread's fd, or NULL */
+	void *priv;
+};
 
 /*
  * syscall_desc_init - fill @desc for syscall @id (name from the generated
@@ -76,17 +80,18 @@ void syscall_desc_release(struct syscall_desc *desc);
 
 /*
  * syscall_format_args - append the arguments of one call as perf trace shows
- * them: "name: value" pairs separated by ", ", zero values left out.
+ * them: "name: value" pairs separated by ", ", zero values left out, fds
+ * followed by their path ("3</etc/passwd>") when @cb knows it.
  */
 void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL_MAX_ARGS],
-			 syscall_comm_fn *comm, void *priv, struct strbuf *out);
+			 const struct syscall_fmt_cb *cb, struct strbuf *out);
 
 /*
  * syscall_format_ret - append the return value: "-1 ENOENT (No such file
  * or directory)" for an error, an address in hex, "pid (comm)", or decimal.
  */
-void syscall_format_ret(const struct syscall_desc *desc, s64 ret, syscall_comm_fn *comm,
-			void *priv, struct strbuf *out);
+void syscall_format_ret(const struct syscall_desc *desc, s64 ret, const struct syscall_fmt_cb *cb,
+			struct strbuf *out);
 
 /*
  * tp_field_offset - the offset of field @field of tracepoint @sys:@name as

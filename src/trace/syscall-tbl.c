@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: MIT
-// Lookups over the tables tools/gen-trace-tables.sh generates from the machine's headers.
+/* SPDX-License-Identifier: MIT */
+/* Lookups over the tables tools/gen-trace-tables.sh generates from the machine's headers. */
 #include "trace/syscall-tbl.h"
 
 #include <stddef.h>
