@@ -172,26 +172,53 @@ static bool printing(const struct trace *trace)
 	return !trace->summary_only;
 }
 
-/* line_head - "  time ( dur ms): comm/tid " (time NULL: "?", dur < 0: blank) */
-static void line_head(struct trace *trace, struct strbuf *sb, const u64 *time, double dur_ms,
+/* add_ms - @ns as "%*.3f" milliseconds (rounded to the microsecond) without printf */
+static void add_ms(struct strbuf *sb, u64 ns, int width)
+{
+	u64 us = (ns + 500) / 1000;
+	char buf[32];
+	int i = sizeof(buf);
+
+	for (int k = 0; k < 3; k++) {
+		buf[--i] = '0' + us % 10;
+		us /= 10;
+	}
+	buf[--i] = '.';
+	do {
+		buf[--i] = '0' + us % 10;
+		us /= 10;
+	} while (us);
+	if ((int)sizeof(buf) - i < width)
+		strbuf_addchars(sb, ' ', width - (sizeof(buf) - i));
+	strbuf_add(sb, buf + i, sizeof(buf) - i);
+}
+
+/* line_head - "  time ( dur ms): comm/tid " (time NULL: "?", dur_ns < 0: blank) */
+static void line_head(struct trace *trace, struct strbuf *sb, const u64 *time, s64 dur_ns,
 		      const struct trace_thread *t)
 {
+	char num[16];
+	int n;
+
 	if (!time)
-		strbuf_addf(sb, "%10s ", "?");
-	else if (trace->full_time)
-		strbuf_addf(sb, "%10.3f ", *time / 1e6);
+		strbuf_addstr(sb, "         ?");
 	else
-		strbuf_addf(sb, "%10.3f ", (*time - trace->base_time) / 1e6);
-	if (dur_ms < 0)
-		strbuf_addstr(sb, "(         ): ");
-	else
-		strbuf_addf(sb, "(%6.3f ms): ", dur_ms);
+		add_ms(sb, trace->full_time ? *time : *time > trace->base_time ? *time - trace->base_time : 0, 10);
+	if (dur_ns < 0) {
+		strbuf_addstr(sb, " (         ): ");
+	} else {
+		strbuf_add(sb, " (", 2);
+		add_ms(sb, (u64)dur_ns, 6);
+		strbuf_add(sb, " ms): ", 6);
+	}
 	if (!trace->show_thread)
 		return;
-	if (trace->show_comm)
-		strbuf_addf(sb, "%s/%d ", t->comm, t->tid);
-	else
-		strbuf_addf(sb, "%d ", t->tid);
+	if (trace->show_comm) {
+		strbuf_addstr(sb, t->comm);
+		strbuf_addch(sb, '/');
+	}
+	n = snprintf(num, sizeof(num), "%d ", t->tid);
+	strbuf_add(sb, num, n);
 }
 
 /* pad - bring the text after the head (from @from) to @width columns */
@@ -334,7 +361,7 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 	if (trace->duration_ms > 0 && (!have_entry || dur <= trace->duration_ms))
 		goto out;
 	if (have_entry)
-		line_head(trace, &sb, &t->entry.time, dur, t);
+		line_head(trace, &sb, &t->entry.time, (s64)ns, t);
 	else
 		line_head(trace, &sb, NULL, -1, t);
 	from = sb.len;

@@ -19,6 +19,7 @@
 #include "trace/tracefs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
@@ -168,6 +169,19 @@ static int syscalls_opt; /* --syscalls: 1, --no-syscalls: -1 */
 static int syscalls_option(const struct opt_spec *opt, const char *arg, int unset)
 {
 	*(int *)opt->dest = unset ? -1 : 1;
+	return 0;
+}
+
+static int mmap_pages_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct trace *trace = opt->dest;
+
+	if (unset)
+		return 0;
+	if (perf_mmap_pages_parse(arg, &trace->mmap_pages)) {
+		fprintf(stderr, "Invalid argument for --mmap-pages/-m\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -404,6 +418,40 @@ static void seed_threads(struct trace *trace)
 			trace_thread_findnew(trace, threads->pids[i], threads->pids[i]);
 }
 
+/*
+ * hand_off_close - closing the last fd of a tracepoint event waits for the
+ * kernel to unregister it (an RCU grace period, 30-50 ms each): a child
+ * keeps the fds until we are gone and pays that instead, so that the
+ * command returns as soon as its output is complete.
+ */
+static void hand_off_close(void)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		int null = open("/dev/null", O_RDWR);
+
+		/* no std fd of ours stays open: a pipe reader waiting for our EOF is not held up */
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(p[1]);
+		setsid();
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	/* the write end stays open until we exit: the child's read returns then */
+	if (pid < 0)
+		close(p[1]);
+}
+
 static int trace_run(struct trace *trace, const char **argv)
 {
 	struct target *t = &trace->target;
@@ -466,7 +514,7 @@ static int trace_run(struct trace *trace, const char **argv)
 	}
 	err = perf_mmap_set_open(&rings, trace->evlist, trace->evlist->cpus->nr,
 				 trace->evlist->cpus->map, trace->evlist->threads->nr,
-				 trace->evlist->threads->pids, perf_mmap_default_pages(), false);
+				 trace->evlist->threads->pids, trace->mmap_pages, false);
 	if (err) {
 		fprintf(stderr, "failed to mmap with %d (%s)\n", -err, strerror(-err));
 		status = 255;
@@ -506,6 +554,7 @@ static int trace_run(struct trace *trace, const char **argv)
 out:
 	perf_mmap_set_release(&rings);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
+	hand_off_close();
 	return status;
 }
 
@@ -529,7 +578,7 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_REFUSED("pf", 'F', "all|maj|min", "Trace pagefaults"),
 		SPEC_REFUSED("cgroup", 'G', "name", "monitor event in cgroup name only"),
 		SPEC_TEXT("input", 'i', &input, "file", "Analyze events in file"),
-		SPEC_REFUSED("mmap-pages", 'm', "pages", "number of mmap data pages"),
+		SPEC_FN("mmap-pages", 'm', &trace, "pages", "number of mmap data pages", mmap_pages_option),
 		SPEC_TEXT("output", 'o', &trace.output_name, "file", "output file name"),
 		SPEC_TEXT("pid", 'p', &trace.target.pid, "pid", "trace events on existing process id"),
 		SPEC_FLAG("summary", 's', &trace.summary_only, "Show only syscall summary with statistics"),
@@ -572,6 +621,12 @@ int cmd_trace(int argc, const char **argv)
 		return 129;
 	}
 	argc = opts_parse(argc, argv, options, trace_usage, OPTS_STOP_AT_ARG);
+	/*
+	 * a traced program can make a million calls a second: as root (no mlock
+	 * budget) the rings are 8x perf's default so that none is lost
+	 */
+	if (!trace.mmap_pages)
+		trace.mmap_pages = perf_mmap_default_pages() * (geteuid() == 0 ? 8 : 1);
 	/* syscalls are traced unless -e named only other events, or --no-syscalls */
 	if (syscalls_opt < 0)
 		trace.trace_syscalls = false;

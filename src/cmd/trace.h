@@ -57,6 +57,7 @@ struct trace {
 	bool no_inherit, verbose;
 	bool show_thread;		/* the comm/tid column: more than one thread is traced */
 	double duration_ms;
+	size_t mmap_pages;	/* data pages per ring (-m) */
 	const char *pf;
 	/* the run */
 	struct evsel *sys_enter, *sys_exit;

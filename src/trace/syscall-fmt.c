@@ -12,6 +12,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* fast number formatting: a traced program makes millions of calls, printf is the bottleneck */
+static void add_u64(struct strbuf *out, u64 v)
+{
+	char buf[24];
+	int i = sizeof(buf);
+
+	do {
+		buf[--i] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	strbuf_add(out, buf + i, sizeof(buf) - i);
+}
+
+static void add_s64(struct strbuf *out, s64 v)
+{
+	if (v < 0) {
+		strbuf_addch(out, '-');
+		add_u64(out, -(u64)v);
+	} else {
+		add_u64(out, (u64)v);
+	}
+}
+
+/* add_hex - "0x..." as %#llx prints it (0 as "0") */
+static void add_hex(struct strbuf *out, u64 v)
+{
+	char buf[24];
+	int i = sizeof(buf);
+
+	if (!v) {
+		strbuf_addch(out, '0');
+		return;
+	}
+	while (v) {
+		buf[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+	buf[--i] = 'x';
+	buf[--i] = '0';
+	strbuf_add(out, buf + i, sizeof(buf) - i);
+}
+
 static bool name_in(const char *name, const char *const *list)
 {
 	for (; *list; list++)
@@ -268,7 +310,7 @@ static void add_fd(struct strbuf *out, int fd, const struct syscall_fmt_cb *cb)
 {
 	const char *path = cb && cb->fd_path && fd >= 0 ? cb->fd_path(cb->priv, fd) : NULL;
 
-	strbuf_addf(out, "%d", fd);
+	add_s64(out, fd);
 	if (path)
 		strbuf_addf(out, "<%s>", path);
 }
@@ -278,14 +320,14 @@ static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v,
 {
 	switch (kind) {
 	case SAK_INT:
-		strbuf_addf(out, "%lld", (long long)v);
+		add_s64(out, (s64)v);
 		break;
 	case SAK_UINT:
 	case SAK_FCNTL_ARG:
-		strbuf_addf(out, "%llu", (unsigned long long)v);
+		add_u64(out, v);
 		break;
 	case SAK_HEX:
-		strbuf_addf(out, "%#llx", (unsigned long long)v);
+		add_hex(out, v);
 		break;
 	case SAK_FD:
 		add_fd(out, (int)v, cb);
@@ -297,7 +339,7 @@ static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v,
 			add_fd(out, (int)v, cb);
 		break;
 	case SAK_FILENAME:
-		strbuf_addf(out, "%#x", (unsigned int)v);
+		add_hex(out, (unsigned int)v);
 		break;
 	case SAK_PID:
 		add_pid(out, (int)v, cb);
@@ -442,7 +484,10 @@ void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL
 		}
 		if (desc->kinds[i] == SAK_FD && anon_map && !strcmp(desc->name, "mmap"))
 			continue;
-		strbuf_addf(out, "%s%s: ", first ? "" : ", ", desc->arg_names[i]);
+		if (!first)
+			strbuf_add(out, ", ", 2);
+		strbuf_addstr(out, desc->arg_names[i]);
+		strbuf_add(out, ": ", 2);
 		add_arg(out, desc->kinds[i], v, cb);
 		first = false;
 	}
@@ -462,7 +507,7 @@ void syscall_format_ret(const struct syscall_desc *desc, s64 ret, const struct s
 	}
 	switch (desc->ret_kind) {
 	case SRK_HEX:
-		strbuf_addf(out, "%#llx", (unsigned long long)ret);
+		add_hex(out, (u64)ret);
 		break;
 	case SRK_PID: {
 		/* perf shows the pid only for a thread it knows */
@@ -476,7 +521,7 @@ void syscall_format_ret(const struct syscall_desc *desc, s64 ret, const struct s
 		strbuf_addch(out, '?');
 		break;
 	default:
-		strbuf_addf(out, "%lld", (long long)ret);
+		add_s64(out, ret);
 		break;
 	}
 }
