@@ -8,6 +8,8 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "trace/syscall-tbl.h"
+#include "trace/tep.h"
+#include "lib/util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -204,7 +206,9 @@ static void line_head(struct trace *trace, struct strbuf *sb, const u64 *time, s
 		strbuf_addstr(sb, "         ?");
 	else
 		add_ms(sb, trace->full_time ? *time : *time > trace->base_time ? *time - trace->base_time : 0, 10);
-	if (dur_ns < 0) {
+	if (dur_ns == -2) {
+		strbuf_addch(sb, ' ');	/* only other events: no duration column */
+	} else if (dur_ns < 0) {
 		strbuf_addstr(sb, " (         ): ");
 	} else {
 		strbuf_add(sb, " (", 2);
@@ -405,6 +409,46 @@ static struct evsel *evsel_by_id(struct trace *trace, u64 id)
 	return NULL;
 }
 
+/* print_event - another event: "time comm/tid sys:name(field: value, ...)" */
+static void print_event(struct trace *trace, struct trace_thread *t, struct evsel *evsel,
+			const struct perf_sample *sample)
+{
+	struct tep_event *tp = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	bool first = true;
+
+	line_head(trace, &sb, &sample->time, trace->trace_syscalls ? -1 : -2, t);
+	strbuf_addf(&sb, "%s(", evsel->name);
+	if (trace->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
+		tp = trace_tep_find_event(trace->tep, (int)evsel->attr.config);
+	for (int i = 0; tp && i < trace_tep_nr_fields(tp); i++) {
+		const char *name = trace_tep_field_name(tp, i), *str;
+		size_t len;
+		u64 v;
+
+		if (trace_tep_field_is_string(tp, i)) {
+			if (trace_tep_field_str(tp, sample->raw_data, sample->raw_size, name, &str, &len))
+				continue;
+			strbuf_addf(&sb, "%s%s: \"%.*s\"", first ? "" : ", ", name, (int)len, str);
+		} else {
+			if (trace_tep_field_u64(tp, sample->raw_data, sample->raw_size, name, &v) || !v)
+				continue;
+			strbuf_addf(&sb, "%s%s: ", first ? "" : ", ", name);
+			if (!strcmp(name, "pid") || strendswith(name, "_pid")) {
+				const char *c = thread_comm(trace, (int)v);
+
+				strbuf_addf(&sb, c ? "%d (%s)" : "%d", (int)v, c);
+			} else {
+				strbuf_addf(&sb, "%lld", (long long)v);
+			}
+		}
+		first = false;
+	}
+	strbuf_addch(&sb, ')');
+	emit(trace, &sb);
+	strbuf_release(&sb);
+}
+
 int trace_process_event(struct trace *trace, const union perf_event *ev, u64 time)
 {
 	struct evsel *first = evlist_first(trace->evlist);
@@ -457,14 +501,10 @@ int trace_process_event(struct trace *trace, const union perf_event *ev, u64 tim
 		} else if (evsel && evsel == trace->sys_exit) {
 			on_exit_(trace, t, sample.time, (int)raw_u64(&sample, trace->exit_id_off),
 				 (s64)raw_u64(&sample, trace->exit_ret_off));
-		} else if (evsel && printing(trace)) {
-			struct strbuf sb = STRBUF_INIT;
-
+		} else if (evsel && printing(trace) && !trace->failure_only &&
+			   trace->duration_ms <= 0) {
 			flush_cut_entry(trace, t);
-			line_head(trace, &sb, &sample.time, -1, t);
-			strbuf_addf(&sb, "%s:", evsel->name);
-			emit(trace, &sb);
-			strbuf_release(&sb);
+			print_event(trace, t, evsel, &sample);
 		}
 	}
 	(void)time;
@@ -601,4 +641,5 @@ void trace_release(struct trace *trace)
 	free(trace->desc_done);
 	free(trace->selected);
 	free(trace->event_str);
+	trace_tep_free(trace->tep);
 }

@@ -16,6 +16,7 @@
 #include "lib/xalloc.h"
 #include "session/ordered-events.h"
 #include "trace/syscall-tbl.h"
+#include "trace/tep.h"
 #include "trace/tracefs.h"
 
 #include <errno.h>
@@ -275,6 +276,18 @@ static int add_events(struct trace *trace, bool workload)
 		return -1;
 	}
 	parse_events_error_release(&err);
+	evlist_for_each_entry(trace->evlist, evsel) {
+		char *colon;
+
+		if (evsel->attr.type != PERF_TYPE_TRACEPOINT || evsel == trace->sys_enter ||
+		    evsel == trace->sys_exit || !evsel->name || !(colon = strchr(evsel->name, ':')))
+			continue;
+		if (!trace->tep && trace_tep_from_tracefs(&trace->tep))
+			break;
+		*colon = '\0';
+		trace_tep_load_event(trace->tep, evsel->name, colon + 1);
+		*colon = ':';
+	}
 	if (!trace->evlist->nr_entries) {
 		fprintf(stderr, "Nothing to trace: --no-syscalls without other events (-e).\n");
 		return -1;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 struct perf_sample;
+struct tep_handle;
 union perf_event;
 
 /* struct syscall_stats - one syscall of one thread, for -s */
@@ -71,6 +72,7 @@ struct trace {
 	u64 base_time;			/* first sample's time */
 	u64 nr_records;			/* every record, side-band included (-s percentages) */
 	u64 nr_lost;
+	struct tep_handle *tep;		/* owned: formats of the other events (-e sys:name) */
 };
 
 /* trace_process_event - one record, in time order: threads, syscall lines, stats. */

@@ -117,4 +117,18 @@ test_expect_success ROOT,TRACEFS,PERF 'the same lines as perf trace, timing mask
 	mask sonde.out | sort >s && mask perf.out | sort >p && test_cmp p s
 '
 
+test_expect_success ROOT,TRACEFS,PERF 'tracepoints next to syscalls, as perf trace prints them' '
+	ev=sched:sched_process_exec,sched:sched_process_exit &&
+	"$SONDE" trace -e $ev -o sonde.out -- "$W" </dev/null 2>/dev/null &&
+	"$PERF" trace -e $ev -o perf.out -- "$W" </dev/null 2>/dev/null &&
+	test_grep "^ +[0-9]+\.[0-9]{3} sysmix/[0-9]+ sched:sched_process_exit\(comm: \"sysmix\", pid: [0-9]+ \(sysmix\), prio: 120, group_dead: 1\)$" sonde.out &&
+	sed -E "s/^ *[0-9.]+ //; s/[0-9]+/N/g" sonde.out | sort >s &&
+	sed -E "s/^ *[0-9.]+ //; s/[0-9]+/N/g" perf.out | sort >p && test_cmp p s &&
+	"$SONDE" trace -e close,sched:sched_process_exit -o out -- "$W" </dev/null 2>/dev/null &&
+	test_grep "\(fd: 4321\)" out &&
+	test_grep "^ +[0-9.]+ \( +\): sysmix/[0-9]+ sched:sched_process_exit\(" out &&
+	"$SONDE" trace --no-syscalls -e close,sched:sched_process_exit -o out -- "$W" </dev/null 2>/dev/null &&
+	test_grep "sched_process_exit" out && ! grep "close(" out
+'
+
 test_done
