@@ -49,6 +49,9 @@ static const char *thread_comm(void *priv, int tid)
 	struct trace *trace = priv;
 	struct trace_thread *t = tid > 0 ? u64map_find(&trace->threads, (u64)tid) : NULL;
 
+	/* a file's machine knows the idle task */
+	if (tid == 0 && trace->replay)
+		return "swapper";
 	return t ? t->comm : NULL;
 }
 
@@ -449,21 +452,18 @@ static void print_event(struct trace *trace, struct trace_thread *t, struct evse
 	strbuf_release(&sb);
 }
 
-int trace_process_event(struct trace *trace, const union perf_event *ev, u64 time)
+int trace_process_side(struct trace *trace, const union perf_event *ev)
 {
-	struct evsel *first = evlist_first(trace->evlist);
-	struct perf_sample sample;
 	struct trace_thread *t;
 
-	trace->nr_records++;
-	memset(&sample, 0, sizeof(sample));
-	if (perf_sample_parse(&first->attr, ev, &sample))
-		return 0;
+	/* live, perf counts every record in the percentages; from a file only samples */
+	if (!trace->replay)
+		trace->nr_records++;
 	switch (ev->header.type) {
 	case PERF_RECORD_COMM:
 		t = trace_thread_findnew(trace, ev->comm.pid, ev->comm.tid);
 		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm.comm);
-		return 0;
+		break;
 	case PERF_RECORD_FORK: {
 		struct trace_thread *parent = trace_thread_findnew(trace, ev->fork.ppid, ev->fork.ptid);
 
@@ -475,40 +475,56 @@ int trace_process_event(struct trace *trace, const union perf_event *ev, u64 tim
 			u64map_set(&trace->threads, (u64)t->tid, t);
 		}
 		memcpy(t->comm, parent->comm, sizeof(t->comm));
-		return 0;
+		break;
 	}
 	case PERF_RECORD_LOST:
 		trace->nr_lost += ev->lost.lost;
-		return 0;
-	case PERF_RECORD_SAMPLE:
 		break;
 	default:
+		break;
+	}
+	return 0;
+}
+
+int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct perf_sample *sample)
+{
+	struct trace_thread *t;
+
+	trace->nr_records++;
+	if (!trace->base_time)
+		trace->base_time = sample->time;
+	t = trace_thread_findnew(trace, sample->pid, sample->tid);
+	t->nr_events++;
+	if (evsel && evsel == trace->sys_enter) {
+		u64 args[SYSCALL_MAX_ARGS];
+
+		for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
+			args[i] = raw_u64(sample, trace->enter_args_off + 8 * i);
+		on_enter(trace, t, sample->time, (int)raw_u64(sample, trace->enter_id_off), args);
+	} else if (evsel && evsel == trace->sys_exit) {
+		on_exit_(trace, t, sample->time, (int)raw_u64(sample, trace->exit_id_off),
+			 (s64)raw_u64(sample, trace->exit_ret_off));
+	} else if (evsel && printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {
+		flush_cut_entry(trace, t);
+		print_event(trace, t, evsel, sample);
+	}
+	return 0;
+}
+
+int trace_process_event(struct trace *trace, const union perf_event *ev, u64 time)
+{
+	struct evsel *first = evlist_first(trace->evlist);
+	struct perf_sample sample;
+
+	memset(&sample, 0, sizeof(sample));
+	if (ev->header.type != PERF_RECORD_SAMPLE)
+		return trace_process_side(trace, ev);
+	if (perf_sample_parse(&first->attr, ev, &sample)) {
+		trace->nr_records++;
 		return 0;
 	}
-	if (!trace->base_time)
-		trace->base_time = sample.time;
-	t = trace_thread_findnew(trace, sample.pid, sample.tid);
-	t->nr_events++;
-	{
-		struct evsel *evsel = evsel_by_id(trace, sample.id);
-
-		if (evsel && evsel == trace->sys_enter) {
-			u64 args[SYSCALL_MAX_ARGS];
-
-			for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
-				args[i] = raw_u64(&sample, trace->enter_args_off + 8 * i);
-			on_enter(trace, t, sample.time, (int)raw_u64(&sample, trace->enter_id_off), args);
-		} else if (evsel && evsel == trace->sys_exit) {
-			on_exit_(trace, t, sample.time, (int)raw_u64(&sample, trace->exit_id_off),
-				 (s64)raw_u64(&sample, trace->exit_ret_off));
-		} else if (evsel && printing(trace) && !trace->failure_only &&
-			   trace->duration_ms <= 0) {
-			flush_cut_entry(trace, t);
-			print_event(trace, t, evsel, &sample);
-		}
-	}
 	(void)time;
-	return 0;
+	return trace_process_sample(trace, evsel_by_id(trace, sample.id), &sample);
 }
 
 /* ---- summary ---- */

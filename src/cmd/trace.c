@@ -2,6 +2,7 @@
 /* sonde trace: options, syscall selection, the live loop over raw_syscalls tracepoints. */
 #include "builtin.h"
 #include "cmd/events-option.h"
+#include "cmd/open.h"
 #include "cmd/trace.h"
 
 #include "core/cpumap.h"
@@ -15,6 +16,8 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "session/ordered-events.h"
+#include "session/session.h"
+#include "ui/header.h"
 #include "trace/syscall-tbl.h"
 #include "trace/tep.h"
 #include "trace/tracefs.h"
@@ -571,6 +574,97 @@ out:
 	return status;
 }
 
+/* ---- -i perf.data ---- */
+
+struct trace_tool {
+	struct tool tool;	/* first: the session hands it back */
+	struct trace *trace;
+};
+
+static int replay_sample(struct tool *tool, struct session *session, const union perf_event *ev,
+			 const struct perf_sample *sample, struct evsel *evsel)
+{
+	return trace_process_sample(((struct trace_tool *)tool)->trace, evsel, sample);
+}
+
+static int replay_other(struct tool *tool, struct session *session, const union perf_event *ev,
+			const struct perf_sample *sample)
+{
+	return trace_process_side(((struct trace_tool *)tool)->trace, ev);
+}
+
+/* field_offset - the offset tracefs gives, or the raw_syscalls layout every kernel has */
+static int field_offset(const char *name, const char *field, int fallback)
+{
+	int off = tp_field_offset("raw_syscalls", name, field);
+
+	return off < 0 ? fallback : off;
+}
+
+/*
+ * trace_replay - perf trace -i: the records of a file made by trace record
+ * (or record -e raw_syscalls:*) through the session, in time order, into
+ * the same lines and summary as a live run.
+ */
+static int trace_replay(struct trace *trace, const char *path)
+{
+	struct trace_tool tt = { .tool = { .sample = replay_sample, .other = replay_other,
+					   .ordered = true },
+				 .trace = trace };
+	struct machine_opts mopts = { .no_symbols = true };
+	struct data_reader *reader = data_open_for_read(path, false);
+	struct session *session;
+	struct data_error err;
+	int ret;
+
+	if (!reader)
+		return 255;
+	session = session_new(reader, &mopts);
+	trace->evlist = data_reader_evlist(reader);
+	trace->sys_enter = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_enter");
+	trace->sys_exit = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_exit");
+	trace->trace_syscalls = trace->sys_enter || trace->sys_exit;
+	trace->enter_id_off = field_offset("sys_enter", "id", 8);
+	trace->enter_args_off = field_offset("sys_enter", "args", 16);
+	trace->exit_id_off = field_offset("sys_exit", "id", 8);
+	trace->exit_ret_off = field_offset("sys_exit", "ret", 16);
+	trace->show_thread = true;
+	trace->replay = true;
+	memset(&err, 0, sizeof(err));
+	ret = session_process(session, &tt.tool, &err);
+	if (ret < 0) {
+		data_error_print(path, &err);
+		trace->evlist = NULL;
+		session_free(session);
+		return 255;
+	}
+	if (trace->summary_only || trace->with_summary)
+		trace_print_summary(trace);
+	trace->evlist = NULL; /* the reader's */
+	session_free(session);
+	return 0;
+}
+
+/*
+ * trace_record - perf trace record: perf record of the syscall tracepoints
+ * (every sample, raw payloads, 4 MiB rings) and the options given.
+ */
+static int trace_record(int argc, const char **argv)
+{
+	static const char *const pre[] = { "record", "-R", "-m", "1024", "-c", "1", "-e",
+					   "raw_syscalls:sys_enter,raw_syscalls:sys_exit" };
+	int nr_pre = sizeof(pre) / sizeof(pre[0]), ret;
+	const char **args = xcalloc(argc + nr_pre + 1, sizeof(char *));
+
+	for (int i = 0; i < nr_pre; i++)
+		args[i] = pre[i];
+	for (int i = 2; i < argc; i++)
+		args[nr_pre + i - 2] = argv[i];
+	ret = cmd_record(nr_pre + argc - 2, args);
+	free(args);
+	return ret;
+}
+
 int cmd_trace(int argc, const char **argv)
 {
 	struct trace trace;
@@ -629,10 +723,8 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_END(),
 	};
 
-	if (argc > 1 && !strcmp(argv[1], "record")) {
-		fprintf(stderr, "Error: 'trace record' is not supported by sonde yet\n");
-		return 129;
-	}
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return trace_record(argc, argv);
 	argc = opts_parse(argc, argv, options, trace_usage, OPTS_STOP_AT_ARG);
 	/*
 	 * a traced program can make a million calls a second: as root (no mlock
@@ -646,11 +738,6 @@ int cmd_trace(int argc, const char **argv)
 	else
 		trace.trace_syscalls = syscalls_opt > 0 || trace.selected || !trace.event_str;
 	trace.show_comm = comm;
-	if (input) {
-		fprintf(stderr, "Error: 'trace -i' is not supported by sonde yet\n");
-		trace_release(&trace);
-		return 129;
-	}
 	if (!argc && !trace.target.pid && !trace.target.tid && !trace.target.system_wide &&
 	    !trace.target.cpu_list)
 		trace.target.system_wide = true;
@@ -663,7 +750,12 @@ int cmd_trace(int argc, const char **argv)
 			return 255;
 		}
 	}
-	status = trace_run(&trace, argv);
+	if (input) {
+		trace.show_comm = comm;
+		status = trace_replay(&trace, input);
+	} else {
+		status = trace_run(&trace, argv);
+	}
 	if (trace.out != stderr)
 		fclose(trace.out);
 	evlist_free(trace.evlist);

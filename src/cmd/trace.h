@@ -56,7 +56,8 @@ struct trace {
 	/* options */
 	bool summary_only, with_summary, errno_summary, failure_only, show_comm, full_time;
 	bool no_inherit, verbose;
-	bool show_thread;		/* the comm/tid column: more than one thread is traced */
+	bool show_thread;
+	bool replay;			/* -i: percentages over samples, pid 0 is "swapper" */		/* the comm/tid column: more than one thread is traced */
 	double duration_ms;
 	size_t mmap_pages;	/* data pages per ring (-m) */
 	const char *pf;
@@ -75,8 +76,14 @@ struct trace {
 	struct tep_handle *tep;		/* owned: formats of the other events (-e sys:name) */
 };
 
-/* trace_process_event - one record, in time order: threads, syscall lines, stats. */
+/* trace_process_event - one live record, in time order: threads, syscall lines, stats. */
 int trace_process_event(struct trace *trace, const union perf_event *ev, u64 time);
+
+/* trace_process_sample - one sample of @evsel (sys_enter, sys_exit or another event). */
+int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct perf_sample *sample);
+
+/* trace_process_side - a record other than a sample: COMM, FORK, LOST... */
+int trace_process_side(struct trace *trace, const union perf_event *ev);
 
 /* trace_print_summary - the -s/-S per-thread tables. */
 void trace_print_summary(struct trace *trace);

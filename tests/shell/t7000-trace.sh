@@ -131,4 +131,17 @@ test_expect_success ROOT,TRACEFS,PERF 'tracepoints next to syscalls, as perf tra
 	test_grep "sched_process_exit" out && ! grep "close(" out
 '
 
+test_expect_success ROOT,TRACEFS,PERF 'trace record, then -i: the same output as perf trace -i' '
+	"$SONDE" trace record -o s.data -- "$W" </dev/null >/dev/null 2>&1 &&
+	"$PERF" trace record -o p.data -- "$W" </dev/null >/dev/null 2>&1 &&
+	for f in s.data p.data; do
+		for o in "" "-s" "-S --errno-summary" "--failure" "-e close"; do
+			"$SONDE" trace $o -i $f >sonde.out 2>&1 &&
+			"$PERF" trace $o -i $f >perf.out 2>&1 &&
+			test_cmp perf.out sonde.out || exit 1
+		done
+	done &&
+	test_grep "close\(fd: 1234\) += -1 EBADF" sonde.out
+'
+
 test_done
