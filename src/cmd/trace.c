@@ -243,6 +243,25 @@ static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, 
 	}
 }
 
+/* raw_syscalls_layout - where sys_enter's id and args and sys_exit's id and ret are */
+static int raw_syscalls_layout(struct trace *trace)
+{
+	static const char *const enter[] = { "id", "args" }, *const exit_[] = { "id", "ret" };
+	int off[2], err;
+
+	err = tp_field_offsets("raw_syscalls", "sys_enter", enter, off, 2);
+	if (err)
+		return err;
+	trace->enter_id_off = off[0];
+	trace->enter_args_off = off[1];
+	err = tp_field_offsets("raw_syscalls", "sys_exit", exit_, off, 2);
+	if (err)
+		return err;
+	trace->exit_id_off = off[0];
+	trace->exit_ret_off = off[1];
+	return 0;
+}
+
 static int add_events(struct trace *trace, bool workload)
 {
 	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
@@ -258,12 +277,7 @@ static int add_events(struct trace *trace, bool workload)
 		}
 		trace->sys_enter = evlist_first(trace->evlist);
 		trace->sys_exit = evlist_last(trace->evlist);
-		trace->enter_id_off = tp_field_offset("raw_syscalls", "sys_enter", "id");
-		trace->enter_args_off = tp_field_offset("raw_syscalls", "sys_enter", "args");
-		trace->exit_id_off = tp_field_offset("raw_syscalls", "sys_exit", "id");
-		trace->exit_ret_off = tp_field_offset("raw_syscalls", "sys_exit", "ret");
-		if (trace->enter_id_off < 0 || trace->enter_args_off < 0 || trace->exit_id_off < 0 ||
-		    trace->exit_ret_off < 0) {
+		if (raw_syscalls_layout(trace)) {
 			fprintf(stderr, "Couldn't read the raw_syscalls tracepoint formats.\n");
 			return -1;
 		}
@@ -593,14 +607,6 @@ static int replay_other(struct tool *tool, struct session *session, const union 
 	return trace_process_side(((struct trace_tool *)tool)->trace, ev);
 }
 
-/* field_offset - the offset tracefs gives, or the raw_syscalls layout every kernel has */
-static int field_offset(const char *name, const char *field, int fallback)
-{
-	int off = tp_field_offset("raw_syscalls", name, field);
-
-	return off < 0 ? fallback : off;
-}
-
 /*
  * trace_replay - perf trace -i: the records of a file made by trace record
  * (or record -e raw_syscalls:*) through the session, in time order, into
@@ -624,10 +630,13 @@ static int trace_replay(struct trace *trace, const char *path)
 	trace->sys_enter = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_enter");
 	trace->sys_exit = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_exit");
 	trace->trace_syscalls = trace->sys_enter || trace->sys_exit;
-	trace->enter_id_off = field_offset("sys_enter", "id", 8);
-	trace->enter_args_off = field_offset("sys_enter", "args", 16);
-	trace->exit_id_off = field_offset("sys_exit", "id", 8);
-	trace->exit_ret_off = field_offset("sys_exit", "ret", 16);
+	if (raw_syscalls_layout(trace)) {
+		/* no tracefs here: the layout every kernel has had */
+		trace->enter_id_off = 8;
+		trace->enter_args_off = 16;
+		trace->exit_id_off = 8;
+		trace->exit_ret_off = 16;
+	}
 	trace->show_thread = true;
 	trace->replay = true;
 	memset(&err, 0, sizeof(err));

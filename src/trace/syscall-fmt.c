@@ -187,12 +187,15 @@ static int read_format(const char *sys, const char *name, struct strbuf *sb)
 	return 0;
 }
 
-int tp_field_offset(const char *sys, const char *name, const char *field)
+int tp_field_offsets(const char *sys, const char *name, const char *const *fields, int *offs,
+		     int nr)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char type[128], fname[128];
-	int err, ret = -ENOENT;
+	int err, found = 0;
 
+	for (int i = 0; i < nr; i++)
+		offs[i] = -ENOENT;
 	err = read_format(sys, name, &sb);
 	if (err)
 		return err;
@@ -203,13 +206,14 @@ int tp_field_offset(const char *sys, const char *name, const char *field)
 		if (next)
 			*next++ = '\0';
 		off = format_field_line(line, type, sizeof(type), fname, sizeof(fname));
-		if (off >= 0 && !strcmp(fname, field)) {
-			ret = off;
-			break;
-		}
+		for (int i = 0; off >= 0 && i < nr; i++)
+			if (offs[i] < 0 && !strcmp(fname, fields[i])) {
+				offs[i] = off;
+				found++;
+			}
 	}
 	strbuf_release(&sb);
-	return ret;
+	return found == nr ? 0 : -ENOENT;
 }
 
 int syscall_desc_init(struct syscall_desc *desc, int id)

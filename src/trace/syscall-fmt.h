@@ -94,9 +94,11 @@ void syscall_format_ret(const struct syscall_desc *desc, s64 ret, const struct s
 			struct strbuf *out);
 
 /*
- * tp_field_offset - the offset of field @field of tracepoint @sys:@name as
- * its tracefs format declares it, or -errno.
+ * tp_field_offsets - the offsets of the @nr fields @fields of tracepoint
+ * @sys:@name as its tracefs format declares them (-ENOENT for one not
+ * there). Returns 0 when all were found, else -errno.
  */
-int tp_field_offset(const char *sys, const char *name, const char *field);
+int tp_field_offsets(const char *sys, const char *name, const char *const *fields, int *offs,
+		     int nr);
 
 #endif
