@@ -184,6 +184,14 @@ static void add_ms(struct strbuf *sb, u64 ns, int width)
 	char buf[32];
 	int i = sizeof(buf);
 
+	if (ns % 1000 == 500) {
+		/* a tie: printf rounds the double nearest to it, either way */
+		int n = snprintf(buf, sizeof(buf), "%*.3f", width, ns / 1e6);
+
+		strbuf_add(sb, buf, n);
+		return;
+	}
+
 	for (int k = 0; k < 3; k++) {
 		buf[--i] = '0' + us % 10;
 		us /= 10;
@@ -546,13 +554,17 @@ static int collect_thread(uint64_t key, void *val, void *arg)
 	return 0;
 }
 
+/*
+ * cmp_threads - perf's order: its thread table, 256 buckets by tid, each
+ * bucket in tid order
+ */
 static int cmp_threads(const void *a, const void *b)
 {
 	const struct trace_thread *x = *(struct trace_thread *const *)a;
 	const struct trace_thread *y = *(struct trace_thread *const *)b;
 
-	if (x->nr_events != y->nr_events)
-		return x->nr_events > y->nr_events ? -1 : 1;
+	if ((x->tid & 255) != (y->tid & 255))
+		return (x->tid & 255) - (y->tid & 255);
 	return x->tid - y->tid;
 }
 

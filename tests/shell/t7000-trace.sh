@@ -8,19 +8,6 @@
 
 W=$SONDE_WORKLOADS/sysmix
 
-# same_output PERF_OUT SONDE_OUT: perf 6.1.192 sorts the -s thread tables by
-# events, as sonde does; 6.1.187 lists them in its thread-table order (tid
-# modulo 256): with it the lines are compared as a set
-same_output() {
-	local minor
-	minor=$("$PERF" version | sed -n "s/^perf version 6\.1\.\([0-9]*\).*/\1/p")
-	if [ -n "$minor" ] && [ "$minor" -lt 192 ]; then
-		sort "$1" >"$1.sorted" && sort "$2" >"$2.sorted" && test_cmp "$1.sorted" "$2.sorted"
-	else
-		test_cmp "$1" "$2"
-	fi
-}
-
 # mask - what differs between two runs: times, durations, pids, addresses,
 # the fd paths perf adds when it wins the race to /proc, column padding
 mask() {
@@ -153,7 +140,7 @@ test_expect_success ROOT,TRACEFS,PERF 'trace record, then -i: the same output as
 		for o in "" "-s" "-S --errno-summary" "--failure" "-e close"; do
 			"$SONDE" trace $o -i $f >sonde.out 2>&1 &&
 			"$PERF" trace $o -i $f >perf.out 2>&1 &&
-			same_output perf.out sonde.out || exit 1
+			test_cmp perf.out sonde.out || exit 1
 		done
 	done &&
 	test_grep "close\(fd: 1234\) += -1 EBADF" sonde.out
