@@ -5,7 +5,7 @@
 # WITH_TEST_DEPS=1 adds the test tools and upgrades linux-perf (the reference
 # perf) to the newest version Debian serves, as users get it.
 PKGS="gcc make pkg-config libelf-dev libdw-dev libtraceevent-dev libcapstone-dev
-libzstd-dev liblzma-dev libncurses-dev libdebuginfod-dev libbsd-dev"
+libzstd-dev liblzma-dev libncurses-dev libdebuginfod-dev libbsd-dev linux-libc-dev"
 # the test suite also compares against perf 6.1 and uses these tools
 TEST_PKGS="linux-perf clang libclang-rt-14-dev util-linux procps python3 g++ debuginfod"
 want=""
