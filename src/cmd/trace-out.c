@@ -331,6 +331,11 @@ static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int 
 	struct syscall_desc *d = desc_get(trace, id);
 
 	flush_cut_entry(trace, t);
+	/* the thread's last call never returned (rt_sigreturn's exit has id -1): shown cut */
+	if (t->entry.active && !t->entry.printed) {
+		trace->last_entry = t;
+		flush_cut_entry(trace, NULL);
+	}
 	t->entry.active = true;
 	t->entry.printed = false;
 	t->entry.id = id;
@@ -386,7 +391,7 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 		strbuf_addf(&sb, " ... [continued]: %s())", desc_name(d, nbuf, sizeof(nbuf)));
 	pad(&sb, from, ARGS_WIDTH);
 	strbuf_addstr(&sb, " = ");
-	syscall_format_ret(d, ret, fmt_cb(trace, t), &sb);
+	syscall_format_ret(d, have_entry ? t->entry.args : NULL, ret, fmt_cb(trace, t), &sb);
 	emit(trace, &sb);
 out:
 	strbuf_release(&sb);

@@ -78,7 +78,23 @@ static enum syscall_arg_kind arg_kind(const char *sc, const char *arg, const cha
 						 "pidfd_send_signal", NULL };
 	static const char *const open_calls[] = { "open", "openat", "open_by_handle_at", NULL };
 	static const char *const access_calls[] = { "access", "faccessat", "faccessat2", NULL };
+	static const char *const msg_calls[] = { "sendto", "recvfrom", "sendmsg", "recvmsg",
+						 "sendmmsg", "recvmmsg", NULL };
 	bool is_ptr = strchr(type, '*') != NULL;
+
+	/* newer than perf 6.1's tables: shown as plain numbers */
+	if (!strcmp(sc, "faccessat2"))
+		return is_ptr ? SAK_HEX : SAK_INT32;
+	if (!strcmp(sc, "futex") && !strcmp(arg, "val3"))
+		return SAK_FUTEX_VAL3;
+	if ((!strcmp(sc, "socket") || !strcmp(sc, "socketpair")) && !strcmp(arg, "family"))
+		return SAK_SOCKET_FAMILY;
+	if ((!strcmp(sc, "socket") || !strcmp(sc, "socketpair")) && !strcmp(arg, "type"))
+		return SAK_SOCKET_TYPE;
+	if (!strcmp(arg, "flags") && name_in(sc, msg_calls))
+		return SAK_MSG_FLAGS;
+	if (!strcmp(sc, "ioctl") && !strcmp(arg, "arg"))
+		return SAK_HEX;
 
 	if (name_in(arg, fd_names) && !is_ptr)
 		return SAK_FD;
@@ -125,6 +141,8 @@ static enum syscall_arg_kind arg_kind(const char *sc, const char *arg, const cha
 	if (strstr(type, "unsigned") || strstr(type, "size_t") || strstr(type, "u32") ||
 	    strstr(type, "u64"))
 		return SAK_UINT;
+	if (strstr(type, "int") && !strstr(type, "long"))
+		return SAK_INT32;
 	return SAK_INT;
 }
 
@@ -132,7 +150,7 @@ static enum syscall_ret_kind ret_kind(const char *sc)
 {
 	static const char *const hex_calls[] = { "mmap", "mremap", "brk", "shmat", NULL };
 	static const char *const pid_calls[] = { "clone", "clone3", "fork", "vfork", "wait4",
-						 "getppid", "set_tid_address", NULL };
+						 "getppid", "gettid", "set_tid_address", NULL };
 
 	if (!strcmp(sc, "exit") || !strcmp(sc, "exit_group"))
 		return SRK_NONE;
@@ -220,6 +238,7 @@ int syscall_desc_init(struct syscall_desc *desc, int id)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char tp[160];
+	int err;
 
 	memset(desc, 0, sizeof(*desc));
 	desc->id = id;
@@ -228,7 +247,14 @@ int syscall_desc_init(struct syscall_desc *desc, int id)
 		return -ENOENT;
 	desc->ret_kind = ret_kind(desc->name);
 	snprintf(tp, sizeof(tp), "sys_enter_%s", desc->name);
-	if (read_format("syscalls", tp, &sb) == 0) {
+	err = read_format("syscalls", tp, &sb);
+	if (err) {
+		/* uname is newuname to the kernel's tracepoints */
+		snprintf(tp, sizeof(tp), "sys_enter_new%s", desc->name);
+		strbuf_setlen(&sb, 0);
+		err = read_format("syscalls", tp, &sb);
+	}
+	if (!err) {
 		desc->has_format = true;
 		for (char *line = sb.buf, *next; line && *line; line = next) {
 			char type[128], name[128];
@@ -326,6 +352,22 @@ static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v,
 	case SAK_INT:
 		add_s64(out, (s64)v);
 		break;
+	case SAK_INT32:
+		add_s64(out, (int)v);
+		break;
+	case SAK_FD_FLAGS:
+		/* perf 6.1 shows FD_CLOEXEC inverted: "0" when set, "CLOEXEC" when clear */
+		strbuf_addstr(out, (v & 1) ? "0" : "CLOEXEC");
+		break;
+	case SAK_FUTEX_VAL3: {
+		const char *name = trace_table_find(TT_FUTEX_BITSET, (unsigned int)v);
+
+		if (name)
+			strbuf_addstr(out, name);
+		else
+			add_u64(out, (unsigned int)v);
+		break;
+	}
 	case SAK_UINT:
 	case SAK_FCNTL_ARG:
 		add_u64(out, v);
@@ -349,22 +391,37 @@ static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v,
 		add_pid(out, (int)v, cb);
 		break;
 	case SAK_OPEN_FLAGS: {
-		u64 acc = v & 3;
+		/* perf's order: RDONLY/RDWR, the other flags by name, WRONLY */
+		u64 acc = v & 3, rest = v & ~3ULL;
+		const struct trace_flag *f, *names[64];
+		int nr = 0;
 		bool sep = false;
 
-		if (!acc) {
-			strbuf_addstr(out, trace_table_find(TT_OPEN_ACCMODE, 0));
+		if (acc != 1) {
+			strbuf_addstr(out, trace_table_find(TT_OPEN_ACCMODE, acc) ?: "0x3");
 			sep = true;
 		}
-		sep = add_bits(out, TT_OPEN_FLAGS, v & ~3ULL, sep);
-		if (acc) {
-			const char *name = trace_table_find(TT_OPEN_ACCMODE, acc);
-
-			if (name)
-				strbuf_addf(out, "%s%s", sep ? "|" : "", name);
-			else
-				strbuf_addf(out, "%s%#llx", sep ? "|" : "", (unsigned long long)acc);
+		for (f = trace_table_get(TT_OPEN_FLAGS); f->name && nr < 64; f++)
+			if (f->val && (rest & f->val) == f->val) {
+				names[nr++] = f;
+				rest &= ~f->val;
+			}
+		for (int a = 1; a < nr; a++)
+			for (int b = a; b > 0 && strcmp(names[b - 1]->name, names[b]->name) > 0; b--) {
+				f = names[b];
+				names[b] = names[b - 1];
+				names[b - 1] = f;
+			}
+		for (int k = 0; k < nr; k++) {
+			strbuf_addf(out, "%s%s", sep ? "|" : "", names[k]->name);
+			sep = true;
 		}
+		if (rest) {
+			strbuf_addf(out, "%s%#llx", sep ? "|" : "", (unsigned long long)rest);
+			sep = true;
+		}
+		if (acc == 1)
+			strbuf_addf(out, "%s%s", sep ? "|" : "", trace_table_find(TT_OPEN_ACCMODE, 1));
 		break;
 	}
 	case SAK_ACCESS_MODE: {
@@ -410,8 +467,36 @@ static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v,
 		add_bits(out, TT_FUTEX_FLAGS, v & ~0x7fULL, true);
 		break;
 	}
-	case SAK_SIGNAL:
-		add_named(out, TT_SIGNAL, v, true);
+	case SAK_SIGNAL: {
+		const char *name = trace_table_find(TT_SIGNAL, v);
+
+		if (name)
+			strbuf_addstr(out, name);
+		else
+			add_hex(out, v); /* real-time signals */
+		break;
+	}
+	case SAK_SOCKET_FAMILY:
+		add_named(out, TT_SOCKET_FAMILY, v, true);
+		break;
+	case SAK_SOCKET_TYPE: {
+		const char *name = trace_table_find(TT_SOCKET_TYPE, v & 0xf);
+
+		if (name)
+			strbuf_addstr(out, name);
+		else
+			add_u64(out, v & 0xf);
+		for (const struct trace_flag *f = trace_table_get(TT_SOCKET_TYPE_FLAGS); f->name; f++)
+			if (v & f->val) {
+				strbuf_addf(out, "|%s", f->name);
+				v &= ~f->val;
+			}
+		if (v & ~0xfULL)
+			strbuf_addf(out, "|%#llx", (unsigned long long)(v & ~0xfULL));
+		break;
+	}
+	case SAK_MSG_FLAGS:
+		add_bits(out, TT_MSG_FLAGS, v, false);
 		break;
 	case SAK_SIGPROCMASK_HOW:
 		add_named(out, TT_SIGPROCMASK_HOW, v, true);
@@ -481,9 +566,18 @@ void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL
 		if (desc->kinds[i] == SAK_MMAP_FLAGS)
 			anon_map = v & 0x20; /* MAP_ANONYMOUS: the fd is no argument then */
 		if (desc->kinds[i] == SAK_FCNTL_ARG) {
+			const char *cmd = trace_table_find(TT_FCNTL_CMD, args[1]);
+
 			if (!fcntl_cmd_takes_arg(args[1]))
 				continue;
-		} else if (!v && desc->kinds[i] != SAK_SIGPROCMASK_HOW) {
+			if (cmd && !strcmp(cmd, "SETFD")) {
+				strbuf_addf(out, "%s%s: ", first ? "" : ", ", desc->arg_names[i]);
+				add_arg(out, SAK_FD_FLAGS, v, cb);
+				first = false;
+				continue;
+			}
+		} else if (!v && desc->kinds[i] != SAK_SIGPROCMASK_HOW && desc->kinds[i] != SAK_WHENCE &&
+			   desc->kinds[i] != SAK_FCNTL_CMD) {
 			continue;
 		}
 		if (desc->kinds[i] == SAK_FD && anon_map && !strcmp(desc->name, "mmap"))
@@ -497,8 +591,8 @@ void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL
 	}
 }
 
-void syscall_format_ret(const struct syscall_desc *desc, s64 ret, const struct syscall_fmt_cb *cb,
-			struct strbuf *out)
+void syscall_format_ret(const struct syscall_desc *desc, const u64 args[SYSCALL_MAX_ARGS], s64 ret,
+			const struct syscall_fmt_cb *cb, struct strbuf *out)
 {
 	if (ret < 0 && ret >= -4095) {
 		const char *name = errno_name((int)-ret);
@@ -509,16 +603,31 @@ void syscall_format_ret(const struct syscall_desc *desc, s64 ret, const struct s
 			strbuf_addf(out, "-1 %lld (%s)", (long long)-ret, strerror((int)-ret));
 		return;
 	}
+	if (desc->name && !strcmp(desc->name, "fcntl") && args) {
+		const char *cmd = trace_table_find(TT_FCNTL_CMD, args[1]);
+
+		/* GETFD's FD_CLOEXEC, GETFL's open flags */
+		if (cmd && !strcmp(cmd, "GETFD")) {
+			add_arg(out, SAK_FD_FLAGS, (u64)ret, cb);
+			return;
+		}
+		if (cmd && !strcmp(cmd, "GETFL")) {
+			add_arg(out, SAK_OPEN_FLAGS, (u64)ret, cb);
+			return;
+		}
+	}
 	switch (desc->ret_kind) {
 	case SRK_HEX:
 		add_hex(out, (u64)ret);
 		break;
 	case SRK_PID: {
-		/* perf shows the pid only for a thread it knows */
+		/* perf shows the comm of a thread it knows; getppid's unknown parent not at all */
 		const char *c = cb && cb->comm ? cb->comm(cb->priv, (int)ret) : NULL;
 
 		if (c)
 			strbuf_addf(out, "%lld (%s)", (long long)ret, c);
+		else if (ret && strcmp(desc->name, "getppid"))
+			add_s64(out, ret);
 		break;
 	}
 	case SRK_NONE:

@@ -14,6 +14,7 @@ struct strbuf;
 /* how one argument is shown */
 enum syscall_arg_kind {
 	SAK_INT,	/* signed decimal */
+	SAK_INT32,	/* an int: signed decimal of the low 32 bits */
 	SAK_UINT,	/* unsigned decimal */
 	SAK_HEX,	/* 0x%llx: pointers, addresses, offsets */
 	SAK_FD,		/* an int fd */
@@ -36,6 +37,11 @@ enum syscall_arg_kind {
 	SAK_FCNTL_ARG,	/* shown even when zero for the commands that take one */
 	SAK_WAIT_OPTIONS,
 	SAK_IOCTL_CMD,
+	SAK_SOCKET_FAMILY,
+	SAK_SOCKET_TYPE,
+	SAK_MSG_FLAGS,
+	SAK_FD_FLAGS,	/* fcntl SETFD's argument, as perf 6.1 shows it */
+	SAK_FUTEX_VAL3,
 };
 
 /* how the return value is shown (errors are always "-1 ENAME (text)") */
@@ -87,11 +93,12 @@ void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL
 			 const struct syscall_fmt_cb *cb, struct strbuf *out);
 
 /*
- * syscall_format_ret - append the return value: "-1 ENOENT (No such file
- * or directory)" for an error, an address in hex, "pid (comm)", or decimal.
+ * syscall_format_ret - append the return value of the call with @args:
+ * "-1 ENOENT (No such file or directory)" for an error, an address in hex,
+ * "pid (comm)", fcntl's flags, or decimal.
  */
-void syscall_format_ret(const struct syscall_desc *desc, s64 ret, const struct syscall_fmt_cb *cb,
-			struct strbuf *out);
+void syscall_format_ret(const struct syscall_desc *desc, const u64 args[SYSCALL_MAX_ARGS], s64 ret,
+			const struct syscall_fmt_cb *cb, struct strbuf *out);
 
 /*
  * tp_field_offsets - the offsets of the @nr fields @fields of tracepoint

@@ -24,6 +24,7 @@ const struct trace_flag *trace_table_get(enum trace_table t)
 		[TT_CLONE_FLAGS] = trace_clone_flags,
 		[TT_FUTEX_CMD] = trace_futex_cmds,
 		[TT_FUTEX_FLAGS] = trace_futex_flags,
+		[TT_FUTEX_BITSET] = trace_futex_bitsets,
 		[TT_ARCH_PRCTL] = trace_arch_prctl_codes,
 		[TT_RLIMIT] = trace_rlimits,
 		[TT_GRND] = trace_grnd_flags,
@@ -33,6 +34,10 @@ const struct trace_flag *trace_table_get(enum trace_table t)
 		[TT_FCNTL_CMD] = trace_fcntl_cmds,
 		[TT_WAIT_OPTIONS] = trace_wait_options,
 		[TT_TTY_IOCTL] = trace_tty_ioctls,
+		[TT_SOCKET_FAMILY] = trace_socket_families,
+		[TT_SOCKET_TYPE] = trace_socket_types,
+		[TT_SOCKET_TYPE_FLAGS] = trace_socket_type_flags,
+		[TT_MSG_FLAGS] = trace_msg_flags,
 	};
 
 	return t < TT_NR ? tables[t] : NULL;
