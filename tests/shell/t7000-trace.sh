@@ -146,4 +146,14 @@ test_expect_success ROOT,TRACEFS,PERF 'trace record, then -i: the same output as
 	test_grep "close\(fd: 1234\) += -1 EBADF" sonde.out
 '
 
+test_expect_success 'the syscall and errno tables are generated from the uapi headers' '
+	gen=$SONDE_BUILD/gen/trace-tables-gen.h &&
+	test -f "$gen" &&
+	want=$(grep -cE "^#define __NR_[a-z0-9_]+[[:space:]]+[0-9]+" /usr/include/x86_64-linux-gnu/asm/unistd_64.h) &&
+	have=$(sed -n "/trace_syscall_names/,/^};/p" "$gen" | grep -c "^	{ [0-9]") &&
+	[ "$want" -gt 300 ] && [ "$want" = "$have" ] &&
+	grep -q "{ \"ENOENT\", (unsigned long long)(2) }" "$gen" &&
+	grep -q "{ \"CLOEXEC\", (unsigned long long)(02000000) }" "$gen"
+'
+
 test_done
