@@ -270,6 +270,18 @@ static int add_events(struct trace *trace, bool workload)
 	char *filter;
 
 	if (trace->trace_syscalls) {
+		const char *root = tracefs_root();
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/raw_syscalls/sys_enter", tracefs_events_dir());
+		if (root && access(path, R_OK) && errno == EACCES) {
+			/* perf's words for a tracefs the user may not read */
+			fprintf(stderr,
+				"Error:\tNo permissions to read %s/raw_syscalls/sys_(enter|exit)\n"
+				"Hint:\tTry 'sudo mount -o remount,mode=755 %s/'\n\n",
+				tracefs_events_dir(), root);
+			return -1;
+		}
 		if (parse_events(trace->evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &err)) {
 			parse_events_print_error(&err);
 			parse_events_error_release(&err);

@@ -146,6 +146,18 @@ test_expect_success ROOT,TRACEFS,PERF 'trace record, then -i: the same output as
 	test_grep "close\(fd: 1234\) += -1 EBADF" sonde.out
 '
 
+nob() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+if test_have_prereq NOBODY && nob test -r /sys/kernel/tracing/events/raw_syscalls/sys_enter; then
+	test_skip "no permission: perf's message, exit 255, nothing started" \
+		"tracefs is readable by nobody on this host"
+else
+	test_expect_success NOBODY,TRACEFS,PERF "no permission: perf's message, exit 255, nothing started" '
+		test_exit_code 255 nob "$SONDE" trace -- touch /tmp/sonde-t7000-$$ 2>sonde.err &&
+		test_exit_code 255 nob "$PERF" trace -- true 2>perf.err &&
+		test_cmp perf.err sonde.err && [ ! -e /tmp/sonde-t7000-$$ ]
+	'
+fi
+
 test_expect_success 'the syscall and errno tables are generated from the uapi headers' '
 	gen=$SONDE_BUILD/gen/trace-tables-gen.h &&
 	test -f "$gen" &&
