@@ -71,6 +71,16 @@ $(AO)/%.o: %.c | pkg-check
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -MMD -MP -c -o $@ $<
 
+# sonde trace's syscall, errno and flag tables: generated from the machine's uapi
+# headers (linux-libc-dev) into the build dir, included by src/trace/syscall-tbl.c only.
+TRACE_GEN_FLAGS = -I$(@D)/../../gen -DTRACE_GEN_TABLES='"trace-tables-gen.h"'
+$(O)/gen/trace-tables-gen.h $(AO)/gen/trace-tables-gen.h: tools/gen-trace-tables.sh
+	@mkdir -p $(dir $@)
+	CC="$(CC)" tools/gen-trace-tables.sh $@
+$(O)/src/trace/syscall-tbl.o: $(O)/gen/trace-tables-gen.h
+$(AO)/src/trace/syscall-tbl.o: $(AO)/gen/trace-tables-gen.h
+$(O)/src/trace/syscall-tbl.o $(AO)/src/trace/syscall-tbl.o: BASE_CFLAGS += $(TRACE_GEN_FLAGS)
+
 # The fuzz target without libFuzzer: replays inputs (tests/fuzz/regressions) in make check.
 $(O)/fuzz-replay: tests/fuzz/fuzz-reader.c $(LIB_OBJS) | pkg-check
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -DFUZZ_STANDALONE -o $@ $< $(LIB_OBJS) $(LDLIBS)

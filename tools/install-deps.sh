@@ -6,7 +6,7 @@
 # perf) to the newest version Debian serves, as users get it.
 PKGS="gcc make pkg-config libelf-dev libdw-dev libtraceevent-dev libcapstone-dev
 libzstd-dev liblzma-dev libncurses-dev libdebuginfod-dev libbsd-dev libpython3-dev zlib1g-dev
-libsqlite3-dev"
+libsqlite3-dev linux-libc-dev"
 # the test suite also compares against perf 6.1 and uses these tools
 TEST_PKGS="linux-perf clang libclang-rt-14-dev util-linux procps python3 g++ debuginfod python3-pyside2.qtsql libqt5sql5-sqlite"
 # flame graph browser tests (t9010), pprof export decoding (t903x)

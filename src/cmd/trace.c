@@ -1,13 +1,785 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde trace: not implemented yet (placeholder until its issue lands). */
+/* sonde trace: options, syscall selection, the live loop over raw_syscalls tracepoints. */
 #include "builtin.h"
+#include "cmd/events-option.h"
+#include "cmd/open.h"
+#include "cmd/trace.h"
 
+#include "core/cpumap.h"
+#include "core/evlist-open.h"
+#include "core/mmap.h"
+#include "core/parse-events.h"
+#include "core/threadmap.h"
+#include "data/sample.h"
+#include "lib/debug.h"
+#include "lib/optspec.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "session/ordered-events.h"
+#include "session/session.h"
+#include "ui/header.h"
+#include "trace/syscall-tbl.h"
+#include "trace/tep.h"
+#include "trace/tracefs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *const trace_usage[] = {
+	"perf trace [<options>] [<command>]",
+	"perf trace [<options>] -- <command> [<options>]",
+	"perf trace record [<options>] [<command>]",
+	"perf trace record [<options>] -- <command> [<options>]",
+	NULL,
+};
+
+/* perf's syscall groups (-e file): name lists perf installs, read when present */
+static const char *const group_dirs[] = {
+	"/usr/share/perf-core/strace/groups",
+	"/usr/lib/perf-core/strace/groups",
+	NULL,
+};
+
+static void select_syscall(struct trace *trace, int id)
+{
+	if (!trace->selected) {
+		trace->nr_selected = syscall_tbl_max() + 1;
+		trace->selected = xcalloc(trace->nr_selected, sizeof(bool));
+	}
+	if (id >= 0 && id < trace->nr_selected)
+		trace->selected[id] = true;
+}
+
+/* select_by_name - a syscall name or glob; returns how many syscalls it named */
+static int select_by_name(struct trace *trace, const char *name)
+{
+	int n = 0;
+
+	for (int id = 0; id <= syscall_tbl_max(); id++) {
+		const char *sc = syscall_tbl_name(id);
+
+		if (sc && !fnmatch(name, sc, 0)) {
+			select_syscall(trace, id);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* select_group - perf's strace group file @name, when one is installed */
+static int select_group(struct trace *trace, const char *name)
+{
+	char path[512], line[128];
+	int n = 0;
+
+	if (strchr(name, '/'))
+		return 0;
+	for (int i = 0; group_dirs[i]; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", group_dirs[i], name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (*line && *line != '#')
+				n += select_by_name(trace, line);
+		}
+		fclose(f);
+		return n;
+	}
+	return 0;
+}
+
+/*
+ * event_option - -e/--expr: syscall names, globs and groups (a leading '!'
+ * negates the whole syscall list) and other events (anything with a ':' or
+ * that parses as an event). An unknown name fails the option parse.
+ */
+static int event_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct trace *trace = opt->dest;
+	char *copy, *tok, *save = NULL;
+	const char *s = arg;
+
+	if (unset || !arg)
+		return 0;
+	if (*s == '!') {
+		trace->negate = true;
+		s++;
+	}
+	copy = xstrdup(s);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
+		struct evlist *scratch;
+		int ret;
+
+		if (!strchr(tok, ':') && (select_by_name(trace, tok) || select_group(trace, tok)))
+			continue;
+		/* not a syscall: an event, checked now so that the command never starts */
+		scratch = evlist_new();
+		ret = parse_events(scratch, tok, &err);
+		evlist_free(scratch);
+		if (ret) {
+			parse_events_print_error(&err);
+			fputc('\n', stderr);
+			parse_events_error_release(&err);
+			free(copy);
+			return -1;
+		}
+		parse_events_error_release(&err);
+		if (trace->event_str) {
+			char *joined = xmalloc(strlen(trace->event_str) + strlen(tok) + 2);
+
+			sprintf(joined, "%s,%s", trace->event_str, tok);
+			free(trace->event_str);
+			trace->event_str = joined;
+		} else {
+			trace->event_str = xstrdup(tok);
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+static int duration_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct trace *trace = opt->dest;
+	char *end;
+
+	if (unset)
+		return 0;
+	trace->duration_ms = strtod(arg, &end);
+	if (*end || end == arg) {
+		fprintf(stderr, " Error: option `duration' expects a numerical value\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int syscalls_opt; /* --syscalls: 1, --no-syscalls: -1 */
+
+static int syscalls_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	*(int *)opt->dest = unset ? -1 : 1;
+	return 0;
+}
+
+static int mmap_pages_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct trace *trace = opt->dest;
+
+	if (unset)
+		return 0;
+	if (perf_mmap_pages_parse(arg, &trace->mmap_pages)) {
+		fprintf(stderr, "Invalid argument for --mmap-pages/-m\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- setting up the events ---- */
+
+/* build_filter - the kernel filter on the syscall id: "id == 2 || id == 3", or "id != ..." */
+static char *build_filter(struct trace *trace)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (trace->selected) {
+		for (int id = 0; id < trace->nr_selected; id++) {
+			if (!trace->selected[id])
+				continue;
+			if (sb.len)
+				strbuf_addstr(&sb, trace->negate ? " && " : " || ");
+			strbuf_addf(&sb, "id %s %d", trace->negate ? "!=" : "==", id);
+		}
+	}
+	if (trace->target.system_wide || trace->target.cpu_list) {
+		/* system-wide: not our own calls */
+		if (sb.len) {
+			char *sel = strbuf_detach(&sb, NULL);
+
+			strbuf_addf(&sb, "(%s) && common_pid != %d", sel, getpid());
+			free(sel);
+		} else {
+			strbuf_addf(&sb, "common_pid != %d", getpid());
+		}
+	}
+	return sb.len ? strbuf_detach(&sb, NULL) : (strbuf_release(&sb), NULL);
+}
+
+static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, bool first)
+{
+	struct perf_event_attr *a = &evsel->attr;
+
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+	a->read_format = PERF_FORMAT_ID;
+	a->sample_period = 1;
+	a->disabled = 1;
+	a->inherit = !trace->no_inherit;
+	a->enable_on_exec = workload;
+	a->sample_id_all = 1;
+	a->exclude_guest = 1;
+	/* woken up by every record, as perf trace is: lines come out while the task runs */
+	a->wakeup_events = 1;
+	if (first) {
+		a->mmap = 1;
+		a->mmap2 = 1;
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+	}
+}
+
+/* raw_syscalls_layout - where sys_enter's id and args and sys_exit's id and ret are */
+static int raw_syscalls_layout(struct trace *trace)
+{
+	static const char *const enter[] = { "id", "args" }, *const exit_[] = { "id", "ret" };
+	int off[2], err;
+
+	err = tp_field_offsets("raw_syscalls", "sys_enter", enter, off, 2);
+	if (err)
+		return err;
+	trace->enter_id_off = off[0];
+	trace->enter_args_off = off[1];
+	err = tp_field_offsets("raw_syscalls", "sys_exit", exit_, off, 2);
+	if (err)
+		return err;
+	trace->exit_id_off = off[0];
+	trace->exit_ret_off = off[1];
+	return 0;
+}
+
+static int add_events(struct trace *trace, bool workload)
+{
+	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
+	struct evsel *evsel;
+	bool first = true;
+	char *filter;
+
+	if (trace->trace_syscalls) {
+		const char *root = tracefs_root();
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/raw_syscalls/sys_enter", tracefs_events_dir());
+		if (root && access(path, R_OK) && errno == EACCES) {
+			/* perf's words for a tracefs the user may not read */
+			fprintf(stderr,
+				"Error:\tNo permissions to read %s/raw_syscalls/sys_(enter|exit)\n"
+				"Hint:\tTry 'sudo mount -o remount,mode=755 %s/'\n\n",
+				tracefs_events_dir(), root);
+			return -1;
+		}
+		if (parse_events(trace->evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &err)) {
+			parse_events_print_error(&err);
+			parse_events_error_release(&err);
+			return -1;
+		}
+		trace->sys_enter = evlist_first(trace->evlist);
+		trace->sys_exit = evlist_last(trace->evlist);
+		if (raw_syscalls_layout(trace)) {
+			fprintf(stderr, "Couldn't read the raw_syscalls tracepoint formats.\n");
+			return -1;
+		}
+		filter = build_filter(trace);
+		if (filter) {
+			trace->sys_enter->filter = filter;
+			trace->sys_exit->filter = xstrdup(filter);
+		}
+	}
+	if (trace->event_str && parse_events(trace->evlist, trace->event_str, &err)) {
+		parse_events_print_error(&err);
+		parse_events_error_release(&err);
+		return -1;
+	}
+	parse_events_error_release(&err);
+	evlist_for_each_entry(trace->evlist, evsel) {
+		char *colon;
+
+		if (evsel->attr.type != PERF_TYPE_TRACEPOINT || evsel == trace->sys_enter ||
+		    evsel == trace->sys_exit || !evsel->name || !(colon = strchr(evsel->name, ':')))
+			continue;
+		if (!trace->tep && trace_tep_from_tracefs(&trace->tep))
+			break;
+		*colon = '\0';
+		trace_tep_load_event(trace->tep, evsel->name, colon + 1);
+		*colon = ':';
+	}
+	if (!trace->evlist->nr_entries) {
+		fprintf(stderr, "Nothing to trace: --no-syscalls without other events (-e).\n");
+		return -1;
+	}
+	evlist_for_each_entry(trace->evlist, evsel) {
+		setup_attr(trace, evsel, workload, first);
+		first = false;
+	}
+	return 0;
+}
+
+static int set_filters(struct trace *trace)
+{
+	struct evsel *evsel;
+
+	evlist_for_each_entry(trace->evlist, evsel) {
+		int nr = evsel_nr_fds(evsel);
+
+		if (!evsel->filter)
+			continue;
+		for (int i = 0; i < nr; i++)
+			if (evsel->fd[i] >= 0 &&
+			    ioctl(evsel->fd[i], PERF_EVENT_IOC_SET_FILTER, evsel->filter) < 0) {
+				fprintf(stderr, "failed to set filter \"%s\" on event %s with %d (%s)\n",
+					evsel->filter, evsel->name, errno, strerror(errno));
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* ---- the loop ---- */
+
+static volatile sig_atomic_t got_sigchld;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		got_sigchld = 1;
+	else
+		done_signal = sig;
+}
+
+static int deliver(void *arg, const union perf_event *ev, u64 time, const struct record_pos *pos)
+{
+	return trace_process_event(arg, ev, time);
+}
+
+/* read_rings - every ring's records into the queue; returns how many */
+static int read_rings(struct trace *trace, struct perf_mmap_set *rings, struct ordered_events *oe)
+{
+	struct evsel *first = evlist_first(trace->evlist);
+	int n = 0;
+
+	for (int i = 0; i < rings->nr; i++) {
+		struct perf_mmap *m = &rings->rings[i];
+		union perf_event *ev;
+
+		if (perf_mmap_read_init(m))
+			continue;
+		while ((ev = perf_mmap_read_event(m))) {
+			struct perf_sample sample;
+
+			memset(&sample, 0, sizeof(sample));
+			if (perf_sample_parse(&first->attr, ev, &sample))
+				sample.time = 0;
+			ordered_events_queue(oe, ev, sample.time, NULL);
+			n++;
+		}
+		perf_mmap_read_done(m);
+	}
+	return n;
+}
+
+static int trace_loop(struct trace *trace, struct perf_mmap_set *rings, const sigset_t *waitmask)
+{
+	struct ordered_events *oe = ordered_events_new(0, false);
+	struct pollfd *pfd = xcalloc(rings->nr, sizeof(*pfd));
+	bool done = false;
+	int err = 0;
+
+	for (int i = 0; i < rings->nr; i++) {
+		pfd[i].fd = rings->rings[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	for (;;) {
+		int n = read_rings(trace, rings, oe);
+
+		pr_debug("trace: %d records read\n", n);
+		if (n)
+			ordered_events_flush(oe, 0, true, deliver, trace);
+		fflush(trace->out);
+		if (done && !n)
+			break;
+		if (got_sigchld || done_signal) {
+			if (!done)
+				evlist_disable(trace->evlist);
+			done = true;
+			continue;
+		}
+		if (!n) {
+			struct timespec tmo = { 0, 100 * 1000 * 1000 };
+			int alive = 0;
+
+			if (ppoll(pfd, rings->nr, &tmo, waitmask) < 0 && errno != EINTR) {
+				err = -errno;
+				break;
+			}
+			for (int i = 0; i < rings->nr; i++) {
+				if (pfd[i].revents & (POLLHUP | POLLERR))
+					pfd[i].fd = -1;
+				alive += pfd[i].fd >= 0;
+			}
+			/* every traced task is gone: read what is left, then stop */
+			if (rings->nr && !alive)
+				done = true;
+		}
+	}
+	ordered_events_flush(oe, 0, true, deliver, trace);
+	ordered_events_free(oe);
+	free(pfd);
+	return err;
+}
+
+static int start_error(struct trace *trace, struct evsel *evsel, int err)
+{
+	char buf[1024];
+
+	evlist_strerror_open(evsel, &trace->target, -err, buf, sizeof(buf));
+	fprintf(stderr, "Error:\n%s\n", buf);
+	return 255;
+}
+
+/* seed_threads - the comms of -p/-t threads, before their first record */
+static void seed_threads(struct trace *trace)
+{
+	struct thread_map *threads = trace->evlist->threads;
+
+	for (int i = 0; threads && i < threads->nr; i++)
+		if (threads->pids[i] > 0)
+			trace_thread_findnew(trace, threads->pids[i], threads->pids[i]);
+}
+
+/*
+ * hand_off_close - closing the last fd of a tracepoint event waits for the
+ * kernel to unregister it (an RCU grace period, 30-50 ms each): a child
+ * keeps the fds until we are gone and pays that instead, so that the
+ * command returns as soon as its output is complete.
+ */
+static void hand_off_close(void)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		int null = open("/dev/null", O_RDWR);
+
+		/* no std fd of ours stays open: a pipe reader waiting for our EOF is not held up */
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(p[1]);
+		setsid();
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	/* the write end stays open until we exit: the child's read returns then */
+	if (pid < 0)
+		close(p[1]);
+}
+
+static int trace_run(struct trace *trace, const char **argv)
+{
+	struct target *t = &trace->target;
+	bool workload = argv[0] != NULL;
+	struct perf_mmap_set rings = { 0 };
+	struct sigaction sa;
+	sigset_t block, orig;
+	struct evsel *evsel;
+	int err, status = 0;
+
+	trace->evlist = evlist_new();
+	if (add_events(trace, workload))
+		return 255;
+	t->has_workload = workload;
+	err = evlist_create_maps(trace->evlist, t);
+	if (err) {
+		fprintf(stderr, "Problems parsing the target to trace, check your options!\n");
+		return 255;
+	}
+	if (!t->system_wide && !t->cpu_list && !trace->no_inherit) {
+		/* inherited events are read through per-cpu rings */
+		cpu_map_free(trace->evlist->cpus);
+		trace->evlist->cpus = cpu_map_online();
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	if (workload) {
+		char comm[17] = "";
+
+		prctl(PR_GET_NAME, comm);
+		prctl(PR_SET_NAME, "perf-exec");
+		err = evlist_prepare_workload(trace->evlist, argv);
+		prctl(PR_SET_NAME, comm);
+		if (err) {
+			fprintf(stderr, "Couldn't run the workload!\n");
+			return 255;
+		}
+		/* a lone workload is the task to follow; with -a/-C it only sets the duration */
+		if (!t->system_wide && !t->cpu_list && !t->pid && !t->tid)
+			trace->evlist->threads->pids[0] = trace->evlist->workload.pid;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	evlist_for_each_entry(trace->evlist, evsel) {
+		err = evsel_open(evsel, trace->evlist->cpus, trace->evlist->threads);
+		if (err) {
+			status = start_error(trace, evsel, err);
+			goto out;
+		}
+	}
+	if (set_filters(trace)) {
+		status = 255;
+		goto out;
+	}
+	err = perf_mmap_set_open(&rings, trace->evlist, trace->evlist->cpus->nr,
+				 trace->evlist->cpus->map, trace->evlist->threads->nr,
+				 trace->evlist->threads->pids, trace->mmap_pages, false);
+	if (err) {
+		fprintf(stderr, "failed to mmap with %d (%s)\n", -err, strerror(-err));
+		status = 255;
+		goto out;
+	}
+	seed_threads(trace);
+	/* perf shows the comm/tid column only when more than one thread can show up */
+	trace->show_thread = t->system_wide || t->cpu_list || trace->evlist->threads->nr > 1 ||
+			     (workload && !trace->no_inherit);
+	if (!workload)
+		evlist_enable(trace->evlist);
+	else {
+		err = evlist_start_workload(trace->evlist);
+		if (err) {
+			fprintf(stderr, "%s: %s\n", argv[0], strerror(-err));
+			status = 255;
+			goto out;
+		}
+	}
+	err = trace_loop(trace, &rings, &orig);
+	if (err)
+		fprintf(stderr, "error reading the events: %s\n", strerror(-err));
+	if (trace->summary_only || trace->with_summary)
+		trace_print_summary(trace);
+	if (trace->nr_lost)
+		fprintf(stderr, "LOST %llu events!\n", (unsigned long long)trace->nr_lost);
+	if (workload && trace->evlist->workload.pid > 0) {
+		pid_t pid = trace->evlist->workload.pid;
+
+		if (waitpid(pid, NULL, WNOHANG) != pid) {
+			/* interrupted: the workload ends too, as with perf */
+			kill(pid, SIGTERM);
+			waitpid(pid, NULL, 0);
+		}
+		trace->evlist->workload.pid = 0;
+	}
+out:
+	perf_mmap_set_release(&rings);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	hand_off_close();
+	return status;
+}
+
+/* ---- -i perf.data ---- */
+
+struct trace_tool {
+	struct tool tool;	/* first: the session hands it back */
+	struct trace *trace;
+};
+
+static int replay_sample(struct tool *tool, struct session *session, const union perf_event *ev,
+			 const struct perf_sample *sample, struct evsel *evsel)
+{
+	return trace_process_sample(((struct trace_tool *)tool)->trace, evsel, sample);
+}
+
+static int replay_other(struct tool *tool, struct session *session, const union perf_event *ev,
+			const struct perf_sample *sample)
+{
+	return trace_process_side(((struct trace_tool *)tool)->trace, ev);
+}
+
+/*
+ * trace_replay - perf trace -i: the records of a file made by trace record
+ * (or record -e raw_syscalls:*) through the session, in time order, into
+ * the same lines and summary as a live run.
+ */
+static int trace_replay(struct trace *trace, const char *path)
+{
+	struct trace_tool tt = { .tool = { .sample = replay_sample, .other = replay_other,
+					   .ordered = true },
+				 .trace = trace };
+	struct machine_opts mopts = { .no_symbols = true };
+	struct data_reader *reader = data_open_for_read(path, false);
+	struct session *session;
+	struct data_error err;
+	int ret;
+
+	if (!reader)
+		return 255;
+	session = session_new(reader, &mopts);
+	trace->evlist = data_reader_evlist(reader);
+	trace->sys_enter = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_enter");
+	trace->sys_exit = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_exit");
+	trace->trace_syscalls = trace->sys_enter || trace->sys_exit;
+	if (raw_syscalls_layout(trace)) {
+		/* no tracefs here: the layout every kernel has had */
+		trace->enter_id_off = 8;
+		trace->enter_args_off = 16;
+		trace->exit_id_off = 8;
+		trace->exit_ret_off = 16;
+	}
+	trace->show_thread = true;
+	trace->replay = true;
+	memset(&err, 0, sizeof(err));
+	ret = session_process(session, &tt.tool, &err);
+	if (ret < 0) {
+		data_error_print(path, &err);
+		trace->evlist = NULL;
+		session_free(session);
+		return 255;
+	}
+	if (trace->summary_only || trace->with_summary)
+		trace_print_summary(trace);
+	trace->evlist = NULL; /* the reader's */
+	session_free(session);
+	return 0;
+}
+
+/*
+ * trace_record - perf trace record: perf record of the syscall tracepoints
+ * (every sample, raw payloads, 4 MiB rings) and the options given.
+ */
+static int trace_record(int argc, const char **argv)
+{
+	static const char *const pre[] = { "record", "-R", "-m", "1024", "-c", "1", "-e",
+					   "raw_syscalls:sys_enter,raw_syscalls:sys_exit" };
+	int nr_pre = sizeof(pre) / sizeof(pre[0]), ret;
+	const char **args = xcalloc(argc + nr_pre + 1, sizeof(char *));
+
+	for (int i = 0; i < nr_pre; i++)
+		args[i] = pre[i];
+	for (int i = 2; i < argc; i++)
+		args[nr_pre + i - 2] = argv[i];
+	ret = cmd_record(nr_pre + argc - 2, args);
+	free(args);
+	return ret;
+}
 
 int cmd_trace(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'trace' is not implemented yet\n");
-	return 1;
+	struct trace trace;
+	bool comm = true;
+	const char *input = NULL;
+	int status;
+
+	memset(&trace, 0, sizeof(trace));
+	u64map_init(&trace.threads);
+	trace.trace_syscalls = true;
+	const struct opt_spec options[] = {
+		SPEC_FLAG("all-cpus", 'a', &trace.target.system_wide, "system-wide collection from all CPUs"),
+		SPEC_TEXT("cpu", 'C', &trace.target.cpu_list, "cpu", "list of cpus to monitor"),
+		SPEC_REFUSED("delay", 'D', "n", "ms to wait before starting measurement after program start"),
+		SPEC_FN("event", 'e', &trace, "event",
+			"event/syscall selector. use 'perf list' to list available events", event_option),
+		SPEC_REFUSED_NOVAL("force", 'f', "don't complain, do it"),
+		SPEC_REFUSED("pf", 'F', "all|maj|min", "Trace pagefaults"),
+		SPEC_REFUSED("cgroup", 'G', "name", "monitor event in cgroup name only"),
+		SPEC_TEXT("input", 'i', &input, "file", "Analyze events in file"),
+		SPEC_FN("mmap-pages", 'm', &trace, "pages", "number of mmap data pages", mmap_pages_option),
+		SPEC_TEXT("output", 'o', &trace.output_name, "file", "output file name"),
+		SPEC_TEXT("pid", 'p', &trace.target.pid, "pid", "trace events on existing process id"),
+		SPEC_FLAG("summary", 's', &trace.summary_only, "Show only syscall summary with statistics"),
+		SPEC_FLAG("with-summary", 'S', &trace.with_summary, "Show all syscalls and summary with statistics"),
+		SPEC_TEXT("tid", 't', &trace.target.tid, "tid", "trace events on existing thread id"),
+		SPEC_FLAG("time", 'T', &trace.full_time, "Show full timestamp, not time relative to first start"),
+		SPEC_REFUSED("uid", 'u', "user", "user to profile"),
+		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose"),
+		SPEC_REFUSED("call-graph", 0, "record_mode[,record_size]",
+			     "setup and enables call-graph (stack chain/backtrace):\n\n\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n\t\t\t\t\t\tdefault: 8192 (bytes)\n\n\t\t\t\tDefault: fp"),
+		SPEC_FLAG("comm", 0, &comm, "show the thread COMM next to its id"),
+		SPEC_FN("duration", 0, &trace, "float", "show only events with duration > N.M ms",
+			duration_option),
+		SPEC_FLAG("errno-summary", 0, &trace.errno_summary, "Show errno stats per syscall, use with -s or -S"),
+		SPEC_FN("expr", 0, &trace, "expr", "list of syscalls/events to trace", event_option),
+		SPEC_FLAG("failure", 0, &trace.failure_only, "Show only syscalls that failed"),
+		SPEC_REFUSED("filter", 0, "filter", "event filter"),
+		SPEC_REFUSED("filter-pids", 0, "CSV list of pids", "pids to filter (by the kernel)"),
+		SPEC_REFUSED_NOVAL("kernel-syscall-graph", 0, "Show the kernel callchains on the syscall exit path"),
+		SPEC_REFUSED_NOVAL("libtraceevent_print", 0, "Use libtraceevent to print the tracepoint arguments."),
+		SPEC_REFUSED("map-dump", 0, "BPF map", "BPF map to periodically dump"),
+		SPEC_REFUSED("max-events", 0, "n", "Set the maximum number of events to print, exit after that is reached. "),
+		SPEC_REFUSED("max-stack", 0, "n", "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
+		SPEC_REFUSED("min-stack", 0, "n", "Set the minimum stack depth when parsing the callchain, anything below the specified depth will be ignored."),
+		SPEC_FLAG("no-inherit", 0, &trace.no_inherit, "child tasks do not inherit counters"),
+		SPEC_REFUSED_NOVAL("print-sample", 0, "print the PERF_RECORD_SAMPLE PERF_SAMPLE_ info, for debugging"),
+		SPEC_REFUSED("proc-map-timeout", 0, "n", "per thread proc mmap processing timeout in ms"),
+		SPEC_REFUSED_NOVAL("sched", 0, "show blocking scheduler events"),
+		SPEC_REFUSED_NOVAL("show-on-off-events", 0, "Show the on/off switch events, used with --switch-on and --switch-off"),
+		SPEC_REFUSED_NOVAL("sort-events", 0, "Sort batch of events before processing, use if getting out of order events"),
+		SPEC_REFUSED("switch-off", 0, "event", "Stop considering events after the ocurrence of this event"),
+		SPEC_REFUSED("switch-on", 0, "event", "Consider events after the ocurrence of this event"),
+		SPEC_FN_NOVAL("syscalls", 0, &syscalls_opt, "Trace syscalls", syscalls_option),
+		SPEC_REFUSED_NOVAL("tool_stats", 0, "show tool stats"),
+		SPEC_END(),
+	};
+
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return trace_record(argc, argv);
+	argc = opts_parse(argc, argv, options, trace_usage, OPTS_STOP_AT_ARG);
+	/*
+	 * a traced program can make a million calls a second: as root (no mlock
+	 * budget) the rings are 8x perf's default so that none is lost
+	 */
+	if (!trace.mmap_pages)
+		trace.mmap_pages = perf_mmap_default_pages() * (geteuid() == 0 ? 8 : 1);
+	/* syscalls are traced unless -e named only other events, or --no-syscalls */
+	if (syscalls_opt < 0)
+		trace.trace_syscalls = false;
+	else
+		trace.trace_syscalls = syscalls_opt > 0 || trace.selected || !trace.event_str;
+	trace.show_comm = comm;
+	if (!argc && !trace.target.pid && !trace.target.tid && !trace.target.system_wide &&
+	    !trace.target.cpu_list)
+		trace.target.system_wide = true;
+	trace.out = stderr;
+	if (trace.output_name) {
+		trace.out = fopen(trace.output_name, "w");
+		if (!trace.out) {
+			fprintf(stderr, "Failed to open %s: %s\n", trace.output_name, strerror(errno));
+			trace_release(&trace);
+			return 255;
+		}
+	}
+	if (input) {
+		trace.show_comm = comm;
+		status = trace_replay(&trace, input);
+	} else {
+		status = trace_run(&trace, argv);
+	}
+	if (trace.out != stderr)
+		fclose(trace.out);
+	evlist_free(trace.evlist);
+	trace_release(&trace);
+	return status;
 }

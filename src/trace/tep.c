@@ -637,3 +637,10 @@ int trace_tep_field_dynlen(struct tep_event *event, int i, const void *raw, u32 
 		return -1;
 	return (int)n;
 }
+
+bool trace_tep_field_is_string(struct tep_event *event, int i)
+{
+	struct tep_format_field *f = own_field(event, i);
+
+	return f && (f->flags & TEP_FIELD_IS_STRING);
+}

@@ -105,6 +105,9 @@ int trace_tep_nr_fields(struct tep_event *event);
 /* trace_tep_field_name - the name of @event's @i-th own field ("" when there is none). */
 const char *trace_tep_field_name(struct tep_event *event, int i);
 
+/* trace_tep_field_is_string - own field @i holds text (a char array or a __data_loc string). */
+bool trace_tep_field_is_string(struct tep_event *event, int i);
+
 /*
  * trace_tep_field_width - the room perf's trace_fields column makes for own
  * field @i before its values: a char array's size, a number's hex digits

@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: MIT */
+/* sonde trace: records to thread state, perf trace's syscall lines and its -s summary tables. */
+#include "cmd/trace.h"
+
+#include "data/event.h"
+#include "core/evlist-open.h"
+#include "data/sample.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "trace/syscall-tbl.h"
+#include "trace/tep.h"
+#include "lib/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the argument text is padded to this width before " = ret", and to 3 less before "..." */
+#define ARGS_WIDTH 69
+
+struct trace_thread *trace_thread_findnew(struct trace *trace, int pid, int tid)
+{
+	struct trace_thread *t = u64map_find(&trace->threads, (u64)tid);
+	char path[64];
+	FILE *f;
+
+	if (t)
+		return t;
+	t = xcalloc(1, sizeof(*t));
+	t->tid = tid;
+	t->pid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	f = fopen(path, "r");
+	if (f && fgets(t->comm, sizeof(t->comm), f))
+		t->comm[strcspn(t->comm, "\n")] = '\0';
+	else
+		snprintf(t->comm, sizeof(t->comm), ":%d", tid);
+	if (f)
+		fclose(f);
+	u64map_set(&trace->threads, (u64)tid, t);
+	return t;
+}
+
+/* thread_comm - for the beautifiers: comm of a thread seen in this run */
+static const char *thread_comm(void *priv, int tid)
+{
+	struct trace *trace = priv;
+	struct trace_thread *t = tid > 0 ? u64map_find(&trace->threads, (u64)tid) : NULL;
+
+	/* a file's machine knows the idle task */
+	if (tid == 0 && trace->replay)
+		return "swapper";
+	return t ? t->comm : NULL;
+}
+
+/* fd_slot - the path cache entry of @fd in @t's process, grown as needed */
+static char **fd_slot(struct trace *trace, struct trace_thread *t, int fd)
+{
+	struct trace_thread *proc = t->pid > 0 && t->pid != t->tid ?
+					    trace_thread_findnew(trace, t->pid, t->pid) : t;
+
+	if (fd < 0 || fd > 65535)
+		return NULL;
+	if (fd >= proc->nr_fd_paths) {
+		int nr = fd + 16;
+
+		proc->fd_paths = xrealloc(proc->fd_paths, nr * sizeof(char *));
+		memset(proc->fd_paths + proc->nr_fd_paths, 0, (nr - proc->nr_fd_paths) * sizeof(char *));
+		proc->nr_fd_paths = nr;
+	}
+	return &proc->fd_paths[fd];
+}
+
+/* failed lookups are remembered as this (not retried until the fd changes) */
+static char no_path[1];
+
+/* thread_fd_path - for the beautifiers: the path of an fd, read from /proc once */
+static const char *thread_fd_path(void *priv, int fd)
+{
+	struct trace *trace = priv;
+	struct trace_thread *t = trace->cur;
+	char **slot, link[64], buf[4096];
+	ssize_t n;
+
+	if (!t || !(slot = fd_slot(trace, t, fd)))
+		return NULL;
+	if (!*slot) {
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", t->pid > 0 ? t->pid : t->tid, fd);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = '\0';
+			*slot = xstrdup(buf);
+		} else {
+			*slot = no_path;
+		}
+	}
+	return *slot == no_path ? NULL : *slot;
+}
+
+static void fd_forget(struct trace *trace, struct trace_thread *t, int fd)
+{
+	char **slot = fd_slot(trace, t, fd);
+
+	if (slot && *slot) {
+		if (*slot != no_path)
+			free(*slot);
+		*slot = NULL;
+	}
+}
+
+/* fd_update - after a call: a closed fd or a new one (open, dup, socket...) has no path yet */
+static void fd_update(struct trace *trace, struct trace_thread *t, const char *name,
+		      const u64 *args, s64 ret)
+{
+	static const char *const new_fd_prefixes[] = { "open", "dup", "socket", "accept", "memfd",
+							 "eventfd", "epoll_create", "timerfd_create",
+							 "signalfd", "inotify_init", "fanotify_init",
+							 "pidfd_open", "creat", NULL };
+
+	if (!name)
+		return;
+	if (!strcmp(name, "close") && ret == 0) {
+		fd_forget(trace, t, (int)args[0]);
+		return;
+	}
+	if (ret < 0)
+		return;
+	for (int i = 0; new_fd_prefixes[i]; i++)
+		if (!strncmp(name, new_fd_prefixes[i], strlen(new_fd_prefixes[i]))) {
+			fd_forget(trace, t, (int)ret);
+			return;
+		}
+}
+
+static const struct syscall_fmt_cb *fmt_cb(struct trace *trace, struct trace_thread *t)
+{
+	static struct syscall_fmt_cb cb = { .comm = thread_comm, .fd_path = thread_fd_path };
+
+	cb.priv = trace;
+	trace->cur = t;
+	return &cb;
+}
+
+static struct syscall_desc *desc_get(struct trace *trace, int id)
+{
+	if (id < 0)
+		return NULL;
+	if (id >= trace->nr_descs) {
+		int nr = id + 64;
+
+		trace->descs = xrealloc(trace->descs, nr * sizeof(*trace->descs));
+		trace->desc_done = xrealloc(trace->desc_done, nr * sizeof(*trace->desc_done));
+		memset(trace->descs + trace->nr_descs, 0, (nr - trace->nr_descs) * sizeof(*trace->descs));
+		memset(trace->desc_done + trace->nr_descs, 0, (nr - trace->nr_descs) * sizeof(bool));
+		trace->nr_descs = nr;
+	}
+	if (!trace->desc_done[id]) {
+		trace->desc_done[id] = true;
+		if (syscall_desc_init(&trace->descs[id], id) < 0)
+			trace->descs[id].id = id;
+	}
+	return &trace->descs[id];
+}
+
+static const char *desc_name(struct syscall_desc *d, char *buf, size_t len)
+{
+	if (d->name)
+		return d->name;
+	snprintf(buf, len, "%d", d->id);
+	return buf;
+}
+
+static bool printing(const struct trace *trace)
+{
+	return !trace->summary_only;
+}
+
+/* add_ms - @ns as "%*.3f" milliseconds (rounded to the microsecond) without printf */
+static void add_ms(struct strbuf *sb, u64 ns, int width)
+{
+	u64 us = (ns + 500) / 1000;
+	char buf[32];
+	int i = sizeof(buf);
+
+	if (ns % 1000 == 500) {
+		/* a tie: printf rounds the double nearest to it, either way */
+		int n = snprintf(buf, sizeof(buf), "%*.3f", width, ns / 1e6);
+
+		strbuf_add(sb, buf, n);
+		return;
+	}
+
+	for (int k = 0; k < 3; k++) {
+		buf[--i] = '0' + us % 10;
+		us /= 10;
+	}
+	buf[--i] = '.';
+	do {
+		buf[--i] = '0' + us % 10;
+		us /= 10;
+	} while (us);
+	if ((int)sizeof(buf) - i < width)
+		strbuf_addchars(sb, ' ', width - (sizeof(buf) - i));
+	strbuf_add(sb, buf + i, sizeof(buf) - i);
+}
+
+/* line_head - "  time ( dur ms): comm/tid " (time NULL: "?", dur_ns < 0: blank) */
+static void line_head(struct trace *trace, struct strbuf *sb, const u64 *time, s64 dur_ns,
+		      const struct trace_thread *t)
+{
+	char num[16];
+	int n;
+
+	if (!time)
+		strbuf_addstr(sb, "         ?");
+	else
+		add_ms(sb, trace->full_time ? *time : *time > trace->base_time ? *time - trace->base_time : 0, 10);
+	if (dur_ns == -2) {
+		strbuf_addch(sb, ' ');	/* only other events: no duration column */
+	} else if (dur_ns < 0) {
+		strbuf_addstr(sb, " (         ): ");
+	} else {
+		strbuf_add(sb, " (", 2);
+		add_ms(sb, (u64)dur_ns, 6);
+		strbuf_add(sb, " ms): ", 6);
+	}
+	if (!trace->show_thread)
+		return;
+	if (trace->show_comm) {
+		strbuf_addstr(sb, t->comm);
+		strbuf_addch(sb, '/');
+	}
+	n = snprintf(num, sizeof(num), "%d ", t->tid);
+	strbuf_add(sb, num, n);
+}
+
+/* pad - bring the text after the head (from @from) to @width columns */
+static void pad(struct strbuf *sb, size_t from, size_t width)
+{
+	size_t len = sb->len - from;
+
+	if (len < width)
+		strbuf_addchars(sb, ' ', width - len);
+}
+
+static void emit(struct trace *trace, struct strbuf *sb)
+{
+	strbuf_addch(sb, '\n');
+	fwrite(sb->buf, 1, sb->len, trace->out);
+}
+
+static void add_call(struct trace *trace, struct strbuf *sb, struct syscall_desc *d,
+		     const u64 *args, struct trace_thread *t)
+{
+	char nbuf[16];
+
+	strbuf_addf(sb, "%s(", desc_name(d, nbuf, sizeof(nbuf)));
+	syscall_format_args(d, args, fmt_cb(trace, t), sb);
+	strbuf_addch(sb, ')');
+}
+
+/* flush_cut_entry - another thread's line comes: print the waiting entry with "..." */
+static void flush_cut_entry(struct trace *trace, struct trace_thread *except)
+{
+	struct trace_thread *t = trace->last_entry;
+	struct strbuf sb = STRBUF_INIT;
+	size_t from;
+
+	trace->last_entry = NULL;
+	if (!t || t == except || !t->entry.active || t->entry.printed || !printing(trace) ||
+	    trace->duration_ms > 0 || trace->failure_only)
+		return;
+	t->entry.printed = true;
+	line_head(trace, &sb, &t->entry.time, -1, t);
+	from = sb.len;
+	add_call(trace, &sb, desc_get(trace, t->entry.id), t->entry.args, t);
+	pad(&sb, from, ARGS_WIDTH - 3);
+	strbuf_addstr(&sb, " ...");
+	emit(trace, &sb);
+	strbuf_release(&sb);
+}
+
+static struct syscall_stats *stats_get(struct trace_thread *t, int id)
+{
+	if (id < 0)
+		return NULL;
+	if (id >= t->nr_stats) {
+		int nr = id + 32;
+
+		t->stats = xrealloc(t->stats, nr * sizeof(*t->stats));
+		memset(t->stats + t->nr_stats, 0, (nr - t->nr_stats) * sizeof(*t->stats));
+		t->nr_stats = nr;
+	}
+	return &t->stats[id];
+}
+
+static void stats_add(struct trace_thread *t, int id, u64 ns, s64 ret)
+{
+	struct syscall_stats *s = stats_get(t, id);
+	double delta;
+
+	if (!s)
+		return;
+	s->calls++;
+	s->total_ns += ns;
+	if (s->calls == 1 || ns < s->min_ns)
+		s->min_ns = ns;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	delta = ns - s->mean;
+	s->mean += delta / s->calls;
+	s->m2 += delta * (ns - s->mean);
+	if (ret < 0 && ret >= -4095) {
+		int e = (int)-ret;
+
+		s->errors++;
+		if (e >= s->nr_errnos) {
+			s->errnos = xrealloc(s->errnos, (e + 1) * sizeof(*s->errnos));
+			memset(s->errnos + s->nr_errnos, 0, (e + 1 - s->nr_errnos) * sizeof(u64));
+			s->nr_errnos = e + 1;
+		}
+		s->errnos[e]++;
+	}
+}
+
+static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int id,
+		     const u64 *args)
+{
+	struct syscall_desc *d = desc_get(trace, id);
+
+	flush_cut_entry(trace, t);
+	/* the thread's last call never returned (rt_sigreturn's exit has id -1): shown cut */
+	if (t->entry.active && !t->entry.printed) {
+		trace->last_entry = t;
+		flush_cut_entry(trace, NULL);
+	}
+	t->entry.active = true;
+	t->entry.printed = false;
+	t->entry.id = id;
+	t->entry.time = time;
+	memcpy(t->entry.args, args, sizeof(t->entry.args));
+	if (d && d->ret_kind == SRK_NONE) {
+		/* exit/exit_group: no sys_exit will come */
+		t->entry.active = false;
+		if (printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {
+			struct strbuf sb = STRBUF_INIT;
+			size_t from;
+
+			line_head(trace, &sb, &time, -1, t);
+			from = sb.len;
+			add_call(trace, &sb, d, args, t);
+			pad(&sb, from, ARGS_WIDTH);
+			strbuf_addstr(&sb, " = ?");
+			emit(trace, &sb);
+			strbuf_release(&sb);
+		}
+		return;
+	}
+	trace->last_entry = t;
+}
+
+static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int id, s64 ret)
+{
+	struct syscall_desc *d = desc_get(trace, id);
+	bool have_entry = t->entry.active && t->entry.id == id;
+	u64 ns = have_entry && time > t->entry.time ? time - t->entry.time : 0;
+	double dur = ns / 1e6;
+	struct strbuf sb = STRBUF_INIT;
+	char nbuf[16];
+	size_t from;
+
+	if (!d)
+		return;
+	stats_add(t, id, ns, ret);
+	if (!printing(trace))
+		goto out;
+	if (trace->failure_only && !(ret < 0 && ret >= -4095))
+		goto out;
+	if (trace->duration_ms > 0 && (!have_entry || dur <= trace->duration_ms))
+		goto out;
+	if (have_entry)
+		line_head(trace, &sb, &t->entry.time, (s64)ns, t);
+	else
+		line_head(trace, &sb, NULL, -1, t);
+	from = sb.len;
+	if (have_entry && !t->entry.printed)
+		add_call(trace, &sb, d, t->entry.args, t);
+	else
+		strbuf_addf(&sb, " ... [continued]: %s())", desc_name(d, nbuf, sizeof(nbuf)));
+	pad(&sb, from, ARGS_WIDTH);
+	strbuf_addstr(&sb, " = ");
+	syscall_format_ret(d, have_entry ? t->entry.args : NULL, ret, fmt_cb(trace, t), &sb);
+	emit(trace, &sb);
+out:
+	strbuf_release(&sb);
+	if (have_entry)
+		fd_update(trace, t, d->name, t->entry.args, ret);
+	t->entry.active = false;
+	if (trace->last_entry == t)
+		trace->last_entry = NULL;
+}
+
+static u64 raw_u64(const struct perf_sample *s, int off)
+{
+	u64 v = 0;
+
+	if (off >= 0 && (u32)off + 8 <= s->raw_size)
+		memcpy(&v, (const char *)s->raw_data + off, 8);
+	return v;
+}
+
+static struct evsel *evsel_by_id(struct trace *trace, u64 id)
+{
+	struct evsel *evsel;
+
+	evlist_for_each_entry(trace->evlist, evsel) {
+		int nr = evsel_nr_fds(evsel);
+
+		for (int i = 0; i < nr; i++)
+			if (evsel->ids[i] == id)
+				return evsel;
+	}
+	return NULL;
+}
+
+/* print_event - another event: "time comm/tid sys:name(field: value, ...)" */
+static void print_event(struct trace *trace, struct trace_thread *t, struct evsel *evsel,
+			const struct perf_sample *sample)
+{
+	struct tep_event *tp = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	bool first = true;
+
+	line_head(trace, &sb, &sample->time, trace->trace_syscalls ? -1 : -2, t);
+	strbuf_addf(&sb, "%s(", evsel->name);
+	if (trace->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
+		tp = trace_tep_find_event(trace->tep, (int)evsel->attr.config);
+	for (int i = 0; tp && i < trace_tep_nr_fields(tp); i++) {
+		const char *name = trace_tep_field_name(tp, i), *str;
+		size_t len;
+		u64 v;
+
+		if (trace_tep_field_is_string(tp, i)) {
+			if (trace_tep_field_str(tp, sample->raw_data, sample->raw_size, name, &str, &len))
+				continue;
+			strbuf_addf(&sb, "%s%s: \"%.*s\"", first ? "" : ", ", name, (int)len, str);
+		} else {
+			if (trace_tep_field_u64(tp, sample->raw_data, sample->raw_size, name, &v) || !v)
+				continue;
+			strbuf_addf(&sb, "%s%s: ", first ? "" : ", ", name);
+			if (!strcmp(name, "pid") || strendswith(name, "_pid")) {
+				const char *c = thread_comm(trace, (int)v);
+
+				strbuf_addf(&sb, c ? "%d (%s)" : "%d", (int)v, c);
+			} else {
+				strbuf_addf(&sb, "%lld", (long long)v);
+			}
+		}
+		first = false;
+	}
+	strbuf_addch(&sb, ')');
+	emit(trace, &sb);
+	strbuf_release(&sb);
+}
+
+int trace_process_side(struct trace *trace, const union perf_event *ev)
+{
+	struct trace_thread *t;
+
+	/* live, perf counts every record in the percentages; from a file only samples */
+	if (!trace->replay)
+		trace->nr_records++;
+	switch (ev->header.type) {
+	case PERF_RECORD_COMM:
+		t = trace_thread_findnew(trace, ev->comm.pid, ev->comm.tid);
+		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm.comm);
+		break;
+	case PERF_RECORD_FORK: {
+		struct trace_thread *parent = trace_thread_findnew(trace, ev->fork.ppid, ev->fork.ptid);
+
+		t = u64map_find(&trace->threads, ev->fork.tid);
+		if (!t) {
+			t = xcalloc(1, sizeof(*t));
+			t->tid = ev->fork.tid;
+			t->pid = ev->fork.pid;
+			u64map_set(&trace->threads, (u64)t->tid, t);
+		}
+		memcpy(t->comm, parent->comm, sizeof(t->comm));
+		break;
+	}
+	case PERF_RECORD_LOST:
+		trace->nr_lost += ev->lost.lost;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct perf_sample *sample)
+{
+	struct trace_thread *t;
+
+	trace->nr_records++;
+	if (!trace->base_time)
+		trace->base_time = sample->time;
+	t = trace_thread_findnew(trace, sample->pid, sample->tid);
+	t->nr_events++;
+	if (evsel && evsel == trace->sys_enter) {
+		u64 args[SYSCALL_MAX_ARGS];
+
+		for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
+			args[i] = raw_u64(sample, trace->enter_args_off + 8 * i);
+		on_enter(trace, t, sample->time, (int)raw_u64(sample, trace->enter_id_off), args);
+	} else if (evsel && evsel == trace->sys_exit) {
+		on_exit_(trace, t, sample->time, (int)raw_u64(sample, trace->exit_id_off),
+			 (s64)raw_u64(sample, trace->exit_ret_off));
+	} else if (evsel && printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {
+		flush_cut_entry(trace, t);
+		print_event(trace, t, evsel, sample);
+	}
+	return 0;
+}
+
+int trace_process_event(struct trace *trace, const union perf_event *ev, u64 time)
+{
+	struct evsel *first = evlist_first(trace->evlist);
+	struct perf_sample sample;
+
+	memset(&sample, 0, sizeof(sample));
+	if (ev->header.type != PERF_RECORD_SAMPLE)
+		return trace_process_side(trace, ev);
+	if (perf_sample_parse(&first->attr, ev, &sample)) {
+		trace->nr_records++;
+		return 0;
+	}
+	(void)time;
+	return trace_process_sample(trace, evsel_by_id(trace, sample.id), &sample);
+}
+
+/* ---- summary ---- */
+
+struct thread_vec {
+	struct trace_thread **v;
+	int nr, alloc;
+};
+
+static int collect_thread(uint64_t key, void *val, void *arg)
+{
+	struct thread_vec *tv = arg;
+
+	if (tv->nr == tv->alloc) {
+		tv->alloc = tv->alloc ? 2 * tv->alloc : 16;
+		tv->v = xrealloc(tv->v, tv->alloc * sizeof(*tv->v));
+	}
+	tv->v[tv->nr++] = val;
+	return 0;
+}
+
+/*
+ * cmp_threads - perf's order: its thread table, 256 buckets by tid, each
+ * bucket in tid order
+ */
+static int cmp_threads(const void *a, const void *b)
+{
+	const struct trace_thread *x = *(struct trace_thread *const *)a;
+	const struct trace_thread *y = *(struct trace_thread *const *)b;
+
+	if ((x->tid & 255) != (y->tid & 255))
+		return (x->tid & 255) - (y->tid & 255);
+	return x->tid - y->tid;
+}
+
+static const struct syscall_stats *sort_base;
+
+static int cmp_stats(const void *a, const void *b)
+{
+	const struct syscall_stats *x = &sort_base[*(const int *)a];
+	const struct syscall_stats *y = &sort_base[*(const int *)b];
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static void print_thread_summary(struct trace *trace, struct trace_thread *t)
+{
+	FILE *out = trace->out;
+	int *order = xcalloc(t->nr_stats ? t->nr_stats : 1, sizeof(int)), nr = 0;
+
+	fprintf(out, " %s (%d), %llu events, %.1f%%\n\n", t->comm, t->tid,
+		(unsigned long long)t->nr_events,
+		trace->nr_records ? 100.0 * t->nr_events / trace->nr_records : 0.0);
+	fprintf(out, "   syscall            calls  errors  total       min       avg       max       stddev\n");
+	fprintf(out, "                                     (msec)    (msec)    (msec)    (msec)        (%%)\n");
+	fprintf(out, "   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
+	for (int i = 0; i < t->nr_stats; i++)
+		if (t->stats[i].calls)
+			order[nr++] = i;
+	sort_base = t->stats;
+	qsort(order, nr, sizeof(int), cmp_stats);
+	for (int k = 0; k < nr; k++) {
+		const struct syscall_stats *s = &t->stats[order[k]];
+		struct syscall_desc *d = desc_get(trace, order[k]);
+		double avg = s->mean / 1e6, rel = 0;
+		char nbuf[16];
+
+		if (s->calls > 1 && s->mean > 0)
+			rel = 100.0 * sqrt(s->m2 / (s->calls - 1) / s->calls) / s->mean;
+		fprintf(out, "   %-15s %8llu %6llu %9.3f %9.3f %9.3f %9.3f %9.2f%%\n",
+			desc_name(d, nbuf, sizeof(nbuf)), (unsigned long long)s->calls,
+			(unsigned long long)s->errors, s->total_ns / 1e6, s->min_ns / 1e6, avg,
+			s->max_ns / 1e6, rel);
+		if (trace->errno_summary)
+			for (int e = 0; e < s->nr_errnos; e++)
+				if (s->errnos[e]) {
+					const char *name = errno_name(e);
+
+					if (name)
+						fprintf(out, "\t\t\t\t%s: %llu\n", name,
+							(unsigned long long)s->errnos[e]);
+					else
+						fprintf(out, "\t\t\t\t%d: %llu\n", e,
+							(unsigned long long)s->errnos[e]);
+				}
+	}
+	fprintf(out, "\n\n");
+	free(order);
+}
+
+void trace_print_summary(struct trace *trace)
+{
+	struct thread_vec tv = { 0 };
+
+	u64map_for_each(&trace->threads, collect_thread, &tv);
+	qsort(tv.v, tv.nr, sizeof(*tv.v), cmp_threads);
+	fprintf(trace->out, "\n Summary of events:\n\n");
+	for (int i = 0; i < tv.nr; i++) {
+		bool any = false;
+
+		for (int k = 0; k < tv.v[i]->nr_stats && !any; k++)
+			any = tv.v[i]->stats[k].calls;
+		if (any)
+			print_thread_summary(trace, tv.v[i]);
+	}
+	free(tv.v);
+}
+
+static int free_thread(uint64_t key, void *val, void *arg)
+{
+	struct trace_thread *t = val;
+
+	for (int i = 0; i < t->nr_stats; i++)
+		free(t->stats[i].errnos);
+	free(t->stats);
+	for (int i = 0; i < t->nr_fd_paths; i++)
+		if (t->fd_paths[i] != no_path)
+			free(t->fd_paths[i]);
+	free(t->fd_paths);
+	free(t);
+	return 0;
+}
+
+void trace_release(struct trace *trace)
+{
+	u64map_for_each(&trace->threads, free_thread, NULL);
+	u64map_release(&trace->threads);
+	for (int i = 0; i < trace->nr_descs; i++)
+		if (trace->desc_done[i])
+			syscall_desc_release(&trace->descs[i]);
+	free(trace->descs);
+	free(trace->desc_done);
+	free(trace->selected);
+	free(trace->event_str);
+	trace_tep_free(trace->tep);
+}

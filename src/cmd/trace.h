@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* sonde trace: shared state of the option parser (trace.c), the live loop and the printer (trace-out.c). */
+#ifndef SONDE_CMD_TRACE_H
+#define SONDE_CMD_TRACE_H
+
+#include "core/evlist.h"
+#include "lib/hashmap.h"
+#include "trace/syscall-fmt.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct perf_sample;
+struct tep_handle;
+union perf_event;
+
+/* struct syscall_stats - one syscall of one thread, for -s */
+struct syscall_stats {
+	u64 calls, errors;
+	u64 total_ns, min_ns, max_ns;
+	double mean, m2;	/* Welford's running mean and squared deviations (ns) */
+	u64 *errnos;		/* owned: count per errno (index errno), NULL until one fails */
+	int nr_errnos;
+};
+
+/* struct trace_thread - what trace knows of one thread */
+struct trace_thread {
+	int tid, pid;
+	char comm[32];
+	u64 nr_events;		/* samples of this thread */
+	struct {
+		bool active;	/* a sys_enter waits for its sys_exit */
+		bool printed;	/* its line was cut by another thread's ("...") */
+		int id;
+		u64 time;
+		u64 args[SYSCALL_MAX_ARGS];
+	} entry;
+	struct syscall_stats *stats;	/* owned: [nr_stats], indexed by syscall id */
+	int nr_stats;
+	char **fd_paths;		/* owned: [nr_fd_paths] by fd, from /proc; NULL: not looked up */
+	int nr_fd_paths;
+};
+
+/* struct trace - one sonde trace run */
+struct trace {
+	struct evlist *evlist;
+	struct target target;
+	const char *output_name;
+	FILE *out;
+	/* syscall selection: -e names/globs, negated with a leading '!' */
+	bool *selected;		/* owned: [nr_selected] by id, NULL: every syscall */
+	int nr_selected;
+	bool negate;
+	bool trace_syscalls;	/* false with --no-syscalls (only other events) */
+	char *event_str;	/* owned: the -e parts that are events, comma-separated */
+	/* options */
+	bool summary_only, with_summary, errno_summary, failure_only, show_comm, full_time;
+	bool no_inherit, verbose;
+	bool show_thread;
+	bool replay;			/* -i: percentages over samples, pid 0 is "swapper" */		/* the comm/tid column: more than one thread is traced */
+	double duration_ms;
+	size_t mmap_pages;	/* data pages per ring (-m) */
+	const char *pf;
+	/* the run */
+	struct evsel *sys_enter, *sys_exit;
+	int enter_id_off, enter_args_off, exit_id_off, exit_ret_off;
+	struct syscall_desc *descs;	/* owned: by id, lazily filled (name NULL: not yet) */
+	bool *desc_done;
+	int nr_descs;
+	struct u64map threads;		/* tid -> struct trace_thread */
+	struct trace_thread *last_entry; /* thread whose unprinted entry the next line cuts */
+	struct trace_thread *cur;	/* thread whose line is being formatted (fd paths) */
+	u64 base_time;			/* first sample's time */
+	u64 nr_records;			/* every record, side-band included (-s percentages) */
+	u64 nr_lost;
+	struct tep_handle *tep;		/* owned: formats of the other events (-e sys:name) */
+};
+
+/* trace_process_event - one live record, in time order: threads, syscall lines, stats. */
+int trace_process_event(struct trace *trace, const union perf_event *ev, u64 time);
+
+/* trace_process_sample - one sample of @evsel (sys_enter, sys_exit or another event). */
+int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct perf_sample *sample);
+
+/* trace_process_side - a record other than a sample: COMM, FORK, LOST... */
+int trace_process_side(struct trace *trace, const union perf_event *ev);
+
+/* trace_print_summary - the -s/-S per-thread tables. */
+void trace_print_summary(struct trace *trace);
+
+/* trace_thread_findnew - the thread @tid (comm from /proc when unknown). */
+struct trace_thread *trace_thread_findnew(struct trace *trace, int pid, int tid);
+
+/* trace_release - free threads and descriptions. */
+void trace_release(struct trace *trace);
+
+#endif
