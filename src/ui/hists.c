@@ -812,11 +812,16 @@ size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE
 	setup_cols(&p);
 	if (!o->quiet)
 		print_titles(&p);
+	for (int c = 0; c < o->nr_col_widths && c < p.nr_cols; c++)
+		if (o->col_widths[c] > 0)
+			p.cols[c].width = o->col_widths[c];
 	for (size_t i = 0; i < hists->nr_entries; i++) {
 		const struct hist_entry *e = hists->entries[i];
 
 		if (!entry_visible(&p, e))
 			continue;
+		if (o->max_entries && printed >= o->max_entries)
+			break;
 		print_row(&p, e);
 		hist_entry_fprintf_callchain(hists, e, o, p.total, fp);
 		printed++;

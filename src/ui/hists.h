@@ -32,6 +32,9 @@ struct hists_print_opts {
 	const char *field_sep;	/* -t: columns joined by it, unpadded numbers, no dot rule */
 	bool verbose;		/* -v: long dso names, symbol address and symtab origin */
 	const struct symbol_opts *symbol_opts; /* for -v's origin (build-id cache dir), may be NULL */
+	size_t max_entries;	/* 0: every entry; else at most this many rows (top -E) */
+	const int *col_widths;	/* top -w: fixed widths of the first columns, in order */
+	int nr_col_widths;
 };
 
 /*
