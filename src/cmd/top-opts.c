@@ -36,9 +36,3 @@ int top_opt_mmap_pages(const struct opt_spec *opt, const char *arg, int unset)
 	top->mmap_pages = pages;
 	return 0;
 }
-
-/* the TUI form is not there yet: the text frames, as with --stdio */
-int top_tui_loop(struct top *top)
-{
-	return top_stdio_loop(top);
-}

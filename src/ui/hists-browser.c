@@ -71,7 +71,7 @@ static void restore_on_signal(int sig)
 
 static void install_restore(void)
 {
-	static const int sigs[] = { SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGFPE };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGFPE };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -426,6 +426,7 @@ static void draw(struct browser *b)
 	FILE *mem;
 
 	erase();
+	hists_rows_update_total(b->rows);
 	header_text(b, head, sizeof(head));
 	put_line(0, head, cols, b->color ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE);
 	mem = open_memstream(&title, &tlen);
@@ -626,13 +627,10 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 		draw(b);
 		timeout(b->ops && b->ops->update_ms ? b->ops->update_ms : -1);
 		key = getch();
-		if (key == ERR) {
-			if (b->ops && b->ops->update) {
-				b->ops->update(b->ops->arg);
-				rebuild(b);
-			}
+		if (b->ops && b->ops->update && b->ops->update(b->ops->arg))
+			rebuild(b);
+		if (key == ERR)
 			continue;
-		}
 		cur = b->nr_lines ? line_at(b, b->sel) : (struct line){ NULL, -1 };
 		switch (key) {
 		case KEY_DOWN:

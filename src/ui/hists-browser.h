@@ -19,12 +19,12 @@ struct hist_browser_event {
  * the annotate hook. Every member may be NULL / 0.
  */
 struct hist_browser_ops {
-	int update_ms;		/* call update when no key came for this long (0: never) */
+	int update_ms;		/* call update after each key and when none came for this long */
 	/*
 	 * update - new data: the command updates and re-sorts the hists (the
 	 * title callback gives the header line).
 	 */
-	void (*update)(void *arg);
+	bool (*update)(void *arg); /* true: the entries changed (re-sorted), rebuild the view */
 	/* title - the first line instead of report's "Samples: ..." (top) */
 	void (*title)(void *arg, char *title, size_t size);
 	/*

@@ -868,6 +868,12 @@ u64 hists_rows_total(const struct hists_rows *r)
 	return r->p.total;
 }
 
+void hists_rows_update_total(struct hists_rows *r)
+{
+	r->p.total = r->p.o->percent_absolute ? r->p.hists->total_period
+					      : hists_visible_period(r->p.hists);
+}
+
 bool hists_rows_visible(const struct hists_rows *r, const struct hist_entry *e)
 {
 	return entry_visible(&r->p, e);

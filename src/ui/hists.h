@@ -69,6 +69,8 @@ struct hists_rows *hists_rows_new(struct hists *hists, const struct hists_print_
 void hists_rows_free(struct hists_rows *rows);
 /* hists_rows_total - the 100% of the percent columns */
 u64 hists_rows_total(const struct hists_rows *rows);
+/* hists_rows_update_total - the 100% again from the hists (live data grew or decayed) */
+void hists_rows_update_total(struct hists_rows *rows);
 /* hists_rows_visible - @e is shown (no filter, over --percent-limit) */
 bool hists_rows_visible(const struct hists_rows *rows, const struct hist_entry *e);
 /* hists_rows_title - the column titles, as stdio's first title line without "# " (no newline) */
