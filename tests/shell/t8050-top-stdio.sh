@@ -26,7 +26,7 @@ last_frame() {
 }
 
 start_burn() {
-	"$BURN" 30000 &
+	"$BURN" 30000 >/dev/null 2>&1 &
 	echo $! >burn.pid
 }
 stop_burn() {
