@@ -94,16 +94,17 @@ static const char *const report_usage[] = {
 };
 
 /*
- * report_use_tui - perf's choice: --tui, or a terminal on both ends without
- * --stdio; -T, -t and --symbol-filter ask for text
+ * report_use_tui - perf's choice: a terminal on both ends, and --tui or no
+ * --stdio (-T, -t and the header modes print text); without a terminal
+ * --tui prints the text, as perf does
  */
 static bool report_use_tui(const struct report_opts *o)
 {
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		return false;
 	if (o->tui)
 		return true;
-	if (o->stdio || o->threads || o->field_separator || o->header || o->header_only)
-		return false;
-	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	return !o->stdio && !o->threads && !o->field_separator && !o->header && !o->header_only;
 }
 
 /*
