@@ -219,13 +219,24 @@ static bool entry_has_chain(struct browser *b, const struct hist_entry *e)
 	struct chain_text *ct;
 	uintptr_t known;
 
-	if (!e->chain)
+	const struct hists *h = b->ev->hists;
+
+	if (!e->chain || !h->opts.use_callchain)
 		return false;
 	if (u64map_find(&b->expanded, (u64)(uintptr_t)e))
 		return true;
 	known = (uintptr_t)u64map_find(&b->chain_known, (u64)(uintptr_t)e);
 	if (known)
 		return known == 2;
+	if (h->opts.cc.mode == CHAIN_GRAPH_ABS || h->opts.cc.mode == CHAIN_GRAPH_REL) {
+		/* a branch well over the graph's threshold: lines for sure, no need to draw them */
+		u64 base = b->po.percent_absolute ? h->total_period : h->period_unfiltered;
+		u64 min = (u64)((double)base * h->opts.cc.min_percent / 100.0);
+
+		for (u32 k = hists_node(h, e->chain)->first_child; k; k = hists_node(h, k)->next_sibling)
+			if (hists_node(h, k)->cumul > 2 * min + 1)
+				return true;
+	}
 	ct = chain_text_new(b, e);
 	known = ct->nr ? 2 : 1;
 	free_chain(0, ct, NULL);
@@ -291,7 +302,7 @@ static void rebuild(struct browser *b)
 	for (size_t i = 0; i < h->nr_entries; i++) {
 		struct hist_entry *e = h->entries[i];
 
-		b->has_chains |= e->chain != 0;
+		b->has_chains |= e->chain != 0 && h->opts.use_callchain;
 		if (!hists_rows_visible(b->rows, e))
 			continue;
 		b->shown = xgrow(b->shown, b->nr_shown + 1, &b->alloc_shown, sizeof(*b->shown));
@@ -483,6 +494,7 @@ static const char *const help_lines[] = {
 	"ESC           Zoom out",
 	"+             Expand/Collapse one callchain level",
 	"a             Annotate current symbol",
+	"c             Collapse the current entry's callchain",
 	"C             Collapse all callchains",
 	"d             Zoom into current DSO",
 	"e             Expand/Collapse main entry callchains",
@@ -699,6 +711,7 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 			}
 			break;
 		case '-':
+		case 'c':
 			if (cur.e) {
 				if (cur.chain_line >= 0)
 					b->sel -= (size_t)cur.chain_line + 1;
