@@ -68,7 +68,7 @@ static void tui_title(void *arg, char *buf, size_t size)
 	top_header_line(&t->st, buf, size);
 }
 
-/* tui_key - top's own keys: z (zero), K and U (hide kernel / user), f (freeze) */
+/* tui_key - top's own keys: z (zero), K and U (hide kernel / user), s (annotate), f (freeze) */
 static bool tui_key(void *arg, int key, char *status, size_t size)
 {
 	struct top_tui *t = arg;
@@ -85,6 +85,10 @@ static bool tui_key(void *arg, int key, char *status, size_t size)
 	case 'U':
 		top->hide_user = !top->hide_user;
 		break;
+	case 's':
+		/* perf top's "annotate the selected symbol": annotate's hook, not there yet */
+		snprintf(status, size, "Annotation is not available in this build");
+		return false;
 	case 'f':
 		top->paused = !top->paused;
 		snprintf(status, size, "%s", top->paused ? "Display frozen: press f to go on"

@@ -502,9 +502,10 @@ static int open_events(struct top *top)
 
 	err = top_create_maps(top);
 	if (err) {
-		fprintf(stderr, "Couldn't create thread/CPU maps: %s\n",
+		/* perf top's words and status (254) */
+		fprintf(stderr, "Error:\nCouldn't create thread/CPU maps: %s\n",
 			err == -ESRCH ? "No such process" : strerror(-err));
-		return 255;
+		return 254;
 	}
 	has_cpu = t->system_wide || t->cpu_list;
 	record_config_evlist(top->evlist, o, has_cpu, cpu_map_is_dummy(top->evlist->cpus));

@@ -121,6 +121,14 @@ test_expect_success ROOT,PERF 'top: the header line is perf'"'"'s (numbers aside
 	test_cmp perf.head sonde.head
 '
 
+test_expect_success ROOT,PERF 'top -p of a process that is gone: perf'"'"'s message and status' '
+	rc_p=0 rc_s=0
+	"$PERF" top --stdio -p 999999 >perf.out 2>perf.err || rc_p=$?
+	"$SONDE" top --stdio -p 999999 >sonde.out 2>sonde.err || rc_s=$?
+	test_cmp perf.err sonde.err &&
+	test "$rc_p" = "$rc_s"
+'
+
 test_expect_success 'top: an unknown event is refused as perf refuses it (129)' '
 	test_exit_code 129 "$SONDE" top --stdio -e no_such_event_xyz
 '
