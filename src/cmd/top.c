@@ -430,6 +430,13 @@ int top_stdio_loop(struct top *top)
 
 			if (key == 'q' || key == 'Q')
 				break;
+			/* perf's mapped keys that need no prompt: toggles, shown at the next frame */
+			if (key == 'K')
+				top->hide_kernel = !top->hide_kernel;
+			else if (key == 'U')
+				top->hide_user = !top->hide_user;
+			else if (key == 'z')
+				top->zero = !top->zero;
 		}
 		top_read_rings(top);
 		if (monotonic_ns() >= next) {
