@@ -265,9 +265,7 @@ static void rebuild(struct browser *b)
 {
 	struct hists *h = b->ev->hists;
 	struct hist_entry *keep = NULL;
-	struct line dummy;
 
-	(void)dummy;
 	if (b->sel < b->nr_lines && b->nr_shown) {
 		/* keep the selected entry selected when it stays */
 		size_t l = 0;
@@ -855,6 +853,7 @@ static void browser_release(struct browser *b)
 int hists_browse(struct hist_browser_event *evs, int nr, const struct hists_print_opts *po,
 		 const struct hist_browser_ops *ops)
 {
+	SCREEN *scr;
 	bool color;
 	int cur = 0;
 
@@ -862,10 +861,12 @@ int hists_browse(struct hist_browser_event *evs, int nr, const struct hists_prin
 		return -ENOTTY;
 	/* UTF-8 line drawing when the locale has it */
 	setlocale(LC_CTYPE, "");
-	if (!newterm(NULL, stdout, stdin))
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr)
 		return -ENOTTY;
 	if (LINES < HIST_BROWSER_MIN_ROWS || COLS < HIST_BROWSER_MIN_COLS) {
 		endwin();
+		delscreen(scr);
 		return -EMSGSIZE;
 	}
 	tui_active = 1;
@@ -931,5 +932,6 @@ int hists_browse(struct hist_browser_event *evs, int nr, const struct hists_prin
 	}
 	endwin();
 	tui_active = 0;
+	delscreen(scr);
 	return 0;
 }
