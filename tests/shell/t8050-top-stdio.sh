@@ -25,6 +25,15 @@ last_frame() {
 	awk -F'\t' -v n=$((last)) '$1 == n { sub(/^[^\t]*\t/, ""); print }' frames.tmp
 }
 
+# dump: what the last run printed (on a failed check)
+dump() {
+	echo "--- status $(cat top.rc 2>/dev/null), stderr:"
+	cat top.err 2>/dev/null
+	echo "--- last frame:"
+	last_frame top.out | cut -c1-100
+	return 1
+}
+
 start_burn() {
 	"$BURN" 30000 >/dev/null 2>&1 &
 	echo $! >burn.pid
@@ -53,8 +62,7 @@ test_expect_success ROOT 'top --stdio: perf'"'"'s header, the workload'"'"'s sym
 	start_burn
 	top_run 3.5 -d 1 -E 10
 	stop_burn
-	test "$(cat top.rc)" = 0 &&
-	check_default_frames top.out
+	{ test "$(cat top.rc)" = 0 && check_default_frames top.out; } || dump
 '
 
 test_expect_success ROOT 'top -p PID -ns comm,dso: the task target, sample counts, comm and dso columns' '
@@ -72,10 +80,10 @@ test_expect_success ROOT 'top -c PERIOD -e cpu-clock -K: the period in the heade
 	start_burn
 	top_run 2.5 -d 1 -c 100000 -e cpu-clock -K
 	stop_burn
-	test "$(cat top.rc)" = 0 &&
+	{ test "$(cat top.rc)" = 0 &&
 	test_grep "\[100000 cpu-clock\],  \(all" top.out &&
 	! grep -F "[k]" top.out &&
-	test_grep "\[\.\] " top.out
+	test_grep "\[\.\] " top.out; } || dump
 '
 
 test_expect_success ROOT 'top -U: only kernel rows' '
@@ -104,11 +112,11 @@ test_expect_success ROOT 'top --percent-limit and -z: rows under the limit left 
 	start_burn
 	top_run 2.5 -d 1 -z --percent-limit 5
 	stop_burn
-	test "$(cat top.rc)" = 0 &&
+	{ test "$(cat top.rc)" = 0 &&
 	last_frame top.out >frame &&
 	grep -E "^ +[0-9.]+%  " frame >rows &&
 	test -s rows &&
-	! awk "\$1 + 0 < 5" rows | grep .
+	! awk "\$1 + 0 < 5" rows | grep .; } || dump
 '
 
 test_expect_success ROOT,PERF 'top: the header line is perf'"'"'s (numbers aside)' '
