@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # sonde top vs perf top: CPU time each uses itself while sampling the whole
 # machine at 999 Hz for $DUR seconds (default 20) in --stdio, with a
-# cpu-burning workload running so that there are samples to resolve.
+# cpu-burning workload running so that there are samples to resolve. Both run
+# over the same window (side by side, each sampling the other too): on a
+# shared machine what the others run decides how many DSOs each must load.
 # Usage: bash bench/top-bench.sh   (SONDE=..., PERF=..., DUR=20, RUNS=1)
 . "$(dirname "$0")/lib.sh"
 
@@ -28,14 +30,19 @@ top_cpu() {
 
 burn_pid=
 if [ -x "$W" ]; then
-	"$W" $(((DUR * 2 * RUNS + 10) * 1000)) >/dev/null 2>&1 &
+	"$W" $(((DUR * RUNS + 10) * 1000)) >/dev/null 2>&1 &
 	burn_pid=$!
 fi
 trap '[ -n "$burn_pid" ] && kill $burn_pid 2>/dev/null' EXIT
 
 for ((i = 0; i < RUNS; i++)); do
-	read -r sc sr < <(top_cpu "$SONDE" top -F 999 -a --stdio)
-	read -r pc pr < <(top_cpu "$PERF" top -F 999 -a --stdio)
+	top_cpu "$SONDE" top -F 999 -a --stdio >sonde.cpu.$$ &
+	s_job=$!
+	top_cpu "$PERF" top -F 999 -a --stdio >perf.cpu.$$
+	wait $s_job
+	read -r sc sr <sonde.cpu.$$
+	read -r pc pr <perf.cpu.$$
+	rm -f sonde.cpu.$$ perf.cpu.$$
 	awk -v n="top_F999_a_stdio_${DUR}s" -v sc="$sc" -v pc="$pc" -v sr="$sr" -v pr="$pr" 'BEGIN {
 		printf "%-28s cpu sonde %8d ms  perf %8d ms  ratio %.3f | rss %.3f (%d/%d KiB)\n",
 			n, sc, pc, (pc > 0 ? sc / pc : 0), (pr > 0 ? sr / pr : 0), sr, pr }'
