@@ -572,9 +572,12 @@ static int top_run(struct top *top)
 	top->nr_removed = xcalloc(top->rep.nr_hists ? top->rep.nr_hists : 1, sizeof(size_t));
 	top_synthesize(top);
 	/* perf top names the running kernel "[kernel]" */
-	if (top->session->machine.kernel_dso)
+	if (top->session->machine.kernel_dso) {
 		top->session->machine.kernel_dso->short_name =
 			strpool_intern(&top->session->names, "[kernel]");
+		/* the biggest table is loaded before sampling starts, not in the first refresh */
+		dso_load(&top->session->machine, top->session->machine.kernel_dso);
+	}
 	evlist_enable(top->evlist);
 	if (top->use_tui)
 		ret = top_tui_loop(top);
