@@ -613,6 +613,70 @@ static void print_hist(struct browser *b)
 	b->hist_n++;
 }
 
+/*
+ * context_menu - perf's menu on Enter: what can be done with the selected
+ * entry. Returns the key of the chosen action ('a', 't', 'd', '+'), 'x' for
+ * Exit, or 0 when the menu was left.
+ */
+static int context_menu(struct browser *b, const struct hist_entry *e)
+{
+	char text[8][256];
+	int keys[8], nr = 0, sel = 0;
+	const char *sym = e->frame->sym ? e->frame->sym->name : NULL;
+	const struct dso *dso = e->frame->dso;
+
+	if (sym) {
+		snprintf(text[nr], sizeof(text[nr]), "Annotate %s", sym);
+		keys[nr++] = 'a';
+	}
+	snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s thread",
+		 b->zoom_thread ? "out of" : "into", e->thread->comm);
+	keys[nr++] = 't';
+	if (dso) {
+		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s DSO",
+			 b->zoom_dso ? "out of" : "into", dso->short_name);
+		keys[nr++] = 'd';
+	}
+	if (entry_has_chain(b, e)) {
+		snprintf(text[nr], sizeof(text[nr]),
+			 "Expand [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' for the "
+			 "whole main level entry)", sym ? sym : "");
+		keys[nr++] = '+';
+	}
+	snprintf(text[nr], sizeof(text[nr]), "Exit");
+	keys[nr++] = 'x';
+	for (;;) {
+		int key;
+
+		erase();
+		for (int i = 0; i < nr && i < LINES; i++)
+			put_line(i, text[i], COLS - 1,
+				 i == sel ? (b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE) : A_NORMAL);
+		refresh();
+		timeout(-1);
+		key = getch();
+		switch (key) {
+		case KEY_DOWN:
+			sel = sel + 1 < nr ? sel + 1 : sel;
+			break;
+		case KEY_UP:
+			sel = sel > 0 ? sel - 1 : 0;
+			break;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+		case KEY_RIGHT:
+			return keys[sel];
+		case KEY_ESCAPE:
+		case KEY_LEFT:
+		case 'q':
+			return 0;
+		default:
+			break;
+		}
+	}
+}
+
 static void move_sel(struct browser *b, long delta)
 {
 	long s = (long)b->sel + delta;
@@ -642,6 +706,15 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 		if (key == ERR)
 			continue;
 		cur = b->nr_lines ? line_at(b, b->sel) : (struct line){ NULL, -1 };
+		if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+			if (!cur.e)
+				continue;
+			key = context_menu(b, cur.e);
+			if (!key)
+				continue;
+			if (key == 'x')
+				return multi ? BROWSE_BACK : BROWSE_QUIT;
+		}
 		switch (key) {
 		case KEY_DOWN:
 			move_sel(b, 1);
@@ -696,9 +769,6 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 			show_help(b);
 			break;
 		case '+':
-		case '\n':
-		case '\r':
-		case KEY_ENTER:
 		case 'e':
 			if (cur.e) {
 				toggle(b, cur.e, -1);

@@ -78,8 +78,16 @@ test_expect_success ROOT 'open: the header and the first screen of rows are stdi
 	tail -1 "$SHOTS/open.txt" | grep -q "Press .?. for help on key bindings"
 '
 
-test_expect_success ROOT 'Down + Enter expands the second entry into stdio'"'"'s chain lines' '
+test_expect_success ROOT 'Down, Enter: perf'"'"'s menu for the entry; its Expand item gives stdio'"'"'s chain lines' '
 	keys Down Enter &&
+	shot menu &&
+	grep -qE "^Zoom into cpuburn thread$" "$SHOTS/menu.txt" &&
+	grep -qE "^Zoom into .* DSO$" "$SHOTS/menu.txt" &&
+	grep -q "^Expand \[.*\] callchain (one level, same as .+. hotkey" "$SHOTS/menu.txt" &&
+	tail -n +1 "$SHOTS/menu.txt" | grep -qx "Exit" &&
+	n=$(grep -n "^Expand" "$SHOTS/menu.txt" | cut -d: -f1) &&
+	for i in $(seq 2 "$n"); do keys Down; done &&
+	keys Enter &&
 	shot expand &&
 	sed -n 4p "$SHOTS/expand.txt" | grep -q "^- " &&
 	second=$(sed -n 2p stdio.rows) &&
