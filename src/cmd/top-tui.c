@@ -4,6 +4,7 @@
 
 #include "core/evlist.h"
 #include "core/evsel.h"
+#include "lib/optspec.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
 #include "session/session.h"
@@ -61,11 +62,23 @@ static bool tui_update(void *arg)
 	return changed;
 }
 
-static void tui_title(void *arg, char *buf, size_t size)
+/* tui_title - perf top's TUI title: the samples and event count of @ev, the rate, lost and drop */
+static void tui_title(void *arg, const struct hist_browser_event *ev, char *buf, size_t size)
 {
 	struct top_tui *t = arg;
+	struct evsel *first = evlist_first(t->top->evlist);
+	unsigned long long n;
+	char unit, rate[64] = "";
 
-	top_header_line(&t->st, buf, size);
+	hists_browser_sample_unit(ev->hists->nr_samples, &n, &unit);
+	if (t->top->opts.freq)
+		snprintf(rate, sizeof(rate), ", %llu Hz", (unsigned long long)first->attr.sample_freq);
+	snprintf(buf, size,
+		 "Samples: %llu%c of event '%s'%s, Event count (approx.): %llu lost: %llu/%llu "
+		 "drop: %llu/%llu",
+		 n, unit, ev->name ? ev->name : "", rate,
+		 (unsigned long long)ev->hists->total_period, t->st.lost, t->st.lost_total,
+		 t->st.drop, t->st.drop_total);
 }
 
 /* tui_key - top's own keys: z (zero), K and U (hide kernel / user), s (annotate), f (freeze) */
@@ -121,6 +134,7 @@ int top_tui_loop(struct top *top)
 		.annotate = tui_annotate,
 		.arg = &t,
 	};
+	char hint[128];
 	struct evsel *evsel;
 	int nr = 0, ret;
 
@@ -133,6 +147,10 @@ int top_tui_loop(struct top *top)
 			nr++;
 		}
 	}
+	/* perf top's last line */
+	snprintf(hint, sizeof(hint), "For a higher level overview, try: %s top --sort comm,dso",
+		 prog_name);
+	ops.help_line = hint;
 	top->last_refresh = monotonic_ns();
 	top_take_stats(top, &t.st);
 	t.next_refresh = monotonic_ns() + (u64)top->delay_secs * NSEC_PER_SEC;

@@ -414,7 +414,7 @@ static void header_text(struct browser *b, char *buf, size_t size)
 	int len;
 
 	if (b->ops && b->ops->title) {
-		b->ops->title(b->ops->arg, buf, size);
+		b->ops->title(b->ops->arg, b->ev, buf, size);
 		return;
 	}
 	hists_browser_sample_unit(h->nr_samples, &n, &unit);
@@ -470,8 +470,10 @@ static void draw(struct browser *b)
 		mvaddch(2 + y, cols - 1, ACS_CKBOARD);
 	if (b->nr_lines && body > 0)
 		mvaddch(2 + (int)(b->sel * (size_t)body / b->nr_lines), cols - 1, ACS_DIAMOND);
-	put_line(rows - 1, b->status[0] ? b->status : "Press '?' for help on key bindings", cols,
-		 A_NORMAL);
+	put_line(rows - 1, b->status[0] ? b->status
+				   : b->ops && b->ops->help_line ? b->ops->help_line
+								 : "Press '?' for help on key bindings",
+		 cols, A_NORMAL);
 	b->status[0] = '\0';
 	refresh();
 }

@@ -25,8 +25,9 @@ struct hist_browser_ops {
 	 * title callback gives the header line).
 	 */
 	bool (*update)(void *arg); /* true: the entries changed (re-sorted), rebuild the view */
-	/* title - the first line instead of report's "Samples: ..." (top) */
-	void (*title)(void *arg, char *title, size_t size);
+	/* title - the first line instead of report's, for @ev (top's) */
+	void (*title)(void *arg, const struct hist_browser_event *ev, char *title, size_t size);
+	const char *help_line;	/* the last line's text (NULL: "Press '?' for help on key bindings") */
 	/*
 	 * key - a key the browser does not handle (top's z, K, U, f): return
 	 * true when the view must be rebuilt; @status may receive a message.

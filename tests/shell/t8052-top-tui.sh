@@ -33,16 +33,17 @@ shot() {
 	[ -z "$SONDE_TEST_ARTEFACTS" ] || cp "$TRASH/$1.txt" "$SONDE_TEST_ARTEFACTS/t8052-$1.txt"
 }
 
-test_expect_success ROOT 'top on a terminal: the PerfTop title, the browser'"'"'s rows, the workload'"'"'s symbol' '
+test_expect_success ROOT 'top on a terminal: perf top'"'"'s title and hint line, the browser'"'"'s rows, the workload'"'"'s symbol' '
 	"$BURN" 15000 >/dev/null 2>&1 &
 	echo $! >burn.pid
 	tm new-session -d -s t -x 120 -y 30 \
 		"LANG=C.UTF-8 LC_ALL= $SONDE top -d 1 -p $(cat burn.pid); echo rc=\$?; sleep 30" &&
 	wait_screen "%  cpuburn +\[\.\] leaf" &&
 	shot live &&
-	head -1 "$TRASH/live.txt" | grep -qE "^   PerfTop: +[0-9]+ irqs/sec  kernel: *[0-9.]+%  exact: " &&
+	head -1 "$TRASH/live.txt" |
+		grep -qE "^Samples: [0-9]+[KMG ] of event .[a-z-]+(:[a-zA-Z]+)?., 4000 Hz, Event count \(approx.\): [0-9]+ lost: [0-9]+/[0-9]+ drop: 0/0$" &&
 	sed -n 2p "$TRASH/live.txt" | grep -qE "^Overhead  Shared Object +Symbol" &&
-	tail -1 "$TRASH/live.txt" | grep -q "Press .?. for help on key bindings"
+	tail -1 "$TRASH/live.txt" | grep -qx "For a higher level overview, try: sonde top --sort comm,dso"
 '
 
 test_expect_success ROOT 'U hides the user rows at once, U again shows them' '
