@@ -226,7 +226,8 @@ static int synth_to_session(void *arg, union perf_event *ev)
 	struct top *top = arg;
 
 	session_deliver_event(top->session, &top->rep.tool, ev);
-	return 0;
+	/* Ctrl-C while /proc is read: stop there */
+	return top_done ? -EINTR : 0;
 }
 
 static int top_synthesize(struct top *top)
@@ -572,12 +573,14 @@ static int top_run(struct top *top)
 	top->nr_removed = xcalloc(top->rep.nr_hists ? top->rep.nr_hists : 1, sizeof(size_t));
 	top_synthesize(top);
 	/* perf top names the running kernel "[kernel]" */
-	if (top->session->machine.kernel_dso) {
+	if (top->session->machine.kernel_dso && !top_done) {
 		top->session->machine.kernel_dso->short_name =
 			strpool_intern(&top->session->names, "[kernel]");
 		/* the biggest table is loaded before sampling starts, not in the first refresh */
 		dso_load(&top->session->machine, top->session->machine.kernel_dso);
 	}
+	if (top_done)
+		return 0;
 	evlist_enable(top->evlist);
 	if (top->use_tui)
 		ret = top_tui_loop(top);
