@@ -11,6 +11,8 @@ libsqlite3-dev linux-libc-dev"
 TEST_PKGS="linux-perf clang libclang-rt-14-dev util-linux procps python3 g++ debuginfod python3-pyside2.qtsql libqt5sql5-sqlite"
 # flame graph browser tests (t9010), pprof export decoding (t903x)
 TEST_PKGS="$TEST_PKGS chromium protobuf-compiler"
+# the TUI tests (report, top) drive the terminal through tmux
+TEST_PKGS="$TEST_PKGS tmux"
 want=""
 for p in $PKGS ${WITH_TEST_DEPS:+$TEST_PKGS}; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || want="$want $p"

@@ -11,6 +11,8 @@
 #include "lib/xalloc.h"
 #include "session/report.h"
 #include "session/sample-filter.h"
+#include "ui/hists-browser.h"
+#include "ui/report-browser.h"
 #include "ui/report-hists.h"
 
 #include <errno.h>
@@ -383,6 +385,16 @@ static int report_load(const struct report_hist_args *a, struct session *s, stru
 		goto out;
 	}
 	hide_entries(a, &rep);
+	if (a->tui) {
+		ret = report_browse(&rep, pa, NULL);
+		if (ret == -EMSGSIZE)
+			fprintf(stderr, "Error: the terminal is too small for the TUI (needs %dx%d), "
+					"use --stdio\n", HIST_BROWSER_MIN_COLS, HIST_BROWSER_MIN_ROWS);
+		else if (ret == -ENOTTY)
+			fprintf(stderr, "Error: the TUI needs a terminal, use --stdio\n");
+		ret = ret ? 255 : 0;
+		goto out;
+	}
 	group_events(a, &rep, pa);
 	report_fprintf(&rep, pa, out);
 	ret = 0;

@@ -94,6 +94,20 @@ static const char *const report_usage[] = {
 };
 
 /*
+ * report_use_tui - perf's choice: a terminal on both ends, and --tui or no
+ * --stdio (-T, -t and the header modes print text); without a terminal
+ * --tui prints the text, as perf does
+ */
+static bool report_use_tui(const struct report_opts *o)
+{
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		return false;
+	if (o->tui)
+		return true;
+	return !o->stdio && !o->threads && !o->field_separator && !o->header && !o->header_only;
+}
+
+/*
  * report_histograms - the normal report: histograms of the samples
  * (cmd/report-run.c checks and runs, session/ builds them, ui/report-hists.c
  * prints them). Returns the exit status.
@@ -144,6 +158,7 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.show_on_off_events = o->show_on_off_events,
 		.symbol_opts = &sopts,
 		.show_progress = true,
+		.tui = report_use_tui(o),
 	};
 
 	fflush(stdout);
@@ -446,7 +461,7 @@ int cmd_report(int argc, const char **argv)
 		header_fprintf(stdout, reader, o->show_info);
 		if (o->header_only)
 			goto out;
-	} else if (!o->quiet && !o->stats) {
+	} else if (!o->quiet && !o->stats && (o->dump_raw_trace || !report_use_tui(o))) {
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 		      stdout);
 	}

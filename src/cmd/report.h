@@ -44,6 +44,7 @@ struct report_hist_args {
 	const struct symbol_opts *symbol_opts;
 	/* progress line on stderr when the load takes more than a second (terminal only) */
 	bool show_progress;
+	bool tui;		   /* the histogram browser instead of the stdio text */
 };
 
 /*

@@ -1,13 +1,739 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde top: not implemented yet (placeholder until its issue lands). */
+/* sonde top: live sampling into the report pipeline, shown by refreshing stdio frames or the TUI. */
 #include "builtin.h"
 
+#include "cmd/events-option.h"
+#include "cmd/report.h"
+#include "cmd/top.h"
+#include "core/cpumap.h"
+#include "core/evlist-open.h"
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "core/mmap.h"
+#include "core/record-config.h"
+#include "core/threadmap.h"
+#include "data/reader.h"
+#include "data/synthesize.h"
+#include "lib/debug.h"
+#include "lib/optspec.h"
+#include "lib/strvec.h"
+#include "lib/util.h"
+#include "lib/xalloc.h"
+#include "session/report.h"
+#include "session/session.h"
+#include "ui/top.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t top_done;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	top_done = 1;
+}
+
+static const char *const top_usage[] = { "perf top [<options>]", NULL };
+
+/* ---- options ---- */
+
+static int opt_count(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct top *top = opt->dest;
+	u64 v;
+
+	(void)unset;
+	if (parse_u64(arg, &v))
+		return -1;
+	top->opts.default_interval = v;
+	top->opts.user_interval = true;
+	return 0;
+}
+
+static int opt_freq(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct top *top = opt->dest;
+	u64 v;
+
+	(void)unset;
+	if (!strcmp(arg, "max")) {
+		v = record_max_sample_rate();
+	} else if (parse_u64(arg, &v)) {
+		return -1;
+	}
+	top->opts.freq = v;
+	top->opts.user_freq = true;
+	return 0;
+}
+
+static int opt_g(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct top *top = opt->dest;
+
+	(void)arg;
+	top->opts.callchain = unset ? CALLCHAIN_NONE : CALLCHAIN_FP;
+	top->callchain_set = !unset;
+	return 0;
+}
+
+/*
+ * opt_call_graph - record_mode[,record_size],print_type,threshold,... :
+ * the recording part for the events, the rest for the display
+ */
+static int opt_call_graph(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct top *top = opt->dest;
+	char *copy, *rest;
+
+	if (unset) {
+		top->opts.callchain = CALLCHAIN_NONE;
+		top->callchain_set = false;
+		return 0;
+	}
+	copy = xstrdup(arg);
+	rest = strchr(copy, ',');
+	if (rest && !strncmp(copy, "dwarf,", 6) && rest[1] >= '0' && rest[1] <= '9')
+		rest = strchr(rest + 1, ',');
+	if (rest)
+		*rest++ = '\0';
+	if (record_parse_callchain(&top->opts, copy)) {
+		/* no record mode: the whole value is the display part (perf's "graph,0.5,caller") */
+		top->opts.callchain = CALLCHAIN_FP;
+		free(top->cg_display);
+		top->cg_display = xstrdup(arg);
+	} else if (rest && *rest) {
+		free(top->cg_display);
+		top->cg_display = xstrdup(rest);
+	}
+	free(copy);
+	if (top->opts.callchain == CALLCHAIN_DWARF)
+		top->opts.sample_address = true;
+	top->callchain_set = top->opts.callchain != CALLCHAIN_NONE;
+	return 0;
+}
+
+static int opt_children(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct top *top = opt->dest;
+
+	(void)arg;
+	top->children = unset ? 0 : 1;
+	return 0;
+}
+
+/* -w 10,20: the fixed column widths */
+static int opt_widths(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct top *top = opt->dest;
+	const char *p = arg;
+
+	top->nr_widths = 0;
+	if (unset)
+		return 0;
+	while (*p && top->nr_widths < (int)ARRAY_SIZE(top->widths)) {
+		char *end;
+
+		top->widths[top->nr_widths++] = (int)strtol(p, &end, 10);
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
+
+/* ---- target ---- */
+
+static int top_create_maps(struct top *top)
+{
+	struct target *t = &top->opts.target;
+	struct target copy = *t;
+	struct evlist *evlist = top->evlist;
+	int err;
+
+	if (t->uid_str) {
+		top->tid_list = record_uid_tid_list(t->uid_str, &err);
+		if (!top->tid_list)
+			return err;
+		copy.tid = top->tid_list;
+	}
+	err = evlist_create_maps(evlist, &copy);
+	if (err)
+		return err;
+	/* task targets: per-cpu rings with inheritance, as record samples them */
+	if (!t->system_wide && !t->cpu_list && !t->per_thread) {
+		cpu_map_free(evlist->cpus);
+		evlist->cpus = cpu_map_online();
+	}
+	return 0;
+}
+
+/* target_text - perf's " (all, 2 CPUs)" / " (target_pid: N)" after the event */
+static void target_text(struct top *top)
+{
+	struct target *t = &top->opts.target;
+	char list[128];
+
+	if (t->pid)
+		snprintf(top->target_str, sizeof(top->target_str), " (target_pid: %s)", t->pid);
+	else if (t->tid)
+		snprintf(top->target_str, sizeof(top->target_str), " (target_tid: %s)", t->tid);
+	else if (t->uid_str)
+		snprintf(top->target_str, sizeof(top->target_str), " (uid: %s)", t->uid_str);
+	else if (t->cpu_list) {
+		cpu_map_snprint(top->evlist->cpus, list, sizeof(list));
+		snprintf(top->target_str, sizeof(top->target_str), " (all, CPU%s: %s)",
+			 top->evlist->cpus->nr > 1 ? "s" : "", list);
+	} else {
+		snprintf(top->target_str, sizeof(top->target_str), " (all, %d CPU%s)",
+			 top->evlist->cpus->nr, top->evlist->cpus->nr > 1 ? "s" : "");
+	}
+}
+
+/* event_text - "4000Hz cpu-clock:pppH" or "100000 cycles"; only the name with several events */
+static void event_text(struct top *top)
+{
+	struct evsel *first = evlist_first(top->evlist);
+
+	struct evsel *evsel;
+	int nr = 0;
+
+	/* the tracking event record adds for cpu targets is not one of the user's */
+	evlist_for_each_entry(top->evlist, evsel)
+		nr += evsel->attr.type != PERF_TYPE_SOFTWARE || evsel->attr.config != PERF_COUNT_SW_DUMMY;
+	if (nr > 1)
+		snprintf(top->event_str, sizeof(top->event_str), "%s", first->name);
+	else if (top->opts.freq)
+		snprintf(top->event_str, sizeof(top->event_str), "%lluHz %s",
+			 (unsigned long long)first->attr.sample_freq, first->name);
+	else
+		snprintf(top->event_str, sizeof(top->event_str), "%llu %s",
+			 (unsigned long long)first->attr.sample_period, first->name);
+}
+
+/* ---- the live session ---- */
+
+static int synth_to_session(void *arg, union perf_event *ev)
+{
+	struct top *top = arg;
+
+	session_deliver_event(top->session, &top->rep.tool, ev);
+	/* Ctrl-C while /proc is read: stop there */
+	return top_done ? -EINTR : 0;
+}
+
+static int top_synthesize(struct top *top)
+{
+	struct evlist *evlist = top->evlist;
+	struct synth s;
+	int err;
+
+	synth_init(&s, synth_to_session, top, record_id_hdr_size(evlist), NULL);
+	synth_kernel_mmap(&s);
+	synth_modules(&s);
+	if (top->opts.target.system_wide || top->opts.target.cpu_list)
+		err = synth_all_tasks(&s, true);
+	else
+		err = synth_thread_map_tasks(&s, evlist->threads->pids, evlist->threads->nr, true);
+	synth_release(&s);
+	return err;
+}
+
+/* account - the header's numbers for one record from a ring */
+static void account(struct top *top, const union perf_event *ev)
+{
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		u16 mode = ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		top->nr_samples++;
+		if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
+			top->nr_kernel++;
+		if (ev->header.misc & PERF_RECORD_MISC_EXACT_IP)
+			top->nr_exact++;
+	} else if (ev->header.type == PERF_RECORD_LOST) {
+		top->nr_lost += ev->lost.lost;
+	}
+}
+
+int top_read_rings(struct top *top)
+{
+	int nr = 0;
+
+	for (int i = 0; i < top->rings.nr; i++) {
+		struct perf_mmap *m = &top->rings.rings[i];
+		union perf_event *ev;
+
+		if (perf_mmap_read_init(m))
+			continue;
+		nr++;
+		while ((ev = perf_mmap_read_event(m))) {
+			if (top->paused && ev->header.type == PERF_RECORD_SAMPLE)
+				continue;
+			account(top, ev);
+			session_deliver_event(top->session, &top->rep.tool, ev);
+		}
+		perf_mmap_read_done(m);
+	}
+	return nr;
+}
+
+/* hide_entries - -K/-U: kernel or user entries hidden (their period stays in the 100%) */
+static void hide_entries(struct top *top, struct hists *h)
+{
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		struct hist_entry *e = h->entries[i];
+		bool kernel = e->level == 'k' || e->level == 'g';
+
+		e->filtered = (top->hide_kernel && kernel) || (top->hide_user && !kernel);
+		if (!e->filtered && top->symbol_filter &&
+		    (!e->frame->sym || !strstr(e->frame->sym->name, top->symbol_filter)))
+			e->filtered = true;
+	}
+}
+
+void top_prepare_view(struct top *top, struct hists *h)
+{
+	hists_sort(h);
+	hide_entries(top, h);
+}
+
+void top_take_stats(struct top *top, struct top_stats *st)
+{
+	u64 now = monotonic_ns();
+	double secs = (double)(now - top->last_refresh) / 1e9;
+
+	memset(st, 0, sizeof(*st));
+	st->irqs_per_sec = secs > 0 ? (double)top->nr_samples / secs : 0;
+	st->kernel_pct = top->nr_samples ? 100.0 * (double)top->nr_kernel / (double)top->nr_samples : 0;
+	st->exact_pct = top->nr_samples ? 100.0 * (double)top->nr_exact / (double)top->nr_samples : 0;
+	top->lost_total += top->nr_lost;
+	st->lost = top->nr_lost;
+	st->lost_total = top->lost_total;
+	st->event = top->event_str;
+	st->target = top->target_str;
+	top->nr_samples = top->nr_kernel = top->nr_exact = top->nr_lost = 0;
+	top->last_refresh = now;
+}
+
+/*
+ * top_age - after a refresh: -z zeroes the histograms, otherwise their
+ * numbers decay; a histogram whose removed entries pile up starts afresh
+ * (bounded memory over hours)
+ */
+void top_age(struct top *top)
+{
+	for (int i = 0; i < top->rep.nr_hists; i++) {
+		struct hists *h = &top->rep.hists[i];
+
+		if (!top->zero) {
+			top->nr_removed[i] += hists_decay(h);
+			if (top->nr_removed[i] < 65536 || top->nr_removed[i] < 4 * h->nr_entries)
+				continue;
+		}
+		hists_release(h);
+		hists_init(h, &top->ho);
+		top->nr_removed[i] = 0;
+	}
+}
+
+/* term_size - perf's: $LINES/$COLUMNS, else stdout's window, else 25 x 80 */
+void top_term_size(int *rows, int *cols)
+{
+	const char *l = getenv("LINES"), *c = getenv("COLUMNS");
+	struct winsize ws;
+
+	*rows = 25;
+	*cols = 80;
+	if (l && c && atoi(l) > 0 && atoi(c) > 0) {
+		*rows = atoi(l);
+		*cols = atoi(c);
+	} else if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col) {
+		*rows = ws.ws_row;
+		*cols = ws.ws_col;
+	}
+}
+
+static void stdio_refresh(struct top *top)
+{
+	struct hists *h = &top->rep.hists[0];
+	struct hists_print_opts po = top->po;
+	struct top_stats st;
+	int rows, cols;
+
+	top_term_size(&rows, &cols);
+	top_take_stats(top, &st);
+	top_prepare_view(top, h);
+	po.max_entries = top->print_entries > 0 ? (size_t)top->print_entries
+						: (size_t)(rows > 5 ? rows - 5 : 1);
+	top_print_stdio(stdout, &st, h, &po, cols);
+	top_age(top);
+}
+
+/* stdin_key - a key from stdin when one is there (-1: none, 0: closed) */
+static int stdin_key(struct top *top)
+{
+	unsigned char c;
+	ssize_t n;
+
+	if (!top->stdin_open)
+		return -1;
+	n = read(STDIN_FILENO, &c, 1);
+	if (n == 0) {
+		top->stdin_open = false;
+		return 0;
+	}
+	return n == 1 ? c : -1;
+}
+
+int top_stdio_loop(struct top *top)
+{
+	struct termios saved, raw;
+	bool tty = isatty(STDIN_FILENO);
+	u64 next;
+
+	if (tty && !tcgetattr(STDIN_FILENO, &saved)) {
+		raw = saved;
+		raw.c_lflag &= ~(ICANON | ECHO);
+		raw.c_cc[VMIN] = 1;
+		raw.c_cc[VTIME] = 0;
+		tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	} else {
+		tty = false;
+	}
+	top->stdin_open = true;
+	top->last_refresh = monotonic_ns();
+	stdio_refresh(top);
+	next = monotonic_ns() + (u64)top->delay_secs * NSEC_PER_SEC;
+	while (!top_done) {
+		struct pollfd pfd[1 + 1024];
+		int nfds = 0, timeout;
+		u64 now;
+
+		if (top->stdin_open)
+			pfd[nfds++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+		for (int i = 0; i < top->rings.nr && nfds < (int)ARRAY_SIZE(pfd); i++)
+			pfd[nfds++] = (struct pollfd){ .fd = top->rings.rings[i].fd, .events = POLLIN };
+		now = monotonic_ns();
+		timeout = now >= next ? 0 : (int)((next - now) / NSEC_PER_MSEC) + 1;
+		/* rings are read at most every 100ms: the kernel wakes us per page of data */
+		if (timeout > 100)
+			timeout = 100;
+		if (poll(pfd, nfds, timeout) > 0 && top->stdin_open && (pfd[0].revents & (POLLIN | POLLHUP))) {
+			int key = stdin_key(top);
+
+			if (key == 'q' || key == 'Q')
+				break;
+			/* perf's mapped keys that need no prompt: toggles, shown at the next frame */
+			if (key == 'K')
+				top->hide_kernel = !top->hide_kernel;
+			else if (key == 'U')
+				top->hide_user = !top->hide_user;
+			else if (key == 'z')
+				top->zero = !top->zero;
+		}
+		top_read_rings(top);
+		if (monotonic_ns() >= next) {
+			stdio_refresh(top);
+			next = monotonic_ns() + (u64)top->delay_secs * NSEC_PER_SEC;
+		}
+	}
+	if (tty)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	return 0;
+}
+
+/* ---- set-up ---- */
+
+static int setup_display(struct top *top)
+{
+	struct hists_opts *ho = &top->ho;
+	bool cc_none = false;
+
+	ho->keys[0] = SORT_DSO;
+	ho->keys[1] = SORT_SYM;
+	ho->nr_keys = 2;
+	ho->cc.mode = CHAIN_GRAPH_ABS;
+	ho->cc.min_percent = 0.5;
+	ho->max_stack = top->max_stack > 0 ? top->max_stack : 127;
+	if (top->sort && report_parse_sort(top->sort, ho))
+		return 129;
+	if (top->fields && top->sort)
+		ho->nr_sort_first = ho->nr_keys;
+	if (top->fields && report_parse_fields(top->fields, ho))
+		return 129;
+	if (top->cg_display && report_parse_callchain(top->cg_display, &ho->cc, &cc_none)) {
+		fprintf(stderr, "Invalid callchain mode: %s\n", top->cg_display);
+		return 129;
+	}
+	ho->use_callchain = top->callchain_set && !cc_none;
+	ho->file_callchains = top->callchain_set;
+	ho->children = top->children < 0 ? top->callchain_set : (top->children && top->callchain_set);
+	if (!ho->cc.order_set)
+		ho->cc.order = ho->children ? ORDER_CALLER : ORDER_CALLEE;
+	if (top->fields && !strstr(top->fields, "overhead_children"))
+		ho->hide_children = true;
+	top->po.show_nr_samples = top->show_nr_samples;
+	top->po.show_total_period = top->show_total_period;
+	top->po.quiet = true;
+	top->po.percent_absolute = !top->percentage || !strcmp(top->percentage, "absolute");
+	if (top->percentage && strcmp(top->percentage, "absolute") &&
+	    strcmp(top->percentage, "relative")) {
+		fprintf(stderr, "Invalid percentage: %s\n", top->percentage);
+		return 129;
+	}
+	if (top->percent_limit) {
+		top->po.percent_limit = strtod(top->percent_limit, NULL);
+		ho->cc.min_percent = top->po.percent_limit;
+	}
+	top->po.overhead_title = top->fields != NULL;
+	top->po.col_widths = top->widths;
+	top->po.nr_col_widths = top->nr_widths;
+	return 0;
+}
+
+static int open_events(struct top *top)
+{
+	struct record_opts *o = &top->opts;
+	struct target *t = &o->target;
+	struct evsel *failed = NULL;
+	char msg[256], buf[BUFSIZ];
+	bool has_cpu;
+	int err;
+
+	err = top_create_maps(top);
+	if (err) {
+		/* perf top's words and status (254) */
+		fprintf(stderr, "Error:\nCouldn't create thread/CPU maps: %s\n",
+			err == -ESRCH ? "No such process" : strerror(-err));
+		return 254;
+	}
+	has_cpu = t->system_wide || t->cpu_list;
+	record_config_evlist(top->evlist, o, has_cpu, cpu_map_is_dummy(top->evlist->cpus));
+	err = record_open_evlist(top->evlist, top->evlist->cpus, top->evlist->threads, &failed,
+				 msg, sizeof(msg));
+	if (verbose && *msg)
+		fputs(msg, stderr);
+	if (err) {
+		evlist_strerror_open(failed, t, -err, buf, sizeof(buf));
+		fprintf(stderr, "Error:\n%s\n", buf);
+		return 255;
+	}
+	if (!top->mmap_pages)
+		top->mmap_pages = perf_mmap_default_pages();
+	err = perf_mmap_set_open(&top->rings, top->evlist, top->evlist->cpus->nr,
+				 top->evlist->cpus->map, top->evlist->threads->nr,
+				 top->evlist->threads->pids, top->mmap_pages, false);
+	if (err) {
+		fprintf(stderr, "failed to mmap with %d (%s)\n", -err, strerror(-err));
+		return 255;
+	}
+	return 0;
+}
+
+static int top_run(struct top *top)
+{
+	struct machine_opts mopts = { .symbol_opts = &top->sopts };
+	struct report_filter filter;
+	struct data_reader *reader;
+	int ret;
+
+	memset(&filter, 0, sizeof(filter));
+	if (top->comms) {
+		name_list_parse(top->comms, &top->comm_list);
+		filter.comms = (const char **)top->comm_list.v;
+	}
+	if (top->dsos) {
+		name_list_parse(top->dsos, &top->dso_list);
+		filter.dsos = (const char **)top->dso_list.v;
+		top->po.has_dso_filter = true;
+	}
+	if (top->symbols) {
+		name_list_parse(top->symbols, &top->sym_list);
+		filter.symbols = (const char **)top->sym_list.v;
+	}
+	ret = open_events(top);
+	if (ret)
+		return ret;
+	target_text(top);
+	event_text(top);
+	reader = data_reader_new_live(top->evlist);
+	top->session = session_new(reader, &mopts);
+	if (report_init(&top->rep, top->session, &top->ho, &filter, NULL)) {
+		fprintf(stderr, "Invalid regex\n");
+		return 129;
+	}
+	top->nr_removed = xcalloc(top->rep.nr_hists ? top->rep.nr_hists : 1, sizeof(size_t));
+	top_synthesize(top);
+	/* perf top names the running kernel "[kernel]" */
+	if (top->session->machine.kernel_dso && !top_done) {
+		top->session->machine.kernel_dso->short_name =
+			strpool_intern(&top->session->names, "[kernel]");
+		/* the biggest table is loaded before sampling starts, not in the first refresh */
+		dso_load(&top->session->machine, top->session->machine.kernel_dso);
+	}
+	if (top_done)
+		return 0;
+	evlist_enable(top->evlist);
+	if (top->use_tui)
+		ret = top_tui_loop(top);
+	else
+		ret = top_stdio_loop(top);
+	evlist_disable(top->evlist);
+	return ret;
+}
+
+static void top_release(struct top *top)
+{
+	if (top->session) {
+		report_release(&top->rep);
+		session_free(top->session);
+	}
+	perf_mmap_set_release(&top->rings);
+	evlist_free(top->evlist);
+	free(top->nr_removed);
+	free(top->tid_list);
+	free(top->cg_display);
+	strvec_clear(&top->comm_list);
+	strvec_clear(&top->dso_list);
+	strvec_clear(&top->sym_list);
+}
 
 int cmd_top(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'top' is not implemented yet\n");
-	return 1;
+	struct top top = { .delay_secs = 2, .children = -1, .comm_list = STRVEC_INIT,
+			   .dso_list = STRVEC_INIT, .sym_list = STRVEC_INIT };
+	struct record_opts *o = &top.opts;
+	struct target *t = &o->target;
+	bool use_stdio = false, use_tui = false, no_inherit = false;
+	struct sigaction sa;
+	int ret;
+
+	record_opts_init(o);
+	const struct opt_spec options[] = {
+		SPEC_FLAG("all-cpus", 'a', &t->system_wide, "system-wide collection from all CPUs"),
+		SPEC_REFUSED_NOVAL("branch-any", 'b', "sample any taken branches"),
+		SPEC_FN("count", 'c', &top, "n", "event period to sample", opt_count),
+		SPEC_TEXT("cpu", 'C', &t->cpu_list, "cpu", "list of cpus to monitor"),
+		SPEC_INT("delay", 'd', &top.delay_secs, "number of seconds to delay between refreshes"),
+		SPEC_REFUSED_NOVAL("dump-symtab", 'D', "dump the symbol table used for profiling"),
+		SPEC_INT("entries", 'E', &top.print_entries, "display this many functions"),
+		SPEC_FN("event", 'e', &top.evlist, "event", "event selector. use 'perf list' to list available events", parse_events_option),
+		SPEC_INT("count-filter", 'f', &top.count_filter, "only display functions with more events than this"),
+		SPEC_FN("freq", 'F', &top, "freq or 'max'", "profile at this frequency", opt_freq),
+		SPEC_FN_NOVAL(NULL, 'g', &top, "enables call-graph recording and display", opt_g),
+		SPEC_REFUSED("cgroup", 'G', "name", "monitor event in cgroup name only"),
+		SPEC_FLAG("no-inherit", 'i', &no_inherit, "child tasks do not inherit counters"),
+		SPEC_REFUSED("branch-filter", 'j', "branch filter mask", "branch stack filter modes"),
+		SPEC_FLAG("hide_kernel_symbols", 'K', &top.hide_kernel, "hide kernel symbols"),
+		SPEC_TEXT("vmlinux", 'k', &top.vmlinux, "file", "vmlinux pathname"),
+		SPEC_TEXT("disassembler-style", 'M', &top.disassembler_style, "disassembler style", "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		SPEC_FN("mmap-pages", 'm', &top, "pages", "number of mmap data pages", top_opt_mmap_pages),
+		SPEC_FLAG("show-nr-samples", 'n', &top.show_nr_samples, "Show a column with the number of samples"),
+		SPEC_TEXT("pid", 'p', &t->pid, "pid", "profile events on existing process id"),
+		SPEC_INT("realtime", 'r', &top.realtime_prio, "collect data with this RT SCHED_FIFO priority"),
+		SPEC_TEXT("sort", 's', &top.sort, "key[,key2...]", "sort by key(s): pid, comm, dso, symbol, parent, cpu, srcline, ... Please refer the man page for the complete list."),
+		SPEC_TEXT("tid", 't', &t->tid, "tid", "profile events on existing thread id"),
+		SPEC_FLAG("hide_user_symbols", 'U', &top.hide_user, "hide user symbols"),
+		SPEC_TEXT("uid", 'u', &t->uid_str, "user", "user to profile"),
+		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose (show counter open errors, etc)"),
+		SPEC_FN("column-widths", 'w', &top, "width[,width...]", "don't try to adjust column width, use these fixed values", opt_widths),
+		SPEC_FLAG("zero", 'z', &top.zero, "zero history across updates"),
+		SPEC_REFUSED_NOVAL("all-cgroups", 0, "Record cgroup events"),
+		SPEC_FLAG("asm-raw", 0, &top.asm_raw, "Display raw encoding of assembly instructions (default)"),
+		SPEC_FN("call-graph", 0, &top, "record_mode[,record_size],print_type,threshold[,print_limit],order,sort_key[,branch]", top_call_graph_help, opt_call_graph),
+		SPEC_FN_NOVAL("children", 0, &top, "Accumulate callchains of children and show total overhead as well", opt_children),
+		SPEC_TEXT("comms", 0, &top.comms, "comm[,comm...]", "only consider symbols in these comms"),
+		SPEC_FLAG("demangle-kernel", 0, &top.sopts.demangle_kernel, "Enable kernel symbol demangling"),
+		SPEC_TEXT("dsos", 0, &top.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		SPEC_TEXT("fields", 0, &top.fields, "key[,keys...]", "output field(s): overhead, period, sample plus all of sort keys"),
+		SPEC_FLAG("force", 0, &top.force, "don't complain, do it"),
+		SPEC_REFUSED_NOVAL("group", 0, "put the counters into a counter group"),
+		SPEC_REFUSED("group-sort-idx", 0, "n", "Sort the output by the event at the index n in group. If n is invalid, sort by the first event. WARNING: should be used on grouped events."),
+		SPEC_REFUSED_NOVAL("hierarchy", 0, "Show entries in a hierarchy"),
+		SPEC_REFUSED("ignore-callees", 0, "regex", "ignore callees of these functions in call graphs"),
+		SPEC_FLAG("ignore-vmlinux", 0, &top.ignore_vmlinux, "don't load vmlinux even if found"),
+		SPEC_TEXT("kallsyms", 0, &top.sopts.kallsyms, "file", "kallsyms pathname"),
+		SPEC_INT("max-stack", 0, &top.max_stack, "Set the maximum stack depth when parsing the callchain. Default: kernel.perf_event_max_stack or 127"),
+		SPEC_REFUSED_NOVAL("namespaces", 0, "Record namespaces events"),
+		SPEC_FLAG("no-bpf-event", 0, &top.no_bpf_event, "do not record bpf events"),
+		SPEC_INT("num-thread-synthesize", 0, &top.nr_threads_synthesize, "number of thread to run event synthesize"),
+		SPEC_TEXT("objdump", 0, &top.objdump, "path", "objdump binary to use for disassembly and annotations"),
+		SPEC_REFUSED_NOVAL("overwrite", 0, "Use a backward ring buffer, default: no"),
+		SPEC_TEXT("percent-limit", 0, &top.percent_limit, "percent", "Don't show entries under that percent"),
+		SPEC_TEXT("percentage", 0, &top.percentage, "relative|absolute", "How to display percentage of filtered entries"),
+		SPEC_TEXT("prefix", 0, &top.prefix, "prefix", "Add prefix to source file path names in programs (with --prefix-strip)"),
+		SPEC_TEXT("prefix-strip", 0, &top.prefix_strip, "N", "Strip first N entries of source file path name in programs (with --prefix)"),
+		SPEC_INT("proc-map-timeout", 0, &top.proc_map_timeout, "per thread proc mmap processing timeout in ms"),
+		SPEC_REFUSED_NOVAL("raw-trace", 0, "Show raw trace event output (do not use print fmt or plugins)"),
+		SPEC_REFUSED_NOVAL("show-on-off-events", 0, "Show the on/off switch events, used with --switch-on and --switch-off"),
+		SPEC_FLAG("show-total-period", 0, &top.show_total_period, "Show a column with the sum of periods"),
+		SPEC_FLAG("source", 0, &top.source, "Interleave source code with assembly code (default)"),
+		SPEC_FLAG("stdio", 0, &use_stdio, "Use the stdio interface"),
+		SPEC_REFUSED_NOVAL("stitch-lbr", 0, "Enable LBR callgraph stitching approach"),
+		SPEC_REFUSED("switch-off", 0, "event", "Stop considering events after the ocurrence of this event"),
+		SPEC_REFUSED("switch-on", 0, "event", "Consider events after the ocurrence of this event"),
+		SPEC_TEXT("sym-annotate", 0, &top.sym_annotate, "symbol name", "symbol to annotate"),
+		SPEC_TEXT("symbols", 0, &top.symbols, "symbol[,symbol...]", "only consider these symbols"),
+		SPEC_FLAG("tui", 0, &use_tui, "Use the TUI interface"),
+		SPEC_END(),
+	};
+
+	ret = opts_parse(argc, argv, options, top_usage, 0);
+	if (ret > 0)
+		opts_usage_exit(top_usage, options);
+	if (o->user_freq && o->user_interval) {
+		fprintf(stderr, "cannot set frequency and period at the same time\n");
+		return -EINVAL & 0xff;
+	}
+	if (o->default_interval)
+		o->freq = 0;
+	else if (!o->freq) {
+		fprintf(stderr, "frequency and count are zero, aborting\n");
+		return -EINVAL & 0xff;
+	}
+	if (o->user_freq && o->freq > record_max_sample_rate())
+		o->freq = record_max_sample_rate();
+	o->no_inherit = no_inherit;
+	o->no_inherit_set = no_inherit;
+	if (top.delay_secs < 1) {
+		fprintf(stderr, "Invalid delay value\n");
+		return 129;
+	}
+	if (!t->pid && !t->tid && !t->uid_str && !t->cpu_list)
+		t->system_wide = true;
+	if (!top.evlist)
+		top.evlist = evlist_new();
+	if (!top.evlist->nr_entries)
+		record_add_default_event(top.evlist);
+	/* perf top's view: the TUI on a terminal, --stdio (or a pipe) for text */
+	top.use_tui = use_tui || (!use_stdio && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO));
+	ret = setup_display(&top);
+	if (ret)
+		goto out;
+	if (top.realtime_prio) {
+		struct sched_param param = { .sched_priority = top.realtime_prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
+			fprintf(stderr, "Could not set realtime priority.\n");
+			ret = 255;
+			goto out;
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	ret = top_run(&top);
+out:
+	top_release(&top);
+	return ret;
 }

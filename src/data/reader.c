@@ -3,6 +3,7 @@
 #include "data/reader-internal.h"
 #include "core/evlist.h"
 #include "core/evsel.h"
+#include "core/evlist-open.h"
 #include "data/feature.h"
 #include "data/sample.h"
 #include "lib/hashmap.h"
@@ -605,6 +606,33 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 fail:
 	data_reader_close(r);
 	return NULL;
+}
+
+struct data_reader *data_reader_new_live(const struct evlist *evlist)
+{
+	struct data_reader *r = xzalloc(sizeof(*r));
+	const struct evsel *src;
+
+	r->path = xstrdup("[live]");
+	r->fd = -1;
+	r->ids.sample_off = r->ids.trailer_off = -1;
+	r->evlist = evlist_new();
+	u64map_init(&r->id_map);
+	evlist_for_each_entry(evlist, src) {
+		int nr = evsel_nr_fds(src);
+		u32 nr_ids = 0;
+		u64 *ids = xcalloc(nr ? nr : 1, sizeof(u64));
+
+		for (int i = 0; i < nr && src->ids; i++)
+			if (src->fd[i] >= 0)
+				ids[nr_ids++] = src->ids[i];
+		reader_add_attr(r, &src->attr, ids, nr_ids);
+		free(ids);
+		if (src->name)
+			r->evsels[r->nr_evsels - 1]->name = xstrdup(src->name);
+	}
+	finish_evlist(r);
+	return r;
 }
 
 void data_reader_close(struct data_reader *r)

@@ -41,6 +41,13 @@ struct data_error {
  */
 struct data_reader *data_reader_open(const char *path, struct data_error *err);
 void data_reader_close(struct data_reader *reader);
+/*
+ * data_reader_new_live - a reader with no file for records that come from
+ * the rings of a live session (top): the attrs, names and kernel sample ids
+ * of @evlist's open events (copied), so that records parse as a file's do.
+ * data_reader_next() finds no records. Never NULL; close as any reader.
+ */
+struct data_reader *data_reader_new_live(const struct evlist *evlist);
 
 /* data_reader_header - the parsed header and features (owned by the reader). */
 const struct perf_header *data_reader_header(const struct data_reader *reader);

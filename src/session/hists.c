@@ -1316,3 +1316,56 @@ u32 hists_sorted_children(const struct hists *hists, u32 node_idx, u32 **out, si
 	}
 	return nr;
 }
+
+/* decay - 7/8 of @v, what a live view keeps of a number at each refresh */
+static inline u64 decay(u64 v)
+{
+	return v - (v + 7) / 8;
+}
+
+size_t hists_decay(struct hists *hists)
+{
+	size_t kept = 0, removed;
+	u64 total = 0, samples = 0;
+
+	for (size_t i = 0; i < hists->nr_entries; i++) {
+		struct hist_entry *e = hists->entries[i];
+
+		e->period = decay(e->period);
+		e->nr_events = decay(e->nr_events);
+		e->acc_period = decay(e->acc_period);
+		e->acc_events = decay(e->acc_events);
+		for (int m = 0; m < 4; m++)
+			e->period_mode[m] = decay(e->period_mode[m]);
+		if (!e->period && !e->acc_period)
+			continue;
+		hists->entries[kept++] = e;
+		total += e->period;
+		samples += e->nr_events;
+	}
+	for (u32 n = 1; n < hists->nr_nodes; n++) {
+		struct cc_node *node = &hists->nodes[n];
+
+		node->hit = decay(node->hit);
+		node->cumul = decay(node->cumul);
+		node->count = (u32)decay(node->count);
+	}
+	removed = hists->nr_entries - kept;
+	hists->nr_entries = kept;
+	if (removed) {
+		/* the hash table again, from the entries that stay */
+		memset(hists->table, 0, (hists->table_mask + 1) * sizeof(*hists->table));
+		for (size_t i = 0; i < kept; i++) {
+			struct hist_entry *e = hists->entries[i];
+			size_t j = e->hash & hists->table_mask;
+
+			while (hists->table[j])
+				j = (j + 1) & hists->table_mask;
+			hists->table[j] = e;
+		}
+		hists->table_used = kept;
+	}
+	hists->total_period = hists->period_unfiltered = total;
+	hists->nr_samples = hists->nr_samples_unfiltered = samples;
+	return removed;
+}

@@ -247,6 +247,15 @@ void hists_sort(struct hists *hists);
  */
 void hists_link_group(struct hists *leader, struct hists *const *members, int nr);
 
+/*
+ * hists_decay - a live view's refresh (top): every period, sample count and
+ * callchain value becomes 7/8 of itself; entries that reach zero leave the
+ * entries and the lookup table (their memory stays with the hists until
+ * hists_release). The totals become the sums of what is left. Returns the
+ * number of entries removed.
+ */
+size_t hists_decay(struct hists *hists);
+
 /* hist_entry_sym_size - the symbol_size key: the symbol's extent, 0 when unresolved */
 u64 hist_entry_sym_size(const struct hist_entry *e);
 /* hist_entry_dso_size - the dso_size key: the size of the map the address fell in */

@@ -308,3 +308,15 @@ int session_process(struct session *s, struct tool *tool, struct data_error *err
 	}
 	return ret < 0 ? ret : 0;
 }
+
+int session_deliver_event(struct session *s, struct tool *tool, const union perf_event *ev)
+{
+	struct record_pos pos = { 0, ~0ULL, NULL };
+	u32 type = ev->header.type;
+
+	if (type < PERF_RECORD_HEADER_MAX)
+		s->stats.nr_events[type]++;
+	if (type >= PERF_RECORD_USER_TYPE_START)
+		return 0;
+	return deliver(s, tool, ev, &pos);
+}

@@ -104,4 +104,13 @@ void session_free(struct session *session);
  */
 int session_process(struct session *session, struct tool *tool, struct data_error *err);
 
+/*
+ * session_deliver_event - one kernel record that did not come from the
+ * reader (a live session's rings, synthesized /proc state): update the
+ * machine and call @tool at once, without ordering. Tool records
+ * (PERF_RECORD_USER_TYPE_START and up) are counted and skipped.
+ * Returns the callback's result.
+ */
+int session_deliver_event(struct session *session, struct tool *tool, const union perf_event *ev);
+
 #endif

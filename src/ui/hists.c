@@ -812,11 +812,16 @@ size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE
 	setup_cols(&p);
 	if (!o->quiet)
 		print_titles(&p);
+	for (int c = 0; c < o->nr_col_widths && c < p.nr_cols; c++)
+		if (o->col_widths[c] > 0)
+			p.cols[c].width = o->col_widths[c];
 	for (size_t i = 0; i < hists->nr_entries; i++) {
 		const struct hist_entry *e = hists->entries[i];
 
 		if (!entry_visible(&p, e))
 			continue;
+		if (o->max_entries && printed >= o->max_entries)
+			break;
 		print_row(&p, e);
 		hist_entry_fprintf_callchain(hists, e, o, p.total, fp);
 		printed++;
@@ -825,4 +830,78 @@ size_t hists_fprintf(struct hists *hists, const struct hists_print_opts *o, FILE
 	strbuf_release(&p.field);
 	free(p.raw);
 	return printed;
+}
+
+/* ---- row by row (the TUI browsers) ---- */
+
+struct hists_rows {
+	struct printer p;
+};
+
+struct hists_rows *hists_rows_new(struct hists *hists, const struct hists_print_opts *o)
+{
+	struct hists_rows *r = xzalloc(sizeof(*r));
+
+	r->p.hists = hists;
+	r->p.o = o;
+	strbuf_init(&r->p.field, 0);
+	r->p.total = o->percent_absolute ? hists->total_period : hists_visible_period(hists);
+	setup_cols(&r->p);
+	for (int c = 0; c < o->nr_col_widths && c < r->p.nr_cols; c++)
+		if (o->col_widths[c] > 0)
+			r->p.cols[c].width = o->col_widths[c];
+	return r;
+}
+
+void hists_rows_free(struct hists_rows *r)
+{
+	if (!r)
+		return;
+	free(r->p.origin);
+	strbuf_release(&r->p.field);
+	free(r->p.raw);
+	free(r);
+}
+
+u64 hists_rows_total(const struct hists_rows *r)
+{
+	return r->p.total;
+}
+
+void hists_rows_update_total(struct hists_rows *r)
+{
+	r->p.total = r->p.o->percent_absolute ? r->p.hists->total_period
+					      : hists_visible_period(r->p.hists);
+}
+
+bool hists_rows_visible(const struct hists_rows *r, const struct hist_entry *e)
+{
+	return entry_visible(&r->p, e);
+}
+
+void hists_rows_title(struct hists_rows *r, FILE *fp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	char *nl;
+
+	if (!mem)
+		return;
+	r->p.fp = mem;
+	print_titles(&r->p);
+	fclose(mem);
+	/* the first line, without perf's "# " */
+	nl = text ? strchr(text, '\n') : NULL;
+	if (nl)
+		*nl = '\0';
+	if (text && len > 2)
+		fputs(text + 2, fp);
+	free(text);
+}
+
+void hists_rows_entry(struct hists_rows *r, const struct hist_entry *e, FILE *fp)
+{
+	r->p.fp = fp;
+	print_row(&r->p, e);
 }

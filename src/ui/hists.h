@@ -32,6 +32,9 @@ struct hists_print_opts {
 	const char *field_sep;	/* -t: columns joined by it, unpadded numbers, no dot rule */
 	bool verbose;		/* -v: long dso names, symbol address and symtab origin */
 	const struct symbol_opts *symbol_opts; /* for -v's origin (build-id cache dir), may be NULL */
+	size_t max_entries;	/* 0: every entry; else at most this many rows (top -E) */
+	const int *col_widths;	/* top -w: fixed widths of the first columns, in order */
+	int nr_col_widths;
 };
 
 /*
@@ -53,5 +56,26 @@ u64 hists_visible_period(const struct hists *hists);
 
 /* hist_entry_sym_text - "[.] name" / "[k] 0x..." into @buf. Returns @buf. */
 const char *hist_entry_sym_text(const struct hist_entry *e, char *buf, size_t size);
+
+/*
+ * struct hists_rows - the stdio table printed row by row (the TUI draws only
+ * the rows on screen): the columns and their widths are set up once, from
+ * the entries visible then.
+ */
+struct hists_rows;
+
+/* hists_rows_new - columns of @hists (sorted) for @o (borrowed, must outlive the rows). */
+struct hists_rows *hists_rows_new(struct hists *hists, const struct hists_print_opts *o);
+void hists_rows_free(struct hists_rows *rows);
+/* hists_rows_total - the 100% of the percent columns */
+u64 hists_rows_total(const struct hists_rows *rows);
+/* hists_rows_update_total - the 100% again from the hists (live data grew or decayed) */
+void hists_rows_update_total(struct hists_rows *rows);
+/* hists_rows_visible - @e is shown (no filter, over --percent-limit) */
+bool hists_rows_visible(const struct hists_rows *rows, const struct hist_entry *e);
+/* hists_rows_title - the column titles, as stdio's first title line without "# " (no newline) */
+void hists_rows_title(struct hists_rows *rows, FILE *fp);
+/* hists_rows_entry - @e's row as report --stdio prints it (with its newline) */
+void hists_rows_entry(struct hists_rows *rows, const struct hist_entry *e, FILE *fp);
 
 #endif

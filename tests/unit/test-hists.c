@@ -248,3 +248,37 @@ TEST(hists_sort_keys_and_header)
 	hists_release(&h);
 	fx_release(&fx);
 }
+
+/* top's ageing: 7/8 of every number per refresh, entries at zero leave, lookups still work */
+TEST(hists_decay_ages_and_removes)
+{
+	struct fixture fx;
+	struct hists h;
+	struct hists_opts o;
+	static const int c1[] = { 3, 2, 1, 0, -1 }, c2[] = { 4, 0, -1 };
+
+	fx_init(&fx);
+	opts_default(&o, false);
+	hists_init(&h, &o);
+	add(&fx, &h, 800, c1);
+	add(&fx, &h, 1, c2);
+	EXPECT_EQ(hists_decay(&h), 1); /* "other" (period 1) is gone */
+	EXPECT_EQ(h.nr_entries, 1);
+	EXPECT_EQ(h.entries[0]->period, 700);
+	EXPECT_EQ(h.entries[0]->nr_events, 0);
+	EXPECT_EQ(h.total_period, 700);
+	EXPECT_EQ(hists_node(&h, h.entries[0]->chain)->cumul, 700);
+	/* the same keys find the surviving entry, a removed one comes back new */
+	add(&fx, &h, 100, c1);
+	add(&fx, &h, 8, c2);
+	EXPECT_EQ(h.nr_entries, 2);
+	EXPECT_EQ(h.entries[0]->period, 800);
+	EXPECT_EQ(h.entries[1]->period, 8);
+	EXPECT_EQ(h.total_period, 808);
+	for (int i = 0; i < 60; i++)
+		hists_decay(&h);
+	EXPECT_EQ(h.nr_entries, 0);
+	EXPECT_EQ(h.total_period, 0);
+	hists_release(&h);
+	fx_release(&fx);
+}
