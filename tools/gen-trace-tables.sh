@@ -8,8 +8,9 @@ set -euo pipefail
 out=$1
 CC=${CC:-cc}
 INC=${INCDIR:-/usr/include}
-arch_inc=$INC/$(${CC} -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)
-[ -d "$arch_inc" ] || arch_inc=$INC/x86_64-linux-gnu
+triplet=$(${CC} -dumpmachine 2>/dev/null || true)
+arch_inc=$INC/${triplet:-x86_64-linux-gnu}
+[ -e "$arch_inc/asm/unistd_64.h" ] || arch_inc=$INC/x86_64-linux-gnu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -134,7 +134,8 @@ interrupt() {
 	for i in $(seq 150); do
 		kill -0 "$1" 2>/dev/null || return 0
 		sleep 0.2
-		[ $((i % 10)) = 0 ] && kill -INT "$1" 2>/dev/null
+		# a resend that finds the program gone means it has ended
+		if [ $((i % 10)) = 0 ]; then kill -INT "$1" 2>/dev/null || return 0; fi
 	done
 	kill -KILL "$1" 2>/dev/null
 	return 0
