@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: MIT */
+/* perf sched timehist: one line per context switch (wait, delay, run), wakeups, migrations, and the per-task summary. */
+#include "ui/sched.h"
+
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "data/reader.h"
+#include "lib/xalloc.h"
+#include "session/sched.h"
+#include "session/session.h"
+#include "ui/header.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* struct th_task - what timehist knows of one task (thread->priv, or a cpu's idle task) */
+struct th_task {
+	u64 last_out;	  /* when it was last switched out, 0: never seen */
+	u64 woken;	  /* its last wakeup, 0: none since it last ran */
+	u64 total_run;
+	u64 nr_runs;	  /* switch-outs counted */
+	double mean, m2;  /* running mean and sum of squares of run times (Welford) */
+	u64 min_run, max_run;
+	u32 migrations;
+};
+
+struct th_run {
+	struct tool tool;
+	const struct sched_timehist_opts *o;
+	struct sched_decoder dec;
+	struct session *session;
+	u64 *cpu_last;	      /* per cpu: time of its last switch */
+	struct th_task *idle; /* per cpu */
+	int nr_cpus;	      /* cpus allocated */
+	int vis_cols;	      /* -V: columns */
+	u64 first_time, last_time;
+	bool print_events;
+	char tsbuf[32];
+};
+
+static struct th_run *run_of(struct tool *tool)
+{
+	return (struct th_run *)tool;
+}
+
+static void grow_cpus(struct th_run *r, int cpu)
+{
+	int n;
+
+	if (cpu < r->nr_cpus)
+		return;
+	n = cpu + 16;
+	r->cpu_last = xreallocarray(r->cpu_last, (size_t)n, sizeof(*r->cpu_last));
+	r->idle = xreallocarray(r->idle, (size_t)n, sizeof(*r->idle));
+	memset(r->cpu_last + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->cpu_last));
+	memset(r->idle + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->idle));
+	r->nr_cpus = n;
+}
+
+static struct th_task *task_of(struct thread *t)
+{
+	if (!t->priv)
+		t->priv = xcalloc(1, sizeof(struct th_task));
+	return t->priv;
+}
+
+static void task_add_run(struct th_task *k, u64 run)
+{
+	double d;
+
+	k->nr_runs++;
+	k->total_run += run;
+	if (k->nr_runs == 1 || run < k->min_run)
+		k->min_run = run;
+	if (run > k->max_run)
+		k->max_run = run;
+	d = (double)run - k->mean;
+	k->mean += d / (double)k->nr_runs;
+	k->m2 += d * ((double)run - k->mean);
+}
+
+/* the relative standard deviation of the mean, in percent */
+static double task_rel_stddev(const struct th_task *k)
+{
+	double var, sd;
+
+	if (k->nr_runs < 2 || k->mean == 0)
+		return 0;
+	var = k->m2 / (double)(k->nr_runs - 1);
+	sd = sqrt(var / (double)k->nr_runs);
+	return 100.0 * sd / k->mean;
+}
+
+static const char *ts_str(struct th_run *r, u64 t)
+{
+	snprintf(r->tsbuf, sizeof(r->tsbuf), "%" PRIu64 ".%06" PRIu64, (u64)(t / 1000000000ULL),
+		 (u64)((t % 1000000000ULL) / 1000ULL));
+	return r->tsbuf;
+}
+
+static void task_name(const struct thread *t, bool idle, char *buf, size_t len)
+{
+	if (idle)
+		snprintf(buf, len, "<idle>");
+	else if (t->pid == t->tid || t->pid == 0)
+		snprintf(buf, len, "%s[%d]", t->comm, t->tid);
+	else
+		snprintf(buf, len, "%s[%d/%d]", t->comm, t->tid, t->pid);
+}
+
+static bool shown(struct th_run *r, const struct perf_sample *s, const struct thread *t)
+{
+	const struct sched_timehist_opts *o = r->o;
+	bool ok;
+
+	if (!cpu_bitmap_has(&o->cpus, s->cpu))
+		return false;
+	if (o->nr_pids) {
+		ok = false;
+		for (int i = 0; i < o->nr_pids; i++)
+			ok |= t && o->pids[i] == t->pid;
+		if (!ok)
+			return false;
+	}
+	if (o->nr_tids) {
+		ok = false;
+		for (int i = 0; i < o->nr_tids; i++)
+			ok |= t && o->tids[i] == t->tid;
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* the time and cpu columns, and the -V visual with @mark at @col (-1: none) */
+static void line_start(struct th_run *r, u64 t, int cpu, int col, char mark, bool wide)
+{
+	printf("%15s [%04d] ", ts_str(r, t), cpu);
+	if (r->o->cpu_visual) {
+		putchar(' ');
+		if (wide)
+			putchar(' ');
+		for (int i = 0; i < r->vis_cols; i++)
+			putchar(i == col ? mark : ' ');
+		if (wide)
+			putchar(' ');
+		putchar(' ');
+	}
+}
+
+static void print_header(struct th_run *r)
+{
+	const struct sched_timehist_opts *o = r->o;
+
+	printf("%15s %6s ", "time", "cpu");
+	if (o->cpu_visual) {
+		printf(" ");
+		for (int i = 0; i < r->vis_cols; i++)
+			printf("%d", i % 10);
+		printf(" ");
+	}
+	printf(" %-30s  %9s  %9s  %9s", "task name", "wait time", "sch delay", "run time");
+	if (o->state)
+		printf("  %s", "state");
+	printf("\n");
+
+	printf("%15s %-6s ", "", "");
+	if (o->cpu_visual)
+		printf(" %*s ", r->vis_cols, "");
+	printf(" %-30s  %9s  %9s  %9s", "[tid/pid]", "(msec)", "(msec)", "(msec)");
+	if (o->state)
+		printf("  %5s", "");
+	printf("\n");
+
+	printf("%.15s %.6s ", "-----------------------------------", "-------");
+	if (o->cpu_visual) {
+		printf(" ");
+		for (int i = 0; i < r->vis_cols; i++)
+			putchar('-');
+		printf(" ");
+	}
+	printf(" %.30s  %.9s  %.9s  %.9s", "------------------------------------------",
+	       "-----------", "-----------", "-----------");
+	if (o->state)
+		printf("  %.5s", "-------");
+	printf("\n");
+}
+
+static void print_ms(u64 ns)
+{
+	printf("  %9.3f", (double)ns / 1e6);
+}
+
+static struct thread *idle_thread(struct th_run *r)
+{
+	return machine_findnew_thread(&r->session->machine, 0, 0);
+}
+
+static int on_switch(struct th_run *r, const struct perf_sample *s, const struct sched_rec *rec)
+{
+	const struct sched_timehist_opts *o = r->o;
+	struct machine *m = &r->session->machine;
+	int cpu = (int)s->cpu;
+	bool prev_idle = s->tid == 0 && s->pid == 0;
+	bool next_idle = rec->next_pid == 0;
+	struct thread *prev = prev_idle ? idle_thread(r) : machine_findnew_thread(m, (int)s->pid, (int)s->tid);
+	struct th_task *pk;
+	u64 t = s->time, tprev, run = 0, wait = 0, delay = 0;
+	char name[64];
+
+	grow_cpus(r, cpu);
+	pk = prev_idle ? &r->idle[cpu] : task_of(prev);
+	tprev = r->cpu_last[cpu];
+	if (tprev && tprev <= t) {
+		run = t - tprev;
+		if (pk->last_out && pk->last_out <= tprev)
+			wait = tprev - pk->last_out;
+		if (pk->woken && pk->woken <= tprev)
+			delay = tprev - pk->woken;
+	}
+	task_add_run(pk, run);
+
+	if (r->print_events && shown(r, s, prev) && (!o->idle_hist || prev_idle || next_idle)) {
+		if (o->idle_hist && !prev_idle)
+			run = wait = delay = 0;
+		line_start(r, t, cpu, cpu, prev_idle ? 'i' : 's', false);
+		task_name(prev, prev_idle, name, sizeof(name));
+		printf(" %-30s", name);
+		print_ms(wait);
+		print_ms(delay);
+		print_ms(run);
+		if (o->state)
+			printf("  %5c", prev_idle ? 'I' : sched_state_char(rec->state));
+		putchar(' ');
+		if (o->next) {
+			struct thread *nt = next_idle ? NULL : machine_findnew_thread(m, -1, rec->next_pid);
+
+			if (next_idle)
+				snprintf(name, sizeof(name), "<idle>");
+			else
+				snprintf(name, sizeof(name), "%s[%d]", rec->next_comm, nt->tid);
+			printf(" next: %-24s", name);
+		} else if (o->wakeups) {
+			printf("%32s", "");
+		}
+		putchar('\n');
+	}
+	pk->last_out = t;
+	pk->woken = 0;
+	r->cpu_last[cpu] = t;
+	return 0;
+}
+
+static int on_wakeup(struct th_run *r, const struct perf_sample *s, const struct sched_rec *rec)
+{
+	struct machine *m = &r->session->machine;
+	struct thread *woken, *waker;
+	struct th_task *wk;
+	char name[64], wname[64];
+
+	if (rec->pid == 0)
+		return 0;
+	woken = machine_findnew_thread(m, -1, rec->pid);
+	wk = task_of(woken);
+	wk->woken = s->time;
+	if (!r->print_events || !r->o->wakeups)
+		return 0;
+	waker = s->tid == 0 && s->pid == 0 ? NULL : machine_findnew_thread(m, (int)s->pid, (int)s->tid);
+	if (!shown(r, s, woken))
+		return 0;
+	line_start(r, s->time, (int)s->cpu, -1, ' ', false);
+	task_name(waker, !waker, name, sizeof(name));
+	task_name(woken, false, wname, sizeof(wname));
+	printf(" %-30s  %9s  %9s  %9s  awakened: %s\n", name, "", "", "", wname);
+	return 0;
+}
+
+static int on_migrate(struct th_run *r, const struct perf_sample *s, const struct sched_rec *rec)
+{
+	struct machine *m = &r->session->machine;
+	struct thread *task, *by;
+	char name[64], tname[64];
+
+	if (rec->pid == 0)
+		return 0;
+	task = machine_findnew_thread(m, -1, rec->pid);
+	task_of(task)->migrations++;
+	if (!r->print_events || !r->o->migrations)
+		return 0;
+	by = s->tid == 0 && s->pid == 0 ? NULL : machine_findnew_thread(m, (int)s->pid, (int)s->tid);
+	if (!shown(r, s, task))
+		return 0;
+	line_start(r, s->time, (int)s->cpu, (int)s->cpu, 'm', true);
+	task_name(by, !by, name, sizeof(name));
+	task_name(task, false, tname, sizeof(tname));
+	printf(" %-30s  %9s  %9s  %9s  migrated: %s cpu %d => %d\n", name, "", "", "", tname,
+	       rec->cpu, rec->dest_cpu);
+	return 0;
+}
+
+static int th_sample(struct tool *tool, struct session *session, const union perf_event *ev,
+		     const struct perf_sample *s, struct evsel *evsel)
+{
+	struct th_run *r = run_of(tool);
+	struct sched_rec rec;
+
+	(void)session;
+	(void)ev;
+	if (r->o->nr_spans && !time_spans_include(r->o->spans, r->o->nr_spans, s->time))
+		return 0;
+	switch (sched_decode(&r->dec, evsel, s, &rec)) {
+	case SCHED_SWITCH:
+		break;
+	case SCHED_WAKEUP:
+	case SCHED_WAKING:
+	case SCHED_WAKEUP_NEW:
+		if (!r->first_time)
+			r->first_time = s->time;
+		r->last_time = s->time;
+		return on_wakeup(r, s, &rec);
+	case SCHED_MIGRATE:
+		if (!r->first_time)
+			r->first_time = s->time;
+		r->last_time = s->time;
+		return on_migrate(r, s, &rec);
+	default:
+		return 0;
+	}
+	if (!r->first_time)
+		r->first_time = s->time;
+	r->last_time = s->time;
+	return on_switch(r, s, &rec);
+}
+
+/* ---- summary ---- */
+
+static void print_task_row(const struct thread *t, const struct th_task *k)
+{
+	char name[64];
+
+	task_name(t, false, name, sizeof(name));
+	printf("%30s %7d %10" PRIu64 " %12.3f %10.3f %11.3f %11.3f %7.2f %7u\n", name, t->ppid,
+	       k->nr_runs, (double)k->total_run / 1e6, (double)k->min_run / 1e6, k->mean / 1e6,
+	       (double)k->max_run / 1e6, task_rel_stddev(k), k->migrations);
+}
+
+/* perf lists threads by tid modulo 256, then tid */
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct thread *x = *(const struct thread *const *)a, *y = *(const struct thread *const *)b;
+	int bx = x->tid & 255, by = y->tid & 255;
+
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void print_summary(struct th_run *r)
+{
+	struct machine *m = &r->session->machine;
+	struct thread **arr = xcalloc(m->nr_threads + 1, sizeof(*arr));
+	size_t n = 0;
+	u64 nr_tasks = 0, nr_switches = 0, total_run = 0, span;
+	int ncpu = r->vis_cols > 0 ? r->vis_cols - 1 : 1;
+
+	for (struct thread *t = m->all_threads; t; t = t->next_all)
+		if (t->priv && ((struct th_task *)t->priv)->nr_runs && !(t->tid == 0 && t->pid == 0))
+			arr[n++] = t;
+	qsort(arr, n, sizeof(*arr), cmp_thread);
+
+	printf("\nRuntime summary\n");
+	printf("%30s  parent   sched-in     run-time    min-run     avg-run     max-run  stddev  migrations\n",
+	       "comm");
+	printf("%30s           (count)       (msec)     (msec)      (msec)      (msec)       %%\n", "");
+	printf("---------------------------------------------------------------------------------------------------------------------\n");
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			bool any = false;
+
+			for (size_t i = 0; i < n; i++)
+				any |= arr[i]->is_dead;
+			if (!any)
+				break;
+			printf("\nTerminated tasks:\n");
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct th_task *k = arr[i]->priv;
+
+			if (arr[i]->is_dead != (pass == 1))
+				continue;
+			print_task_row(arr[i], k);
+			nr_tasks++;
+			nr_switches += k->nr_runs;
+			total_run += k->total_run;
+		}
+	}
+	span = r->last_time - r->first_time;
+	printf("\nIdle stats:\n");
+	for (int c = 0; c < ncpu; c++) {
+		struct th_task *k = c < r->nr_cpus ? &r->idle[c] : NULL;
+
+		if (!k || !k->nr_runs) {
+			printf("    CPU %2d idle entire time window\n", c);
+			continue;
+		}
+		printf("    CPU %2d idle for %10.3f  msec  (%6.2f%%)\n", c, (double)k->total_run / 1e6,
+		       span ? 100.0 * (double)k->total_run / (double)span : 0.0);
+		total_run += k->total_run;
+		nr_switches += k->nr_runs;
+	}
+	printf("\n");
+	printf("    Total number of unique tasks: %" PRIu64 "\n", nr_tasks);
+	printf("Total number of context switches: %" PRIu64 "\n", nr_switches);
+	printf("           Total run time (msec): %.3f \n", (double)total_run / 1e6);
+	printf("    Total scheduling time (msec): %.3f  (x %d)\n", (double)span / 1e6, ncpu);
+	free(arr);
+}
+
+int sched_timehist(struct session *session, const struct sched_timehist_opts *opts)
+{
+	const struct perf_header *h = data_reader_header(session->reader);
+	struct th_run r = { .o = opts, .session = session };
+	struct data_error err = { 0 };
+	struct evsel *evsel;
+	bool has_chain = false;
+	int ret;
+
+	sched_decoder_init(&r.dec, session);
+	if (!sched_decoder_has(&r.dec, SCHED_SWITCH)) {
+		sched_decoder_release(&r.dec);
+		return 1;
+	}
+	evlist_for_each_entry(session->evlist, evsel)
+		has_chain |= !!(evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+	if (opts->callchain && !has_chain)
+		fprintf(stderr, "Samples do not have callchains.\n");
+	r.vis_cols = (h->nr_cpus_avail > 0 ? (int)h->nr_cpus_avail : 1) + 1;
+	r.print_events = !opts->summary_only;
+	r.tool.sample = th_sample;
+	r.tool.ordered = true;
+	if (r.print_events)
+		print_header(&r);
+	ret = session_process(session, &r.tool, &err);
+	if (ret < 0) {
+		data_error_print(data_reader_path(session->reader), &err);
+	} else if (opts->summary_only || opts->with_summary) {
+		print_summary(&r);
+	}
+	for (struct thread *t = session->machine.all_threads; t; t = t->next_all) {
+		free(t->priv);
+		t->priv = NULL;
+	}
+	free(r.cpu_last);
+	free(r.idle);
+	sched_decoder_release(&r.dec);
+	return ret < 0 ? ret : 0;
+}
