@@ -25,6 +25,7 @@ struct th_task {
 	double mean, m2;  /* running mean and sum of squares of run times (Welford) */
 	u64 min_run, max_run;
 	u32 migrations;
+	bool pid_unknown; /* only a tracepoint's pid named it: perf shows the bare comm */
 };
 
 struct th_run {
@@ -34,9 +35,11 @@ struct th_run {
 	struct session *session;
 	u64 *cpu_last;	      /* per cpu: time of its last switch */
 	struct th_task *idle; /* per cpu */
+	bool *cpu_idle;	      /* per cpu: its last switch went to the idle task */
 	int nr_cpus;	      /* cpus allocated */
 	int vis_cols;	      /* -V: columns */
 	u64 first_time, last_time;
+	u64 nr_switch_events;
 	bool print_events;
 	char tsbuf[32];
 };
@@ -57,6 +60,8 @@ static void grow_cpus(struct th_run *r, int cpu)
 	r->idle = xreallocarray(r->idle, (size_t)n, sizeof(*r->idle));
 	memset(r->cpu_last + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->cpu_last));
 	memset(r->idle + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->idle));
+	r->cpu_idle = xreallocarray(r->cpu_idle, (size_t)n, sizeof(*r->cpu_idle));
+	memset(r->cpu_idle + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->cpu_idle));
 	r->nr_cpus = n;
 }
 
@@ -101,11 +106,37 @@ static const char *ts_str(struct th_run *r, u64 t)
 	return r->tsbuf;
 }
 
+/* the thread a sample ran in (its pid and tid known) */
+static struct thread *sample_thread(struct th_run *r, const struct perf_sample *s)
+{
+	struct thread *t = machine_findnew_thread(&r->session->machine, (int)s->pid, (int)s->tid);
+
+	task_of(t)->pid_unknown = false;
+	return t;
+}
+
+/* the thread of a tracepoint's pid field (a tid; its process unknown when new) */
+static struct thread *tid_thread(struct th_run *r, int tid)
+{
+	struct machine *m = &r->session->machine;
+	struct thread *t = machine_find_thread(m, tid);
+
+	if (t)
+		return t;
+	t = machine_findnew_thread(m, -1, tid);
+	task_of(t)->pid_unknown = true;
+	return t;
+}
+
 static void task_name(const struct thread *t, bool idle, char *buf, size_t len)
 {
+	const struct th_task *k = t ? t->priv : NULL;
+
 	if (idle)
 		snprintf(buf, len, "<idle>");
-	else if (t->pid == t->tid || t->pid == 0)
+	else if (t->pid <= 0 || (k && k->pid_unknown))
+		snprintf(buf, len, "%s", t->comm);
+	else if (t->pid == t->tid)
 		snprintf(buf, len, "%s[%d]", t->comm, t->tid);
 	else
 		snprintf(buf, len, "%s[%d/%d]", t->comm, t->tid, t->pid);
@@ -189,9 +220,14 @@ static void print_header(struct th_run *r)
 	printf("\n");
 }
 
+/* msec with three decimals, truncated (not rounded) as perf prints them */
+static const char *fmt_ms(char *buf, size_t len, u64 ns);
+
 static void print_ms(u64 ns)
 {
-	printf("  %9.3f", (double)ns / 1e6);
+	char buf[40];
+
+	printf("  %9s", fmt_ms(buf, sizeof(buf), ns));
 }
 
 static struct thread *idle_thread(struct th_run *r)
@@ -202,11 +238,10 @@ static struct thread *idle_thread(struct th_run *r)
 static int on_switch(struct th_run *r, const struct perf_sample *s, const struct sched_rec *rec)
 {
 	const struct sched_timehist_opts *o = r->o;
-	struct machine *m = &r->session->machine;
 	int cpu = (int)s->cpu;
 	bool prev_idle = s->tid == 0 && s->pid == 0;
 	bool next_idle = rec->next_pid == 0;
-	struct thread *prev = prev_idle ? idle_thread(r) : machine_findnew_thread(m, (int)s->pid, (int)s->tid);
+	struct thread *prev = prev_idle ? idle_thread(r) : sample_thread(r, s);
 	struct th_task *pk;
 	u64 t = s->time, tprev, run = 0, wait = 0, delay = 0;
 	char name[64];
@@ -223,7 +258,7 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, const struct
 	}
 	task_add_run(pk, run);
 
-	if (r->print_events && shown(r, s, prev) && (!o->idle_hist || prev_idle || next_idle)) {
+	if (r->print_events && shown(r, s, prev) && (!o->idle_hist || (prev_idle && (!pk->last_out || wait)) || next_idle)) {
 		if (o->idle_hist && !prev_idle)
 			run = wait = delay = 0;
 		line_start(r, t, cpu, cpu, prev_idle ? 'i' : 's', false);
@@ -236,12 +271,7 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, const struct
 			printf("  %5c", prev_idle ? 'I' : sched_state_char(rec->state));
 		putchar(' ');
 		if (o->next) {
-			struct thread *nt = next_idle ? NULL : machine_findnew_thread(m, -1, rec->next_pid);
-
-			if (next_idle)
-				snprintf(name, sizeof(name), "<idle>");
-			else
-				snprintf(name, sizeof(name), "%s[%d]", rec->next_comm, nt->tid);
+			snprintf(name, sizeof(name), "%s[%d]", rec->next_comm, rec->next_pid);
 			printf(" next: %-24s", name);
 		} else if (o->wakeups) {
 			printf("%32s", "");
@@ -251,28 +281,29 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, const struct
 	pk->last_out = t;
 	pk->woken = 0;
 	r->cpu_last[cpu] = t;
+	r->cpu_idle[cpu] = next_idle;
 	return 0;
 }
 
 static int on_wakeup(struct th_run *r, const struct perf_sample *s, const struct sched_rec *rec)
 {
-	struct machine *m = &r->session->machine;
 	struct thread *woken, *waker;
 	struct th_task *wk;
 	char name[64], wname[64];
 
 	if (rec->pid == 0)
 		return 0;
-	woken = machine_findnew_thread(m, -1, rec->pid);
+	woken = tid_thread(r, rec->pid);
 	wk = task_of(woken);
-	wk->woken = s->time;
-	if (!r->print_events || !r->o->wakeups)
+	if (!wk->woken) /* a wakeup while it waits or runs keeps the first one */
+		wk->woken = s->time;
+	if (!r->print_events || !r->o->wakeups || r->o->idle_hist)
 		return 0;
-	waker = s->tid == 0 && s->pid == 0 ? NULL : machine_findnew_thread(m, (int)s->pid, (int)s->tid);
+	waker = sample_thread(r, s);
 	if (!shown(r, s, woken))
 		return 0;
 	line_start(r, s->time, (int)s->cpu, -1, ' ', false);
-	task_name(waker, !waker, name, sizeof(name));
+	task_name(waker, false, name, sizeof(name));
 	task_name(woken, false, wname, sizeof(wname));
 	printf(" %-30s  %9s  %9s  %9s  awakened: %s\n", name, "", "", "", wname);
 	return 0;
@@ -280,21 +311,21 @@ static int on_wakeup(struct th_run *r, const struct perf_sample *s, const struct
 
 static int on_migrate(struct th_run *r, const struct perf_sample *s, const struct sched_rec *rec)
 {
-	struct machine *m = &r->session->machine;
 	struct thread *task, *by;
 	char name[64], tname[64];
 
 	if (rec->pid == 0)
 		return 0;
-	task = machine_findnew_thread(m, -1, rec->pid);
-	task_of(task)->migrations++;
-	if (!r->print_events || !r->o->migrations)
+	task = tid_thread(r, rec->pid);
+	if (r->o->migrations) /* perf counts them only when it shows them */
+		task_of(task)->migrations++;
+	if (!r->print_events || !r->o->migrations || r->o->idle_hist)
 		return 0;
-	by = s->tid == 0 && s->pid == 0 ? NULL : machine_findnew_thread(m, (int)s->pid, (int)s->tid);
+	by = sample_thread(r, s);
 	if (!shown(r, s, task))
 		return 0;
 	line_start(r, s->time, (int)s->cpu, (int)s->cpu, 'm', true);
-	task_name(by, !by, name, sizeof(name));
+	task_name(by, false, name, sizeof(name));
 	task_name(task, false, tname, sizeof(tname));
 	printf(" %-30s  %9s  %9s  %9s  migrated: %s cpu %d => %d\n", name, "", "", "", tname,
 	       rec->cpu, rec->dest_cpu);
@@ -317,14 +348,8 @@ static int th_sample(struct tool *tool, struct session *session, const union per
 	case SCHED_WAKEUP:
 	case SCHED_WAKING:
 	case SCHED_WAKEUP_NEW:
-		if (!r->first_time)
-			r->first_time = s->time;
-		r->last_time = s->time;
 		return on_wakeup(r, s, &rec);
 	case SCHED_MIGRATE:
-		if (!r->first_time)
-			r->first_time = s->time;
-		r->last_time = s->time;
 		return on_migrate(r, s, &rec);
 	default:
 		return 0;
@@ -332,19 +357,29 @@ static int th_sample(struct tool *tool, struct session *session, const union per
 	if (!r->first_time)
 		r->first_time = s->time;
 	r->last_time = s->time;
+	r->nr_switch_events++;
 	return on_switch(r, s, &rec);
 }
 
 /* ---- summary ---- */
 
+/* @ns as msec with three decimals, truncated */
+static const char *fmt_ms(char *buf, size_t len, u64 ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, (u64)(ns / 1000000ULL),
+		 (u64)((ns % 1000000ULL) / 1000ULL));
+	return buf;
+}
+
 static void print_task_row(const struct thread *t, const struct th_task *k)
 {
-	char name[64];
+	char name[64], a[32], b[32], c[32], d[32];
 
 	task_name(t, false, name, sizeof(name));
-	printf("%30s %7d %10" PRIu64 " %12.3f %10.3f %11.3f %11.3f %7.2f %7u\n", name, t->ppid,
-	       k->nr_runs, (double)k->total_run / 1e6, (double)k->min_run / 1e6, k->mean / 1e6,
-	       (double)k->max_run / 1e6, task_rel_stddev(k), k->migrations);
+	printf("%30s %7d %10" PRIu64 " %12s %10s %11s %11s   %5.2f %7u\n", name, t->ppid, k->nr_runs,
+	       fmt_ms(a, sizeof(a), k->total_run), fmt_ms(b, sizeof(b), k->min_run),
+	       fmt_ms(c, sizeof(c), (u64)k->mean), fmt_ms(d, sizeof(d), k->max_run),
+	       task_rel_stddev(k), k->migrations);
 }
 
 /* perf lists threads by tid modulo 256, then tid */
@@ -365,8 +400,9 @@ static void print_summary(struct th_run *r)
 	struct machine *m = &r->session->machine;
 	struct thread **arr = xcalloc(m->nr_threads + 1, sizeof(*arr));
 	size_t n = 0;
-	u64 nr_tasks = 0, nr_switches = 0, total_run = 0, span;
+	u64 nr_tasks = 0, total_run = 0, span;
 	int ncpu = r->vis_cols > 0 ? r->vis_cols - 1 : 1;
+	char buf[40];
 
 	for (struct thread *t = m->all_threads; t; t = t->next_all)
 		if (t->priv && ((struct th_task *)t->priv)->nr_runs && !(t->tid == 0 && t->pid == 0))
@@ -376,7 +412,7 @@ static void print_summary(struct th_run *r)
 	printf("\nRuntime summary\n");
 	printf("%30s  parent   sched-in     run-time    min-run     avg-run     max-run  stddev  migrations\n",
 	       "comm");
-	printf("%30s           (count)       (msec)     (msec)      (msec)      (msec)       %%\n", "");
+	printf("%30s            (count)       (msec)     (msec)      (msec)      (msec)       %%\n", "");
 	printf("---------------------------------------------------------------------------------------------------------------------\n");
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
@@ -395,7 +431,6 @@ static void print_summary(struct th_run *r)
 				continue;
 			print_task_row(arr[i], k);
 			nr_tasks++;
-			nr_switches += k->nr_runs;
 			total_run += k->total_run;
 		}
 	}
@@ -408,16 +443,15 @@ static void print_summary(struct th_run *r)
 			printf("    CPU %2d idle entire time window\n", c);
 			continue;
 		}
-		printf("    CPU %2d idle for %10.3f  msec  (%6.2f%%)\n", c, (double)k->total_run / 1e6,
+		printf("    CPU %2d idle for %10s  msec  (%6.2f%%)\n", c,
+		       fmt_ms(buf, sizeof(buf), k->total_run),
 		       span ? 100.0 * (double)k->total_run / (double)span : 0.0);
-		total_run += k->total_run;
-		nr_switches += k->nr_runs;
 	}
 	printf("\n");
 	printf("    Total number of unique tasks: %" PRIu64 "\n", nr_tasks);
-	printf("Total number of context switches: %" PRIu64 "\n", nr_switches);
-	printf("           Total run time (msec): %.3f \n", (double)total_run / 1e6);
-	printf("    Total scheduling time (msec): %.3f  (x %d)\n", (double)span / 1e6, ncpu);
+	printf("Total number of context switches: %" PRIu64 "\n", r->nr_switch_events);
+	printf("           Total run time (msec): %s \n", fmt_ms(buf, sizeof(buf), total_run));
+	printf("    Total scheduling time (msec): %s  (x %d)\n", fmt_ms(buf, sizeof(buf), span), ncpu);
 	free(arr);
 }
 
@@ -457,6 +491,7 @@ int sched_timehist(struct session *session, const struct sched_timehist_opts *op
 	}
 	free(r.cpu_last);
 	free(r.idle);
+	free(r.cpu_idle);
 	sched_decoder_release(&r.dec);
 	return ret < 0 ? ret : 0;
 }
