@@ -390,10 +390,3 @@ out:
 	sched_decoder_release(&r.dec);
 	return ret < 0 ? ret : 0;
 }
-
-int sched_map(struct session *session, const struct sched_map_opts *opts)
-{
-	(void)session;
-	(void)opts;
-	return -ENOSYS;
-}
