@@ -26,6 +26,7 @@ struct th_task {
 	u64 min_run, max_run;
 	u32 migrations;
 	bool pid_unknown; /* only a tracepoint's pid named it: perf shows the bare comm */
+	int parent;	  /* the creating thread (FORK's ptid), 0: from the model's ppid */
 };
 
 struct th_run {
@@ -361,6 +362,22 @@ static int th_sample(struct tool *tool, struct session *session, const union per
 	return on_switch(r, s, &rec);
 }
 
+/* FORK records name the creating thread, which perf shows as the parent */
+static int th_other(struct tool *tool, struct session *session, const union perf_event *ev,
+		    const struct perf_sample *s)
+{
+	struct thread *t;
+
+	(void)tool;
+	(void)s;
+	if (ev->header.type != PERF_RECORD_FORK)
+		return 0;
+	t = machine_find_thread(&session->machine, (int)ev->fork.tid);
+	if (t)
+		task_of(t)->parent = (int)ev->fork.ptid;
+	return 0;
+}
+
 /* ---- summary ---- */
 
 /* @ns as msec with three decimals, truncated */
@@ -376,7 +393,8 @@ static void print_task_row(const struct thread *t, const struct th_task *k)
 	char name[64], a[32], b[32], c[32], d[32];
 
 	task_name(t, false, name, sizeof(name));
-	printf("%30s %7d %10" PRIu64 " %12s %10s %11s %11s   %5.2f %7u\n", name, t->ppid, k->nr_runs,
+	printf("%30s %7d %10" PRIu64 " %12s %10s %11s %11s   %5.2f %7u\n", name,
+	       k->parent ? k->parent : t->ppid, k->nr_runs,
 	       fmt_ms(a, sizeof(a), k->total_run), fmt_ms(b, sizeof(b), k->min_run),
 	       fmt_ms(c, sizeof(c), (u64)k->mean), fmt_ms(d, sizeof(d), k->max_run),
 	       task_rel_stddev(k), k->migrations);
@@ -464,18 +482,19 @@ int sched_timehist(struct session *session, const struct sched_timehist_opts *op
 	bool has_chain = false;
 	int ret;
 
+	evlist_for_each_entry(session->evlist, evsel)
+		has_chain |= !!(evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+	if (opts->callchain && !has_chain)
+		fprintf(stderr, "Samples do not have callchains.\n");
 	sched_decoder_init(&r.dec, session);
 	if (!sched_decoder_has(&r.dec, SCHED_SWITCH)) {
 		sched_decoder_release(&r.dec);
 		return 1;
 	}
-	evlist_for_each_entry(session->evlist, evsel)
-		has_chain |= !!(evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-	if (opts->callchain && !has_chain)
-		fprintf(stderr, "Samples do not have callchains.\n");
 	r.vis_cols = (h->nr_cpus_avail > 0 ? (int)h->nr_cpus_avail : 1) + 1;
 	r.print_events = !opts->summary_only;
 	r.tool.sample = th_sample;
+	r.tool.other = th_other;
 	r.tool.ordered = true;
 	if (r.print_events)
 		print_header(&r);
