@@ -157,11 +157,15 @@ static s64 field_num(const struct sched_field *f, const u8 *raw, u32 size)
 	}
 }
 
-static void field_str(const struct sched_field *f, const u8 *raw, u32 size, char *out, size_t len)
+/* a string field: *@str into @raw, its length up to the first NUL */
+static void field_str(const struct sched_field *f, const u8 *raw, u32 size, const char **str,
+		      int *len)
 {
 	u32 off = (u32)f->offset, n = (u32)f->size;
+	const u8 *nul;
 
-	out[0] = '\0';
+	*str = "";
+	*len = 0;
 	if (!f->size || off + n > size)
 		return;
 	if (f->is_dynamic) {
@@ -173,10 +177,9 @@ static void field_str(const struct sched_field *f, const u8 *raw, u32 size, char
 		if (off + n > size)
 			return;
 	}
-	if (n >= len)
-		n = (u32)len - 1;
-	memcpy(out, raw + off, n);
-	out[n] = '\0';
+	nul = memchr(raw + off, '\0', n);
+	*str = (const char *)raw + off;
+	*len = nul ? (int)(nul - (raw + off)) : (int)n;
 }
 
 enum sched_kind sched_decode(const struct sched_decoder *dec, const struct evsel *evsel,
@@ -192,11 +195,11 @@ enum sched_kind sched_decode(const struct sched_decoder *dec, const struct evsel
 	rec->kind = info->kind;
 	if (info->kind == SCHED_NONE)
 		return SCHED_NONE;
-	field_str(&info->f[SF_COMM], raw, size, rec->comm, sizeof(rec->comm));
+	field_str(&info->f[SF_COMM], raw, size, &rec->comm, &rec->comm_len);
 	rec->pid = (int)field_num(&info->f[SF_PID], raw, size);
 	rec->prio = (int)field_num(&info->f[SF_PRIO], raw, size);
 	rec->state = field_num(&info->f[SF_STATE], raw, size);
-	field_str(&info->f[SF_NEXT_COMM], raw, size, rec->next_comm, sizeof(rec->next_comm));
+	field_str(&info->f[SF_NEXT_COMM], raw, size, &rec->next_comm, &rec->next_comm_len);
 	rec->next_pid = (int)field_num(&info->f[SF_NEXT_PID], raw, size);
 	rec->next_prio = (int)field_num(&info->f[SF_NEXT_PRIO], raw, size);
 	rec->cpu = (int)field_num(&info->f[SF_CPU], raw, size);

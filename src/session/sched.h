@@ -34,7 +34,8 @@ enum sched_kind {
  */
 struct sched_rec {
 	enum sched_kind kind;
-	char comm[17], next_comm[17]; /* NUL-terminated copies */
+	const char *comm, *next_comm; /* into the payload, not NUL-terminated: see *_len */
+	int comm_len, next_comm_len;
 	int pid, next_pid;
 	int prio, next_prio;
 	s64 state;

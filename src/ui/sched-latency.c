@@ -33,7 +33,9 @@ struct lat_run {
 	struct tool tool;
 	const struct sched_latency_opts *o;
 	struct sched_decoder dec;
-	struct u64map by_pid; /* pid -> struct lat_task * */
+	struct u64map by_pid; /* pid -> struct lat_task *, for pids past the array */
+	struct lat_task **pid_arr; /* by pid below PID_ARRAY_MAX */
+	u32 nr_pid_arr;
 	struct lat_task **tasks;
 	u32 nr, alloc;
 	bool any_trace;
@@ -61,16 +63,33 @@ static void lat_check_curr(struct lat_run *r, int cpu, int prev, int next)
 	r->cpu_curr[cpu] = next;
 }
 
+#define PID_ARRAY_MAX (1U << 22)
+
 static struct lat_task *lat_findnew(struct lat_run *r, int pid)
 {
-	struct lat_task *k = u64map_find(&r->by_pid, (u64)(s64)pid);
+	bool in_arr = pid >= 0 && (u32)pid < PID_ARRAY_MAX;
+	struct lat_task *k;
 
+	if (in_arr && (u32)pid < r->nr_pid_arr && r->pid_arr[pid])
+		return r->pid_arr[pid];
+	k = in_arr ? NULL : u64map_find(&r->by_pid, (u64)(s64)pid);
 	if (k)
 		return k;
 	k = xcalloc(1, sizeof(*k));
 	k->pid = pid;
 	k->order = r->nr;
-	u64map_set(&r->by_pid, (u64)(s64)pid, k);
+	if (in_arr) {
+		if ((u32)pid >= r->nr_pid_arr) {
+			u32 n = (u32)pid + 1024;
+
+			r->pid_arr = xreallocarray(r->pid_arr, n, sizeof(*r->pid_arr));
+			memset(r->pid_arr + r->nr_pid_arr, 0, (n - r->nr_pid_arr) * sizeof(*r->pid_arr));
+			r->nr_pid_arr = n;
+		}
+		r->pid_arr[pid] = k;
+	} else {
+		u64map_set(&r->by_pid, (u64)(s64)pid, k);
+	}
 	if (r->nr == r->alloc) {
 		r->alloc = r->alloc ? 2 * r->alloc : 256;
 		r->tasks = xreallocarray(r->tasks, r->alloc, sizeof(*r->tasks));
@@ -386,6 +405,7 @@ out:
 		free(r.tasks[i]);
 	free(r.tasks);
 	free(r.cpu_curr);
+	free(r.pid_arr);
 	u64map_release(&r.by_pid);
 	sched_decoder_release(&r.dec);
 	return ret < 0 ? ret : 0;
