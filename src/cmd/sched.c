@@ -117,14 +117,19 @@ static int sched_script(int argc, const char **argv)
 	return ret;
 }
 
-static struct session *open_session(void)
+static struct session *open_session_syms(bool symbols)
 {
-	struct machine_opts mopts = { .no_symbols = true };
+	struct machine_opts mopts = { .no_symbols = !symbols };
 	struct data_reader *r = data_open_for_read(g.input, g.force);
 
 	if (!r)
 		return NULL;
 	return session_new(r, &mopts);
+}
+
+static struct session *open_session(void)
+{
+	return open_session_syms(false);
 }
 
 static int finish(struct session *session, int ret)
@@ -247,7 +252,7 @@ static int sched_timehist_cmd(int argc, const char **argv)
 		fprintf(stderr, "problems parsing tid list\n");
 		return 255;
 	}
-	session = open_session();
+	session = open_session_syms(o.callchain);
 	if (!session)
 		return 255;
 	if (cpus && cpu_bitmap_parse(&o.cpus, cpus, data_reader_header(session->reader)->nr_cpus_avail,

@@ -7,6 +7,7 @@
 #include "data/reader.h"
 #include "lib/xalloc.h"
 #include "session/sched.h"
+#include "session/resolve.h"
 #include "session/session.h"
 #include "ui/header.h"
 
@@ -41,6 +42,9 @@ struct th_run {
 	int vis_cols;	      /* -V: columns */
 	u64 first_time, last_time;
 	u64 nr_switch_events;
+	bool show_chain;	/* -g and the file has callchains */
+	struct resolver res;
+	struct resolved_chain chain;
 	bool print_events;
 };
 
@@ -275,6 +279,34 @@ static void lb_flush(struct lbuf *l)
 	l->n = 0;
 }
 
+/* the switch's callchain as perf shows it: the scheduler's own frames left out */
+static void lb_chain(struct th_run *r, struct lbuf *l, const struct perf_sample *s,
+		     struct evsel *evsel, struct thread *t)
+{
+	struct chain_opts co = { .max_stack = (u32)(r->o->max_stack > 0 ? r->o->max_stack : 0) + 2 };
+	bool first = true;
+	u32 n;
+
+	if (!s->callchain)
+		return;
+	n = resolve_sample_callchain(&r->res, t, s, evsel->attr.sample_type, &co, &r->chain);
+	lb_spaces(l, 3);
+	for (u32 i = 0; i < n; i++) {
+		const struct resolved_frame *rf = &r->chain.frames[i];
+		const struct dso *dso = resolved_frame_dso(rf);
+		/* perf resolves only the kernel's frames here */
+		const struct symbol *sym = dso && dso->is_kernel ? resolved_frame_sym(rf) : NULL;
+		const char *name = sym ? sym->name : "[unknown]";
+
+		if (sym && (!strcmp(name, "__schedule") || !strcmp(name, "schedule")))
+			continue;
+		if (!first)
+			lb_str(l, " <- ");
+		lb_str(l, name);
+		first = false;
+	}
+}
+
 /* the time and cpu columns, and the -V visual with @mark at @col (-1: none) */
 static void line_start(struct th_run *r, struct lbuf *l, u64 t, int cpu, int col, char mark,
 		       bool wide)
@@ -346,7 +378,8 @@ static struct thread *idle_thread(struct th_run *r)
 	return machine_findnew_thread(&r->session->machine, 0, 0);
 }
 
-static int on_switch(struct th_run *r, const struct perf_sample *s, const struct sched_rec *rec)
+static int on_switch(struct th_run *r, const struct perf_sample *s, struct evsel *evsel,
+		     const struct sched_rec *rec)
 {
 	const struct sched_timehist_opts *o = r->o;
 	int cpu = (int)s->cpu;
@@ -403,6 +436,8 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, const struct
 		} else if (o->wakeups && !o->idle_hist) {
 			lb_spaces(&l, 32);
 		}
+		if (r->show_chain)
+			lb_chain(r, &l, s, evsel, prev);
 		lb_mem(&l, "\n", 1);
 		lb_flush(&l);
 	}
@@ -493,7 +528,7 @@ static int th_sample(struct tool *tool, struct session *session, const union per
 		r->first_time = s->time;
 	r->last_time = s->time;
 	r->nr_switch_events++;
-	return on_switch(r, s, &rec);
+	return on_switch(r, s, evsel, &rec);
 }
 
 /* FORK records name the creating thread, which perf shows as the parent */
@@ -620,9 +655,12 @@ int sched_timehist(struct session *session, const struct sched_timehist_opts *op
 		has_chain |= !!(evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 	if (opts->callchain && !has_chain)
 		fprintf(stderr, "Samples do not have callchains.\n");
+	r.show_chain = opts->callchain && has_chain;
+	resolver_init(&r.res, &session->machine, NULL);
 	sched_decoder_init(&r.dec, session);
 	if (!sched_decoder_has(&r.dec, SCHED_SWITCH)) {
 		sched_decoder_release(&r.dec);
+		resolver_release(&r.res);
 		return 1;
 	}
 	r.vis_cols = (h->nr_cpus_avail > 0 ? (int)h->nr_cpus_avail : 1) + 1;
@@ -642,6 +680,8 @@ int sched_timehist(struct session *session, const struct sched_timehist_opts *op
 		free(t->priv);
 		t->priv = NULL;
 	}
+	resolved_chain_release(&r.chain);
+	resolver_release(&r.res);
 	free(r.cpu_last);
 	free(r.idle);
 	free(r.cpu_idle);

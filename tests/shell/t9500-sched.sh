@@ -52,6 +52,15 @@ test_expect_success PERF,ROOT,TRACEFS 'timehist: summaries -s, -S, -S -M' '
 	same timehist "$TRASH/p.data" -s -M
 '
 
+test_expect_success PERF,ROOT,TRACEFS 'timehist -g: kernel callchains, --max-stack, --no-call-graph' '
+	"$PERF" sched record -q -g -o "$TRASH/g.data" -- "$work" 10 2 >/dev/null 2>&1 &&
+	for args in "" "--max-stack 2" "-n -w" "--no-call-graph" "-S --max-stack 1"; do
+		same timehist "$TRASH/g.data" $args || return 1
+	done &&
+	same timehist "$TRASH/g.data" &&
+	test_grep " <- " actual
+'
+
 test_expect_success PERF,ROOT,TRACEFS 'map: default, --compact, --cpus' '
 	test -s "$TRASH/p.data" &&
 	for args in "" "--compact" "--cpus 0" "--cpus 1 --compact" "--cpus 0,1"; do
