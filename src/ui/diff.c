@@ -21,7 +21,8 @@ struct diff_row {
 	u64 *period;	   /* per file */
 	bool *has;	   /* per file: the file has an entry with these keys */
 	const struct hist_entry *first; /* the first entry met (in the first file that has it) */
-	bool visible;	   /* some file has it unfiltered */
+	u32 *seq;	   /* per file: the sample that made its first entry */
+	bool *vis;	   /* per file: that entry passed the filters */
 	const struct hists *first_hists;
 	u32 order;	   /* creation order */
 };
@@ -105,6 +106,8 @@ static struct diff_row *row_findnew(struct diff_table *t, const struct hists *h,
 	memcpy(row->text, texts, (size_t)o->nr_keys * sizeof(*texts));
 	row->period = xcalloc((size_t)t->nr_files, sizeof(*row->period));
 	row->has = xcalloc((size_t)t->nr_files, sizeof(*row->has));
+	row->seq = xcalloc((size_t)t->nr_files, sizeof(*row->seq));
+	row->vis = xcalloc((size_t)t->nr_files, sizeof(*row->vis));
 	row->order = (u32)t->nr_rows;
 	row->first = e;
 	row->first_hists = h;
@@ -177,6 +180,8 @@ static int row_cmp(const void *pa, const void *pb)
 			return ra < rb ? -1 : 1;
 		if (!ra && va != vb)
 			return va > vb ? -1 : 1;
+		if (ra == 1 && a->period[first] != b->period[first])
+			return a->period[first] > b->period[first] ? -1 : 1;
 		if (ra == 2 && a->has[0] != b->has[0])
 			return a->has[0] ? -1 : 1;
 		for (int f = 1; f < t->nr_files; f++) {
@@ -188,6 +193,8 @@ static int row_cmp(const void *pa, const void *pb)
 				return ra < rb ? -1 : 1;
 			if (!ra && va != vb)
 				return va > vb ? -1 : 1;
+			if (ra == 1 && a->period[f] != b->period[f])
+				return a->period[f] > b->period[f] ? -1 : 1;
 		}
 	}
 	if (a->period[0] != b->period[0])
@@ -292,9 +299,11 @@ static void add_col(struct diff_col *cols, int *nr, int kind, int file, int key,
 
 static bool row_shown(const struct diff_table *t, const struct diff_row *r)
 {
-	bool paired = false;
+	bool paired = false, visible = false;
 
-	if (!r->visible)
+	for (int f = 0; f < t->nr_files; f++)
+		visible |= r->vis[f];
+	if (!visible)
 		return false;
 	if (!t->o->baseline_only)
 		return true;
@@ -431,8 +440,12 @@ void diff_fprintf(struct diff_file *files, int nr_files, const struct diff_opts 
 				/* a filtered entry still pairs (perf matches before it filters) */
 				r = row_findnew(&t, h, e);
 				r->period[f] += e->period;
+				/* perf's entry is filtered or not by the sample that made it */
+				if (!r->has[f] || e->seq < r->seq[f]) {
+					r->seq[f] = e->seq;
+					r->vis[f] = !e->filtered;
+				}
 				r->has[f] = true;
-				r->visible |= !e->filtered;
 			}
 		}
 		sort_table = &t;
@@ -445,6 +458,8 @@ void diff_fprintf(struct diff_file *files, int nr_files, const struct diff_opts 
 			free(t.rows[i]->text);
 			free(t.rows[i]->period);
 			free(t.rows[i]->has);
+			free(t.rows[i]->seq);
+			free(t.rows[i]->vis);
 			free(t.rows[i]);
 		}
 		free(t.rows);
