@@ -90,17 +90,28 @@ static struct diff_row *row_findnew(struct diff_table *t, const struct hists *h,
 	struct strbuf key = STRBUF_INIT;
 	struct diff_row *row;
 	const char *ikey;
-
 	for (int i = 0; i < o->nr_keys; i++) {
 		texts[i] = key_text(t, e, o->keys[i]);
+		/* perf pairs every unresolved address of a dso as one symbol */
+		if (o->keys[i] == SORT_SYM && !e->frame->sym) {
+			strbuf_addf(&key, "\002[%c]", e->level);
+			strbuf_addch(&key, '\001');
+			continue;
+		}
 		strbuf_addstr(&key, texts[i]);
 		strbuf_addch(&key, '\001');
 	}
 	ikey = strpool_intern(&t->pool, key.buf);
 	strbuf_release(&key);
 	row = u64map_find(&t->by_key, (u64)(uintptr_t)ikey);
-	if (row)
+	if (row) {
+		/* an unresolved symbol shows the lowest address of the file that made the row */
+		if (row->first_hists == h && !e->frame->sym && e->addr < row->first->addr) {
+			memcpy(row->text, texts, (size_t)o->nr_keys * sizeof(*texts));
+			row->first = e;
+		}
 		return row;
+	}
 	row = xcalloc(1, sizeof(*row));
 	row->text = xcalloc((size_t)o->nr_keys, sizeof(*row->text));
 	memcpy(row->text, texts, (size_t)o->nr_keys * sizeof(*texts));
