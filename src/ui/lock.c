@@ -327,8 +327,10 @@ int lock_contention(struct session *session, const struct lock_contention_opts *
 	}
 	sort_run = &r;
 	qsort(r.list, r.nr, sizeof(*r.list), stat_cmp);
-	fprintf(stderr, "%10s %12s %12s %12s %12s   %s\n\n", "contended", "total wait", "max wait",
-		"avg wait", o->threads ? "pid" : "type", o->threads ? "comm" : "caller");
+	fprintf(stderr, "%10s %12s %12s %12s ", "contended", "total wait", "max wait", "avg wait");
+	if (o->key == LOCK_KEY_WAIT_MIN) /* perf adds the column it sorts by */
+		fprintf(stderr, "%12s ", "min wait");
+	fprintf(stderr, "%12s   %s\n\n", o->threads ? "pid" : "type", o->threads ? "comm" : "caller");
 	shown = 0;
 	for (size_t i = 0; i < r.nr; i++) {
 		struct lock_stat *st = r.list[i];
@@ -340,6 +342,8 @@ int lock_contention(struct session *session, const struct lock_contention_opts *
 		shown++;
 		fprintf(stderr, "%10" PRIu64 " %s %s %s ", st->nr, fmt_time(a, sizeof(a), st->total),
 			fmt_time(b, sizeof(b), st->max), fmt_time(c, sizeof(c), st->total / st->nr));
+		if (o->key == LOCK_KEY_WAIT_MIN)
+			fprintf(stderr, "%s ", fmt_time(a, sizeof(a), st->min));
 		if (o->threads) {
 			struct thread *t = machine_find_thread(&session->machine, st->tid);
 
