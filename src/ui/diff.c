@@ -460,7 +460,8 @@ void diff_fprintf(struct diff_file *files, int nr_files, const struct diff_opts 
 			}
 		}
 		sort_table = &t;
-		qsort(t.rows, t.nr_rows, sizeof(*t.rows), row_cmp);
+		if (t.nr_rows > 1)
+			qsort(t.rows, t.nr_rows, sizeof(*t.rows), row_cmp);
 		if (!first)
 			printf("\n");
 		first = false;

@@ -326,7 +326,8 @@ int lock_contention(struct session *session, const struct lock_contention_opts *
 		goto out;
 	}
 	sort_run = &r;
-	qsort(r.list, r.nr, sizeof(*r.list), stat_cmp);
+	if (r.nr > 1)
+		qsort(r.list, r.nr, sizeof(*r.list), stat_cmp);
 	fprintf(stderr, "%10s %12s %12s %12s ", "contended", "total wait", "max wait", "avg wait");
 	if (o->key == LOCK_KEY_WAIT_MIN) /* perf adds the column it sorts by */
 		fprintf(stderr, "%12s ", "min wait");

@@ -319,10 +319,12 @@ int sched_latency(struct session *session, const struct sched_latency_opts *opts
 		r.tasks[i]->comm = t->comm;
 		r.tasks[i]->nr_merged = 1;
 	}
-	qsort(r.tasks, r.nr, sizeof(*r.tasks), cmp_pid);
+	if (r.nr > 1)
+		qsort(r.tasks, r.nr, sizeof(*r.tasks), cmp_pid);
 	list = xcalloc(r.nr + 1, sizeof(*list));
 	if (opts->per_pid) {
-		memcpy(list, r.tasks, r.nr * sizeof(*list));
+		if (r.nr)
+			memcpy(list, r.tasks, r.nr * sizeof(*list));
 		nr = r.nr;
 	} else {
 		struct strpool *names = &session->names;
@@ -351,7 +353,7 @@ int sched_latency(struct session *session, const struct sched_latency_opts *opts
 		}
 		u64map_release(&by_comm);
 	}
-	if (!opts->per_pid)
+	if (!opts->per_pid && nr > 1)
 		qsort(list, nr, sizeof(*list), cmp_comm);
 	for (u32 i = 0; i < nr; i++)
 		list[i]->order = i;
@@ -366,7 +368,8 @@ int sched_latency(struct session *session, const struct sched_latency_opts *opts
 			sort_keys[nr_sort_keys++] = key_of(p, n);
 		p += n;
 	}
-	qsort(list, nr, sizeof(*list), lat_cmp);
+	if (nr > 1)
+		qsort(list, nr, sizeof(*list), lat_cmp);
 
 	printf("\n");
 	print_dashes(139);

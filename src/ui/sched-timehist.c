@@ -132,7 +132,7 @@ static void task_name(const struct thread *t, bool idle, char *buf, size_t len)
 
 	if (idle)
 		snprintf(buf, len, "<idle>");
-	else if (t->pid <= 0 || (k && k->pid_unknown))
+	else if (t->pid == 0 || (k && k->pid_unknown))
 		snprintf(buf, len, "%s", t->comm);
 	else if (t->pid == t->tid)
 		snprintf(buf, len, "%s[%d]", t->comm, t->tid);
@@ -251,7 +251,7 @@ static void lb_task(struct lbuf *l, const struct thread *t, bool idle)
 		return;
 	}
 	lb_str(l, t->comm);
-	if (t->pid <= 0 || (k && k->pid_unknown))
+	if (t->pid == 0 || (k && k->pid_unknown))
 		return;
 	lb_mem(l, "[", 1);
 	lb_mem(l, tmp, s64_digits(t->tid, tmp));
@@ -594,7 +594,8 @@ static void print_summary(struct th_run *r)
 	for (struct thread *t = m->all_threads; t; t = t->next_all)
 		if (t->priv && ((struct th_task *)t->priv)->nr_runs && !(t->tid == 0 && t->pid == 0))
 			arr[n++] = t;
-	qsort(arr, n, sizeof(*arr), cmp_thread);
+	if (n > 1)
+		qsort(arr, n, sizeof(*arr), cmp_thread);
 
 	printf("\nRuntime summary\n");
 	printf("%30s  parent   sched-in     run-time    min-run     avg-run     max-run  stddev  migrations\n",
