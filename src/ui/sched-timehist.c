@@ -18,7 +18,29 @@
 #include <string.h>
 
 /* struct th_task - what timehist knows of one task (thread->priv, or a cpu's idle task) */
+/* struct th_stats - a count, sum, extremes and running mean/variance (Welford) */
+struct th_stats {
+	u64 n, total, min, max;
+	double mean, m2;
+};
+
+static void stats_add(struct th_stats *st, u64 v)
+{
+	double d;
+
+	st->n++;
+	st->total += v;
+	if (st->n == 1 || v < st->min)
+		st->min = v;
+	if (v > st->max)
+		st->max = v;
+	d = (double)v - st->mean;
+	st->mean += d / (double)st->n;
+	st->m2 += d * ((double)v - st->mean);
+}
+
 struct th_task {
+	struct th_stats idle; /* -I: the idle periods that followed it */
 	u64 last_out;	  /* when it was last switched out, 0: never seen */
 	u64 woken;	  /* its last wakeup, 0: none since it last ran */
 	u64 total_run;
@@ -38,6 +60,8 @@ struct th_run {
 	u64 *cpu_last;	      /* per cpu: time of its last switch */
 	struct th_task *idle; /* per cpu */
 	bool *cpu_idle;	      /* per cpu: its last switch went to the idle task */
+	struct thread **idle_after; /* per cpu: -I, the task the idle task followed */
+	u64 nr_idle_lines;	      /* -I: the lines shown */
 	int nr_cpus;	      /* cpus allocated */
 	int vis_cols;	      /* -V: columns */
 	u64 first_time, last_time;
@@ -64,6 +88,8 @@ static void grow_cpus(struct th_run *r, int cpu)
 	r->idle = xreallocarray(r->idle, (size_t)n, sizeof(*r->idle));
 	memset(r->cpu_last + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->cpu_last));
 	memset(r->idle + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->idle));
+	r->idle_after = xreallocarray(r->idle_after, (size_t)n, sizeof(*r->idle_after));
+	memset(r->idle_after + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->idle_after));
 	r->cpu_idle = xreallocarray(r->cpu_idle, (size_t)n, sizeof(*r->cpu_idle));
 	memset(r->cpu_idle + r->nr_cpus, 0, (size_t)(n - r->nr_cpus) * sizeof(*r->cpu_idle));
 	r->nr_cpus = n;
@@ -91,17 +117,6 @@ static void task_add_run(struct th_task *k, u64 run)
 	k->m2 += d * ((double)run - k->mean);
 }
 
-/* the relative standard deviation of the mean, in percent */
-static double task_rel_stddev(const struct th_task *k)
-{
-	double var, sd;
-
-	if (k->nr_runs < 2 || k->mean == 0)
-		return 0;
-	var = k->m2 / (double)(k->nr_runs - 1);
-	sd = sqrt(var / (double)k->nr_runs);
-	return 100.0 * sd / k->mean;
-}
 
 
 /* the thread a sample ran in (its pid and tid known) */
@@ -388,6 +403,7 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, struct evsel
 	struct thread *prev = prev_idle ? idle_thread(r) : sample_thread(r, s);
 	struct th_task *pk;
 	u64 t = s->time, tprev, run = 0, wait = 0, delay = 0;
+	bool idle_line = false;
 
 	grow_cpus(r, cpu);
 	pk = prev_idle ? &r->idle[cpu] : task_of(prev);
@@ -400,11 +416,27 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, struct evsel
 			delay = tprev - pk->woken;
 	}
 	task_add_run(pk, run);
+	/*
+	 * -I: an idle period belongs to the task the cpu's previous switch took
+	 * off it (none after an idle one); those and the switches into idle are
+	 * the lines shown
+	 */
+	if (o->idle_hist) {
+		struct thread *before = r->idle_after[cpu];
 
-	if (r->print_events && shown(r, s, prev) && (!o->idle_hist || (prev_idle && (!pk->last_out || wait)) || next_idle)) {
+		idle_line = (prev_idle && before) || next_idle;
+		if (prev_idle && before && tprev && tprev <= t)
+			stats_add(&task_of(before)->idle, run);
+		r->idle_after[cpu] = prev_idle ? NULL : prev;
+		if (idle_line && shown(r, s, prev))
+			r->nr_idle_lines++;
+	}
+
+	if (r->print_events && shown(r, s, prev) && (!o->idle_hist || idle_line)) {
+		struct lbuf l;
+
 		if (o->idle_hist && !prev_idle)
 			run = wait = delay = 0;
-		struct lbuf l;
 
 		l.n = 0;
 		line_start(r, &l, t, cpu, cpu, prev_idle ? 'i' : 's', false);
@@ -557,16 +589,24 @@ static const char *fmt_ms(char *buf, size_t len, u64 ns)
 	return buf;
 }
 
-static void print_task_row(const struct thread *t, const struct th_task *k)
+static double stats_rel_stddev(const struct th_stats *st)
+{
+	if (st->n < 2 || st->mean == 0)
+		return 0;
+	return 100.0 * sqrt(st->m2 / (double)(st->n - 1) / (double)st->n) / st->mean;
+}
+
+static void print_task_row(const struct thread *t, const struct th_task *k, bool idle)
 {
 	char name[64], a[32], b[32], c[32], d[32];
+	struct th_stats run = { k->nr_runs, k->total_run, k->min_run, k->max_run, k->mean, k->m2 };
+	const struct th_stats *st = idle ? &k->idle : &run;
 
 	task_name(t, false, name, sizeof(name));
 	printf("%30s %7d %10" PRIu64 " %12s %10s %11s %11s   %5.2f %7u\n", name,
-	       k->parent ? k->parent : t->ppid, k->nr_runs,
-	       fmt_ms(a, sizeof(a), k->total_run), fmt_ms(b, sizeof(b), k->min_run),
-	       fmt_ms(c, sizeof(c), (u64)k->mean), fmt_ms(d, sizeof(d), k->max_run),
-	       task_rel_stddev(k), k->migrations);
+	       k->parent ? k->parent : t->ppid, st->n, fmt_ms(a, sizeof(a), st->total),
+	       fmt_ms(b, sizeof(b), st->min), fmt_ms(c, sizeof(c), (u64)st->mean),
+	       fmt_ms(d, sizeof(d), st->max), stats_rel_stddev(st), k->migrations);
 }
 
 /* perf lists threads by tid modulo 256, then tid */
@@ -591,36 +631,45 @@ static void print_summary(struct th_run *r)
 	int ncpu = r->vis_cols > 0 ? r->vis_cols - 1 : 1;
 	char buf[40];
 
-	for (struct thread *t = m->all_threads; t; t = t->next_all)
-		if (t->priv && ((struct th_task *)t->priv)->nr_runs && !(t->tid == 0 && t->pid == 0))
+	bool idle = r->o->idle_hist;
+
+	for (struct thread *t = m->all_threads; t; t = t->next_all) {
+		struct th_task *k = t->priv;
+
+		if (k && (idle ? k->idle.n : k->nr_runs) && !(t->tid == 0 && t->pid == 0))
 			arr[n++] = t;
+	}
 	if (n > 1)
 		qsort(arr, n, sizeof(*arr), cmp_thread);
 
-	printf("\nRuntime summary\n");
-	printf("%30s  parent   sched-in     run-time    min-run     avg-run     max-run  stddev  migrations\n",
-	       "comm");
+	if (idle) {
+		printf("\nIdle-time summary\n");
+		printf("%30s  parent  sched-out    idle-time   min-idle    avg-idle    max-idle  stddev  migrations\n",
+		       "comm");
+	} else {
+		printf("\nRuntime summary\n");
+		printf("%30s  parent   sched-in     run-time    min-run     avg-run     max-run  stddev  migrations\n",
+		       "comm");
+	}
 	printf("%30s            (count)       (msec)     (msec)      (msec)      (msec)       %%\n", "");
 	printf("---------------------------------------------------------------------------------------------------------------------\n");
 	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			bool any = false;
+		u64 shown_rows = 0;
 
-			for (size_t i = 0; i < n; i++)
-				any |= arr[i]->is_dead;
-			if (!any)
-				break;
+		if (pass == 1)
 			printf("\nTerminated tasks:\n");
-		}
 		for (size_t i = 0; i < n; i++) {
 			struct th_task *k = arr[i]->priv;
 
 			if (arr[i]->is_dead != (pass == 1))
 				continue;
-			print_task_row(arr[i], k);
+			print_task_row(arr[i], k, idle);
 			nr_tasks++;
-			total_run += k->total_run;
+			shown_rows++;
+			total_run += idle ? k->idle.total : k->total_run;
 		}
+		if (!shown_rows)
+			printf(pass ? "<no terminated tasks>\n" : "<no still running tasks>\n");
 	}
 	span = r->last_time - r->first_time;
 	printf("\nIdle stats:\n");
@@ -637,8 +686,9 @@ static void print_summary(struct th_run *r)
 	}
 	printf("\n");
 	printf("    Total number of unique tasks: %" PRIu64 "\n", nr_tasks);
-	printf("Total number of context switches: %" PRIu64 "\n", r->nr_switch_events);
-	printf("           Total run time (msec): %s \n", fmt_ms(buf, sizeof(buf), total_run));
+	printf("Total number of context switches: %" PRIu64 "\n",
+	       idle ? r->nr_idle_lines : r->nr_switch_events);
+	printf("           Total run time (msec): %6s \n", fmt_ms(buf, sizeof(buf), total_run));
 	printf("    Total scheduling time (msec): %s  (x %d)\n", fmt_ms(buf, sizeof(buf), span), ncpu);
 	free(arr);
 }
@@ -686,6 +736,7 @@ int sched_timehist(struct session *session, const struct sched_timehist_opts *op
 	free(r.cpu_last);
 	free(r.idle);
 	free(r.cpu_idle);
+	free(r.idle_after);
 	sched_decoder_release(&r.dec);
 	return ret < 0 ? ret : 0;
 }
