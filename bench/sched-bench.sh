@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # sched-bench: `sonde sched` vs `perf sched` (latency, timehist, map) on a perf sched
-# record of `perf bench sched messaging` (~400k sched events, made by perf on first use).
+# record of `perf bench sched messaging` (~400k sched events, made by perf on first use),
+# and `sonde diff` vs `perf diff` on two system-wide 20 kHz recordings (~480k samples each).
 # Usage: bench/sched-bench.sh [RUNS]   (SONDE=path/to/sonde to pick a build)
 set -e
 . "$(dirname "$0")/lib.sh"
@@ -29,3 +30,10 @@ bench_compare sched_timehist_s "$RUNS" "$SONDE sched timehist -s -i $DATA" "$PER
 bench_compare sched_timehist_wMV "$RUNS" "$SONDE sched timehist -w -M -V -i $DATA" \
 	"$PERF sched timehist -w -M -V -i $DATA"
 bench_compare sched_map "$RUNS" "$SONDE sched map -i $DATA" "$PERF sched map -i $DATA"
+
+D1=$BENCH_ROOT/bench/data/diff-a.data
+D2=$BENCH_ROOT/bench/data/diff-b.data
+for f in "$D1" "$D2"; do
+	[ -s "$f" ] || "$PERF" record -q -a -F 20000 -o "$f" -- sleep 12 >/dev/null 2>&1
+done
+bench_compare diff "$RUNS" "$SONDE diff $D1 $D2" "$PERF diff $D1 $D2"
