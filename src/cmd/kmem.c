@@ -75,7 +75,8 @@ int cmd_kmem(int argc, const char **argv)
 	const struct opt_spec options[] = {
 		SPEC_FLAG("force", 'f', &a.force, "don't complain, do it"),
 		SPEC_TEXT("input", 'i', &a.input, "file", "input file name"),
-		SPEC_INT("line", 'l', &a.lines, "show n lines"),
+		{ .name = "line", .letter = 'l', .kind = OPTK_INT, .dest = &a.lines, .label = "num",
+		  .desc = "show n lines" },
 		SPEC_TEXT("sort", 's', &a.sort, "key[,key2...]",
 			  "sort by keys: ptr, callsite, bytes, hit, pingpong, frag, page, order, migtype, gfp"),
 		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose (show symbol address, etc)"),

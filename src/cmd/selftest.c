@@ -259,6 +259,7 @@ int cmd_test(int argc, const char **argv)
 		SPEC_FLAG("dont-fork", 'F', &dont_fork, "Do not fork for testcase"),
 		SPEC_TEXT("skip", 's', &skip, "tests", "tests to skip"),
 		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose (show symbol address, etc)"),
+		SPEC_REFUSED("workload", 'w', "work", "workload to run for testing"),
 		SPEC_END(),
 	};
 	int nr = (int)(sizeof(selftests) / sizeof(selftests[0])), width = 0, failed = 0;
