@@ -30,6 +30,7 @@ int cmd_report(int argc, const char **argv);
 int cmd_sched(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
+int cmd_test(int argc, const char **argv);
 int cmd_timechart(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);

@@ -41,6 +41,7 @@ static const struct cmd_struct commands[] = {
 	{ "sched", cmd_sched, "Tool to trace/measure scheduler properties (latencies)" },
 	{ "script", cmd_script, "Read perf.data (created by perf record) and display trace output" },
 	{ "stat", cmd_stat, "Run a command and gather performance counter statistics" },
+	{ "test", cmd_test, "Runs sanity tests." },
 	{ "timechart", cmd_timechart, "Tool to visualize total system behavior during a workload" },
 	{ "top", cmd_top, "System profiling tool." },
 	{ "version", cmd_version, "display the version of perf binary" },

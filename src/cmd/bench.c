@@ -1,13 +1,640 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde bench: not implemented yet (placeholder until its issue lands). */
+/* sonde bench: perf bench's sched (messaging, pipe) and mem (memcpy, memset) benchmarks with perf's output layout. */
 #include "builtin.h"
+#include "lib/optspec.h"
+#include "lib/util.h"
+#include "lib/xalloc.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static bool simple_format; /* -f simple */
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* gettimeofday() in microseconds */
+static double usec_now(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec * 1e6 + (double)tv.tv_usec;
+}
+
+/* ---- sched pipe ---- */
+
+struct pipe_peer {
+	int rfd, wfd, loops;
+	bool first;
+};
+
+/* one side of the ping-pong: the first writes then reads, the other reads then writes */
+static void *pipe_peer_run(void *arg)
+{
+	struct pipe_peer *p = arg;
+	int m = 0;
+
+	for (int i = 0; i < p->loops; i++) {
+		if (p->first) {
+			if (write(p->wfd, &m, sizeof(m)) != sizeof(m) ||
+			    read(p->rfd, &m, sizeof(m)) != sizeof(m))
+				break;
+		} else {
+			if (read(p->rfd, &m, sizeof(m)) != sizeof(m) ||
+			    write(p->wfd, &m, sizeof(m)) != sizeof(m))
+				break;
+		}
+	}
+	return NULL;
+}
+
+static const char *const pipe_usage[] = { "perf bench sched pipe <options>", NULL };
+
+static int bench_sched_pipe(int argc, const char **argv)
+{
+	int loops = 1000000;
+	bool threaded = false;
+	const struct opt_spec options[] = {
+		SPEC_INT("loop", 'l', &loops, "Specify number of loops"),
+		SPEC_FLAG("threaded", 'T', &threaded, "Specify threads/process based task setup"),
+		SPEC_END(),
+	};
+	int a[2], b[2];
+	struct pipe_peer p1, p2;
+	double t0, t;
+
+	argc = opts_parse(argc, argv, options, pipe_usage, 0);
+	(void)argc;
+	if (pipe(a) || pipe(b)) {
+		perror("pipe");
+		return 1;
+	}
+	p1 = (struct pipe_peer){ .rfd = b[0], .wfd = a[1], .loops = loops, .first = true };
+	p2 = (struct pipe_peer){ .rfd = a[0], .wfd = b[1], .loops = loops, .first = false };
+	t0 = now_sec();
+	if (threaded) {
+		pthread_t th;
+
+		pthread_create(&th, NULL, pipe_peer_run, &p2);
+		pipe_peer_run(&p1);
+		pthread_join(th, NULL);
+	} else {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (pid == 0) {
+			pipe_peer_run(&p2);
+			_exit(0);
+		}
+		pipe_peer_run(&p1);
+		waitpid(pid, NULL, 0);
+	}
+	t = now_sec() - t0;
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+	if (simple_format) {
+		printf("%lu.%03lu\n", (unsigned long)t, (unsigned long)((t - (double)(unsigned long)t) * 1000));
+		return 0;
+	}
+	printf("# Executed %d pipe operations between two %s\n\n", loops,
+	       threaded ? "threads" : "processes");
+	printf("     Total time: %lu.%03lu [sec]\n\n", (unsigned long)t,
+	       (unsigned long)((t - (double)(unsigned long)t) * 1000));
+	printf("%15f usecs/op\n", t * 1e6 / loops);
+	printf("%15d ops/sec\n", (int)((double)loops / t));
+	return 0;
+}
+
+/* ---- sched messaging (groups of senders writing to receivers over socketpairs or pipes) ---- */
+
+#define MSG_SIZE 100
+#define MSG_FDS 20
+
+struct msg_worker {
+	int fds[MSG_FDS]; /* sender: the write ends; receiver: fds[0] is its read end */
+	int nr_fds, loops, expect;
+	int ready_fd, wakeup_fd;
+	bool sender;
+};
+
+static void msg_ready(struct msg_worker *w)
+{
+	char c = 0;
+
+	/* say "ready", then wait for the start signal */
+	if (write(w->ready_fd, &c, 1) != 1 || read(w->wakeup_fd, &c, 1) != 1)
+		return;
+}
+
+static void *msg_worker_run(void *arg)
+{
+	struct msg_worker *w = arg;
+	char buf[MSG_SIZE];
+
+	msg_ready(w);
+	memset(buf, 0, sizeof(buf));
+	if (w->sender) {
+		for (int i = 0; i < w->loops; i++)
+			for (int j = 0; j < w->nr_fds; j++) {
+				size_t done = 0;
+
+				while (done < MSG_SIZE) {
+					ssize_t n = write(w->fds[j], buf + done, MSG_SIZE - done);
+
+					if (n <= 0)
+						return NULL;
+					done += (size_t)n;
+				}
+			}
+	} else {
+		long left = (long)w->expect * MSG_SIZE;
+
+		while (left > 0) {
+			ssize_t n = read(w->fds[0], buf, sizeof(buf));
+
+			if (n <= 0)
+				return NULL;
+			left -= n;
+		}
+	}
+	return NULL;
+}
+
+static const char *const msg_usage[] = { "perf bench sched messaging <options>", NULL };
+
+static int bench_sched_messaging(int argc, const char **argv)
+{
+	int groups = 10, loops = 100;
+	bool use_pipe = false, threads = false;
+	const struct opt_spec options[] = {
+		SPEC_INT("group", 'g', &groups, "Specify number of groups"),
+		SPEC_INT("nr_loops", 'l', &loops, "Specify the number of loops to run (default: 100)"),
+		SPEC_FLAG("pipe", 'p', &use_pipe, "Use pipe() instead of socketpair()"),
+		SPEC_FLAG("thread", 't', &threads, "Be multi thread instead of multi process"),
+		SPEC_END(),
+	};
+	int nr = 0, total, ready[2], wakeup[2];
+	struct msg_worker *w;
+	pthread_t *th;
+	pid_t *pids;
+	double t0, t;
+	char c;
+
+	argc = opts_parse(argc, argv, options, msg_usage, 0);
+	(void)argc;
+	if (groups < 1)
+		groups = 1;
+	total = groups * MSG_FDS * 2;
+	w = xcalloc((size_t)total, sizeof(*w));
+	th = xcalloc((size_t)total, sizeof(*th));
+	pids = xcalloc((size_t)total, sizeof(*pids));
+	if (pipe(ready) || pipe(wakeup)) {
+		perror("pipe");
+		return 1;
+	}
+	for (int g = 0; g < groups; g++) {
+		int rd[MSG_FDS], wr[MSG_FDS];
+
+		for (int i = 0; i < MSG_FDS; i++) {
+			int fds[2];
+
+			if (use_pipe ? pipe(fds) : socketpair(AF_UNIX, SOCK_STREAM, 0, fds)) {
+				perror(use_pipe ? "pipe" : "socketpair");
+				return 1;
+			}
+			rd[i] = fds[0];
+			wr[i] = fds[1];
+			w[nr] = (struct msg_worker){ .loops = loops, .expect = loops * MSG_FDS,
+						     .ready_fd = ready[1], .wakeup_fd = wakeup[0] };
+			w[nr].fds[0] = rd[i];
+			w[nr].nr_fds = 1;
+			nr++;
+		}
+		for (int i = 0; i < MSG_FDS; i++) {
+			w[nr] = (struct msg_worker){ .loops = loops, .sender = true, .nr_fds = MSG_FDS,
+						     .ready_fd = ready[1], .wakeup_fd = wakeup[0] };
+			memcpy(w[nr].fds, wr, sizeof(wr));
+			nr++;
+		}
+	}
+	for (int i = 0; i < nr; i++) {
+		if (threads) {
+			pthread_create(&th[i], NULL, msg_worker_run, &w[i]);
+			continue;
+		}
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (pids[i] == 0) {
+			msg_worker_run(&w[i]);
+			_exit(0);
+		}
+	}
+	/* all ready: start them together */
+	for (int i = 0; i < nr; i++)
+		if (read(ready[0], &c, 1) != 1)
+			break;
+	t0 = now_sec();
+	for (int i = 0; i < nr; i++)
+		if (write(wakeup[1], &c, 1) != 1)
+			break;
+	for (int i = 0; i < nr; i++) {
+		if (threads)
+			pthread_join(th[i], NULL);
+		else
+			waitpid(pids[i], NULL, 0);
+	}
+	t = now_sec() - t0;
+	for (int i = 0; i < nr; i++)
+		for (int j = 0; j < (w[i].sender ? 0 : 1); j++)
+			close(w[i].fds[j]);
+	for (int i = 0; i < nr; i++)
+		if (w[i].sender && (i % (2 * MSG_FDS)) == MSG_FDS)
+			for (int j = 0; j < MSG_FDS; j++)
+				close(w[i].fds[j]);
+	close(ready[0]);
+	close(ready[1]);
+	close(wakeup[0]);
+	close(wakeup[1]);
+	if (simple_format) {
+		printf("%lu.%03lu\n", (unsigned long)t, (unsigned long)((t - (double)(unsigned long)t) * 1000));
+	} else {
+		printf("# %d sender and receiver %s per group\n", MSG_FDS, threads ? "threads" : "processes");
+		printf("# %d groups == %d %s run\n\n", groups, total, threads ? "threads" : "processes");
+		printf("     Total time: %lu.%03lu [sec]\n", (unsigned long)t,
+		       (unsigned long)((t - (double)(unsigned long)t) * 1000));
+	}
+	free(w);
+	free(th);
+	free(pids);
+	return 0;
+}
+
+/* ---- mem memcpy / memset ---- */
+
+typedef void mem_fn(void *dst, const void *src, size_t len);
+
+static void copy_default(void *dst, const void *src, size_t len)
+{
+	memcpy(dst, src, len);
+}
+
+/* eight bytes at a time, four per round */
+static void copy_unrolled(void *dst, const void *src, size_t len)
+{
+	u64 *d = dst;
+	const u64 *s = src;
+	size_t n = len / 8, i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		u64 a = s[i], b = s[i + 1], c = s[i + 2], e = s[i + 3];
+
+		d[i] = a;
+		d[i + 1] = b;
+		d[i + 2] = c;
+		d[i + 3] = e;
+	}
+	for (; i < n; i++)
+		d[i] = s[i];
+	memcpy((char *)dst + n * 8, (const char *)src + n * 8, len % 8);
+}
+
+#if defined(__x86_64__)
+static void copy_movsq(void *dst, const void *src, size_t len)
+{
+	size_t q = len / 8;
+
+	__asm__ volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(q) : : "memory");
+	memcpy(dst, src, len % 8);
+}
+
+static void copy_movsb(void *dst, const void *src, size_t len)
+{
+	__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(len) : : "memory");
+}
+
+static void set_stosq(void *dst, const void *src, size_t len)
+{
+	size_t q = len / 8;
+	u64 v = 0;
+
+	(void)src;
+	__asm__ volatile("rep stosq" : "+D"(dst), "+c"(q) : "a"(v) : "memory");
+	memset(dst, 0, len % 8);
+}
+
+static void set_stosb(void *dst, const void *src, size_t len)
+{
+	(void)src;
+	__asm__ volatile("rep stosb" : "+D"(dst), "+c"(len) : "a"(0) : "memory");
+}
+#endif
+
+static void set_default(void *dst, const void *src, size_t len)
+{
+	(void)src;
+	memset(dst, 0, len);
+}
+
+static void set_unrolled(void *dst, const void *src, size_t len)
+{
+	u64 *d = dst;
+	size_t n = len / 8, i = 0;
+
+	(void)src;
+	for (; i + 4 <= n; i += 4) {
+		d[i] = 0;
+		d[i + 1] = 0;
+		d[i + 2] = 0;
+		d[i + 3] = 0;
+	}
+	for (; i < n; i++)
+		d[i] = 0;
+	memset((char *)dst + n * 8, 0, len % 8);
+}
+
+struct mem_routine {
+	const char *name, *desc;
+	mem_fn *fn;
+};
+
+static const struct mem_routine memcpy_routines[] = {
+	{ "default", "Default memcpy() provided by glibc", copy_default },
+#if defined(__x86_64__)
+	{ "x86-64-unrolled", "unrolled memcpy() in arch/x86/lib/memcpy_64.S", copy_unrolled },
+	{ "x86-64-movsq", "movsq-based memcpy() in arch/x86/lib/memcpy_64.S", copy_movsq },
+	{ "x86-64-movsb", "movsb-based memcpy() in arch/x86/lib/memcpy_64.S", copy_movsb },
+#endif
+	{ NULL, NULL, NULL },
+};
+
+static const struct mem_routine memset_routines[] = {
+	{ "default", "Default memset() provided by glibc", set_default },
+#if defined(__x86_64__)
+	{ "x86-64-unrolled", "unrolled memset() in arch/x86/lib/memset_64.S", set_unrolled },
+	{ "x86-64-stosq", "movsq-based memset() in arch/x86/lib/memset_64.S", set_stosq },
+	{ "x86-64-stosb", "movsb-based memset() in arch/x86/lib/memset_64.S", set_stosb },
+#endif
+	{ NULL, NULL, NULL },
+};
+
+/* "1MB", "4KB", "2g": bytes, or -1 */
+static long long parse_mem_size(const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	static const char *const units[] = { "B", "KB", "MB", "GB", "TB" };
+
+	if (end == s || v < 0)
+		return -1;
+	if (!*end)
+		return v;
+	for (int i = 0; i < 5; i++)
+		if (!strcasecmp(end, units[i]))
+			return v << (10 * i);
+	return -1;
+}
+
+static int bench_mem(int argc, const char **argv, bool is_set)
+{
+	const char *size_str = "1MB", *function = "all";
+	int loops = 1;
+	bool cycles = false;
+	const char *const usage[] = { is_set ? "perf bench mem memset <options>"
+					     : "perf bench mem memcpy <options>",
+				      NULL };
+	const struct opt_spec options[] = {
+		SPEC_FLAG("cycles", 'c', &cycles,
+			  "Use a cycles event instead of gettimeofday() to measure performance"),
+		SPEC_TEXT("function", 'f', &function, "all",
+			  "Specify the function to run, \"all\" runs all available functions, \"help\" lists them"),
+		SPEC_INT("nr_loops", 'l', &loops,
+			 "Specify the number of loops to run. (default: 1)"),
+		SPEC_TEXT("size", 's', &size_str, "1MB",
+			  "Specify the size of the memory buffers. Available units: B, KB, MB, GB and TB (case insensitive)"),
+		SPEC_END(),
+	};
+	const struct mem_routine *routines = is_set ? memset_routines : memcpy_routines;
+	long long size;
+	bool any = false;
+
+	argc = opts_parse(argc, argv, options, usage, 0);
+	(void)argc;
+	if (cycles) {
+		fprintf(stderr, "Failed to open cycles counter\n");
+		return 1;
+	}
+	if (!strcmp(function, "help")) {
+		printf("Available functions:\n");
+		for (int i = 0; routines[i].name; i++)
+			printf("\t%s ... %s\n", routines[i].name, routines[i].desc);
+		return 0;
+	}
+	size = parse_mem_size(size_str);
+	if (size <= 0) {
+		fprintf(stderr, "Invalid size:%s\n", size_str);
+		return 1;
+	}
+	for (int i = 0; routines[i].name; i++) {
+		char *src, *dst;
+		double t0, t;
+
+		if (strcmp(function, "all") && strcmp(function, routines[i].name))
+			continue;
+		any = true;
+		printf("# function '%s' (%s)\n", routines[i].name, routines[i].desc);
+		src = xmalloc((size_t)size);
+		dst = xmalloc((size_t)size);
+		memset(src, 0, (size_t)size);
+		routines[i].fn(dst, src, (size_t)size); /* fault the pages in first */
+		t0 = usec_now();
+		for (int l = 0; l < loops; l++)
+			routines[i].fn(dst, src, (size_t)size);
+		/* microseconds, as perf's gettimeofday(): a copy faster than that is "inf" */
+		t = (usec_now() - t0) / 1e6;
+		free(src);
+		free(dst);
+		if (simple_format) {
+			printf("%lf\n", (double)size * loops / t);
+			continue;
+		}
+		printf("# Copying %s bytes ...\n\n", size_str);
+		printf("%15f GB/sec\n", (double)size * loops / t / (1 << 30));
+	}
+	if (!any) {
+		printf("Unknown function: %s\n", function);
+		printf("Available functions:\n");
+		for (int i = 0; routines[i].name; i++)
+			printf("\t%s ... %s\n", routines[i].name, routines[i].desc);
+		return 1;
+	}
+	return 0;
+}
+
+static int bench_memcpy(int argc, const char **argv)
+{
+	return bench_mem(argc, argv, false);
+}
+
+static int bench_memset(int argc, const char **argv)
+{
+	return bench_mem(argc, argv, true);
+}
+
+/* ---- collections ---- */
+
+struct bench {
+	const char *name, *summary;
+	int (*fn)(int argc, const char **argv);
+};
+
+static const struct bench sched_benches[] = {
+	{ "messaging", "Benchmark for scheduling and IPC", bench_sched_messaging },
+	{ "pipe", "Benchmark for pipe() between two processes", bench_sched_pipe },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench mem_benches[] = {
+	{ "memcpy", "Benchmark for memcpy() functions", bench_memcpy },
+	{ "memset", "Benchmark for memset() functions", bench_memset },
+	{ NULL, NULL, NULL },
+};
+
+struct collection {
+	const char *name, *summary;
+	const struct bench *benches;
+};
+
+/* perf 6.1's collections; those without benchmarks here say so when run */
+static const struct collection collections[] = {
+	{ "sched", "Scheduler and IPC benchmarks", sched_benches },
+	{ "syscall", "System call benchmarks", NULL },
+	{ "mem", "Memory access benchmarks", mem_benches },
+	{ "numa", "NUMA scheduling and MM benchmarks", NULL },
+	{ "futex", "Futex stressing benchmarks", NULL },
+	{ "epoll", "Epoll stressing benchmarks", NULL },
+	{ "internals", "Perf-internals benchmarks", NULL },
+	{ "breakpoint", "Breakpoint benchmarks", NULL },
+	{ NULL, NULL, NULL },
+};
+
+static void print_usage(void)
+{
+	printf("Usage: \n\tperf bench [<common options>] <collection> <benchmark> [<options>]\n\n");
+	printf("        # List of all available benchmark collections:\n\n");
+	for (int i = 0; collections[i].name; i++)
+		printf("%14s: %s\n", collections[i].name, collections[i].summary);
+	printf("%14s: %s\n", "all", "All benchmarks");
+	printf("\n");
+}
+
+static void print_collection(const struct collection *c)
+{
+	printf("\n        # List of available benchmarks for collection '%s':\n\n", c->name);
+	for (int i = 0; c->benches[i].name; i++)
+		printf("%14s: %s\n", c->benches[i].name, c->benches[i].summary);
+	printf("%14s: Run all %s benchmarks\n", "all",
+	       !strcmp(c->name, "sched") ? "scheduler" : "memory access");
+	printf("\n");
+}
+
+static int run_bench(const struct collection *c, const struct bench *b, int argc, const char **argv)
+{
+	if (!simple_format)
+		printf("# Running '%s/%s' benchmark:\n", c->name, b->name);
+	fflush(stdout);
+	return b->fn(argc, argv);
+}
+
+static int run_collection(const struct collection *c)
+{
+	for (int i = 0; c->benches[i].name; i++) {
+		const char *argv[] = { c->benches[i].name, NULL };
+
+		run_bench(c, &c->benches[i], 1, argv);
+		printf("\n");
+	}
+	return 0;
+}
 
 int cmd_bench(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'bench' is not implemented yet\n");
+	const char *format = "default";
+	int repeat = 10;
+	const struct opt_spec options[] = {
+		SPEC_TEXT("format", 'f', &format, "default|simple", "Specify the output formatting style"),
+		SPEC_INT("repeat", 'r', &repeat,
+			 "Specify number of times to repeat the run"),
+		SPEC_END(),
+	};
+	const char *const usage[] = { "perf bench [<common options>] <collection> <benchmark> [<options>]",
+				      NULL };
+	const struct collection *c = NULL;
+
+	argc = opts_parse(argc, argv, options, usage, OPTS_STOP_AT_ARG);
+	if (strcmp(format, "default") && strcmp(format, "simple")) {
+		printf("Unknown format descriptor: '%s'\n", format);
+		return 1;
+	}
+	simple_format = !strcmp(format, "simple");
+	if (repeat <= 0) {
+		fprintf(stderr, "Invalid repeat option: Must specify a positive value\n");
+		return 1;
+	}
+	if (argc < 1) {
+		print_usage();
+		return 0;
+	}
+	if (!strcmp(argv[0], "all")) {
+		for (int i = 0; collections[i].name; i++)
+			if (collections[i].benches)
+				run_collection(&collections[i]);
+		return 0;
+	}
+	for (int i = 0; collections[i].name; i++)
+		if (!strcmp(collections[i].name, argv[0]))
+			c = &collections[i];
+	if (!c) {
+		printf("Unknown collection: '%s'\n", argv[0]);
+		return 1;
+	}
+	if (!c->benches) {
+		fprintf(stderr, "sonde: 'bench %s' is not implemented yet\n", c->name);
+		return 1;
+	}
+	if (argc < 2) {
+		print_collection(c);
+		return 0;
+	}
+	if (!strcmp(argv[1], "all"))
+		return run_collection(c);
+	for (int i = 0; c->benches[i].name; i++)
+		if (!strcmp(c->benches[i].name, argv[1]))
+			return run_bench(c, &c->benches[i], argc - 1, argv + 1);
+	printf("Unknown benchmark: '%s' for collection '%s'\n", argv[1], argv[0]);
 	return 1;
 }

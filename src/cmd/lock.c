@@ -1,13 +1,162 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde lock: not implemented yet (placeholder until its issue lands). */
+/* sonde lock: record the lock contention tracepoints and show perf lock contention's table. */
 #include "builtin.h"
+#include "cmd/open.h"
+#include "lib/debug.h"
+#include "lib/optspec.h"
+#include "lib/strvec.h"
+#include "lib/xalloc.h"
+#include "session/session.h"
+#include "ui/lock.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const lock_usage[] = {
+	"perf lock [<options>] {record|report|script|info|contention}",
+	NULL,
+};
+
+struct lock_globals {
+	const char *input;
+	bool force, quiet, dump;
+	const char *kallsyms, *vmlinux;
+};
+
+static struct lock_globals g;
+
+#define LOCK_GLOBAL_SPECS(hidden)                                                                \
+	{ .name = "dump-raw-trace", .letter = 'D', .kind = OPTK_FLAG, .traits = (hidden),          \
+	  .dest = &g.dump, .desc = "dump raw trace in ASCII" },                                    \
+	{ .name = "force", .letter = 'f', .kind = OPTK_FLAG, .traits = (hidden), .dest = &g.force, \
+	  .desc = "don't complain, do it" },                                                       \
+	{ .name = "input", .letter = 'i', .kind = OPTK_TEXT, .traits = (hidden), .dest = &g.input, \
+	  .label = "file", .desc = "input file name" },                                            \
+	{ .name = "quiet", .letter = 'q', .kind = OPTK_FLAG, .traits = (hidden), .dest = &g.quiet, \
+	  .desc = "Do not show any warnings or messages" },                                        \
+	{ .name = "verbose", .letter = 'v', .kind = OPTK_COUNT, .traits = (hidden), .dest = &verbose, \
+	  .desc = "be more verbose (show symbol address, etc)" },                                  \
+	{ .name = "kallsyms", .kind = OPTK_TEXT, .traits = (hidden), .dest = &g.kallsyms,          \
+	  .label = "file", .desc = "kallsyms pathname" },                                          \
+	{ .name = "vmlinux", .kind = OPTK_TEXT, .traits = (hidden), .dest = &g.vmlinux,            \
+	  .label = "file", .desc = "vmlinux pathname" }
+
+/* perf lock record: the contention tracepoints with kernel callchains */
+static int lock_record(int argc, const char **argv)
+{
+	struct strvec v = STRVEC_INIT;
+	const char **args;
+	int ret;
+
+	strvec_push(&v, "record");
+	strvec_push(&v, "-R");
+	strvec_push(&v, "-c");
+	strvec_push(&v, "1");
+	strvec_push(&v, "-g");
+	strvec_push(&v, "-e");
+	strvec_push(&v, "lock:contention_begin");
+	strvec_push(&v, "-e");
+	strvec_push(&v, "lock:contention_end");
+	for (int i = 1; i < argc; i++)
+		strvec_push(&v, argv[i]);
+	args = xcalloc(v.nr + 1, sizeof(*args));
+	memcpy(args, v.v, v.nr * sizeof(*args));
+	ret = cmd_record((int)v.nr, args);
+	free(args);
+	strvec_clear(&v);
+	return ret;
+}
+
+static const char *const contention_usage[] = { "perf lock contention [<options>]", NULL };
+
+static int parse_key(const char *s, enum lock_key *k)
+{
+	static const char *const names[] = { "contended", "wait_total", "wait_max", "wait_min",
+					     "avg_wait" };
+
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(s, names[i])) {
+			*k = (enum lock_key)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int lock_contention_cmd(int argc, const char **argv)
+{
+	struct lock_contention_opts o = { .key = LOCK_KEY_WAIT_TOTAL, .max_stack = 8, .stack_skip = 3 };
+	const char *key = NULL;
+	struct machine_opts mopts = { 0 };
+	struct data_reader *reader;
+	struct session *session;
+	const struct opt_spec options[] = {
+		SPEC_REFUSED_NOVAL("all-cpus", 'a', "System-wide collection from all CPUs"),
+		SPEC_REFUSED_NOVAL("use-bpf", 'b', "use BPF program to collect lock contention stats"),
+		SPEC_REFUSED("cpu", 'C', "cpu", "List of cpus to monitor"),
+		SPEC_INT("entries", 'E', &o.entries, "display this many functions"),
+		SPEC_REFUSED("field", 'F', "contended,wait_total,wait_max,avg_wait",
+			     "output fields (contended / wait_total / wait_max / wait_min / avg_wait)"),
+		SPEC_TEXT("key", 'k', &key, "wait_total",
+			  "key for sorting (contended / wait_total / wait_max / wait_min / avg_wait)"),
+		SPEC_REFUSED("pid", 'p', "pid", "Trace on existing process id"),
+		SPEC_FLAG("threads", 't', &o.threads, "show per-thread lock stats"),
+		SPEC_REFUSED("map-nr-entries", 0, "num", "Max number of BPF map entries"),
+		SPEC_INT("max-stack", 0, &o.max_stack,
+			 "Set the maximum stack depth when collecting lock contention, Default: 8"),
+		SPEC_INT("stack-skip", 0, &o.stack_skip,
+			 "Set the number of stack depth to skip when finding a lock caller, Default: 3"),
+		SPEC_REFUSED("tid", 0, "tid", "Trace on existing thread id (exclusive to --pid)"),
+		LOCK_GLOBAL_SPECS(OPTT_HIDDEN),
+		SPEC_END(),
+	};
+	int ret;
+
+	argc = opts_parse(argc, argv, options, contention_usage, 0);
+	if (argc)
+		opts_usage_exit(contention_usage, options);
+	if (key && parse_key(key, &o.key)) {
+		fprintf(stderr, "Unknown compare key: %s\n", key);
+		return 255;
+	}
+	if (o.max_stack > 127)
+		o.max_stack = 127;
+	reader = data_open_for_read(g.input, g.force);
+	if (!reader)
+		return 255;
+	session = session_new(reader, &mopts);
+	ret = lock_contention(session, &o);
+	if (ret == 1)
+		fprintf(stderr, "lock contention evsel not found\n");
+	else if (ret == 2)
+		fprintf(stderr, "No trace sample to read. Did you call 'perf lock record'?\n");
+	session_free(session);
+	/* perf exits with -EINVAL's low byte when the events are missing */
+	return ret > 0 ? 234 : ret < 0 ? 255 : 0;
+}
 
 int cmd_lock(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'lock' is not implemented yet\n");
-	return 1;
+	const struct opt_spec options[] = {
+		LOCK_GLOBAL_SPECS(0),
+		SPEC_END(),
+	};
+	const char *sub;
+
+	argc = opts_parse(argc, argv, options, lock_usage, OPTS_STOP_AT_ARG);
+	if (argc < 1)
+		opts_usage_exit(lock_usage, options);
+	sub = argv[0];
+	if (strlen(sub) >= 3 && !strncmp(sub, "record", strlen(sub)))
+		return lock_record(argc, argv);
+	if (strlen(sub) >= 3 && !strncmp(sub, "contention", strlen(sub)))
+		return lock_contention_cmd(argc, argv);
+	if (!strcmp(sub, "con"))
+		return lock_contention_cmd(argc, argv);
+	if (strlen(sub) >= 3 && (!strncmp(sub, "report", strlen(sub)) || !strncmp(sub, "info", strlen(sub)) ||
+				 !strncmp(sub, "script", strlen(sub)))) {
+		fprintf(stderr, "sonde: 'lock %s' is not implemented yet\n", sub);
+		return 1;
+	}
+	opts_usage_exit(lock_usage, options);
 }

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# perf lock contention vs sonde lock contention (the table perf 6.1 prints on stderr, and
+# the exit status) on a file perf lock record makes of a messaging benchmark; sonde lock
+# record read back by perf; the messages for files without the lock tracepoints.
+. "$(dirname "$0")/lib.sh"
+
+# same ARGS...: perf lock and sonde lock print the same
+same() {
+	local rc1=0 rc2=0
+	"$PERF" lock "$@" >expect 2>expect.err </dev/null || rc1=$?
+	"$SONDE" lock "$@" >actual 2>actual.err </dev/null || rc2=$?
+	test "$rc1" = "$rc2" || { echo "exit status: perf $rc1, sonde $rc2 for $*"; cat actual.err; return 1; }
+	test_cmp expect actual || return 1
+	test_cmp expect.err actual.err || { echo "stderr differs: lock $*"; return 1; }
+}
+
+have_lock_tp() {
+	[ -e /sys/kernel/tracing/events/lock/contention_begin ]
+}
+
+test_expect_success PERF,ROOT,TRACEFS 'perf lock record of a messaging benchmark' '
+	if ! have_lock_tp; then echo "no lock:contention_begin on this kernel"; exit 0; fi
+	"$PERF" lock record -o "$TRASH/l.data" -- "$PERF" bench sched messaging -g 2 -l 50 \
+		>/dev/null 2>&1 &&
+	test -s "$TRASH/l.data"
+'
+
+test_expect_success PERF,ROOT,TRACEFS 'contention: by call stack and thread, -E, --stack-skip, --max-stack' '
+	if ! have_lock_tp; then echo "no lock:contention_begin on this kernel"; exit 0; fi
+	for args in "" "-t" "-E 5" "--stack-skip 2" "--stack-skip 1" "--max-stack 4" "-k wait_max -E 3"; do
+		same contention -i "$TRASH/l.data" $args || return 1
+	done &&
+	test_grep "^ contended   total wait" actual.err
+'
+
+test_expect_success ROOT,TRACEFS 'sonde lock record: perf reads it alike' '
+	if ! have_lock_tp; then echo "no lock:contention_begin on this kernel"; exit 0; fi
+	"$SONDE" lock record -q -o "$TRASH/s.data" -- "$SONDE_WORKLOADS/schedfork" 10 2 >/dev/null 2>&1 &&
+	"$SONDE" evlist -i "$TRASH/s.data" >ev &&
+	test_grep "^lock:contention_begin$" ev &&
+	if test_have_prereq PERF; then
+		same contention -i "$TRASH/s.data"
+	fi
+'
+
+test_expect_success PERF 'files without the lock tracepoints: perf messages, exit 234' '
+	"$PERF" record -q -o "$TRASH/n.data" -e cpu-clock -- true >/dev/null 2>&1 &&
+	same contention -i "$TRASH/n.data" &&
+	test_grep "Did you call .perf lock record" actual.err &&
+	if test_have_prereq ROOT,TRACEFS; then
+		"$PERF" record -q -o "$TRASH/t.data" -e sched:sched_switch -a -- sleep 0.1 >/dev/null 2>&1 &&
+		same contention -i "$TRASH/t.data" &&
+		test_grep "evsel not found" actual.err
+	fi
+'
+
+test_done
