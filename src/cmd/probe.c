@@ -269,15 +269,15 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 	int err = 0;
 
 	if (probe_spec_needs_dwarf(ps)) {
+		struct probe_dwarf_opts po = { o.force, o.max_probes, name_event };
+
 		if (!pb->has_dwarf) {
 			pr_err("The %s file has no debug information.\n"
 			       "Rebuild with -g, or install an appropriate debuginfo package.\n",
 			       pb->path);
 			return -ENOENT;
 		}
-		pr_err("sonde probe: source lines, lazy patterns and variables need DWARF "
-		       "probe finding, which sonde does not implement yet.\n");
-		return -EOPNOTSUPP;
+		return probe_dwarf_resolve(pb, group, ps, plan, &po);
 	}
 	/*
 	 * perf with DWARF looks a plain FUNC[+OFF] up there (functions only:
@@ -510,6 +510,7 @@ out:
 		probe_spec_release(&specs[i]);
 	free(specs);
 	probe_binary_release(&pb);
+	probe_cmd_dwarf_release();
 	free(group);
 	return exit_status(err);
 }
@@ -530,28 +531,17 @@ static int run_funcs(void)
 	return ret;
 }
 
-/*
- * -L/-V: a binary without DWARF gets perf's message; DWARF listings are
- * not implemented yet.
- */
+/* -L/-V (cmd/probe-dwarf.c); without -x perf looks for the kernel's DWARF */
 static int run_line_vars(void)
 {
-	const char *what = o.action == ACT_LINE ? "lines" : "vars";
-	struct probe_binary pb;
-	int err = o.exec_abs ? probe_binary_load(&pb, o.exec_abs) : 0;
-	bool no_dwarf = o.exec_abs && !err && !pb.has_dwarf;
-
-	if (o.exec_abs)
-		probe_binary_release(&pb);
-	if (no_dwarf) {
-		pr_err("The %s file has no debug information.\n"
-		       "Rebuild with -g, or install an appropriate debuginfo package.\n"
-		       "  Error: Failed to show %s.\n", o.exec_abs, what);
+	if (!o.exec_abs) {
+		pr_err("Failed to find the path for the kernel: Invalid ELF file\n"
+		       "  Error: Failed to show %s.\n", o.action == ACT_LINE ? "lines" : "vars");
 		return 254;
 	}
-	pr_err("sonde probe: %s (DWARF source lines and variables) is not implemented yet.\n",
-	       o.action == ACT_LINE ? "--line" : "--vars");
-	return 255;
+	if (o.action == ACT_LINE)
+		return probe_cmd_line(o.exec_abs, o.line_or_vars);
+	return probe_cmd_vars(o.exec_abs, o.line_or_vars, o.externs, o.no_inlines, o.filter);
 }
 
 /* ------------------------------------------------------------------ */

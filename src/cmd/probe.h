@@ -6,7 +6,12 @@
 #ifndef SONDE_CMD_PROBE_H
 #define SONDE_CMD_PROBE_H
 
+#include <stdbool.h>
+
 struct strvec;
+struct probe_binary;
+struct probe_plan;
+struct probe_spec;
 
 /* probe_cmd_list - --list: k/uprobe events matching @filter (NULL: all), in perf's layout. */
 int probe_cmd_list(const char *filter);
@@ -17,5 +22,32 @@ int probe_cmd_del(const struct strvec *globs);
  * the kernel) that pass the filter @rules, sorted.
  */
 int probe_cmd_funcs(const char *path, const char *rules);
+
+/* probe_cmd_line - --line: the source lines of a function or file of @path, perf's layout. */
+int probe_cmd_line(const char *path, const char *spec);
+/*
+ * probe_cmd_vars - --vars: the variables live at each address of @spec in
+ * @path, filtered by @filter (NULL: perf's default).
+ */
+int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inlines,
+		   const char *filter);
+
+/* struct probe_dwarf_opts - what probe_dwarf_resolve() needs from the command. */
+struct probe_dwarf_opts {
+	bool force;
+	int max_probes;
+	/* a free event name in @group for @base (probe.c's name_event) */
+	int (*name_event)(const struct probe_plan *plan, const char *group, const char *base,
+			  bool allow_suffix, char **event);
+};
+
+/*
+ * probe_dwarf_resolve - the probes of a spec that needs debug info (a
+ * line, variables) into @plan: perf's messages on failure, -errno.
+ */
+int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct probe_spec *ps,
+			struct probe_plan *plan, const struct probe_dwarf_opts *po);
+/* probe_cmd_dwarf_release - free the arguments probe_dwarf_resolve() made. */
+void probe_cmd_dwarf_release(void);
 
 #endif

@@ -189,6 +189,11 @@ static int open_dwarf(struct probe_binary *pb)
 	return pb->dw ? 0 : -ENOENT;
 }
 
+struct Dwarf *probe_binary_dwarf(struct probe_binary *pb)
+{
+	return pb->has_dwarf && !open_dwarf(pb) ? pb->dw : NULL;
+}
+
 struct dwarf_search {
 	const char *name;
 	u64 *addrs;

@@ -69,6 +69,12 @@ size_t probe_binary_find_func(const struct probe_binary *pb, const char *name, b
 size_t probe_binary_find_dwarf(struct probe_binary *pb, const char *name, u64 *addrs, size_t max);
 
 /*
+ * probe_binary_dwarf - the binary's DWARF (or its debug file's), opened on
+ * the first call; NULL without debug information.
+ */
+struct Dwarf *probe_binary_dwarf(struct probe_binary *pb);
+
+/*
  * probe_binary_file_offset - the file offset of virtual address @vaddr.
  * Returns 0 or -ENOENT (not in a loaded segment).
  */
