@@ -41,6 +41,68 @@ static bool path_ends_with(const char *path, const char *suffix)
 	return sl == pl || path[pl - sl - 1] == '/' || suffix[0] == '/';
 }
 
+/*
+ * The concrete scopes at @addr, innermost first, down from @root (a
+ * subprogram or inlined copy) through the blocks and inlined copies that
+ * hold @addr. libdw's dwarf_getscopes() gives the abstract scopes of
+ * inlined code instead of the caller's. *@out malloc'ed; returns the count.
+ */
+static int scope_chain(Dwarf_Die *root, u64 addr, Dwarf_Die **out)
+{
+	Dwarf_Die *v = xmalloc(sizeof(*v));
+	int nr = 1;
+	Dwarf_Die cur = *root, child;
+
+	v[0] = *root;
+	while (nr < 64 && !dwarf_child(&cur, &child)) {
+		bool down = false;
+
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+			    dwarf_haspc(&child, addr) > 0) {
+				v = xrealloc(v, (size_t)(nr + 1) * sizeof(*v));
+				v[nr++] = child;
+				cur = child;
+				down = true;
+				break;
+			}
+		} while (!dwarf_siblingof(&child, &child));
+		if (!down)
+			break;
+	}
+	/* innermost first */
+	for (int i = 0; i < nr / 2; i++) {
+		Dwarf_Die t = v[i];
+
+		v[i] = v[nr - 1 - i];
+		v[nr - 1 - i] = t;
+	}
+	*out = v;
+	return nr;
+}
+
+/* the concrete subprogram of @cu holding @addr */
+static bool subprogram_at(Dwarf_Die *cu, u64 addr, Dwarf_Die *fn)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(cu, &child))
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&child, addr) > 0) {
+			*fn = child;
+			return true;
+		}
+		if (tag == DW_TAG_namespace && subprogram_at(&child, addr, fn))
+			return true;
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
 static void fill_func(struct probe_dwarf_func *fn, Dwarf_Die *die, Dwarf_Die *cu,
 		      Dwarf_Die *caller, bool optimized)
 {
@@ -143,27 +205,12 @@ int probe_dwarf_find_funcs(struct probe_binary *pb, const char *name, const char
 int probe_dwarf_func_at(struct probe_binary *pb, u64 addr, struct probe_dwarf_func *fn)
 {
 	Dwarf *dw = probe_binary_dwarf(pb);
-	Dwarf_Die cu, *scopes = NULL;
-	int n, ret = -ENOENT;
+	Dwarf_Die cu, sub;
 
-	if (!dw || !dwarf_addrdie(dw, addr, &cu))
+	if (!dw || !dwarf_addrdie(dw, addr, &cu) || !subprogram_at(&cu, addr, &sub))
 		return -ENOENT;
-	n = dwarf_getscopes(&cu, addr, &scopes);
-	for (int i = 0; i < n; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram || dwarf_haspc(&scopes[i], addr) <= 0)
-			continue;
-		fill_func(fn, &scopes[i], &cu, &scopes[i], cu_is_optimized(&cu));
-		for (int j = i - 1; j >= 0; j--)
-			if (dwarf_tag(&scopes[j]) == DW_TAG_inlined_subroutine) {
-				/* the copy right inside the concrete function */
-				fill_func(fn, &scopes[j], &cu, &scopes[i], fn->is_optimized);
-				break;
-			}
-		ret = 0;
-		break;
-	}
-	free(scopes);
-	return ret;
+	fill_func(fn, &sub, &cu, &sub, cu_is_optimized(&cu));
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -171,39 +218,34 @@ int probe_dwarf_func_at(struct probe_binary *pb, u64 addr, struct probe_dwarf_fu
 
 /*
  * The line a statement at @addr counts for in a listing: the declaration
- * line at a function's entry, the call line inside inlined code.
+ * line at a function's entry; in a function's listing (@in_func) the call
+ * line at the entry of inlined code, and nothing elsewhere in it.
  */
-static int listed_line(Dwarf_Die *cu, u64 addr, int line)
+static int listed_line(Dwarf_Die *cu, u64 addr, int line, bool in_func)
 {
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cu, addr, &scopes);
-	int ret = line;
+	Dwarf_Die sub, *scopes = NULL;
+	Dwarf_Addr entry;
+	int decl, n, ret = line;
 
-	for (int i = 0; i < n; i++) {
-		Dwarf_Addr entry;
+	if (!subprogram_at(cu, addr, &sub))
+		return line;
+	if (!dwarf_entrypc(&sub, &entry) && entry == addr && !dwarf_decl_line(&sub, &decl))
+		return decl;
+	if (!in_func)
+		return line;
+	n = scope_chain(&sub, addr, &scopes);
+	/* inlined code counts at its entry only, on the call's line */
+	for (int j = n - 2; j >= 0; j--) {
 		Dwarf_Attribute attr;
 		Dwarf_Word call;
-		int decl;
 
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram || dwarf_haspc(&scopes[i], addr) <= 0)
+		if (dwarf_tag(&scopes[j]) != DW_TAG_inlined_subroutine)
 			continue;
-		if (!dwarf_entrypc(&scopes[i], &entry) && entry == addr &&
-		    !dwarf_decl_line(&scopes[i], &decl)) {
-			ret = decl;
-		} else {
-			/* inlined code counts at its entry only, on the call's line */
-			for (int j = i - 1; j >= 0; j--) {
-				if (dwarf_tag(&scopes[j]) != DW_TAG_inlined_subroutine)
-					continue;
-				if (dwarf_entrypc(&scopes[j], &entry) || entry != addr ||
-				    dwarf_formudata(dwarf_attr(&scopes[j], DW_AT_call_line, &attr),
-						    &call))
-					ret = -1;
-				else
-					ret = (int)call;
-				break;
-			}
-		}
+		if (dwarf_entrypc(&scopes[j], &entry) || entry != addr ||
+		    dwarf_formudata(dwarf_attr(&scopes[j], DW_AT_call_line, &attr), &call))
+			ret = -1;
+		else
+			ret = (int)call;
 		break;
 	}
 	free(scopes);
@@ -256,7 +298,7 @@ static void cu_lines(Dwarf_Die *cu, const char *path, const struct probe_dwarf_f
 			continue;
 		if (fn && dwarf_haspc((Dwarf_Die *)&fn->die, a) <= 0)
 			continue;
-		lines_mark(pl, listed_line(cu, a, line));
+		lines_mark(pl, listed_line(cu, a, line, fn != NULL));
 	}
 }
 
@@ -570,18 +612,7 @@ static bool is_var_tag(int tag)
 /* the scopes at @addr from innermost up to @fn's own DIE; *scopes malloc'ed */
 static int fn_scopes(const struct probe_dwarf_func *fn, u64 addr, Dwarf_Die **scopes)
 {
-	Dwarf_Off own = dwarf_dieoffset((Dwarf_Die *)&fn->die);
-	int n = dwarf_getscopes((Dwarf_Die *)&fn->cu, addr, scopes);
-
-	/* libdw adds the abstract scopes of inlined code: a subprogram counts with code here */
-	for (int i = 0; i < n; i++)
-		if (dwarf_dieoffset(&(*scopes)[i]) == own)
-			return i + 1;
-	for (int i = 0; i < n; i++)
-		if (dwarf_tag(&(*scopes)[i]) == DW_TAG_subprogram &&
-		    dwarf_haspc(&(*scopes)[i], addr) > 0)
-			return i + 1;
-	return n < 0 ? n : 0;
+	return scope_chain((Dwarf_Die *)(fn->is_inlined ? &fn->die : &fn->caller), addr, scopes);
 }
 
 static int cmp_str(const void *a, const void *b)

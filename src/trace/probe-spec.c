@@ -40,6 +40,8 @@ bool probe_event_name_ok(const char *s)
 /* a fetch argument the tracer understands by itself (no DWARF needed) */
 static bool arg_is_fetch(const char *expr)
 {
+	if (!strcmp(expr, "$params") || !strcmp(expr, "$vars"))
+		return false; /* every parameter / variable: DWARF */
 	return strchr("%$+-@", expr[0]) || isdigit((unsigned char)expr[0]);
 }
 
