@@ -416,7 +416,7 @@ static void args_from_text(struct probe_arg **v, size_t *nr, const char *text)
 
 /* the arguments of @ps at @pt; NULL after saying why (*@err set) */
 static struct probe_arg *point_args(struct probe_binary *pb, const struct probe_spec *ps,
-				    const struct dwarf_point *pt, size_t *nr, int *err)
+				    const struct dwarf_point *pt, bool multi, size_t *nr, int *err)
 {
 	struct probe_arg *v = NULL;
 
@@ -430,7 +430,7 @@ static struct probe_arg *point_args(struct probe_binary *pb, const struct probe_
 			arg_push(&v, nr, a->name, a->expr, a->type, a->text);
 			continue;
 		}
-		*err = probe_dwarf_arg(pb, &pt->fn, pt->addr, a->expr, a->type, a->name, &sb, &derr);
+		*err = probe_dwarf_arg(pb, &pt->fn, pt->addr, multi, a->expr, a->type, a->name, &sb, &derr);
 		if (*err) {
 			pr_err("%s\n", derr.msg);
 			strbuf_release(&sb);
@@ -474,12 +474,45 @@ static char *point_event(const struct probe_spec *ps, const struct dwarf_point *
 	return xasprintf("%.*s%s", len, fn, ps->is_return ? "__return" : "");
 }
 
+/*
+ * perf reads a marker for a variable without a location at some points of
+ * a spec, but refuses one located at none of them
+ */
+static int check_dead(const struct probe_plan *plan, size_t first, const struct probe_spec *ps)
+{
+	const struct probe_plan_item *items = plan->items + first;
+	size_t nr = plan->nr_items - first;
+
+	if (!nr)
+		return 0;
+	for (size_t j = 0; j < items[0].def.nr_args; j++) {
+		bool all = true;
+
+		for (size_t i = 0; i < nr && all; i++)
+			all = items[i].def.nr_args == items[0].def.nr_args &&
+			      !strcmp(items[i].def.args[j].expr, "\\deade12d");
+		if (!all || j >= ps->nr_args)
+			continue;
+		{
+			int len = (int)strcspn(ps->args[j].expr, ".-[");
+
+			pr_err("Failed to find the location of the '%.*s' variable at this address.\n"
+			       " Perhaps it has been optimized out.\n"
+			       " Use -V with the --range option to show '%.*s' location range.\n",
+			       len, ps->args[j].expr, len, ps->args[j].expr);
+		}
+		return -ENOENT;
+	}
+	return 0;
+}
+
 int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct probe_spec *ps,
 			struct probe_plan *plan, const struct probe_dwarf_opts *po)
 {
 	struct dwarf_point *pts = NULL;
 	char *event = NULL;
 	int n = find_points(pb, ps, true, &pts);
+	size_t first = plan->nr_items;
 	int err = 0;
 
 	if (n < 0)
@@ -514,7 +547,7 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 				pt->addr = skipped;
 			}
 		}
-		args = point_args(pb, ps, pt, &nr_args, &err);
+		args = point_args(pb, ps, pt, n > 1, &nr_args, &err);
 		if (err)
 			break;
 		if (probe_binary_file_offset(pb, pt->addr, &off)) {
@@ -540,6 +573,8 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 		it->def.args = args;
 		it->def.nr_args = nr_args;
 	}
+	if (!err)
+		err = check_dead(plan, first, ps);
 	free(event);
 	free(pts);
 	return err;

@@ -109,12 +109,14 @@ struct probe_dwarf_error {
  * probe_dwarf_arg - the uprobe fetch argument "NAME=FETCH[:TYPE]" for the
  * variable expression @expr (VAR, VAR->F, VAR.F, VAR[N] chained) with the
  * optional @type and @name, at @addr inside @fn. "$params" and "$vars"
- * expand to every live parameter / variable, space separated.
+ * expand to every live parameter / variable, space separated. With
+ * @multi (one of several points of a spec) a variable without a location
+ * at @addr reads perf's marker "\\deade12d", one out of scope is refused.
  * Returns 0 or -errno with @err set (-ENOENT: not live, -EINVAL: bad
  * member access, -EOPNOTSUPP: a struct in a register).
  */
 int probe_dwarf_arg(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
-		    const char *expr, const char *type, const char *name, struct strbuf *out,
+		    bool multi, const char *expr, const char *type, const char *name, struct strbuf *out,
 		    struct probe_dwarf_error *err);
 
 #endif
