@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* sonde probe with debug info: --line and --vars listings, probe points at lines and variable arguments. */
 #include "builtin.h"
 #include "cmd/probe.h"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* DWARF for sonde probe: functions, probe-able lines, live variables and their fetch arguments. */
 #include "symbol/probe-dwarf.h"
 
