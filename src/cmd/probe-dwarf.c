@@ -443,6 +443,8 @@ static struct probe_arg *point_args(struct probe_binary *pb, const struct probe_
 			free(v);
 			return NULL;
 		}
+		if (derr.warn[0])
+			pr_err("%s\n", derr.warn);
 		args_from_text(&v, nr, sb.buf);
 		strbuf_release(&sb);
 	}

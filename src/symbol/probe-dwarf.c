@@ -937,7 +937,8 @@ static int die_size(Dwarf_Die *type)
 }
 
 /* the default type suffix of a value of @type ("s32", "x64"), or "" */
-static const char *default_type(Dwarf_Die *type, char *buf, size_t size)
+static const char *default_type(Dwarf_Die *type, char *buf, size_t size, char *warn,
+				size_t warn_size)
 {
 	Dwarf_Die t = *type;
 	Dwarf_Attribute attr;
@@ -960,8 +961,17 @@ static const char *default_type(Dwarf_Die *type, char *buf, size_t size)
 		return buf;
 	case DW_TAG_enumeration_type:
 	case DW_TAG_union_type:
-		if (bytes <= 0 || bytes > 8)
+	case DW_TAG_structure_type:
+		if (bytes <= 0)
 			return "";
+		if (bytes > 8) {
+			const char *name = dwarf_diename(&t);
+
+			/* perf's warning, and the first 64 bits */
+			snprintf(warn, warn_size, "%s exceeds max-bitwidth. Cut down to 64 bits.",
+				 name ? name : "");
+			bytes = 8;
+		}
 		snprintf(buf, size, "x%d", bytes * 8);
 		return buf;
 	default:
@@ -1001,7 +1011,7 @@ static int translate(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 			if (*end != ']' || (tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) ||
 			    !type_of(&t, &elem)) {
 				ret = -EINVAL;
-				fail(err, "%.*s is not an array nor a pointer.", (int)last_len, last);
+				fail(err, "%.*s is not a data structure nor a union.", (int)last_len, last);
 				break;
 			}
 			if (tag == DW_TAG_pointer_type) {
@@ -1037,6 +1047,10 @@ static int translate(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 					fail(err, "Failed to get the type of %.*s.", (int)last_len, last);
 					break;
 				}
+			} else if (arrow && tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
+				ret = -EINVAL;
+				fail(err, "%.*s is not a data structure nor a union.", (int)last_len, last);
+				break;
 			} else if (arrow) {
 				ret = -EINVAL;
 				fail(err, "Semantic error: %.*s must be referred by '.'", (int)flen, fname);
@@ -1116,7 +1130,8 @@ static int translate(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 		}
 		strbuf_addf(out, ":%s", type);
 	} else {
-		const char *dt = type ? type : has_type ? default_type(&cur, tbuf, sizeof(tbuf)) : "";
+		const char *dt = type ? type : has_type ? default_type(&cur, tbuf, sizeof(tbuf), err->warn,
+								      sizeof(err->warn)) : "";
 
 		fetch_text(&f, out);
 		if (*dt)
@@ -1163,6 +1178,32 @@ static int expand_all(struct probe_binary *pb, const struct probe_dwarf_func *fn
 	return ret;
 }
 
+/* a variable @name anywhere in @fn's scopes (not only those at one address) */
+static bool in_function(const struct probe_dwarf_func *fn, const char *name, size_t len)
+{
+	Dwarf_Die stack[64];
+	int depth = 0;
+
+	if (dwarf_child((Dwarf_Die *)(fn->is_inlined ? &fn->die : &fn->caller), &stack[0]))
+		return false;
+	while (depth >= 0) {
+		Dwarf_Die *d = &stack[depth];
+		int tag = dwarf_tag(d);
+		const char *vn = dwarf_diename(d);
+
+		if (is_var_tag(tag) && vn && strlen(vn) == len && !strncmp(vn, name, len))
+			return true;
+		if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) && depth < 63 &&
+		    !dwarf_child(d, &stack[depth + 1])) {
+			depth++;
+			continue;
+		}
+		while (depth >= 0 && dwarf_siblingof(&stack[depth], &stack[depth]))
+			depth--;
+	}
+	return false;
+}
+
 int probe_dwarf_arg(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
 		    bool multi, const char *expr, const char *type, const char *name, struct strbuf *out,
 		    struct probe_dwarf_error *err)
@@ -1171,9 +1212,10 @@ int probe_dwarf_arg(struct probe_binary *pb, const struct probe_dwarf_func *fn, 
 	Dwarf_Die var;
 
 	err->msg[0] = 0;
+	err->warn[0] = 0;
 	if (!strcmp(expr, "$params") || !strcmp(expr, "$vars"))
 		return expand_all(pb, fn, addr, expr[1] == 'v', out, err);
-	if (!find_var(fn, addr, expr, len, &var) && multi) {
+	if (!find_var(fn, addr, expr, len, &var) && multi && in_function(fn, expr, len)) {
 		fail(err, "Sorry, we don't support this variable location yet.");
 		return -EOPNOTSUPP;
 	}

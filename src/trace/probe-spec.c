@@ -42,7 +42,8 @@ static bool arg_is_fetch(const char *expr)
 {
 	if (!strcmp(expr, "$params") || !strcmp(expr, "$vars"))
 		return false; /* every parameter / variable: DWARF */
-	return strchr("%$+-@", expr[0]) || isdigit((unsigned char)expr[0]);
+	/* only a C name starts a variable; anything else goes to the tracer as typed */
+	return !(isalpha((unsigned char)expr[0]) || expr[0] == '_');
 }
 
 static void parse_arg(struct probe_arg *a, const char *text)
