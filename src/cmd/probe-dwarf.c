@@ -212,6 +212,49 @@ static void points_push(struct dwarf_point **v, size_t *nr, u64 addr,
 }
 
 /*
+ * FUNC;PTN and SRC;PTN: the matching lines' addresses; in a function
+ * without a match, perf 6.1 takes the function's entry
+ */
+static int find_lazy_points(struct probe_binary *pb, const struct probe_spec *ps, bool inlines,
+			    struct dwarf_point **out)
+{
+	struct probe_dwarf_func *fns = NULL;
+	size_t nr = 0;
+	u64 *addrs = NULL;
+	int n;
+
+	if (!ps->func) {
+		const char *path = ps->file ? probe_dwarf_find_file(pb, ps->file) : NULL;
+
+		n = path ? probe_dwarf_lazy_addrs(pb, path, ps->lazy, NULL, &addrs) : 0;
+		for (int i = 0; i < n; i++) {
+			struct probe_dwarf_func fn;
+
+			if (!probe_dwarf_func_at(pb, addrs[i], &fn))
+				points_push(out, &nr, addrs[i], &fn);
+		}
+		free(addrs);
+		return (int)nr;
+	}
+	n = probe_dwarf_find_funcs(pb, ps->func, ps->file, inlines, &fns);
+	for (int i = 0; i < n; i++) {
+		int na;
+
+		if (fns[i].is_inlined || !fns[i].file)
+			continue;
+		na = probe_dwarf_lazy_addrs(pb, fns[i].file, ps->lazy, &fns[i], &addrs);
+		if (na <= 0)
+			points_push(out, &nr, fns[i].entry, &fns[i]);
+		for (int j = 0; j < na; j++)
+			points_push(out, &nr, addrs[j], &fns[i]);
+		free(addrs);
+		addrs = NULL;
+	}
+	free(fns);
+	return (int)nr;
+}
+
+/*
  * The addresses of @ps: a function's entry (plus +OFFS), a line of a
  * function or a file. Returns how many (malloc'ed into *@out) or -errno
  * after saying why.
@@ -224,10 +267,8 @@ static int find_points(struct probe_binary *pb, const struct probe_spec *ps, boo
 	int n;
 
 	*out = NULL;
-	if (ps->lazy) {
-		pr_err("sonde probe: lazy patterns (;PTN) are not implemented yet.\n");
-		return -EOPNOTSUPP;
-	}
+	if (ps->lazy)
+		return find_lazy_points(pb, ps, inlines, out);
 	if (!ps->func) {
 		const char *path = ps->file ? probe_dwarf_find_file(pb, ps->file) : NULL;
 		u64 *addrs = NULL;
@@ -383,11 +424,14 @@ static void arg_push(struct probe_arg **v, size_t *nr, const char *name, const c
 	a->name = name ? xstrdup(name) : NULL;
 	a->expr = xstrdup(expr);
 	a->type = type ? xstrdup(type) : NULL;
-	a->text = xstrdup(text);
+	a->text = text ? xstrdup(text) : NULL;
 }
 
-/* "NAME=FETCH[:TYPE] ..." from probe_dwarf_arg() into arguments */
-static void args_from_text(struct probe_arg **v, size_t *nr, const char *text)
+/*
+ * "NAME=FETCH[:TYPE] ..." from probe_dwarf_arg() into arguments; the
+ * first carries @typed, the argument as typed, for perf's "with" text
+ */
+static void args_from_text(struct probe_arg **v, size_t *nr, const char *text, const char *typed)
 {
 	struct strvec words = STRVEC_INIT;
 
@@ -403,13 +447,9 @@ static void args_from_text(struct probe_arg **v, size_t *nr, const char *text)
 		colon = strrchr(eq + 1, ':');
 		if (colon)
 			*colon = 0;
-		{
-			char *full = xasprintf("%s=%s%s%s", w, eq + 1, colon ? ":" : "",
-					       colon ? colon + 1 : "");
-
-			arg_push(v, nr, w, eq + 1, colon ? colon + 1 : NULL, full);
-			free(full);
-		}
+		arg_push(v, nr, w, eq + 1, colon ? colon + 1 : NULL, typed);
+		(*v)[*nr - 1].is_resolved = true;
+		typed = NULL;
 	}
 	strvec_clear(&words);
 }
@@ -445,7 +485,7 @@ static struct probe_arg *point_args(struct probe_binary *pb, const struct probe_
 		}
 		if (derr.warn[0])
 			pr_err("%s\n", derr.warn);
-		args_from_text(&v, nr, sb.buf);
+		args_from_text(&v, nr, sb.buf, a->text);
 		strbuf_release(&sb);
 	}
 	made_args.v = xrealloc(made_args.v, (made_args.count + 1) * sizeof(*made_args.v));
@@ -512,13 +552,16 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 			struct probe_plan *plan, const struct probe_dwarf_opts *po)
 {
 	struct dwarf_point *pts = NULL;
-	char *event = NULL;
+	char *event = NULL, *last_base = NULL;
+	char *on = point_name(ps); /* perf's "(on ...)" text: the point without a pattern */
 	int n = find_points(pb, ps, true, &pts);
 	size_t first = plan->nr_items;
 	int err = 0;
 
-	if (n < 0)
+	if (n < 0) {
+		free(on);
 		return n;
+	}
 	if (po->max_probes > 0 && n > po->max_probes)
 		n = po->max_probes;
 	if (!n) {
@@ -526,6 +569,7 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 
 		pr_err("Probe point '%s' not found.\n", name);
 		free(name);
+		free(on);
 		return -ENOENT;
 	}
 	for (int i = 0; i < n && !err; i++) {
@@ -535,8 +579,9 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 		size_t nr_args;
 		u64 off;
 
-		if (!ps->has_line && !ps->has_offset && !ps->is_return && !pt->fn.is_inlined &&
-		    !pt->fn.is_optimized && has_dwarf_args(ps)) {
+		if (!ps->has_line && !ps->has_offset && !ps->is_return && !ps->lazy &&
+		    !pt->fn.is_inlined && !pt->fn.is_optimized && pt->addr == pt->fn.entry &&
+		    has_dwarf_args(ps)) {
 			u64 skipped = probe_dwarf_after_prologue(pb, &pt->fn);
 
 			if (skipped != pt->addr) {
@@ -560,15 +605,21 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 			err = -ENOENT;
 			break;
 		}
-		if (!event) {
+		{
+			/* points in one function share an event; each function has its own */
 			char *base = point_event(ps, pt);
 
-			err = po->name_event(plan, group, base, po->force, &event);
-			free(base);
+			if (!event || strcmp(base, last_base)) {
+				free(event);
+				event = NULL;
+				err = po->name_event(plan, group, base, po->force, &event);
+			}
+			free(last_base);
+			last_base = base;
 			if (err)
 				break;
 		}
-		it = probe_plan_add(plan, group, xstrdup(event), ps->point);
+		it = probe_plan_add(plan, group, xstrdup(event), on);
 		it->def.is_return = ps->is_return;
 		it->def.path = pb->path;
 		it->def.offset = off;
@@ -577,6 +628,8 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 	}
 	if (!err)
 		err = check_dead(plan, first, ps);
+	free(last_base);
+	free(on);
 	free(event);
 	free(pts);
 	return err;

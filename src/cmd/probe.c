@@ -393,8 +393,9 @@ static void print_added(const struct probe_plan *plan)
 		free(name);
 		if (!it->def.is_kernel)
 			fprintf(stderr, " in %s", it->def.path);
-		for (size_t j = 0; j < it->def.nr_args; j++)
-			fprintf(stderr, "%s %s", j ? "" : " with", it->def.args[j].text);
+		for (size_t j = 0, shown = 0; j < it->def.nr_args; j++)
+			if (it->def.args[j].text)
+				fprintf(stderr, "%s %s", shown++ ? "" : " with", it->def.args[j].text);
 		fprintf(stderr, ")\n");
 	}
 	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"

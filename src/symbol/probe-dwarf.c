@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -465,6 +466,151 @@ int probe_dwarf_line_addrs(struct probe_binary *pb, const char *path, int line,
 		qsort(la.v, la.nr, sizeof(*la.v), cmp_u64);
 	*addrs = la.v;
 	return (int)la.nr;
+}
+
+/* the lines of @path whose text, blanks removed, matches @pattern (blanks removed) */
+static bool *lazy_lines(const char *path, const char *pattern, int *nr_lines)
+{
+	FILE *f = fopen(path, "r");
+	char *pat = xstrdup(pattern), *q = pat;
+	char *line = NULL;
+	size_t cap = 0;
+	bool *hit = NULL;
+	int nr = 0;
+
+	*nr_lines = 0;
+	for (const char *p = pattern; *p; p++)
+		if (!isspace((unsigned char)*p))
+			*q++ = *p;
+	*q = 0;
+	if (!f) {
+		free(pat);
+		return NULL;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		char *w = line;
+
+		for (const char *p = line; *p; p++)
+			if (!isspace((unsigned char)*p))
+				*w++ = *p;
+		*w = 0;
+		hit = xrealloc(hit, (size_t)(nr + 2) * sizeof(*hit));
+		hit[0] = false;
+		hit[++nr] = !fnmatch(pat, line, 0);
+	}
+	free(line);
+	free(pat);
+	fclose(f);
+	*nr_lines = nr;
+	return hit;
+}
+
+/* @addr is in code inlined into @fn's concrete function */
+static bool in_inlined(const struct probe_dwarf_func *fn, u64 addr)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = scope_chain((Dwarf_Die *)&fn->caller, addr, &scopes);
+	bool ret = false;
+
+	for (int i = 0; i < n - 1 && !ret; i++)
+		ret = dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine;
+	free(scopes);
+	return ret;
+}
+
+static void addrs_push(u64 **v, size_t *nr, u64 a)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if ((*v)[i] == a)
+			return;
+	*v = xrealloc(*v, (*nr + 1) * sizeof(**v));
+	(*v)[(*nr)++] = a;
+}
+
+struct lazy_search {
+	const char *path;
+	const bool *hit;
+	int nr_lines;
+	const struct probe_dwarf_func *fn;
+	u64 *v;
+	size_t nr;
+};
+
+static int cu_lazy_rows(Dwarf_Die *cu, void *arg)
+{
+	struct lazy_search *ls = arg;
+	Dwarf_Lines *lines;
+	size_t nr;
+
+	if (dwarf_getsrclines(cu, &lines, &nr))
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		const char *src;
+		Dwarf_Addr a;
+		bool stmt = false;
+		int line;
+
+		if (dwarf_linebeginstatement(l, &stmt) || !stmt || dwarf_lineaddr(l, &a) ||
+		    dwarf_lineno(l, &line) || line <= 0 || line > ls->nr_lines || !ls->hit[line])
+			continue;
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (!src || strcmp(src, ls->path))
+			continue;
+		if (ls->fn && (dwarf_haspc((Dwarf_Die *)&ls->fn->die, a) <= 0 || in_inlined(ls->fn, a)))
+			continue;
+		addrs_push(&ls->v, &ls->nr, a);
+	}
+	return 0;
+}
+
+/* functions declared on a matching line of the file: their entries */
+static int cu_lazy_decls(Dwarf_Die *cu, void *arg)
+{
+	struct lazy_search *ls = arg;
+	Dwarf_Die child;
+
+	if (dwarf_child(cu, &child))
+		return 0;
+	do {
+		const char *file;
+		Dwarf_Addr a;
+		int line;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_entrypc(&child, &a) ||
+		    dwarf_decl_line(&child, &line) || line <= 0 || line > ls->nr_lines ||
+		    !ls->hit[line])
+			continue;
+		file = dwarf_decl_file(&child);
+		if (file && !strcmp(file, ls->path))
+			addrs_push(&ls->v, &ls->nr, a);
+	} while (!dwarf_siblingof(&child, &child));
+	return 0;
+}
+
+int probe_dwarf_lazy_addrs(struct probe_binary *pb, const char *path, const char *pattern,
+			   const struct probe_dwarf_func *fn, u64 **addrs)
+{
+	struct lazy_search ls = { .path = path, .fn = fn };
+	Dwarf *dw = probe_binary_dwarf(pb);
+	bool *hit;
+
+	*addrs = NULL;
+	if (!dw)
+		return -ENOENT;
+	hit = lazy_lines(path, pattern, &ls.nr_lines);
+	if (!hit)
+		return -errno ? -errno : -ENOENT;
+	ls.hit = hit;
+	if (fn) {
+		cu_lazy_rows((Dwarf_Die *)&fn->cu, &ls);
+	} else {
+		each_cu(dw, cu_lazy_rows, &ls);
+		each_cu(dw, cu_lazy_decls, &ls);
+	}
+	free(hit);
+	*addrs = ls.v;
+	return (int)ls.nr;
 }
 
 u64 probe_dwarf_after_prologue(struct probe_binary *pb, const struct probe_dwarf_func *fn)

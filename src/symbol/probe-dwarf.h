@@ -79,6 +79,17 @@ int probe_dwarf_line_addrs(struct probe_binary *pb, const char *path, int line,
 			   const struct probe_dwarf_func *fn, u64 **addrs);
 
 /*
+ * probe_dwarf_lazy_addrs - perf's lazy pattern (;PTN): the addresses of the
+ * line-table statements whose source line in @path, blanks removed,
+ * matches the glob @pattern (blanks removed). Inside @fn, code inlined into
+ * it does not count; in a whole file, functions declared on a matching
+ * line follow with their entries. *@addrs malloc'ed; returns how many or
+ * -errno (the source file cannot be read).
+ */
+int probe_dwarf_lazy_addrs(struct probe_binary *pb, const char *path, const char *pattern,
+			   const struct probe_dwarf_func *fn, u64 **addrs);
+
+/*
  * probe_dwarf_find_file - the full name of the first source file in the
  * line tables that ends in @file (at a '/' boundary). Returns a string
  * owned by libdw or NULL.

@@ -29,7 +29,7 @@ int probe_def_format(struct strbuf *out, const struct probe_def *def, bool for_w
 	for (size_t i = 0; i < def->nr_args; i++) {
 		const struct probe_arg *a = &def->args[i];
 
-		if (!for_write) {
+		if (!for_write && !a->is_resolved) {
 			strbuf_addf(out, " %s", a->text);
 			continue;
 		}

@@ -19,6 +19,8 @@ struct probe_arg {
 	char *expr;    /* owned: EXPR without the type ("%di", "+8(%sp)", "$retval", "n") */
 	char *type;    /* owned: TYPE without ':' ("u32", "string"), or NULL */
 	char *text;    /* owned: the argument as typed */
+	bool is_resolved; /* made from a variable through DWARF: -D shows NAME=EXPR[:TYPE],
+			     and a NULL text (the rest of a $vars) is not listed */
 	bool is_fetch; /* a tracer fetch argument (%reg, $var, +/-offs(...), @addr, digits):
 			  passed to the kernel as is; else a variable that needs DWARF */
 };

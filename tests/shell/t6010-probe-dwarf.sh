@@ -152,6 +152,21 @@ test_expect_success PERF,UPROBES '-D: lines and variable arguments as perf defin
 	test_grep "^p:probe_$B0/work $PWD/$B0:0x[0-9a-f]* p=-24\(%bp\):x64$" s.out
 '
 
+test_expect_success PERF,UPROBES 'lazy patterns (FUNC;PTN, SRC;PTN) and perf messages on adding (-n)' '
+	for b in $B0 $B2; do
+		for s in "work;sum*" "work;*sum*" "prog.c;counter*" "prog.c;*square*" "work;nomatch" \
+			"work;for* i" "show;return*" "main;*work(*" "prog.c;nomatch" "e=work;*sum* sum"; do
+			same_as_perf -x ./$b -D "$s" || return 1
+		done
+		for s in "work;for*" "prog.c;*square*" "work:6 sq" "prog.c:26 i" "work p" \
+			"work:5 s=sum:u8" "work \$vars n"; do
+			"$PERF" probe -n -x ./$b "$s" 2>p.err &&
+			./perf probe -n -x ./$b "$s" 2>s.err &&
+			test_cmp p.err s.err || return 1
+		done
+	done
+'
+
 test_expect_success PERF,UPROBES '-D: variables that are not live, bad member access, bad casts' '
 	for s in "work nosuch" "work:5 nosuch" "work p.x" "work p->nosuch" "work n:string" \
 		"work:1" "prog.c:21" "prog.c:24" "nosuch:3" "work n->x" "work n[1]" "show pt->x" \
