@@ -160,8 +160,10 @@ test_expect_success PERF,UPROBES 'lazy patterns (FUNC;PTN, SRC;PTN) and perf mes
 		done
 		for s in "work;for*" "prog.c;*square*" "work:6 sq" "prog.c:26 i" "work p" \
 			"work:5 s=sum:u8" "work \$vars n"; do
-			"$PERF" probe -n -x ./$b "$s" 2>p.err &&
-			./perf probe -n -x ./$b "$s" 2>s.err &&
+			rc1=0 rc2=0
+			"$PERF" probe -n -x ./$b "$s" 2>p.err || rc1=$?
+			./perf probe -n -x ./$b "$s" 2>s.err || rc2=$?
+			[ $rc1 = $rc2 ] &&
 			test_cmp p.err s.err || return 1
 		done
 	done
