@@ -13,12 +13,14 @@
 #include "trace/probe-plan.h"
 #include "trace/probe-spec.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define VARS_DEFAULT_FILTER "!__k???tab_* & !__crc_*"
 #define LINES_AFTER_FUNC 3 /* perf shows this many lines after a function's last one */
@@ -29,6 +31,39 @@ static int no_debuginfo(const char *path, const char *what)
 	       "Rebuild with -g, or install an appropriate debuginfo package.\n"
 	       "  Error: Failed to show %s.\n", path, what);
 	return 254;
+}
+
+/*
+ * The functions named @name in DWARF; failing that, the DWARF functions at
+ * the ELF symbols of that name (an alias: libc's malloc is __libc_malloc).
+ */
+static int find_funcs(struct probe_binary *pb, const char *name, const char *file, bool inlines,
+		      struct probe_dwarf_func **fns)
+{
+	size_t len = strlen(name);
+	int n = probe_dwarf_find_funcs(pb, name, file, inlines, fns);
+
+	if (n != 0 || file)
+		return n;
+	free(*fns);
+	*fns = NULL;
+	/* symbol names with their version ("fopen@@GLIBC_2.2.5") count */
+	for (size_t i = 0; i < pb->st.nr_syms; i++) {
+		const struct symbol *s = &pb->st.syms[i];
+		struct probe_dwarf_func fn;
+		bool dup = false;
+
+		if (strncmp(s->name, name, len) || (s->name[len] && s->name[len] != '@') ||
+		    (s->flags & SYMBOL_PLT) || (s->type != STT_FUNC && s->type != STT_GNU_IFUNC))
+			continue;
+		for (int j = 0; j < n && !dup; j++)
+			dup = (*fns)[j].entry == s->start;
+		if (dup || probe_dwarf_func_at(pb, s->start, &fn) || fn.entry != s->start)
+			continue;
+		*fns = xrealloc(*fns, (size_t)(n + 1) * sizeof(**fns));
+		(*fns)[n++] = fn;
+	}
+	return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -144,7 +179,7 @@ int probe_cmd_line(const char *path, const char *spec)
 			ret = 161;
 			goto out;
 		}
-		nr = probe_dwarf_find_funcs(&pb, lr.func, lr.file, false, &fns);
+		nr = find_funcs(&pb, lr.func, lr.file, false, &fns);
 		if (nr <= 0 || probe_dwarf_func_lines(&pb, &fns[0], &pl)) {
 			free(fns);
 			goto not_found;
@@ -154,6 +189,10 @@ int probe_cmd_line(const char *path, const char *spec)
 		if (!any_probe_line(&pl, first, last)) {
 			free(fns);
 			goto not_found;
+		}
+		if (access(pl.path, R_OK)) {
+			free(fns);
+			goto no_source;
 		}
 		printf("<%s@%s:%ld>\n", fns[0].name, pl.path, lr.start);
 		ret = print_source(&pl, first, lr.end >= 0 ? last : last + LINES_AFTER_FUNC,
@@ -167,9 +206,15 @@ int probe_cmd_line(const char *path, const char *spec)
 			goto not_found;
 		if (!any_probe_line(&pl, first, last < pl.nr_lines ? last : pl.nr_lines))
 			goto not_found;
+		if (access(pl.path, R_OK))
+			goto no_source;
 		printf("<%s:%ld>\n", pl.path, lr.start);
 		ret = print_source(&pl, first, last, 0) ? 254 : 0;
 	}
+	goto out;
+no_source:
+	pr_err("Failed to find source file path.\n  Error: Failed to show lines.\n");
+	ret = 254;
 	goto out;
 not_found:
 	pr_err("Specified source line is not found.\n  Error: Failed to show lines.\n");
@@ -236,7 +281,7 @@ static int find_lazy_points(struct probe_binary *pb, const struct probe_spec *ps
 		free(addrs);
 		return (int)nr;
 	}
-	n = probe_dwarf_find_funcs(pb, ps->func, ps->file, inlines, &fns);
+	n = find_funcs(pb, ps->func, ps->file, inlines, &fns);
 	for (int i = 0; i < n; i++) {
 		int na;
 
@@ -293,7 +338,7 @@ static int find_points(struct probe_binary *pb, const struct probe_spec *ps, boo
 		free(addrs);
 		return (int)nr;
 	}
-	n = probe_dwarf_find_funcs(pb, ps->func, ps->file, inlines, &fns);
+	n = find_funcs(pb, ps->func, ps->file, inlines, &fns);
 	for (int i = 0; i < n; i++) {
 		const struct probe_dwarf_func *fn = &fns[i];
 		u64 *addrs = NULL;

@@ -714,6 +714,16 @@ static void var_type_name(Dwarf_Die *var, struct strbuf *out)
 /* ------------------------------------------------------------------ */
 /* Variables */
 
+/* where a value is: in a register, or in memory at OFF(BASE) or @SYM+OFF */
+struct fetch {
+	enum { IN_REG, IN_MEM, IN_SYM } kind;
+	struct strbuf base; /* register, inner fetch text, or symbol */
+	long off;
+};
+
+static int var_fetch(struct probe_binary *pb, const struct probe_dwarf_func *fn, Dwarf_Die *var,
+		     u64 addr, bool multi, struct fetch *f, struct probe_dwarf_error *err);
+
 /* the location expression of @var at @addr; false when it has none there */
 static bool var_location(Dwarf_Die *var, u64 addr, Dwarf_Op **ops, size_t *nops)
 {
@@ -745,12 +755,24 @@ static bool op_supported(const Dwarf_Op *op)
  * --vars lists a variable with a location at @addr that perf can
  * translate (not constants nor computed values)
  */
-static bool var_listed(Dwarf_Die *var, u64 addr)
+static bool var_listed(struct probe_binary *pb, const struct probe_dwarf_func *fn, Dwarf_Die *var,
+		       u64 addr)
 {
 	Dwarf_Op *ops;
 	size_t nops;
 
-	return var_location(var, addr, &ops, &nops) && op_supported(&ops[0]);
+	if (!var_location(var, addr, &ops, &nops) || !op_supported(&ops[0]))
+		return false;
+	if (ops[0].atom == DW_OP_fbreg) {
+		/* a frame-base slot counts when the frame base can be read there */
+		struct fetch f = { .base = STRBUF_INIT };
+		struct probe_dwarf_error err;
+		int ret = var_fetch(pb, fn, var, addr, false, &f, &err);
+
+		strbuf_release(&f.base);
+		return !ret;
+	}
+	return true;
 }
 
 static bool is_var_tag(int tag)
@@ -769,12 +791,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void add_var(Dwarf_Die *var, u64 addr, struct strvec *out)
+static void add_var(struct probe_binary *pb, const struct probe_dwarf_func *fn, Dwarf_Die *var,
+		    u64 addr, bool is_extern, struct strvec *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *name = dwarf_diename(var);
 
-	if (!name || !var_listed(var, addr))
+	/* a CU's extern declarations count with --externs, as in perf */
+	if (!name || !(var_listed(pb, fn, var, addr) || (is_extern && dwarf_hasattr(var, DW_AT_declaration))))
 		return;
 	var_type_name(var, &sb);
 	strbuf_addf(&sb, "\t%s", name);
@@ -788,20 +812,19 @@ int probe_dwarf_vars(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 	Dwarf_Die *scopes = NULL, child;
 	int n = fn_scopes(fn, addr, &scopes);
 
-	(void)pb;
 	for (int i = 0; i < n; i++) {
 		if (dwarf_child(&scopes[i], &child))
 			continue;
 		do {
 			if (is_var_tag(dwarf_tag(&child)))
-				add_var(&child, addr, out);
+				add_var(pb, fn, &child, addr, false, out);
 		} while (!dwarf_siblingof(&child, &child));
 	}
 	free(scopes);
 	if (externs && !dwarf_child((Dwarf_Die *)&fn->cu, &child)) {
 		do {
-			if (dwarf_tag(&child) == DW_TAG_variable && !dwarf_hasattr(&child, DW_AT_declaration))
-				add_var(&child, addr, out);
+			if (dwarf_tag(&child) == DW_TAG_variable)
+				add_var(pb, fn, &child, addr, true, out);
 		} while (!dwarf_siblingof(&child, &child));
 	}
 	if (out->nr > 1)
@@ -821,13 +844,6 @@ static const char *reg_name(unsigned int n)
 {
 	return n < ARRAY_SIZE(x86_64_regs) ? x86_64_regs[n] : NULL;
 }
-
-/* where a value is: in a register, or in memory at OFF(BASE) or @SYM+OFF */
-struct fetch {
-	enum { IN_REG, IN_MEM, IN_SYM } kind;
-	struct strbuf base; /* register, inner fetch text, or symbol */
-	long off;
-};
 
 /* the fetch text of the value itself */
 static void fetch_text(const struct fetch *f, struct strbuf *out)
