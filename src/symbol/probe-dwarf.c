@@ -181,6 +181,33 @@ static void walk_funcs(struct func_search *fs, Dwarf_Die *parent, Dwarf_Die *cal
 	} while (!dwarf_siblingof(&child, &child));
 }
 
+/*
+ * A CU can hold the function or inlined copies of it only if one of its
+ * top-level subprograms (concrete, abstract or declared) has the name:
+ * inlined copies refer to an abstract DIE of their own CU. Namespaces
+ * and partial units are searched in full.
+ */
+static bool cu_may_have(Dwarf_Die *cu, const char *name)
+{
+	Dwarf_Die child;
+
+	if (dwarf_tag(cu) != DW_TAG_compile_unit || dwarf_child(cu, &child))
+		return true;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *n;
+
+		if (tag == DW_TAG_namespace || tag == DW_TAG_imported_unit)
+			return true;
+		if (tag != DW_TAG_subprogram)
+			continue;
+		n = dwarf_diename(&child);
+		if (n && !strcmp(n, name))
+			return true;
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
 int probe_dwarf_find_funcs(struct probe_binary *pb, const char *name, const char *file,
 			   bool inlines, struct probe_dwarf_func **out)
 {
@@ -193,7 +220,7 @@ int probe_dwarf_find_funcs(struct probe_binary *pb, const char *name, const char
 	if (!dw)
 		return -ENOENT;
 	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		if (dwarf_offdie(dw, off + hsize, &fs.cu)) {
+		if (dwarf_offdie(dw, off + hsize, &fs.cu) && cu_may_have(&fs.cu, name)) {
 			fs.optimized = cu_is_optimized(&fs.cu);
 			walk_funcs(&fs, &fs.cu, &fs.cu, 0);
 		}
