@@ -426,8 +426,11 @@ static int parse_specs(struct probe_spec *specs)
 {
 	for (size_t i = 0; i < o.specs.nr; i++) {
 		struct probe_spec_error perr;
-		int err = probe_spec_parse(&specs[i], o.specs.v[i], &perr);
+		int err;
 
+		if (probe_sdt_is_spec(o.specs.v[i]))
+			continue; /* cached SDT events: cmd/probe-sdt.c */
+		err = probe_spec_parse(&specs[i], o.specs.v[i], &perr);
 		if (!err)
 			continue;
 		pr_err("Semantic error :%s\n", perr.msg);
@@ -446,16 +449,28 @@ static int parse_specs(struct probe_spec *specs)
 static int probe_add(void)
 {
 	struct probe_spec *specs = xcalloc(o.specs.nr, sizeof(*specs));
-	const char *events_file = o.exec ? UPROBE_EVENTS : KPROBE_EVENTS;
+	struct probe_dwarf_opts po = { o.force, o.max_probes, name_event };
+	bool all_sdt = true;
+	const char *events_file;
 	struct probe_binary pb = { 0 };
 	struct probe_plan plan;
 	char *group = NULL;
 	int err;
 
+	for (size_t i = 0; i < o.specs.nr; i++)
+		all_sdt &= probe_sdt_is_spec(o.specs.v[i]);
+	events_file = o.exec || all_sdt ? UPROBE_EVENTS : KPROBE_EVENTS;
 	probe_plan_init(&plan, events_file);
 	err = parse_specs(specs);
 	if (err)
 		goto out;
+	if (all_sdt) {
+		for (size_t i = 0; i < o.specs.nr && !err; i++)
+			err = probe_sdt_resolve(o.specs.v[i], o.exec_abs, &plan, &po);
+		if (err)
+			goto fail;
+		goto resolved;
+	}
 	if (o.exec) {
 		err = probe_binary_load(&pb, o.exec_abs);
 		group = probe_group_for_path(o.exec_abs);
@@ -475,10 +490,13 @@ static int probe_add(void)
 		}
 	}
 	for (size_t i = 0; i < o.specs.nr && !err; i++)
-		err = o.exec ? resolve_uprobe(&pb, group, &specs[i], &plan)
-			     : resolve_kprobe(&specs[i], &plan, &pb);
+		err = probe_sdt_is_spec(o.specs.v[i])
+			      ? probe_sdt_resolve(o.specs.v[i], o.exec_abs, &plan, &po)
+		      : o.exec ? resolve_uprobe(&pb, group, &specs[i], &plan)
+			       : resolve_kprobe(&specs[i], &plan, &pb);
 	if (err)
 		goto fail;
+resolved:
 	if (o.action == ACT_DEFINE) {
 		struct strbuf line = STRBUF_INIT;
 
@@ -512,6 +530,7 @@ out:
 	free(specs);
 	probe_binary_release(&pb);
 	probe_cmd_dwarf_release();
+	probe_sdt_release();
 	free(group);
 	return exit_status(err);
 }

@@ -50,4 +50,16 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 /* probe_cmd_dwarf_release - free the arguments probe_dwarf_resolve() made. */
 void probe_cmd_dwarf_release(void);
 
+/* probe_sdt_is_spec - @spec names cached SDT events: %GROUP:NAME or sdt_PROV:NAME (globs). */
+bool probe_sdt_is_spec(const char *spec);
+/*
+ * probe_sdt_resolve - the SDT events of the build-id cache's probes files
+ * matching @spec (of the binary @exec when not NULL) into @plan, named as
+ * perf does. Returns 0, -ENOENT (none) or -errno.
+ */
+int probe_sdt_resolve(const char *spec, const char *exec, struct probe_plan *plan,
+		      const struct probe_dwarf_opts *po);
+/* probe_sdt_release - free what probe_sdt_resolve() made. */
+void probe_sdt_release(void);
+
 #endif

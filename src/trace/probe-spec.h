@@ -75,6 +75,7 @@ struct probe_def {
 	const char *event;
 	const char *path;   /* uprobe: the binary's absolute path */
 	u64 offset;	    /* uprobe: file offset; kprobe: offset from @symbol */
+	u64 ref_ctr_offset; /* uprobe: file offset of an SDT semaphore, 0 for none */
 	const char *symbol; /* kprobe: "_text", the function, or "MOD:sym" */
 	const struct probe_arg *args;
 	size_t nr_args;
