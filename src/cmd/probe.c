@@ -67,6 +67,9 @@ static struct probe_opts {
 	const char *filter;  /* --filter */
 	const char *exec;
 	char *exec_abs; /* owned: realpath of -x */
+	const char *module;  /* -m: a module name, or a path (made absolute) */
+	char *module_abs;    /* owned */
+	const char *target_ns; /* --target-ns PID (see cmd_probe) */
 	const char *line_or_vars;
 	bool force, dry_run, quiet, no_inlines, externs, range;
 	int verbose;
@@ -141,8 +144,8 @@ static const struct opt_spec probe_options[] = {
 	SPEC_FN("line", 'L', NULL, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
 		"Show source code lines.", opt_line_vars),
 	SPEC_FN("list", 'l', NULL, "[GROUP:]EVENT", "list up probe events", opt_list),
-	SPEC_REFUSED("module", 'm', "modname|path",
-		     "target module name (for online) or path (for offline)"),
+	SPEC_TEXT("module", 'm', &o.module, "modname|path",
+		  "target module name (for online) or path (for offline)"),
 	SPEC_FLAG("dry-run", 'n', &o.dry_run, "dry run"),
 	SPEC_FLAG("quiet", 'q', &o.quiet, "be quiet (do not show any warnings or messages)"),
 	SPEC_REFUSED("source", 's', "directory", "path to kernel source"),
@@ -163,12 +166,15 @@ static const struct opt_spec probe_options[] = {
 	SPEC_FLAG("no-inlines", 0, &o.no_inlines, "Don't search inlined functions"),
 	SPEC_FLAG("range", 0, &o.range, "Show variables location range in scope (with --vars only)"),
 	SPEC_REFUSED("symfs", 0, "directory", "Look for files with symbols relative to this directory"),
-	SPEC_REFUSED("target-ns", 0, "pid", "target pid for namespace contexts"),
+	SPEC_TEXT("target-ns", 0, &o.target_ns, "pid", "target pid for namespace contexts"),
 	SPEC_END(),
 };
 
 /* ------------------------------------------------------------------ */
 /* Adding probes */
+
+static char **module_syms_made; /* "MOD:SYM" texts of -m definitions */
+static size_t nr_module_syms;
 
 static int exit_status(int err)
 {
@@ -329,6 +335,64 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 	return err;
 }
 
+/* @module is listed in /proc/modules (loaded) */
+static bool module_loaded(const char *module)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	char line[512];
+	size_t len = strlen(module);
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, module, len) && line[len] == ' ';
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * -m MODULE: a loaded module's function from kallsyms, defined on the
+ * module's symbol ("p:probe/F MOD:F+OFF", the kprobe_events form
+ * "[MOD:]SYM[+offs]"). Without the module loaded (or its DWARF, which sonde
+ * does not read from .ko files) perf's messages.
+ */
+static int resolve_kmodule(const struct probe_spec *ps, struct probe_plan *plan,
+			   const struct probe_binary *kernel)
+{
+	const char *name = o.module_abs ? o.module_abs : o.module;
+	const char *group = ps->group ? ps->group : "probe";
+	const struct symbol *fn;
+	struct probe_plan_item *it;
+	char *base, *event;
+	int err;
+
+	if (probe_spec_needs_dwarf(ps) || !ps->func) {
+		if (o.module_abs)
+			pr_err("sonde probe: DWARF of kernel modules (%s) is not read.\n", name);
+		else
+			pr_err("Module %s is not loaded, please specify its full path name.\n", name);
+		return -ENOENT;
+	}
+	fn = module_loaded(o.module) && kernel ? symtab_find_by_name(&kernel->st, ps->func) : NULL;
+	if (!fn)
+		return -EINVAL; /* perf: nothing more than "Failed to add events" */
+	base = base_name(ps);
+	err = name_event(plan, group, base, o.force, &event);
+	free(base);
+	if (err)
+		return err;
+	it = probe_plan_add(plan, group, event, ps->point);
+	it->def.is_kernel = true;
+	it->def.is_return = ps->is_return;
+	it->def.symbol = xasprintf("%s:%s", o.module, ps->func);
+	it->def.offset = ps->has_offset ? ps->offset : 0;
+	it->def.args = ps->args;
+	it->def.nr_args = ps->nr_args;
+	module_syms_made = xrealloc(module_syms_made, (nr_module_syms + 1) * sizeof(char *));
+	module_syms_made[nr_module_syms++] = (char *)it->def.symbol;
+	return 0;
+}
+
 /* A kernel spec from kallsyms: entries relative to _text, returns on the symbol (perf's -D). */
 static int resolve_kprobe(const struct probe_spec *ps, struct probe_plan *plan,
 			  const struct probe_binary *kernel)
@@ -481,6 +545,12 @@ static int probe_add(void)
 			goto fail;
 		}
 	} else {
+		if (o.module && !module_loaded(o.module)) {
+			/* perf: the module's map is looked for first */
+			for (size_t i = 0; i < o.specs.nr && !err; i++)
+				err = resolve_kmodule(&specs[i], &plan, NULL);
+			goto fail;
+		}
 		if (o.action != ACT_DEFINE && (err = kprobe_events_check()))
 			goto fail;
 		err = probe_binary_load_kallsyms(&pb, NULL);
@@ -492,8 +562,9 @@ static int probe_add(void)
 	for (size_t i = 0; i < o.specs.nr && !err; i++)
 		err = probe_sdt_is_spec(o.specs.v[i])
 			      ? probe_sdt_resolve(o.specs.v[i], o.exec_abs, &plan, &po)
-		      : o.exec ? resolve_uprobe(&pb, group, &specs[i], &plan)
-			       : resolve_kprobe(&specs[i], &plan, &pb);
+		      : o.exec	 ? resolve_uprobe(&pb, group, &specs[i], &plan)
+		      : o.module ? resolve_kmodule(&specs[i], &plan, &pb)
+				 : resolve_kprobe(&specs[i], &plan, &pb);
 	if (err)
 		goto fail;
 resolved:
@@ -531,6 +602,11 @@ out:
 	probe_binary_release(&pb);
 	probe_cmd_dwarf_release();
 	probe_sdt_release();
+	for (size_t i = 0; i < nr_module_syms; i++)
+		free(module_syms_made[i]);
+	free(module_syms_made);
+	module_syms_made = NULL;
+	nr_module_syms = 0;
 	free(group);
 	return exit_status(err);
 }
@@ -538,6 +614,10 @@ out:
 /* -F: perf's filter rules, then the listing (cmd/probe-events.c) */
 static int run_funcs(void)
 {
+	if (o.module && !o.exec && !module_loaded(o.module)) {
+		pr_err("Failed to get a map for %s\n  Error: Failed to show functions.\n", o.module);
+		return 234;
+	}
 	/*
 	 * perf: -F FILTER after --filter X lists "X | FILTER"; a bare -F shows
 	 * the default whatever --filter says.
@@ -685,6 +765,17 @@ int cmd_probe(int argc, const char **argv)
 		opts_usage_for(probe_usage, probe_options, 'x', NULL);
 		exit(129);
 	}
+	if (o.module && strchr(o.module, '/') && !(o.module_abs = realpath(o.module, NULL))) {
+		pr_err("Failed to get the absolute path of %s: %s\n", o.module, strerror(errno));
+		opts_usage_for(probe_usage, probe_options, 'm', NULL);
+		exit(129);
+	}
+	/*
+	 * --target-ns: the uprobe paths are those of the target's mount
+	 * namespace; sonde reads them as given (the same namespace), as perf
+	 * does when the pid shares ours or does not exist
+	 */
+	(void)o.target_ns;
 	/* perf -q prints nothing at all, errors included */
 	if (o.quiet && !freopen("/dev/null", "w", stderr))
 		o.quiet = true;
@@ -740,5 +831,6 @@ int cmd_probe(int argc, const char **argv)
 	free(owned);
 	free(args);
 	free(o.exec_abs);
+	free(o.module_abs);
 	return ret;
 }

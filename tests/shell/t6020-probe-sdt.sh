@@ -61,7 +61,8 @@ int main(void)
 SRC
 if [ -z "$SDT_H" ]; then
 	echo "# no <sys/sdt.h> (Debian systemtap-sdt-dev): SDT tests skipped"
-elif command -v cc >/dev/null && cc -g -O1 -o sdtprog sdtprog.c && cc -g -O2 -o semprog semprog.c; then
+elif command -v cc >/dev/null && cc -g -O1 -o sdtprog sdtprog.c && cc -g -O2 -o semprog semprog.c &&
+	cc -g -O0 -o sdtprog0 sdtprog.c; then
 	BUILT=1
 fi
 mkdir -p home.perf home.sonde
@@ -94,7 +95,15 @@ test_expect_success PERF 'buildid-cache --add: the same cache files and probes f
 	test_cmp perf.tree sonde.tree &&
 	test_grep "^p:sdt_$Q/hit $PWD/semprog:0x[0-9a-f]*\(0x[0-9a-f]*\) arg1=" sonde.tree &&
 	same_as_perf buildid-cache --list &&
-	test_grep "$PWD/sdtprog$" s.out
+	test_grep "$PWD/sdtprog$" s.out &&
+	# -O0: arguments in stack slots
+	mkdir home0.perf home0.sonde &&
+	HOME=$PWD/home0.perf "$PERF" buildid-cache -a ./sdtprog0 &&
+	HOME=$PWD/home0.sonde ./perf buildid-cache -a ./sdtprog0 &&
+	find home0.perf -name probes | xargs cat >perf.probes0 &&
+	find home0.sonde -name probes | xargs cat >sonde.probes0 &&
+	test_cmp perf.probes0 sonde.probes0 &&
+	test_grep "arg1=-?[0-9]+\(%bp\):s32" sonde.probes0
 '
 
 test_expect_success PERF 'list sdt and -D sdt_PROV:NAME as perf' '
