@@ -173,8 +173,6 @@ static const struct opt_spec probe_options[] = {
 /* ------------------------------------------------------------------ */
 /* Adding probes */
 
-static char **module_syms_made; /* "MOD:SYM" texts of -m definitions */
-static size_t nr_module_syms;
 
 static int exit_status(int err)
 {
@@ -206,7 +204,7 @@ static int name_event(const struct probe_plan *plan, const char *group, const ch
  * perf: the event (given, or the function's up to a '.' of a clone suffix)
  * with "__return" for return probes
  */
-static char *base_name(const struct probe_spec *ps)
+char *probe_base_name(const struct probe_spec *ps)
 {
 	int len = ps->event ? (int)strlen(ps->event) : (int)strcspn(ps->func, ".");
 
@@ -241,7 +239,7 @@ static int resolve_dwarf_instances(struct probe_binary *pb, const char *group,
 		nr = (size_t)o.max_probes;
 	if (!nr)
 		return not_found(pb, ps, by_dwarf);
-	base = base_name(ps);
+	base = probe_base_name(ps);
 	err = name_event(plan, group, base, o.force, &event);
 	free(base);
 	for (size_t i = 0; i < nr && !err; i++) {
@@ -304,7 +302,7 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 		return resolve_dwarf_instances(pb, group, ps, plan, by_dwarf);
 	if (!nr_hits)
 		return not_found(pb, ps, by_dwarf);
-	base = base_name(ps);
+	base = probe_base_name(ps);
 	for (size_t i = 0; i < nr_hits && !err; i++) {
 		const struct symbol *s = hits[i];
 		struct probe_plan_item *it;
@@ -335,112 +333,6 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 	return err;
 }
 
-/* @module is listed in /proc/modules (loaded) */
-static bool module_loaded(const char *module)
-{
-	FILE *f = fopen("/proc/modules", "r");
-	char line[512];
-	size_t len = strlen(module);
-	bool found = false;
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, module, len) && line[len] == ' ';
-	if (f)
-		fclose(f);
-	return found;
-}
-
-/*
- * -m MODULE: a loaded module's function from kallsyms, defined on the
- * module's symbol ("p:probe/F MOD:F+OFF", the kprobe_events form
- * "[MOD:]SYM[+offs]"). Without the module loaded (or its DWARF, which sonde
- * does not read from .ko files) perf's messages.
- */
-static int resolve_kmodule(const struct probe_spec *ps, struct probe_plan *plan,
-			   const struct probe_binary *kernel)
-{
-	const char *name = o.module_abs ? o.module_abs : o.module;
-	const char *group = ps->group ? ps->group : "probe";
-	const struct symbol *fn;
-	struct probe_plan_item *it;
-	char *base, *event;
-	int err;
-
-	if (probe_spec_needs_dwarf(ps) || !ps->func) {
-		if (o.module_abs)
-			pr_err("sonde probe: DWARF of kernel modules (%s) is not read.\n", name);
-		else
-			pr_err("Module %s is not loaded, please specify its full path name.\n", name);
-		return -ENOENT;
-	}
-	fn = module_loaded(o.module) && kernel ? symtab_find_by_name(&kernel->st, ps->func) : NULL;
-	if (!fn)
-		return -EINVAL; /* perf: nothing more than "Failed to add events" */
-	base = base_name(ps);
-	err = name_event(plan, group, base, o.force, &event);
-	free(base);
-	if (err)
-		return err;
-	it = probe_plan_add(plan, group, event, ps->point);
-	it->def.is_kernel = true;
-	it->def.is_return = ps->is_return;
-	it->def.symbol = xasprintf("%s:%s", o.module, ps->func);
-	it->def.offset = ps->has_offset ? ps->offset : 0;
-	it->def.args = ps->args;
-	it->def.nr_args = ps->nr_args;
-	module_syms_made = xrealloc(module_syms_made, (nr_module_syms + 1) * sizeof(char *));
-	module_syms_made[nr_module_syms++] = (char *)it->def.symbol;
-	return 0;
-}
-
-/* A kernel spec from kallsyms: entries relative to _text, returns on the symbol (perf's -D). */
-static int resolve_kprobe(const struct probe_spec *ps, struct probe_plan *plan,
-			  const struct probe_binary *kernel)
-{
-	const struct symbol *fn = ps->func ? symtab_find_by_name(&kernel->st, ps->func) : NULL;
-	const struct symbol *text = symtab_find_by_name(&kernel->st, "_text");
-	const char *group = ps->group ? ps->group : "probe";
-	struct probe_plan_item *it;
-	char *base, *event;
-	int err;
-
-	if (probe_spec_needs_dwarf(ps) || !ps->func) {
-		/* perf looks for the kernel's DWARF (vmlinux) and finds none here */
-		pr_err("Failed to find the path for the kernel: Invalid ELF file\n");
-		return -ENOENT;
-	}
-	if (!fn || !text) {
-		pr_err("Failed to find symbol %s in kernel\n", ps->func);
-		return -ENOENT;
-	}
-	if (ps->has_offset) {
-		/* kallsyms has no sizes: up to the next address */
-		const struct symbol *next = fn;
-		const struct symbol *last = kernel->st.syms + kernel->st.nr_syms;
-
-		while (next < last && next->start == fn->start)
-			next++;
-		if (next < last && ps->offset > next->start - fn->start) {
-			pr_err("Offset %" PRIu64 " is bigger than the size of %s\n", ps->offset,
-			       ps->func);
-			return -ENOENT;
-		}
-	}
-	base = base_name(ps);
-	err = name_event(plan, group, base, o.force, &event);
-	free(base);
-	if (err)
-		return err;
-	it = probe_plan_add(plan, group, event, ps->point);
-	it->def.is_kernel = true;
-	it->def.is_return = ps->is_return;
-	it->def.symbol = ps->is_return ? fn->name : "_text";
-	it->def.offset = ps->is_return ? 0 : fn->start + ps->offset - text->start;
-	it->def.args = ps->args;
-	it->def.nr_args = ps->nr_args;
-	return 0;
-}
-
 static void print_added(const struct probe_plan *plan)
 {
 	const struct probe_plan_item *it = NULL;
@@ -464,25 +356,6 @@ static void print_added(const struct probe_plan *plan)
 	}
 	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"
 			"\t%s record -e %s:%s -aR sleep 1\n\n", prog_name, it->group, it->event);
-}
-
-/* perf's check before any kernel probe is added. Returns 0 or -ENOENT (said). */
-static int kprobe_events_check(void)
-{
-	const char *root = tracefs_root();
-	struct strbuf path = STRBUF_INIT;
-	int err = 0;
-
-	if (!root)
-		root = "/sys/kernel/tracing";
-	strbuf_addf(&path, "%s/%s", root, KPROBE_EVENTS);
-	if (access(path.buf, F_OK)) {
-		pr_err("%s//%s does not exist.\nPlease rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
-		       root, KPROBE_EVENTS);
-		err = -ENOENT;
-	}
-	strbuf_release(&path);
-	return err;
 }
 
 /* Parse every spec; a bad one ends the command with perf's text and status. */
@@ -514,6 +387,7 @@ static int probe_add(void)
 {
 	struct probe_spec *specs = xcalloc(o.specs.nr, sizeof(*specs));
 	struct probe_dwarf_opts po = { o.force, o.max_probes, name_event };
+	struct probe_kernel_opts ko = { o.module, o.module_abs, o.force, name_event };
 	bool all_sdt = true;
 	const char *events_file;
 	struct probe_binary pb = { 0 };
@@ -545,13 +419,13 @@ static int probe_add(void)
 			goto fail;
 		}
 	} else {
-		if (o.module && !module_loaded(o.module)) {
+		if (o.module && !probe_module_loaded(o.module)) {
 			/* perf: the module's map is looked for first */
 			for (size_t i = 0; i < o.specs.nr && !err; i++)
-				err = resolve_kmodule(&specs[i], &plan, NULL);
+				err = probe_kernel_resolve(&specs[i], &plan, NULL, &ko);
 			goto fail;
 		}
-		if (o.action != ACT_DEFINE && (err = kprobe_events_check()))
+		if (o.action != ACT_DEFINE && (err = probe_kprobe_events_check()))
 			goto fail;
 		err = probe_binary_load_kallsyms(&pb, NULL);
 		if (err) {
@@ -562,9 +436,8 @@ static int probe_add(void)
 	for (size_t i = 0; i < o.specs.nr && !err; i++)
 		err = probe_sdt_is_spec(o.specs.v[i])
 			      ? probe_sdt_resolve(o.specs.v[i], o.exec_abs, &plan, &po)
-		      : o.exec	 ? resolve_uprobe(&pb, group, &specs[i], &plan)
-		      : o.module ? resolve_kmodule(&specs[i], &plan, &pb)
-				 : resolve_kprobe(&specs[i], &plan, &pb);
+		      : o.exec ? resolve_uprobe(&pb, group, &specs[i], &plan)
+			       : probe_kernel_resolve(&specs[i], &plan, &pb, &ko);
 	if (err)
 		goto fail;
 resolved:
@@ -602,11 +475,7 @@ out:
 	probe_binary_release(&pb);
 	probe_cmd_dwarf_release();
 	probe_sdt_release();
-	for (size_t i = 0; i < nr_module_syms; i++)
-		free(module_syms_made[i]);
-	free(module_syms_made);
-	module_syms_made = NULL;
-	nr_module_syms = 0;
+	probe_kernel_release();
 	free(group);
 	return exit_status(err);
 }
@@ -614,7 +483,7 @@ out:
 /* -F: perf's filter rules, then the listing (cmd/probe-events.c) */
 static int run_funcs(void)
 {
-	if (o.module && !o.exec && !module_loaded(o.module)) {
+	if (o.module && !o.exec && !probe_module_loaded(o.module)) {
 		pr_err("Failed to get a map for %s\n  Error: Failed to show functions.\n", o.module);
 		return 234;
 	}

@@ -50,6 +50,31 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 /* probe_cmd_dwarf_release - free the arguments probe_dwarf_resolve() made. */
 void probe_cmd_dwarf_release(void);
 
+/* probe_base_name - perf's event name of a spec: EVENT, or FUNC up to a '.', "__return" added. */
+char *probe_base_name(const struct probe_spec *ps);
+
+/* struct probe_kernel_opts - what the kernel resolution needs from the command. */
+struct probe_kernel_opts {
+	const char *module;	/* -m, or NULL */
+	const char *module_abs; /* -m as an absolute path, when it was one */
+	bool force;
+	int (*name_event)(const struct probe_plan *plan, const char *group, const char *base,
+			  bool allow_suffix, char **event);
+};
+
+/*
+ * probe_kernel_resolve - a kernel spec into @plan: from kallsyms (@kernel),
+ * or with -m a module's function. perf's messages; returns 0 or -errno.
+ */
+int probe_kernel_resolve(const struct probe_spec *ps, struct probe_plan *plan,
+			 const struct probe_binary *kernel, const struct probe_kernel_opts *ko);
+/* probe_module_loaded - @module is listed in /proc/modules. */
+bool probe_module_loaded(const char *module);
+/* probe_kprobe_events_check - perf's check before adding kernel probes: 0 or -ENOENT (said). */
+int probe_kprobe_events_check(void);
+/* probe_kernel_release - free what probe_kernel_resolve() made. */
+void probe_kernel_release(void);
+
 /* probe_sdt_is_spec - @spec names cached SDT events: %GROUP:NAME or sdt_PROV:NAME (globs). */
 bool probe_sdt_is_spec(const char *spec);
 /*
