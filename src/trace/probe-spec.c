@@ -278,6 +278,15 @@ int probe_spec_parse(struct probe_spec *ps, const char *text, struct probe_spec_
 		ps->args = xcalloc(ps->nr_args, sizeof(*ps->args));
 		for (size_t i = 0; i < ps->nr_args; i++)
 			parse_arg(&ps->args[i], words.v[i + 1]);
+		for (size_t i = 0; i < ps->nr_args && ps->is_return; i++) {
+			/* perf passes $params/$vars of a return probe to the tracer as typed */
+			if (ps->args[i].expr[0] == '$')
+				ps->args[i].is_fetch = true;
+			if (ps->args[i].is_fetch)
+				continue;
+			ret = spec_fail(err, "You can't specify local variable for kretprobe.");
+			goto fail;
+		}
 	}
 	strvec_clear(&words);
 	return 0;

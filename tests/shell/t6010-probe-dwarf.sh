@@ -172,7 +172,7 @@ test_expect_success PERF,UPROBES 'lazy patterns (FUNC;PTN, SRC;PTN) and perf mes
 test_expect_success PERF,UPROBES '-D: variables that are not live, bad member access, bad casts' '
 	for s in "work nosuch" "work:5 nosuch" "work p.x" "work p->nosuch" "work n:string" \
 		"work:1" "prog.c:21" "prog.c:24" "nosuch:3" "work n->x" "work n[1]" "show pt->x" \
-		"work p[1]" "work *p"; do
+		"work p[1]" "work *p" "work%return sum" "work%return p->x" "work%return \$vars"; do
 		same_as_perf -x ./$B0 -D "$s" || return 1
 	done &&
 	same_as_perf -x ./$B0 -D "work p.x" &&
