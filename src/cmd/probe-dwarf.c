@@ -38,12 +38,12 @@ static int no_debuginfo(const char *path, const char *what)
  * the ELF symbols of that name (an alias: libc's malloc is __libc_malloc).
  */
 static int find_funcs(struct probe_binary *pb, const char *name, const char *file, bool inlines,
-		      struct probe_dwarf_func **fns)
+		      bool by_symbols, struct probe_dwarf_func **fns)
 {
 	size_t len = strlen(name);
 	int n = probe_dwarf_find_funcs(pb, name, file, inlines, fns);
 
-	if (n != 0 || file)
+	if (n != 0 || file || !by_symbols)
 		return n;
 	free(*fns);
 	*fns = NULL;
@@ -179,7 +179,7 @@ int probe_cmd_line(const char *path, const char *spec)
 			ret = 161;
 			goto out;
 		}
-		nr = find_funcs(&pb, lr.func, lr.file, false, &fns);
+		nr = find_funcs(&pb, lr.func, lr.file, false, true, &fns);
 		if (nr <= 0 || probe_dwarf_func_lines(&pb, &fns[0], &pl)) {
 			free(fns);
 			goto not_found;
@@ -240,6 +240,10 @@ static char *point_name(const struct probe_spec *ps)
 {
 	if (ps->func && ps->has_line && ps->line)
 		return xasprintf("%s:%ld", ps->func, ps->line);
+	if (ps->func && ps->has_offset)
+		return xasprintf("%s+%" PRIu64, ps->func, ps->offset);
+	if (ps->func && ps->is_return)
+		return xasprintf("%s%%return", ps->func);
 	if (ps->func)
 		return xstrdup(ps->func);
 	if (ps->has_line)
@@ -261,7 +265,7 @@ static void points_push(struct dwarf_point **v, size_t *nr, u64 addr,
  * without a match, perf 6.1 takes the function's entry
  */
 static int find_lazy_points(struct probe_binary *pb, const struct probe_spec *ps, bool inlines,
-			    struct dwarf_point **out)
+			    bool by_symbols, struct dwarf_point **out)
 {
 	struct probe_dwarf_func *fns = NULL;
 	size_t nr = 0;
@@ -281,7 +285,7 @@ static int find_lazy_points(struct probe_binary *pb, const struct probe_spec *ps
 		free(addrs);
 		return (int)nr;
 	}
-	n = find_funcs(pb, ps->func, ps->file, inlines, &fns);
+	n = find_funcs(pb, ps->func, ps->file, inlines, by_symbols, &fns);
 	for (int i = 0; i < n; i++) {
 		int na;
 
@@ -305,7 +309,7 @@ static int find_lazy_points(struct probe_binary *pb, const struct probe_spec *ps
  * after saying why.
  */
 static int find_points(struct probe_binary *pb, const struct probe_spec *ps, bool inlines,
-		       struct dwarf_point **out)
+		       bool by_symbols, struct dwarf_point **out)
 {
 	struct probe_dwarf_func *fns = NULL;
 	size_t nr = 0;
@@ -313,7 +317,7 @@ static int find_points(struct probe_binary *pb, const struct probe_spec *ps, boo
 
 	*out = NULL;
 	if (ps->lazy)
-		return find_lazy_points(pb, ps, inlines, out);
+		return find_lazy_points(pb, ps, inlines, by_symbols, out);
 	if (!ps->func) {
 		const char *path = ps->file ? probe_dwarf_find_file(pb, ps->file) : NULL;
 		u64 *addrs = NULL;
@@ -338,7 +342,7 @@ static int find_points(struct probe_binary *pb, const struct probe_spec *ps, boo
 		free(addrs);
 		return (int)nr;
 	}
-	n = find_funcs(pb, ps->func, ps->file, inlines, &fns);
+	n = find_funcs(pb, ps->func, ps->file, inlines, by_symbols, &fns);
 	for (int i = 0; i < n; i++) {
 		const struct probe_dwarf_func *fn = &fns[i];
 		u64 *addrs = NULL;
@@ -392,7 +396,7 @@ int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inl
 	}
 	sf = strfilter_new(filter ? filter : VARS_DEFAULT_FILTER, NULL);
 	name = point_name(&ps);
-	n = find_points(&pb, &ps, !no_inlines, &pts);
+	n = find_points(&pb, &ps, !no_inlines, true, &pts);
 	if (n == 0 && !ps.func) {
 		pr_err("Debuginfo analysis failed.\n  Error: Failed to show vars.\n");
 		ret = 161;
@@ -599,7 +603,7 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 	struct dwarf_point *pts = NULL;
 	char *event = NULL, *last_base = NULL;
 	char *on = point_name(ps); /* perf's "(on ...)" text: the point without a pattern */
-	int n = find_points(pb, ps, true, &pts);
+	int n = find_points(pb, ps, true, false, &pts);
 	size_t first = plan->nr_items;
 	int err = 0;
 
@@ -612,7 +616,9 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 	if (!n) {
 		char *name = point_name(ps);
 
-		pr_err("Probe point '%s' not found.\n", name);
+		/* perf names the point only for lines and patterns */
+		if (!ps->func || ps->has_line || ps->lazy)
+			pr_err("Probe point '%s' not found.\n", name);
 		free(name);
 		free(on);
 		return -ENOENT;

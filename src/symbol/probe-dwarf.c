@@ -1187,7 +1187,7 @@ static int translate(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 
 		t = cur;
 		if (!has_type || !real_type(&t)) {
-			ret = -EINVAL;
+			ret = -ENOENT;
 			fail(err, "Failed to get the type of %.*s.", (int)last_len, last);
 			break;
 		}
@@ -1232,7 +1232,7 @@ static int translate(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 					break;
 				}
 				if (!type_of(&t, &st) || !real_type(&st)) {
-					ret = -EINVAL;
+					ret = -ENOENT;
 					fail(err, "Failed to get the type of %.*s.", (int)last_len, last);
 					break;
 				}

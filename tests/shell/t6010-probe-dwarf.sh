@@ -183,6 +183,21 @@ test_expect_success PERF,UPROBES '-D: variables that are not live, bad member ac
 	same_as_perf -x ./$B2 -D "show pt.x"
 '
 
+test_expect_success PERF,UPROBES 'libc through its debug file: -V and -D as perf (aliases, versioned names)' '
+	LIBC=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6) &&
+	for a in "-V malloc" "-V __libc_malloc:3" "-V fopen" "-V printf" "-V free --externs" \
+		"-L malloc"; do
+		same_as_perf -x "$LIBC" $a || return 1
+	done &&
+	for s in "__libc_malloc bytes" "malloc bytes" "__libc_free mem" "getenv name:string" \
+		"fopen filename:string" "nosuchfn x" "work%return \$vars"; do
+		same_as_perf -x "$LIBC" -D "$s" || return 1
+	done &&
+	for a in "-V work%return" "-V work+4" "-V prog.c;*sum*"; do
+		same_as_perf -x ./$B2 $a || return 1
+	done
+'
+
 test_expect_success PERF,ROOT,UPROBES 'adding a line probe writes what perf writes; tracefs unchanged on errors' '
 	cleanup_probes &&
 	"$PERF" probe -q -x ./$B0 "work:6 sq i" && grep "^p:probe_$B0/" "$UPEV" >perf.ev &&
