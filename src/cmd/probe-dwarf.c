@@ -180,7 +180,15 @@ int probe_cmd_line(const char *path, const char *spec)
 			goto out;
 		}
 		nr = find_funcs(&pb, lr.func, lr.file, false, true, &fns);
-		if (nr <= 0 || probe_dwarf_func_lines(&pb, &fns[0], &pl)) {
+		if (nr == 0) {
+			/* only inlined: its copies (perf lists the lines they start on) */
+			free(fns);
+			nr = probe_dwarf_find_funcs(&pb, lr.func, lr.file, true, &fns);
+			if (nr <= 0 || probe_dwarf_inlined_lines(&pb, fns, (size_t)nr, &pl)) {
+				free(fns);
+				goto not_found;
+			}
+		} else if (nr < 0 || probe_dwarf_func_lines(&pb, &fns[0], &pl)) {
 			free(fns);
 			goto not_found;
 		}

@@ -341,6 +341,51 @@ int probe_dwarf_func_lines(struct probe_binary *pb, const struct probe_dwarf_fun
 	return 0;
 }
 
+/* the line of the first statement at @addr in @cu's line table, or 0 */
+static int stmt_line_at(Dwarf_Die *cu, u64 addr)
+{
+	Dwarf_Lines *lines;
+	size_t nr;
+
+	if (dwarf_getsrclines(cu, &lines, &nr))
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool stmt = false;
+		int line;
+
+		if (!dwarf_lineaddr(l, &a) && a == addr && !dwarf_linebeginstatement(l, &stmt) &&
+		    stmt && !dwarf_lineno(l, &line))
+			return line;
+	}
+	return 0;
+}
+
+int probe_dwarf_inlined_lines(struct probe_binary *pb, const struct probe_dwarf_func *fns,
+			      size_t nr, struct probe_lines *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (!nr || !fns[0].file)
+		return -ENOENT;
+	pl->path = xstrdup(fns[0].file);
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Addr base, start, end, low = 0;
+		ptrdiff_t off = 0;
+		bool any = false;
+
+		while ((off = dwarf_ranges((Dwarf_Die *)&fns[i].die, off, &base, &start, &end)) > 0) {
+			if (!any || start < low)
+				low = start;
+			any = true;
+		}
+		if (any)
+			lines_mark(pl, stmt_line_at((Dwarf_Die *)&fns[i].cu, low));
+	}
+	(void)pb;
+	return 0;
+}
+
 /* calls @fn for each CU; stops when it returns non-zero */
 static int each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg)
 {

@@ -63,6 +63,13 @@ struct probe_lines {
 int probe_dwarf_func_lines(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 			   struct probe_lines *pl);
 /*
+ * probe_dwarf_inlined_lines - a function that exists only inlined, as perf
+ * lists it: for each copy in @fns, the line of the first statement at the
+ * copy's lowest address. Returns 0 or -ENOENT.
+ */
+int probe_dwarf_inlined_lines(struct probe_binary *pb, const struct probe_dwarf_func *fns,
+			      size_t nr, struct probe_lines *pl);
+/*
  * probe_dwarf_file_lines - the same for every function in the source file
  * ending in @file. Returns 0, or -ENOENT (no such file in the DWARF).
  */
