@@ -102,6 +102,7 @@ test_expect_success PERF,UPROBES '-L: the same source listings as perf' '
 			same_as_perf -x ./$b -L $r || return 1
 		done
 	done &&
+	same_as_perf -x ./$B2 -L main &&
 	same_as_perf -x ./$B0 -L main &&
 	grep -qxF "      6  	for (int k = 0; k < loops; k++) {" s.out
 '
