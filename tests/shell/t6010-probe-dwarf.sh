@@ -227,6 +227,14 @@ test_expect_success PERF,ROOT,UPROBES 'record and script decode variable argumen
 		"$PERF" script -i $b.data >$b.perf-script &&
 		test_cmp $b.perf-script $b.script || return 1
 	done &&
+	cleanup_probes &&
+	# a source line: sum where the program prints it
+	./perf probe -q -x ./$B0 "work:11 sum" &&
+	./perf record -q -o line.data -e probe_$B0:work_L11 ./$B0 4 >line.prog &&
+	./perf script -i line.data | sed "s/.*: ([0-9a-f]*) //" >line.got &&
+	sed -n "s/^work .* sum=\([0-9]*\)$/sum=\1/p" line.prog >line.want &&
+	[ $(wc -l <line.want) = 4 ] &&
+	test_cmp line.want line.got &&
 	cleanup_probes
 '
 
