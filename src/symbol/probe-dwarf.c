@@ -131,6 +131,7 @@ struct func_search {
 	const char *name;
 	const char *file;
 	bool inlines;
+	bool deep; /* this CU may hold inlined copies: walk into functions */
 	bool optimized;
 	Dwarf_Die cu;
 	struct probe_dwarf_func *v;
@@ -167,7 +168,7 @@ static void walk_funcs(struct func_search *fs, Dwarf_Die *parent, Dwarf_Die *cal
 				continue; /* abstract or declaration: no code */
 			if (name && !strcmp(name, fs->name))
 				func_push(fs, &child, &child);
-			if (fs->inlines)
+			if (fs->deep)
 				walk_funcs(fs, &child, &child, depth + 1);
 		} else if (tag == DW_TAG_inlined_subroutine) {
 			const char *name = dwarf_diename(&child);
@@ -184,28 +185,36 @@ static void walk_funcs(struct func_search *fs, Dwarf_Die *parent, Dwarf_Die *cal
 /*
  * A CU can hold the function or inlined copies of it only if one of its
  * top-level subprograms (concrete, abstract or declared) has the name:
- * inlined copies refer to an abstract DIE of their own CU. Namespaces
- * and partial units are searched in full.
+ * inlined copies refer to an abstract DIE of their own CU. The walk goes
+ * into functions only when the name was declared inline (DW_AT_inline on
+ * it or its origin). Namespaces and partial units are searched in full.
  */
-static bool cu_may_have(Dwarf_Die *cu, const char *name)
+enum cu_search { CU_SKIP, CU_TOP, CU_DEEP };
+
+static enum cu_search cu_may_have(Dwarf_Die *cu, const char *name)
 {
+	enum cu_search ret = CU_SKIP;
 	Dwarf_Die child;
 
 	if (dwarf_tag(cu) != DW_TAG_compile_unit || dwarf_child(cu, &child))
-		return true;
+		return CU_DEEP;
 	do {
 		int tag = dwarf_tag(&child);
 		const char *n;
 
 		if (tag == DW_TAG_namespace || tag == DW_TAG_imported_unit)
-			return true;
+			return CU_DEEP;
 		if (tag != DW_TAG_subprogram)
 			continue;
 		n = dwarf_diename(&child);
-		if (n && !strcmp(n, name))
-			return true;
+		if (!n || strcmp(n, name))
+			continue;
+		/* only a function declared inline can have inlined copies */
+		if (dwarf_hasattr_integrate(&child, DW_AT_inline))
+			return CU_DEEP;
+		ret = CU_TOP;
 	} while (!dwarf_siblingof(&child, &child));
-	return false;
+	return ret;
 }
 
 int probe_dwarf_find_funcs(struct probe_binary *pb, const char *name, const char *file,
@@ -220,8 +229,12 @@ int probe_dwarf_find_funcs(struct probe_binary *pb, const char *name, const char
 	if (!dw)
 		return -ENOENT;
 	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		if (dwarf_offdie(dw, off + hsize, &fs.cu) && cu_may_have(&fs.cu, name)) {
+		enum cu_search how = dwarf_offdie(dw, off + hsize, &fs.cu) ? cu_may_have(&fs.cu, name)
+									  : CU_SKIP;
+
+		if (how != CU_SKIP) {
 			fs.optimized = cu_is_optimized(&fs.cu);
+			fs.deep = inlines && how == CU_DEEP;
 			walk_funcs(&fs, &fs.cu, &fs.cu, 0);
 		}
 		off = next;
