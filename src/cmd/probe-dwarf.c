@@ -156,7 +156,7 @@ int probe_cmd_line(const char *path, const char *spec)
 	struct probe_binary pb;
 	struct probe_lines pl = { 0 };
 	struct line_range lr;
-	int err = probe_binary_load(&pb, path);
+	int err = probe_binary_load_names(&pb, path);
 	int ret = 254;
 
 	if (line_range_parse(&lr, spec)) {
@@ -397,7 +397,7 @@ int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inl
 		pr_err("Semantic error :%s\n", perr.msg);
 		return 234;
 	}
-	err = probe_binary_load(&pb, path);
+	err = probe_binary_load_names(&pb, path);
 	if (err || !pb.has_dwarf) {
 		ret = no_debuginfo(path, "vars");
 		goto out;

@@ -68,6 +68,12 @@ int probe_binary_load_names(struct probe_binary *pb, const char *path)
 	return load(pb, path, false);
 }
 
+void probe_binary_finish(struct probe_binary *pb)
+{
+	if (!pb->st.is_finished)
+		symtab_finish(&pb->st, false);
+}
+
 int probe_binary_load_kallsyms(struct probe_binary *pb, const char *path)
 {
 	struct strbuf text = STRBUF_INIT;

@@ -1002,7 +1002,10 @@ static int frame_cfa(struct probe_binary *pb, u64 addr, unsigned int *reg, long 
 /* the symbol at @addr for "@sym+off" */
 static int global_fetch(struct probe_binary *pb, u64 addr, struct fetch *f)
 {
-	const struct symbol *s = symtab_find(&pb->st, addr);
+	const struct symbol *s;
+
+	probe_binary_finish(pb);
+	s = symtab_find(&pb->st, addr);
 
 	if (!s)
 		return -ENOENT;
