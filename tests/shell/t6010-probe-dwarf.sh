@@ -205,6 +205,15 @@ test_expect_success PERF,ROOT,UPROBES 'adding a line probe writes what perf writ
 	./perf probe -q -x ./$B0 "work:6 sq i" && grep "^p:probe_$B0/" "$UPEV" >sonde.ev &&
 	cleanup_probes &&
 	test_cmp perf.ev sonde.ev &&
+	# --list names lines as perf: the first statement at an address
+	./perf probe -q -x ./$B0 "work:6 sq i" &&
+	./perf probe -q -x ./$B2 show:2 &&
+	./perf probe -q -x ./$B2 main:6 &&
+	./perf probe -q -x ./$B0 "prog.c;*square*" &&
+	same_as_perf -l "probe_$B0:*" &&
+	same_as_perf -l "probe_$B2:*" &&
+	test_grep "^  probe_$B2:show_L2 +\(on show:2@$PWD/prog.c in $PWD/$B2\)$" s.out &&
+	cleanup_probes &&
 	cat "$UPEV" >before &&
 	test_must_fail ./perf probe -x ./$B0 "work nosuch" 2>err &&
 	test_must_fail ./perf probe -x ./$B0 "work:3" 2>err &&
