@@ -624,8 +624,8 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 	if (!n) {
 		char *name = point_name(ps);
 
-		/* perf names the point only for lines and patterns */
-		if (!ps->func || ps->has_line || ps->lazy)
+		/* perf names the point only when the spec has no arguments */
+		if (!ps->nr_args)
 			pr_err("Probe point '%s' not found.\n", name);
 		free(name);
 		free(on);

@@ -1105,8 +1105,9 @@ in_mem:
 	f->off = off;
 	return 0;
 bad_reg:
-	fail(err, "Mapping for the register number %u missing on this architecture.", reg);
-	return -ERANGE;
+	fail(err, "Mapping for the register number %u missing on this architecture.\n"
+		  "Sorry, we don't support this variable location yet.", reg);
+	return -EOPNOTSUPP;
 }
 
 /* the variable @name seen from @addr in @fn: innermost scope first, then the CU's globals */
@@ -1395,7 +1396,7 @@ out:
 
 /* $params / $vars: every live parameter (and variable) of @fn's scopes */
 static int expand_all(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
-		      bool vars, struct strbuf *out, struct probe_dwarf_error *err)
+		      bool vars, bool multi, struct strbuf *out, struct probe_dwarf_error *err)
 {
 	Dwarf_Die *scopes = NULL, child;
 	int n = fn_scopes(fn, addr, &scopes);
@@ -1415,16 +1416,33 @@ static int expand_all(struct probe_binary *pb, const struct probe_dwarf_func *fn
 
 			if (!vn || !(tag == DW_TAG_formal_parameter || (vars && tag == DW_TAG_variable)))
 				continue;
-			if (!var_location(&child, addr, &ops, &nops))
+			/* what has no location perf can read here is left out */
+			if (!var_location(&child, addr, &ops, &nops) || !op_supported(&ops[0]))
 				continue;
 			if (out->len)
 				strbuf_addch(out, ' ');
-			if (translate(pb, fn, addr, false, &child, "", NULL, NULL, vn, out, &e))
+			e.warn[0] = 0;
+			ret = translate(pb, fn, addr, false, &child, "", NULL, NULL, vn, out, &e);
+			if (e.warn[0] && strlen(err->warn) + strlen(e.warn) + 2 < sizeof(err->warn))
+				snprintf(err->warn + strlen(err->warn), sizeof(err->warn) - strlen(err->warn),
+					 "%s%s", err->warn[0] ? "\n" : "", e.warn);
+			if (ret) {
+				/* perf gives up on the first it cannot read */
 				strbuf_setlen(out, mark);
+				snprintf(err->msg, sizeof(err->msg), "%s", e.msg);
+				break;
+			}
 		} while (!dwarf_siblingof(&child, &child));
 	}
 	free(scopes);
-	(void)err;
+	if (!ret && !out->len && !multi) {
+		/* one point without any: perf's message (several points may have none) */
+		fail(err, "Failed to find the location of the '%s' variable at this address.\n"
+			  " Perhaps it has been optimized out.\n"
+			  " Use -V with the --range option to show '%s' location range.",
+		     vars ? "$vars" : "$params", vars ? "$vars" : "$params");
+		ret = -ENOENT;
+	}
 	return ret;
 }
 
@@ -1464,7 +1482,7 @@ int probe_dwarf_arg(struct probe_binary *pb, const struct probe_dwarf_func *fn, 
 	err->msg[0] = 0;
 	err->warn[0] = 0;
 	if (!strcmp(expr, "$params") || !strcmp(expr, "$vars"))
-		return expand_all(pb, fn, addr, expr[1] == 'v', out, err);
+		return expand_all(pb, fn, addr, expr[1] == 'v', multi, out, err);
 	if (!find_var(fn, addr, expr, len, &var) && multi && in_function(fn, expr, len)) {
 		fail(err, "Sorry, we don't support this variable location yet.");
 		return -EOPNOTSUPP;

@@ -121,7 +121,7 @@ int probe_dwarf_vars(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 /* struct probe_dwarf_error - why an argument could not be located (perf's text, no newline). */
 struct probe_dwarf_error {
 	char msg[320];
-	char warn[160]; /* a warning perf prints even on success ("" for none) */
+	char warn[480]; /* warnings perf prints even on success, one a line ("" for none) */
 };
 
 /*

@@ -143,7 +143,9 @@ test_expect_success PERF,UPROBES '-D: lines and variable arguments as perf defin
 			"work \$params" "work \$vars" "work%return \$retval" "show pt.x arr[1] pt.name" \
 			"prog.c:26 i" "square v" "work counter total" "work:0" "work:3" \
 			"main argc argv[0]:string" "main:6 loops" "main:6 p.x" \
-			"main:7 p.x arr[2] p.name:string" "work label:ustring %di" "ev=work:6 s=sq:u16"; do
+			"main:7 p.x arr[2] p.name:string" "work label:ustring %di" "ev=work:6 s=sq:u16" \
+			"work:6 \$vars" "main:6 \$vars" "work;*sum* \$vars" "main \$vars" "show \$params" \
+			"nosuch:3 x" "nosuch:3" "nosuch;foo" "prog.c:200 x"; do
 			same_as_perf -x ./$b -D "$s" || return 1
 		done
 	done &&
