@@ -13,6 +13,8 @@ TEST_PKGS="linux-perf clang libclang-rt-14-dev util-linux procps python3 g++ deb
 TEST_PKGS="$TEST_PKGS chromium protobuf-compiler"
 # the TUI tests (report, top) drive the terminal through tmux
 TEST_PKGS="$TEST_PKGS tmux"
+# USDT test programs (t6020) include <sys/sdt.h>
+TEST_PKGS="$TEST_PKGS systemtap-sdt-dev"
 want=""
 for p in $PKGS ${WITH_TEST_DEPS:+$TEST_PKGS}; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || want="$want $p"

@@ -67,6 +67,9 @@ static struct probe_opts {
 	const char *filter;  /* --filter */
 	const char *exec;
 	char *exec_abs; /* owned: realpath of -x */
+	const char *module;  /* -m: a module name, or a path (made absolute) */
+	char *module_abs;    /* owned */
+	const char *target_ns; /* --target-ns PID (see cmd_probe) */
 	const char *line_or_vars;
 	bool force, dry_run, quiet, no_inlines, externs, range;
 	int verbose;
@@ -141,8 +144,8 @@ static const struct opt_spec probe_options[] = {
 	SPEC_FN("line", 'L', NULL, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
 		"Show source code lines.", opt_line_vars),
 	SPEC_FN("list", 'l', NULL, "[GROUP:]EVENT", "list up probe events", opt_list),
-	SPEC_REFUSED("module", 'm', "modname|path",
-		     "target module name (for online) or path (for offline)"),
+	SPEC_TEXT("module", 'm', &o.module, "modname|path",
+		  "target module name (for online) or path (for offline)"),
 	SPEC_FLAG("dry-run", 'n', &o.dry_run, "dry run"),
 	SPEC_FLAG("quiet", 'q', &o.quiet, "be quiet (do not show any warnings or messages)"),
 	SPEC_REFUSED("source", 's', "directory", "path to kernel source"),
@@ -163,12 +166,13 @@ static const struct opt_spec probe_options[] = {
 	SPEC_FLAG("no-inlines", 0, &o.no_inlines, "Don't search inlined functions"),
 	SPEC_FLAG("range", 0, &o.range, "Show variables location range in scope (with --vars only)"),
 	SPEC_REFUSED("symfs", 0, "directory", "Look for files with symbols relative to this directory"),
-	SPEC_REFUSED("target-ns", 0, "pid", "target pid for namespace contexts"),
+	SPEC_TEXT("target-ns", 0, &o.target_ns, "pid", "target pid for namespace contexts"),
 	SPEC_END(),
 };
 
 /* ------------------------------------------------------------------ */
 /* Adding probes */
+
 
 static int exit_status(int err)
 {
@@ -200,7 +204,7 @@ static int name_event(const struct probe_plan *plan, const char *group, const ch
  * perf: the event (given, or the function's up to a '.' of a clone suffix)
  * with "__return" for return probes
  */
-static char *base_name(const struct probe_spec *ps)
+char *probe_base_name(const struct probe_spec *ps)
 {
 	int len = ps->event ? (int)strlen(ps->event) : (int)strcspn(ps->func, ".");
 
@@ -235,7 +239,7 @@ static int resolve_dwarf_instances(struct probe_binary *pb, const char *group,
 		nr = (size_t)o.max_probes;
 	if (!nr)
 		return not_found(pb, ps, by_dwarf);
-	base = base_name(ps);
+	base = probe_base_name(ps);
 	err = name_event(plan, group, base, o.force, &event);
 	free(base);
 	for (size_t i = 0; i < nr && !err; i++) {
@@ -269,15 +273,15 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 	int err = 0;
 
 	if (probe_spec_needs_dwarf(ps)) {
+		struct probe_dwarf_opts po = { o.force, o.max_probes, name_event };
+
 		if (!pb->has_dwarf) {
 			pr_err("The %s file has no debug information.\n"
 			       "Rebuild with -g, or install an appropriate debuginfo package.\n",
 			       pb->path);
 			return -ENOENT;
 		}
-		pr_err("sonde probe: source lines, lazy patterns and variables need DWARF "
-		       "probe finding, which sonde does not implement yet.\n");
-		return -EOPNOTSUPP;
+		return probe_dwarf_resolve(pb, group, ps, plan, &po);
 	}
 	/*
 	 * perf with DWARF looks a plain FUNC[+OFF] up there (functions only:
@@ -298,7 +302,7 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 		return resolve_dwarf_instances(pb, group, ps, plan, by_dwarf);
 	if (!nr_hits)
 		return not_found(pb, ps, by_dwarf);
-	base = base_name(ps);
+	base = probe_base_name(ps);
 	for (size_t i = 0; i < nr_hits && !err; i++) {
 		const struct symbol *s = hits[i];
 		struct probe_plan_item *it;
@@ -329,54 +333,6 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 	return err;
 }
 
-/* A kernel spec from kallsyms: entries relative to _text, returns on the symbol (perf's -D). */
-static int resolve_kprobe(const struct probe_spec *ps, struct probe_plan *plan,
-			  const struct probe_binary *kernel)
-{
-	const struct symbol *fn = ps->func ? symtab_find_by_name(&kernel->st, ps->func) : NULL;
-	const struct symbol *text = symtab_find_by_name(&kernel->st, "_text");
-	const char *group = ps->group ? ps->group : "probe";
-	struct probe_plan_item *it;
-	char *base, *event;
-	int err;
-
-	if (probe_spec_needs_dwarf(ps) || !ps->func) {
-		/* perf looks for the kernel's DWARF (vmlinux) and finds none here */
-		pr_err("Failed to find the path for the kernel: Invalid ELF file\n");
-		return -ENOENT;
-	}
-	if (!fn || !text) {
-		pr_err("Failed to find symbol %s in kernel\n", ps->func);
-		return -ENOENT;
-	}
-	if (ps->has_offset) {
-		/* kallsyms has no sizes: up to the next address */
-		const struct symbol *next = fn;
-		const struct symbol *last = kernel->st.syms + kernel->st.nr_syms;
-
-		while (next < last && next->start == fn->start)
-			next++;
-		if (next < last && ps->offset > next->start - fn->start) {
-			pr_err("Offset %" PRIu64 " is bigger than the size of %s\n", ps->offset,
-			       ps->func);
-			return -ENOENT;
-		}
-	}
-	base = base_name(ps);
-	err = name_event(plan, group, base, o.force, &event);
-	free(base);
-	if (err)
-		return err;
-	it = probe_plan_add(plan, group, event, ps->point);
-	it->def.is_kernel = true;
-	it->def.is_return = ps->is_return;
-	it->def.symbol = ps->is_return ? fn->name : "_text";
-	it->def.offset = ps->is_return ? 0 : fn->start + ps->offset - text->start;
-	it->def.args = ps->args;
-	it->def.nr_args = ps->nr_args;
-	return 0;
-}
-
 static void print_added(const struct probe_plan *plan)
 {
 	const struct probe_plan_item *it = NULL;
@@ -393,31 +349,13 @@ static void print_added(const struct probe_plan *plan)
 		free(name);
 		if (!it->def.is_kernel)
 			fprintf(stderr, " in %s", it->def.path);
-		for (size_t j = 0; j < it->def.nr_args; j++)
-			fprintf(stderr, "%s %s", j ? "" : " with", it->def.args[j].text);
+		for (size_t j = 0, shown = 0; j < it->def.nr_args; j++)
+			if (it->def.args[j].text)
+				fprintf(stderr, "%s %s", shown++ ? "" : " with", it->def.args[j].text);
 		fprintf(stderr, ")\n");
 	}
 	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"
 			"\t%s record -e %s:%s -aR sleep 1\n\n", prog_name, it->group, it->event);
-}
-
-/* perf's check before any kernel probe is added. Returns 0 or -ENOENT (said). */
-static int kprobe_events_check(void)
-{
-	const char *root = tracefs_root();
-	struct strbuf path = STRBUF_INIT;
-	int err = 0;
-
-	if (!root)
-		root = "/sys/kernel/tracing";
-	strbuf_addf(&path, "%s/%s", root, KPROBE_EVENTS);
-	if (access(path.buf, F_OK)) {
-		pr_err("%s//%s does not exist.\nPlease rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
-		       root, KPROBE_EVENTS);
-		err = -ENOENT;
-	}
-	strbuf_release(&path);
-	return err;
 }
 
 /* Parse every spec; a bad one ends the command with perf's text and status. */
@@ -425,8 +363,11 @@ static int parse_specs(struct probe_spec *specs)
 {
 	for (size_t i = 0; i < o.specs.nr; i++) {
 		struct probe_spec_error perr;
-		int err = probe_spec_parse(&specs[i], o.specs.v[i], &perr);
+		int err;
 
+		if (probe_sdt_is_spec(o.specs.v[i]))
+			continue; /* cached SDT events: cmd/probe-sdt.c */
+		err = probe_spec_parse(&specs[i], o.specs.v[i], &perr);
 		if (!err)
 			continue;
 		pr_err("Semantic error :%s\n", perr.msg);
@@ -445,16 +386,29 @@ static int parse_specs(struct probe_spec *specs)
 static int probe_add(void)
 {
 	struct probe_spec *specs = xcalloc(o.specs.nr, sizeof(*specs));
-	const char *events_file = o.exec ? UPROBE_EVENTS : KPROBE_EVENTS;
+	struct probe_dwarf_opts po = { o.force, o.max_probes, name_event };
+	struct probe_kernel_opts ko = { o.module, o.module_abs, o.force, name_event };
+	bool all_sdt = true;
+	const char *events_file;
 	struct probe_binary pb = { 0 };
 	struct probe_plan plan;
 	char *group = NULL;
 	int err;
 
+	for (size_t i = 0; i < o.specs.nr; i++)
+		all_sdt &= probe_sdt_is_spec(o.specs.v[i]);
+	events_file = o.exec || all_sdt ? UPROBE_EVENTS : KPROBE_EVENTS;
 	probe_plan_init(&plan, events_file);
 	err = parse_specs(specs);
 	if (err)
 		goto out;
+	if (all_sdt) {
+		for (size_t i = 0; i < o.specs.nr && !err; i++)
+			err = probe_sdt_resolve(o.specs.v[i], o.exec_abs, &plan, &po);
+		if (err)
+			goto fail;
+		goto resolved;
+	}
 	if (o.exec) {
 		err = probe_binary_load(&pb, o.exec_abs);
 		group = probe_group_for_path(o.exec_abs);
@@ -465,7 +419,13 @@ static int probe_add(void)
 			goto fail;
 		}
 	} else {
-		if (o.action != ACT_DEFINE && (err = kprobe_events_check()))
+		if (o.module && !probe_module_loaded(o.module)) {
+			/* perf: the module's map is looked for first */
+			for (size_t i = 0; i < o.specs.nr && !err; i++)
+				err = probe_kernel_resolve(&specs[i], &plan, NULL, &ko);
+			goto fail;
+		}
+		if (o.action != ACT_DEFINE && (err = probe_kprobe_events_check()))
 			goto fail;
 		err = probe_binary_load_kallsyms(&pb, NULL);
 		if (err) {
@@ -474,10 +434,13 @@ static int probe_add(void)
 		}
 	}
 	for (size_t i = 0; i < o.specs.nr && !err; i++)
-		err = o.exec ? resolve_uprobe(&pb, group, &specs[i], &plan)
-			     : resolve_kprobe(&specs[i], &plan, &pb);
+		err = probe_sdt_is_spec(o.specs.v[i])
+			      ? probe_sdt_resolve(o.specs.v[i], o.exec_abs, &plan, &po)
+		      : o.exec ? resolve_uprobe(&pb, group, &specs[i], &plan)
+			       : probe_kernel_resolve(&specs[i], &plan, &pb, &ko);
 	if (err)
 		goto fail;
+resolved:
 	if (o.action == ACT_DEFINE) {
 		struct strbuf line = STRBUF_INIT;
 
@@ -510,6 +473,9 @@ out:
 		probe_spec_release(&specs[i]);
 	free(specs);
 	probe_binary_release(&pb);
+	probe_cmd_dwarf_release();
+	probe_sdt_release();
+	probe_kernel_release();
 	free(group);
 	return exit_status(err);
 }
@@ -517,6 +483,10 @@ out:
 /* -F: perf's filter rules, then the listing (cmd/probe-events.c) */
 static int run_funcs(void)
 {
+	if (o.module && !o.exec && !probe_module_loaded(o.module)) {
+		pr_err("Failed to get a map for %s\n  Error: Failed to show functions.\n", o.module);
+		return 234;
+	}
 	/*
 	 * perf: -F FILTER after --filter X lists "X | FILTER"; a bare -F shows
 	 * the default whatever --filter says.
@@ -530,28 +500,17 @@ static int run_funcs(void)
 	return ret;
 }
 
-/*
- * -L/-V: a binary without DWARF gets perf's message; DWARF listings are
- * not implemented yet.
- */
+/* -L/-V (cmd/probe-dwarf.c); without -x perf looks for the kernel's DWARF */
 static int run_line_vars(void)
 {
-	const char *what = o.action == ACT_LINE ? "lines" : "vars";
-	struct probe_binary pb;
-	int err = o.exec_abs ? probe_binary_load(&pb, o.exec_abs) : 0;
-	bool no_dwarf = o.exec_abs && !err && !pb.has_dwarf;
-
-	if (o.exec_abs)
-		probe_binary_release(&pb);
-	if (no_dwarf) {
-		pr_err("The %s file has no debug information.\n"
-		       "Rebuild with -g, or install an appropriate debuginfo package.\n"
-		       "  Error: Failed to show %s.\n", o.exec_abs, what);
+	if (!o.exec_abs) {
+		pr_err("Failed to find the path for the kernel: Invalid ELF file\n"
+		       "  Error: Failed to show %s.\n", o.action == ACT_LINE ? "lines" : "vars");
 		return 254;
 	}
-	pr_err("sonde probe: %s (DWARF source lines and variables) is not implemented yet.\n",
-	       o.action == ACT_LINE ? "--line" : "--vars");
-	return 255;
+	if (o.action == ACT_LINE)
+		return probe_cmd_line(o.exec_abs, o.line_or_vars);
+	return probe_cmd_vars(o.exec_abs, o.line_or_vars, o.externs, o.no_inlines, o.filter);
 }
 
 /* ------------------------------------------------------------------ */
@@ -675,6 +634,17 @@ int cmd_probe(int argc, const char **argv)
 		opts_usage_for(probe_usage, probe_options, 'x', NULL);
 		exit(129);
 	}
+	if (o.module && strchr(o.module, '/') && !(o.module_abs = realpath(o.module, NULL))) {
+		pr_err("Failed to get the absolute path of %s: %s\n", o.module, strerror(errno));
+		opts_usage_for(probe_usage, probe_options, 'm', NULL);
+		exit(129);
+	}
+	/*
+	 * --target-ns: the uprobe paths are those of the target's mount
+	 * namespace; sonde reads them as given (the same namespace), as perf
+	 * does when the pid shares ours or does not exist
+	 */
+	(void)o.target_ns;
 	/* perf -q prints nothing at all, errors included */
 	if (o.quiet && !freopen("/dev/null", "w", stderr))
 		o.quiet = true;
@@ -730,5 +700,6 @@ int cmd_probe(int argc, const char **argv)
 	free(owned);
 	free(args);
 	free(o.exec_abs);
+	free(o.module_abs);
 	return ret;
 }

@@ -6,7 +6,12 @@
 #ifndef SONDE_CMD_PROBE_H
 #define SONDE_CMD_PROBE_H
 
+#include <stdbool.h>
+
 struct strvec;
+struct probe_binary;
+struct probe_plan;
+struct probe_spec;
 
 /* probe_cmd_list - --list: k/uprobe events matching @filter (NULL: all), in perf's layout. */
 int probe_cmd_list(const char *filter);
@@ -17,5 +22,69 @@ int probe_cmd_del(const struct strvec *globs);
  * the kernel) that pass the filter @rules, sorted.
  */
 int probe_cmd_funcs(const char *path, const char *rules);
+
+/* probe_cmd_line - --line: the source lines of a function or file of @path, perf's layout. */
+int probe_cmd_line(const char *path, const char *spec);
+/*
+ * probe_cmd_vars - --vars: the variables live at each address of @spec in
+ * @path, filtered by @filter (NULL: perf's default).
+ */
+int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inlines,
+		   const char *filter);
+
+/* struct probe_dwarf_opts - what probe_dwarf_resolve() needs from the command. */
+struct probe_dwarf_opts {
+	bool force;
+	int max_probes;
+	/* a free event name in @group for @base (probe.c's name_event) */
+	int (*name_event)(const struct probe_plan *plan, const char *group, const char *base,
+			  bool allow_suffix, char **event);
+};
+
+/*
+ * probe_dwarf_resolve - the probes of a spec that needs debug info (a
+ * line, variables) into @plan: perf's messages on failure, -errno.
+ */
+int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct probe_spec *ps,
+			struct probe_plan *plan, const struct probe_dwarf_opts *po);
+/* probe_cmd_dwarf_release - free the arguments probe_dwarf_resolve() made. */
+void probe_cmd_dwarf_release(void);
+
+/* probe_base_name - perf's event name of a spec: EVENT, or FUNC up to a '.', "__return" added. */
+char *probe_base_name(const struct probe_spec *ps);
+
+/* struct probe_kernel_opts - what the kernel resolution needs from the command. */
+struct probe_kernel_opts {
+	const char *module;	/* -m, or NULL */
+	const char *module_abs; /* -m as an absolute path, when it was one */
+	bool force;
+	int (*name_event)(const struct probe_plan *plan, const char *group, const char *base,
+			  bool allow_suffix, char **event);
+};
+
+/*
+ * probe_kernel_resolve - a kernel spec into @plan: from kallsyms (@kernel),
+ * or with -m a module's function. perf's messages; returns 0 or -errno.
+ */
+int probe_kernel_resolve(const struct probe_spec *ps, struct probe_plan *plan,
+			 const struct probe_binary *kernel, const struct probe_kernel_opts *ko);
+/* probe_module_loaded - @module is listed in /proc/modules. */
+bool probe_module_loaded(const char *module);
+/* probe_kprobe_events_check - perf's check before adding kernel probes: 0 or -ENOENT (said). */
+int probe_kprobe_events_check(void);
+/* probe_kernel_release - free what probe_kernel_resolve() made. */
+void probe_kernel_release(void);
+
+/* probe_sdt_is_spec - @spec names cached SDT events: %GROUP:NAME or sdt_PROV:NAME (globs). */
+bool probe_sdt_is_spec(const char *spec);
+/*
+ * probe_sdt_resolve - the SDT events of the build-id cache's probes files
+ * matching @spec (of the binary @exec when not NULL) into @plan, named as
+ * perf does. Returns 0, -ENOENT (none) or -errno.
+ */
+int probe_sdt_resolve(const char *spec, const char *exec, struct probe_plan *plan,
+		      const struct probe_dwarf_opts *po);
+/* probe_sdt_release - free what probe_sdt_resolve() made. */
+void probe_sdt_release(void);
 
 #endif

@@ -300,6 +300,11 @@ static char *tracepoint_help(const char *sys, const char *name, int err)
 		return xasprintf("Error:\tNo permissions to read %s/%s/%s\n"
 				 "Hint:\tTry 'sudo mount -o remount,mode=755 %s/'\n",
 				 dir, sys, name, tracefs_root());
+	if (!strncmp(sys, "sdt_", 4)) /* perf: an SDT event needs perf probe first */
+		return xasprintf("Error:\tFile %s/%s/%s not found.\n"
+				 "Hint:\tSDT event cannot be directly recorded on.\n"
+				 "\tPlease first use 'perf probe %s:%s' before recording it.\n",
+				 dir, sys, name, sys, name);
 	return xasprintf("Error:\tFile %s/%s/%s not found.\n"
 			 "Hint:\tPerhaps this kernel misses some CONFIG_ setting to enable this feature?.\n",
 			 dir, sys, name);

@@ -68,6 +68,12 @@ int probe_binary_load_names(struct probe_binary *pb, const char *path)
 	return load(pb, path, false);
 }
 
+void probe_binary_finish(struct probe_binary *pb)
+{
+	if (!pb->st.is_finished)
+		symtab_finish(&pb->st, false);
+}
+
 int probe_binary_load_kallsyms(struct probe_binary *pb, const char *path)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -189,6 +195,11 @@ static int open_dwarf(struct probe_binary *pb)
 	return pb->dw ? 0 : -ENOENT;
 }
 
+struct Dwarf *probe_binary_dwarf(struct probe_binary *pb)
+{
+	return pb->has_dwarf && !open_dwarf(pb) ? pb->dw : NULL;
+}
+
 struct dwarf_search {
 	const char *name;
 	u64 *addrs;
@@ -268,9 +279,24 @@ static u64 row_end(Dwarf_Die *cu, u64 entry)
 
 static int line_at(Dwarf_Die *cu, u64 addr)
 {
-	Dwarf_Line *l = dwarf_getsrc_die(cu, addr);
+	Dwarf_Lines *lines;
+	Dwarf_Line *l;
+	size_t nr;
 	int line = 0;
 
+	/* the first statement at the address (perf's line where several share it) */
+	if (!dwarf_getsrclines(cu, &lines, &nr)) {
+		for (size_t i = 0; i < nr; i++) {
+			Dwarf_Addr a;
+			bool stmt = false;
+
+			l = dwarf_onesrcline(lines, i);
+			if (!dwarf_lineaddr(l, &a) && a == addr && !dwarf_linebeginstatement(l, &stmt) &&
+			    stmt && !dwarf_lineno(l, &line))
+				return line;
+		}
+	}
+	l = dwarf_getsrc_die(cu, addr);
 	if (l && dwarf_lineno(l, &line))
 		line = 0;
 	return line;

@@ -42,6 +42,12 @@ int probe_binary_load(struct probe_binary *pb, const char *path);
 int probe_binary_load_names(struct probe_binary *pb, const char *path);
 
 /*
+ * probe_binary_finish - sort and index the symbols of a binary loaded with
+ * probe_binary_load_names(), for lookups (nothing when already done).
+ */
+void probe_binary_finish(struct probe_binary *pb);
+
+/*
  * probe_binary_load_kallsyms - the running kernel as a probe_binary: every
  * text symbol of /proc/kallsyms (types T, t, W, w, modules included),
  * aliases kept, as perf probe lists and finds kernel functions. @path
@@ -67,6 +73,12 @@ size_t probe_binary_find_func(const struct probe_binary *pb, const char *name, b
  * compiler inlined have no symbol). Fills up to @max; returns how many.
  */
 size_t probe_binary_find_dwarf(struct probe_binary *pb, const char *name, u64 *addrs, size_t max);
+
+/*
+ * probe_binary_dwarf - the binary's DWARF (or its debug file's), opened on
+ * the first call; NULL without debug information.
+ */
+struct Dwarf *probe_binary_dwarf(struct probe_binary *pb);
 
 /*
  * probe_binary_file_offset - the file offset of virtual address @vaddr.

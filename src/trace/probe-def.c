@@ -26,10 +26,13 @@ int probe_def_format(struct strbuf *out, const struct probe_def *def, bool for_w
 		strbuf_addf(out, "%s:0x%016" PRIx64, def->path, def->offset);
 	else
 		strbuf_addf(out, "%s:0x%" PRIx64, def->path, def->offset);
+	/* the kernel counts the semaphore at the reference counter offset */
+	if (!def->is_kernel && def->ref_ctr_offset)
+		strbuf_addf(out, "(0x%" PRIx64 ")", def->ref_ctr_offset);
 	for (size_t i = 0; i < def->nr_args; i++) {
 		const struct probe_arg *a = &def->args[i];
 
-		if (!for_write) {
+		if (!for_write && !a->is_resolved) {
 			strbuf_addf(out, " %s", a->text);
 			continue;
 		}

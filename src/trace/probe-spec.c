@@ -40,7 +40,10 @@ bool probe_event_name_ok(const char *s)
 /* a fetch argument the tracer understands by itself (no DWARF needed) */
 static bool arg_is_fetch(const char *expr)
 {
-	return strchr("%$+-@", expr[0]) || isdigit((unsigned char)expr[0]);
+	if (!strcmp(expr, "$params") || !strcmp(expr, "$vars"))
+		return false; /* every parameter / variable: DWARF */
+	/* only a C name starts a variable; anything else goes to the tracer as typed */
+	return !(isalpha((unsigned char)expr[0]) || expr[0] == '_');
 }
 
 static void parse_arg(struct probe_arg *a, const char *text)
@@ -275,6 +278,15 @@ int probe_spec_parse(struct probe_spec *ps, const char *text, struct probe_spec_
 		ps->args = xcalloc(ps->nr_args, sizeof(*ps->args));
 		for (size_t i = 0; i < ps->nr_args; i++)
 			parse_arg(&ps->args[i], words.v[i + 1]);
+		for (size_t i = 0; i < ps->nr_args && ps->is_return; i++) {
+			/* perf passes $params/$vars of a return probe to the tracer as typed */
+			if (ps->args[i].expr[0] == '$')
+				ps->args[i].is_fetch = true;
+			if (ps->args[i].is_fetch)
+				continue;
+			ret = spec_fail(err, "You can't specify local variable for kretprobe.");
+			goto fail;
+		}
 	}
 	strvec_clear(&words);
 	return 0;

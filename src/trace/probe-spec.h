@@ -19,6 +19,8 @@ struct probe_arg {
 	char *expr;    /* owned: EXPR without the type ("%di", "+8(%sp)", "$retval", "n") */
 	char *type;    /* owned: TYPE without ':' ("u32", "string"), or NULL */
 	char *text;    /* owned: the argument as typed */
+	bool is_resolved; /* made from a variable through DWARF: -D shows NAME=EXPR[:TYPE],
+			     and a NULL text (the rest of a $vars) is not listed */
 	bool is_fetch; /* a tracer fetch argument (%reg, $var, +/-offs(...), @addr, digits):
 			  passed to the kernel as is; else a variable that needs DWARF */
 };
@@ -73,6 +75,7 @@ struct probe_def {
 	const char *event;
 	const char *path;   /* uprobe: the binary's absolute path */
 	u64 offset;	    /* uprobe: file offset; kprobe: offset from @symbol */
+	u64 ref_ctr_offset; /* uprobe: file offset of an SDT semaphore, 0 for none */
 	const char *symbol; /* kprobe: "_text", the function, or "MOD:sym" */
 	const struct probe_arg *args;
 	size_t nr_args;

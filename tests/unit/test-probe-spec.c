@@ -7,6 +7,7 @@
 #include "lib/util.h"
 #include "symbol/probe-binary.h"
 #include "trace/probe-plan.h"
+#include "symbol/sdt.h"
 #include "trace/probe-spec.h"
 
 #include <errno.h>
@@ -201,6 +202,45 @@ TEST(probe_def_kprobe)
 				  .nr_args = ps.nr_args };
 	EXPECT_STREQ(def_text(&def, false), "p:myk/ev _text+7047664 %si:u64");
 	probe_spec_release(&ps);
+}
+
+/*
+ * -m: a module's function is defined on the module's symbol, the
+ * kprobe_events form "[MOD:]SYM[+offs]" (Documentation/trace/kprobetrace.rst);
+ * not verifiable on this machine (no modules, no kprobe_events).
+ */
+TEST(probe_def_kmodule)
+{
+	struct probe_spec ps;
+	struct probe_spec_error err;
+	struct probe_def def = { .is_kernel = true, .group = "probe", .event = "ext4_sync_file",
+				 .symbol = "ext4:ext4_sync_file", .offset = 0 };
+
+	EXPECT_STREQ(def_text(&def, false), "p:probe/ext4_sync_file ext4:ext4_sync_file+0");
+	EXPECT_STREQ(def_text(&def, true), "p:probe/ext4_sync_file ext4:ext4_sync_file+0");
+	EXPECT_EQ(probe_spec_parse(&ps, "ext4_sync_file+8 %di datasync=%dx:s32", &err), 0);
+	def.offset = ps.offset;
+	def.args = ps.args;
+	def.nr_args = ps.nr_args;
+	EXPECT_STREQ(def_text(&def, true),
+		     "p:probe/ext4_sync_file ext4:ext4_sync_file+8 arg1=%di datasync=%dx:s32");
+	probe_spec_release(&ps);
+	/* a uprobe with an SDT semaphore: the reference counter offset after the address */
+	def = (struct probe_def){ .group = "sdt_app", .event = "hit", .path = "/bin/app",
+				  .offset = 0x10ac, .ref_ctr_offset = 0x3018 };
+	EXPECT_STREQ(def_text(&def, false), "p:sdt_app/hit /bin/app:0x10ac(0x3018)");
+	EXPECT_STREQ(def_text(&def, true), "p:sdt_app/hit /bin/app:0x00000000000010ac(0x3018)");
+}
+
+/* SDT note arguments as perf writes them into the probes file */
+TEST(sdt_args_text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sdt_args_format(&sb, "-4@%ebx -8@%rbp 8@-16(%rsp) 1@%al -2@(%r12d) 4@$5");
+	EXPECT_STREQ(sb.buf, " arg1=%bx:s32 arg2=%bp:s64 arg3=-16(%sp):u64 arg4=%ax:u8"
+			     " arg5=+0(%r12):s16");
+	strbuf_release(&sb);
 }
 
 TEST(strfilter_perf_syntax)

@@ -1,0 +1,1498 @@
+/* SPDX-License-Identifier: MIT */
+/* DWARF for sonde probe: functions, probe-able lines, live variables and their fetch arguments. */
+#include "symbol/probe-dwarf.h"
+
+#include "lib/xalloc.h"
+
+#include <ctype.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Functions */
+
+/* the CU's producer names an optimization level other than -O0 */
+static bool cu_is_optimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *prod = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &attr));
+	const char *p, *last = NULL;
+
+	if (!prod)
+		return false;
+	for (p = strstr(prod, " -O"); p; p = strstr(p + 1, " -O"))
+		last = p + 3;
+	return last && !(last[0] == '0' && (!last[1] || last[1] == ' '));
+}
+
+/* @path ends in @suffix, at a '/' boundary (or is it) */
+static bool path_ends_with(const char *path, const char *suffix)
+{
+	size_t pl = strlen(path), sl = strlen(suffix);
+
+	if (sl > pl)
+		return false;
+	if (strcmp(path + pl - sl, suffix))
+		return false;
+	return sl == pl || path[pl - sl - 1] == '/' || suffix[0] == '/';
+}
+
+/*
+ * The concrete scopes at @addr, innermost first, down from @root (a
+ * subprogram or inlined copy) through the blocks and inlined copies that
+ * hold @addr. libdw's dwarf_getscopes() gives the abstract scopes of
+ * inlined code instead of the caller's. *@out malloc'ed; returns the count.
+ */
+static int scope_chain(Dwarf_Die *root, u64 addr, Dwarf_Die **out)
+{
+	Dwarf_Die *v = xmalloc(sizeof(*v));
+	int nr = 1;
+	Dwarf_Die cur = *root, child;
+
+	v[0] = *root;
+	while (nr < 64 && !dwarf_child(&cur, &child)) {
+		bool down = false;
+
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+			    dwarf_haspc(&child, addr) > 0) {
+				v = xrealloc(v, (size_t)(nr + 1) * sizeof(*v));
+				v[nr++] = child;
+				cur = child;
+				down = true;
+				break;
+			}
+		} while (!dwarf_siblingof(&child, &child));
+		if (!down)
+			break;
+	}
+	/* innermost first */
+	for (int i = 0; i < nr / 2; i++) {
+		Dwarf_Die t = v[i];
+
+		v[i] = v[nr - 1 - i];
+		v[nr - 1 - i] = t;
+	}
+	*out = v;
+	return nr;
+}
+
+/* the concrete subprogram of @cu holding @addr */
+static bool subprogram_at(Dwarf_Die *cu, u64 addr, Dwarf_Die *fn)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(cu, &child))
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&child, addr) > 0) {
+			*fn = child;
+			return true;
+		}
+		if (tag == DW_TAG_namespace && subprogram_at(&child, addr, fn))
+			return true;
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
+static void fill_func(struct probe_dwarf_func *fn, Dwarf_Die *die, Dwarf_Die *cu,
+		      Dwarf_Die *caller, bool optimized)
+{
+	Dwarf_Addr a = 0;
+
+	memset(fn, 0, sizeof(*fn));
+	fn->die = *die;
+	fn->cu = *cu;
+	fn->name = dwarf_diename(die);
+	fn->file = dwarf_decl_file(die);
+	if (dwarf_decl_line(die, &fn->decl_line))
+		fn->decl_line = 0;
+	if (!dwarf_entrypc(die, &a))
+		fn->entry = a;
+	fn->is_inlined = dwarf_tag(die) == DW_TAG_inlined_subroutine;
+	fn->caller = *caller;
+	fn->caller_name = dwarf_diename(caller);
+	fn->caller_entry = fn->entry;
+	if (fn->is_inlined && !dwarf_entrypc(caller, &a))
+		fn->caller_entry = a;
+	fn->is_optimized = optimized;
+}
+
+struct func_search {
+	const char *name;
+	const char *file;
+	bool inlines;
+	bool deep; /* this CU may hold inlined copies: walk into functions */
+	bool optimized;
+	Dwarf_Die cu;
+	struct probe_dwarf_func *v;
+	size_t nr, alloc;
+};
+
+static void func_push(struct func_search *fs, Dwarf_Die *die, Dwarf_Die *caller)
+{
+	const char *file = dwarf_decl_file(die);
+
+	if (fs->file && (!file || !path_ends_with(file, fs->file)))
+		return;
+	if (fs->nr == fs->alloc) {
+		fs->alloc = fs->alloc ? fs->alloc * 2 : 8;
+		fs->v = xrealloc(fs->v, fs->alloc * sizeof(*fs->v));
+	}
+	fill_func(&fs->v[fs->nr++], die, &fs->cu, caller, fs->optimized);
+}
+
+static void walk_funcs(struct func_search *fs, Dwarf_Die *parent, Dwarf_Die *caller, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr a;
+
+		if (tag == DW_TAG_subprogram) {
+			const char *name = dwarf_diename(&child);
+
+			if (dwarf_entrypc(&child, &a))
+				continue; /* abstract or declaration: no code */
+			if (name && !strcmp(name, fs->name))
+				func_push(fs, &child, &child);
+			if (fs->deep)
+				walk_funcs(fs, &child, &child, depth + 1);
+		} else if (tag == DW_TAG_inlined_subroutine) {
+			const char *name = dwarf_diename(&child);
+
+			if (name && !strcmp(name, fs->name) && !dwarf_entrypc(&child, &a))
+				func_push(fs, &child, caller);
+			walk_funcs(fs, &child, caller, depth + 1);
+		} else if (tag == DW_TAG_lexical_block || tag == DW_TAG_namespace) {
+			walk_funcs(fs, &child, caller, depth + 1);
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/*
+ * A CU can hold the function or inlined copies of it only if one of its
+ * top-level subprograms (concrete, abstract or declared) has the name:
+ * inlined copies refer to an abstract DIE of their own CU. The walk goes
+ * into functions only when the name was declared inline (DW_AT_inline on
+ * it or its origin). Namespaces and partial units are searched in full.
+ */
+enum cu_search { CU_SKIP, CU_TOP, CU_DEEP };
+
+static enum cu_search cu_may_have(Dwarf_Die *cu, const char *name)
+{
+	enum cu_search ret = CU_SKIP;
+	Dwarf_Die child;
+
+	if (dwarf_tag(cu) != DW_TAG_compile_unit || dwarf_child(cu, &child))
+		return CU_DEEP;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *n;
+
+		if (tag == DW_TAG_namespace || tag == DW_TAG_imported_unit)
+			return CU_DEEP;
+		if (tag != DW_TAG_subprogram)
+			continue;
+		n = dwarf_diename(&child);
+		if (!n || strcmp(n, name))
+			continue;
+		/* only a function declared inline can have inlined copies */
+		if (dwarf_hasattr_integrate(&child, DW_AT_inline))
+			return CU_DEEP;
+		ret = CU_TOP;
+	} while (!dwarf_siblingof(&child, &child));
+	return ret;
+}
+
+int probe_dwarf_find_funcs(struct probe_binary *pb, const char *name, const char *file,
+			   bool inlines, struct probe_dwarf_func **out)
+{
+	struct func_search fs = { .name = name, .file = file, .inlines = inlines };
+	Dwarf *dw = probe_binary_dwarf(pb);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	*out = NULL;
+	if (!dw)
+		return -ENOENT;
+	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		enum cu_search how = dwarf_offdie(dw, off + hsize, &fs.cu) ? cu_may_have(&fs.cu, name)
+									  : CU_SKIP;
+
+		if (how != CU_SKIP) {
+			fs.optimized = cu_is_optimized(&fs.cu);
+			fs.deep = inlines && how == CU_DEEP;
+			walk_funcs(&fs, &fs.cu, &fs.cu, 0);
+		}
+		off = next;
+	}
+	*out = fs.v;
+	return (int)fs.nr;
+}
+
+int probe_dwarf_func_at(struct probe_binary *pb, u64 addr, struct probe_dwarf_func *fn)
+{
+	Dwarf *dw = probe_binary_dwarf(pb);
+	Dwarf_Die cu, sub;
+
+	if (!dw || !dwarf_addrdie(dw, addr, &cu) || !subprogram_at(&cu, addr, &sub))
+		return -ENOENT;
+	fill_func(fn, &sub, &cu, &sub, cu_is_optimized(&cu));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lines */
+
+/*
+ * The line a statement at @addr counts for in a listing: the declaration
+ * line at a function's entry; in a function's listing (@in_func) the call
+ * line at the entry of inlined code, and nothing elsewhere in it.
+ */
+static int listed_line(Dwarf_Die *cu, u64 addr, int line, bool in_func)
+{
+	Dwarf_Die sub, *scopes = NULL;
+	Dwarf_Addr entry;
+	int decl, n, ret = line;
+
+	if (!subprogram_at(cu, addr, &sub))
+		return line;
+	if (!dwarf_entrypc(&sub, &entry) && entry == addr && !dwarf_decl_line(&sub, &decl))
+		return decl;
+	if (!in_func)
+		return line;
+	n = scope_chain(&sub, addr, &scopes);
+	/* inlined code counts at its entry only, on the call's line */
+	for (int j = n - 2; j >= 0; j--) {
+		Dwarf_Attribute attr;
+		Dwarf_Word call;
+
+		if (dwarf_tag(&scopes[j]) != DW_TAG_inlined_subroutine)
+			continue;
+		if (dwarf_entrypc(&scopes[j], &entry) || entry != addr ||
+		    dwarf_formudata(dwarf_attr(&scopes[j], DW_AT_call_line, &attr), &call))
+			ret = -1;
+		else
+			ret = (int)call;
+		break;
+	}
+	free(scopes);
+	return ret;
+}
+
+static void lines_mark(struct probe_lines *pl, int line)
+{
+	if (line <= 0)
+		return;
+	if (line >= pl->nr_lines) {
+		int nr = line * 2 + 64;
+
+		pl->is_probe = xrealloc(pl->is_probe, (size_t)nr * sizeof(*pl->is_probe));
+		memset(pl->is_probe + pl->nr_lines, 0, (size_t)(nr - pl->nr_lines) * sizeof(bool));
+		pl->nr_lines = nr;
+	}
+	pl->is_probe[line] = true;
+	if (line > pl->last)
+		pl->last = line;
+}
+
+/* every statement row of @path in @cu, inside @fn when not NULL */
+static void cu_lines(Dwarf_Die *cu, const char *path, const struct probe_dwarf_func *fn,
+		     struct probe_lines *pl)
+{
+	Dwarf_Lines *lines;
+	size_t nr;
+
+	u64 prev = 0;
+	bool has_prev = false;
+
+	if (dwarf_getsrclines(cu, &lines, &nr))
+		return;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		const char *src;
+		Dwarf_Addr a;
+		bool stmt = false, same;
+		int line;
+
+		if (dwarf_linebeginstatement(l, &stmt) || !stmt || dwarf_lineaddr(l, &a))
+			continue;
+		/* of the statements at one address only the first counts */
+		same = has_prev && a == prev;
+		prev = a;
+		has_prev = true;
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (same || !src || strcmp(src, path) || dwarf_lineno(l, &line) || line <= 0)
+			continue;
+		if (fn && dwarf_haspc((Dwarf_Die *)&fn->die, a) <= 0)
+			continue;
+		lines_mark(pl, listed_line(cu, a, line, fn != NULL));
+	}
+}
+
+int probe_dwarf_func_lines(struct probe_binary *pb, const struct probe_dwarf_func *fn,
+			   struct probe_lines *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (!fn->file)
+		return -ENOENT;
+	pl->path = xstrdup(fn->file);
+	cu_lines((Dwarf_Die *)&fn->cu, fn->file, fn, pl);
+	return 0;
+}
+
+/* the line of the first statement at @addr in @cu's line table, or 0 */
+static int stmt_line_at(Dwarf_Die *cu, u64 addr)
+{
+	Dwarf_Lines *lines;
+	size_t nr;
+
+	if (dwarf_getsrclines(cu, &lines, &nr))
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool stmt = false;
+		int line;
+
+		if (!dwarf_lineaddr(l, &a) && a == addr && !dwarf_linebeginstatement(l, &stmt) &&
+		    stmt && !dwarf_lineno(l, &line))
+			return line;
+	}
+	return 0;
+}
+
+int probe_dwarf_inlined_lines(struct probe_binary *pb, const struct probe_dwarf_func *fns,
+			      size_t nr, struct probe_lines *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (!nr || !fns[0].file)
+		return -ENOENT;
+	pl->path = xstrdup(fns[0].file);
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Addr base, start, end, low = 0;
+		ptrdiff_t off = 0;
+		bool any = false;
+
+		while ((off = dwarf_ranges((Dwarf_Die *)&fns[i].die, off, &base, &start, &end)) > 0) {
+			if (!any || start < low)
+				low = start;
+			any = true;
+		}
+		if (any)
+			lines_mark(pl, stmt_line_at((Dwarf_Die *)&fns[i].cu, low));
+	}
+	(void)pb;
+	return 0;
+}
+
+/* calls @fn for each CU; stops when it returns non-zero */
+static int each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int ret = 0;
+
+	while (!ret && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dw, off + hsize, &cu))
+			ret = fn(&cu, arg);
+		off = next;
+	}
+	return ret;
+}
+
+struct file_find {
+	const char *suffix;
+	const char *found;
+};
+
+static int cu_find_file(Dwarf_Die *cu, void *arg)
+{
+	struct file_find *ff = arg;
+	Dwarf_Files *files;
+	size_t nr;
+
+	if (dwarf_getsrcfiles(cu, &files, &nr))
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = dwarf_filesrc(files, i, NULL, NULL);
+
+		if (name && path_ends_with(name, ff->suffix)) {
+			ff->found = name;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+const char *probe_dwarf_find_file(struct probe_binary *pb, const char *file)
+{
+	struct file_find ff = { file, NULL };
+	Dwarf *dw = probe_binary_dwarf(pb);
+
+	if (dw)
+		each_cu(dw, cu_find_file, &ff);
+	return ff.found;
+}
+
+struct file_lines {
+	const char *path;
+	struct probe_lines *pl;
+};
+
+static int cu_file_lines(Dwarf_Die *cu, void *arg)
+{
+	struct file_lines *fl = arg;
+
+	cu_lines(cu, fl->path, NULL, fl->pl);
+	return 0;
+}
+
+int probe_dwarf_file_lines(struct probe_binary *pb, const char *file, struct probe_lines *pl)
+{
+	const char *path = probe_dwarf_find_file(pb, file);
+	struct file_lines fl = { path, pl };
+
+	memset(pl, 0, sizeof(*pl));
+	if (!path)
+		return -ENOENT;
+	pl->path = xstrdup(path);
+	each_cu(probe_binary_dwarf(pb), cu_file_lines, &fl);
+	return 0;
+}
+
+void probe_lines_release(struct probe_lines *pl)
+{
+	free(pl->path);
+	free(pl->is_probe);
+	memset(pl, 0, sizeof(*pl));
+}
+
+struct line_addrs {
+	const char *path;
+	int line;
+	const struct probe_dwarf_func *fn;
+	u64 *v;
+	size_t nr, alloc;
+};
+
+static int cu_line_addrs(Dwarf_Die *cu, void *arg)
+{
+	struct line_addrs *la = arg;
+	Dwarf_Lines *lines;
+	size_t nr;
+
+	if (dwarf_getsrclines(cu, &lines, &nr))
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		const char *src;
+		Dwarf_Addr a;
+		bool stmt = false, seen = false;
+		int line;
+
+		if (dwarf_lineno(l, &line) || line != la->line || dwarf_linebeginstatement(l, &stmt) ||
+		    !stmt || dwarf_lineaddr(l, &a))
+			continue;
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (!src || strcmp(src, la->path))
+			continue;
+		if (la->fn && dwarf_haspc((Dwarf_Die *)&la->fn->die, a) <= 0)
+			continue;
+		for (size_t j = 0; j < la->nr && !seen; j++)
+			seen = la->v[j] == a;
+		if (seen)
+			continue;
+		if (la->nr == la->alloc) {
+			la->alloc = la->alloc ? la->alloc * 2 : 8;
+			la->v = xrealloc(la->v, la->alloc * sizeof(*la->v));
+		}
+		la->v[la->nr++] = a;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int probe_dwarf_line_addrs(struct probe_binary *pb, const char *path, int line,
+			   const struct probe_dwarf_func *fn, u64 **addrs)
+{
+	struct line_addrs la = { .path = path, .line = line, .fn = fn };
+	Dwarf *dw = probe_binary_dwarf(pb);
+
+	*addrs = NULL;
+	if (!dw)
+		return -ENOENT;
+	if (fn)
+		cu_line_addrs((Dwarf_Die *)&fn->cu, &la);
+	else
+		each_cu(dw, cu_line_addrs, &la);
+	if (la.nr > 1)
+		qsort(la.v, la.nr, sizeof(*la.v), cmp_u64);
+	*addrs = la.v;
+	return (int)la.nr;
+}
+
+/* the lines of @path whose text, blanks removed, matches @pattern (blanks removed) */
+static bool *lazy_lines(const char *path, const char *pattern, int *nr_lines)
+{
+	FILE *f = fopen(path, "r");
+	char *pat = xstrdup(pattern), *q = pat;
+	char *line = NULL;
+	size_t cap = 0;
+	bool *hit = NULL;
+	int nr = 0;
+
+	*nr_lines = 0;
+	for (const char *p = pattern; *p; p++)
+		if (!isspace((unsigned char)*p))
+			*q++ = *p;
+	*q = 0;
+	if (!f) {
+		free(pat);
+		return NULL;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		char *w = line;
+
+		for (const char *p = line; *p; p++)
+			if (!isspace((unsigned char)*p))
+				*w++ = *p;
+		*w = 0;
+		hit = xrealloc(hit, (size_t)(nr + 2) * sizeof(*hit));
+		hit[0] = false;
+		hit[++nr] = !fnmatch(pat, line, 0);
+	}
+	free(line);
+	free(pat);
+	fclose(f);
+	*nr_lines = nr;
+	return hit;
+}
+
+/* @addr is in code inlined into @fn's concrete function */
+static bool in_inlined(const struct probe_dwarf_func *fn, u64 addr)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = scope_chain((Dwarf_Die *)&fn->caller, addr, &scopes);
+	bool ret = false;
+
+	for (int i = 0; i < n - 1 && !ret; i++)
+		ret = dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine;
+	free(scopes);
+	return ret;
+}
+
+static void addrs_push(u64 **v, size_t *nr, u64 a)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if ((*v)[i] == a)
+			return;
+	*v = xrealloc(*v, (*nr + 1) * sizeof(**v));
+	(*v)[(*nr)++] = a;
+}
+
+struct lazy_search {
+	const char *path;
+	const bool *hit;
+	int nr_lines;
+	const struct probe_dwarf_func *fn;
+	u64 *v;
+	size_t nr;
+};
+
+static int cu_lazy_rows(Dwarf_Die *cu, void *arg)
+{
+	struct lazy_search *ls = arg;
+	Dwarf_Lines *lines;
+	size_t nr;
+
+	if (dwarf_getsrclines(cu, &lines, &nr))
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		const char *src;
+		Dwarf_Addr a;
+		bool stmt = false;
+		int line;
+
+		if (dwarf_linebeginstatement(l, &stmt) || !stmt || dwarf_lineaddr(l, &a) ||
+		    dwarf_lineno(l, &line) || line <= 0 || line > ls->nr_lines || !ls->hit[line])
+			continue;
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (!src || strcmp(src, ls->path))
+			continue;
+		if (ls->fn && (dwarf_haspc((Dwarf_Die *)&ls->fn->die, a) <= 0 || in_inlined(ls->fn, a)))
+			continue;
+		addrs_push(&ls->v, &ls->nr, a);
+	}
+	return 0;
+}
+
+/* functions declared on a matching line of the file: their entries */
+static int cu_lazy_decls(Dwarf_Die *cu, void *arg)
+{
+	struct lazy_search *ls = arg;
+	Dwarf_Die child;
+
+	if (dwarf_child(cu, &child))
+		return 0;
+	do {
+		const char *file;
+		Dwarf_Addr a;
+		int line;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_entrypc(&child, &a) ||
+		    dwarf_decl_line(&child, &line) || line <= 0 || line > ls->nr_lines ||
+		    !ls->hit[line])
+			continue;
+		file = dwarf_decl_file(&child);
+		if (file && !strcmp(file, ls->path))
+			addrs_push(&ls->v, &ls->nr, a);
+	} while (!dwarf_siblingof(&child, &child));
+	return 0;
+}
+
+int probe_dwarf_lazy_addrs(struct probe_binary *pb, const char *path, const char *pattern,
+			   const struct probe_dwarf_func *fn, u64 **addrs)
+{
+	struct lazy_search ls = { .path = path, .fn = fn };
+	Dwarf *dw = probe_binary_dwarf(pb);
+	bool *hit;
+
+	*addrs = NULL;
+	if (!dw)
+		return -ENOENT;
+	hit = lazy_lines(path, pattern, &ls.nr_lines);
+	if (!hit)
+		return -errno ? -errno : -ENOENT;
+	ls.hit = hit;
+	if (fn) {
+		cu_lazy_rows((Dwarf_Die *)&fn->cu, &ls);
+	} else {
+		each_cu(dw, cu_lazy_rows, &ls);
+		each_cu(dw, cu_lazy_decls, &ls);
+	}
+	free(hit);
+	*addrs = ls.v;
+	return (int)ls.nr;
+}
+
+u64 probe_dwarf_after_prologue(struct probe_binary *pb, const struct probe_dwarf_func *fn)
+{
+	Dwarf_Lines *lines;
+	size_t nr;
+	u64 best = 0;
+
+	if (dwarf_getsrclines((Dwarf_Die *)&fn->cu, &lines, &nr))
+		return fn->entry;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, i), &a) || a <= fn->entry ||
+		    (best && a >= best) || dwarf_haspc((Dwarf_Die *)&fn->die, a) <= 0)
+			continue;
+		best = a;
+	}
+	return best ? best : fn->entry;
+}
+
+/* ------------------------------------------------------------------ */
+/* Types */
+
+/* @die's type with typedefs kept, const/volatile dropped; false: none (void) */
+static bool type_of(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+
+	if (!dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &attr), type))
+		return false;
+	for (;;) {
+		int tag = dwarf_tag(type);
+
+		if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+			return true;
+		if (!dwarf_formref_die(dwarf_attr_integrate(type, DW_AT_type, &attr), type))
+			return false;
+	}
+}
+
+/* @type with typedefs resolved too */
+static bool real_type(Dwarf_Die *type)
+{
+	while (dwarf_tag(type) == DW_TAG_typedef) {
+		Dwarf_Die t;
+
+		if (!type_of(type, &t))
+			return false;
+		*type = t;
+	}
+	return true;
+}
+
+/* perf's name of a type: "struct point*", "char**", "(function_type)*" */
+static void type_name(Dwarf_Die *type, struct strbuf *out)
+{
+	Dwarf_Die sub;
+	const char *name;
+
+	switch (dwarf_tag(type)) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_array_type:
+		if (!type_of(type, &sub)) {
+			strbuf_addstr(out, "(unknown_type)");
+			return;
+		}
+		type_name(&sub, out);
+		strbuf_addch(out, '*');
+		return;
+	case DW_TAG_subroutine_type:
+		strbuf_addstr(out, "(function_type)");
+		return;
+	case DW_TAG_structure_type:
+		strbuf_addstr(out, "struct ");
+		break;
+	case DW_TAG_union_type:
+		strbuf_addstr(out, "union ");
+		break;
+	case DW_TAG_enumeration_type:
+		strbuf_addstr(out, "enum ");
+		break;
+	default:
+		break;
+	}
+	name = dwarf_diename(type);
+	strbuf_addstr(out, name ? name : "");
+}
+
+static void var_type_name(Dwarf_Die *var, struct strbuf *out)
+{
+	Dwarf_Die type;
+
+	if (type_of(var, &type))
+		type_name(&type, out);
+	else
+		strbuf_addstr(out, "(unknown_type)");
+}
+
+/* ------------------------------------------------------------------ */
+/* Variables */
+
+/* where a value is: in a register, or in memory at OFF(BASE) or @SYM+OFF */
+struct fetch {
+	enum { IN_REG, IN_MEM, IN_SYM } kind;
+	struct strbuf base; /* register, inner fetch text, or symbol */
+	long off;
+};
+
+static int var_fetch(struct probe_binary *pb, const struct probe_dwarf_func *fn, Dwarf_Die *var,
+		     u64 addr, bool multi, struct fetch *f, struct probe_dwarf_error *err);
+
+/* the location expression of @var at @addr; false when it has none there */
+static bool var_location(Dwarf_Die *var, u64 addr, Dwarf_Op **ops, size_t *nops)
+{
+	Dwarf_Attribute attr;
+
+	Dwarf_Addr base, start, end;
+	int n;
+
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr))
+		return false;
+	n = dwarf_getlocation_addr(&attr, addr, ops, nops, 1);
+	if (n == 0 && dwarf_tag(var) == DW_TAG_formal_parameter &&
+	    !dwarf_hasattr(var, DW_AT_abstract_origin))
+		/* perf takes a parameter's first location when none covers @addr */
+		n = dwarf_getlocations(&attr, 0, &base, &start, &end, ops, nops) > 0;
+	return n == 1 && *nops > 0;
+}
+
+/* perf reads a location by its first operation: these it can translate */
+static bool op_supported(const Dwarf_Op *op)
+{
+	unsigned int a = op->atom;
+
+	return a == DW_OP_addr || a == DW_OP_fbreg || a == DW_OP_regx || a == DW_OP_bregx ||
+	       (a >= DW_OP_reg0 && a <= DW_OP_reg31) || (a >= DW_OP_breg0 && a <= DW_OP_breg31);
+}
+
+/*
+ * --vars lists a variable with a location at @addr that perf can
+ * translate (not constants nor computed values)
+ */
+static bool var_listed(struct probe_binary *pb, const struct probe_dwarf_func *fn, Dwarf_Die *var,
+		       u64 addr)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!var_location(var, addr, &ops, &nops) || !op_supported(&ops[0]))
+		return false;
+	if (ops[0].atom == DW_OP_fbreg) {
+		/* a frame-base slot counts when the frame base can be read there */
+		struct fetch f = { .base = STRBUF_INIT };
+		struct probe_dwarf_error err;
+		int ret = var_fetch(pb, fn, var, addr, false, &f, &err);
+
+		strbuf_release(&f.base);
+		return !ret;
+	}
+	return true;
+}
+
+static bool is_var_tag(int tag)
+{
+	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
+}
+
+/* the scopes at @addr from innermost up to @fn's own DIE; *scopes malloc'ed */
+static int fn_scopes(const struct probe_dwarf_func *fn, u64 addr, Dwarf_Die **scopes)
+{
+	return scope_chain((Dwarf_Die *)(fn->is_inlined ? &fn->die : &fn->caller), addr, scopes);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_var(struct probe_binary *pb, const struct probe_dwarf_func *fn, Dwarf_Die *var,
+		    u64 addr, bool is_extern, struct strvec *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *name = dwarf_diename(var);
+
+	/* a CU's extern declarations count with --externs, as in perf */
+	if (!name || !(var_listed(pb, fn, var, addr) || (is_extern && dwarf_hasattr(var, DW_AT_declaration))))
+		return;
+	var_type_name(var, &sb);
+	strbuf_addf(&sb, "\t%s", name);
+	strvec_push(out, sb.buf);
+	strbuf_release(&sb);
+}
+
+int probe_dwarf_vars(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
+		     bool externs, struct strvec *out)
+{
+	Dwarf_Die *scopes = NULL, child;
+	int n = fn_scopes(fn, addr, &scopes);
+
+	for (int i = 0; i < n; i++) {
+		if (dwarf_child(&scopes[i], &child))
+			continue;
+		do {
+			if (is_var_tag(dwarf_tag(&child)))
+				add_var(pb, fn, &child, addr, false, out);
+		} while (!dwarf_siblingof(&child, &child));
+	}
+	free(scopes);
+	if (externs && !dwarf_child((Dwarf_Die *)&fn->cu, &child)) {
+		do {
+			if (dwarf_tag(&child) == DW_TAG_variable)
+				add_var(pb, fn, &child, addr, true, out);
+		} while (!dwarf_siblingof(&child, &child));
+	}
+	if (out->nr > 1)
+		qsort(out->v, out->nr, sizeof(*out->v), cmp_str);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fetch arguments */
+
+static const char *const x86_64_regs[] = {
+	"%ax", "%dx", "%cx", "%bx", "%si", "%di", "%bp", "%sp",
+	"%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15",
+};
+
+static const char *reg_name(unsigned int n)
+{
+	return n < ARRAY_SIZE(x86_64_regs) ? x86_64_regs[n] : NULL;
+}
+
+/* the fetch text of the value itself */
+static void fetch_text(const struct fetch *f, struct strbuf *out)
+{
+	if (f->kind == IN_REG)
+		strbuf_addstr(out, f->base.buf);
+	else if (f->kind == IN_MEM)
+		strbuf_addf(out, "%+ld(%s)", f->off, f->base.buf);
+	else
+		strbuf_addf(out, "@%s+%ld", f->base.buf, f->off);
+}
+
+/* the value of @f is a pointer: the memory it points to, at @off */
+static void fetch_deref(struct fetch *f, long off)
+{
+	struct strbuf inner = STRBUF_INIT;
+
+	fetch_text(f, &inner);
+	strbuf_release(&f->base);
+	f->base = inner;
+	f->kind = IN_MEM;
+	f->off = off;
+}
+
+__attribute__((format(printf, 2, 3))) static int fail(struct probe_dwarf_error *err,
+						      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* the CFA rule at @addr as register + offset */
+static int frame_cfa(struct probe_binary *pb, u64 addr, unsigned int *reg, long *off)
+{
+	Dwarf *dw = probe_binary_dwarf(pb);
+	Dwarf_CFI *cfis[2] = { dwarf_getcfi(dw), NULL };
+	Elf *elf = dwarf_getelf(dw);
+	int ret = -ENOENT;
+
+	if (elf)
+		cfis[1] = dwarf_getcfi_elf(elf);
+	for (int i = 0; i < 2 && ret; i++) {
+		Dwarf_Frame *frame = NULL;
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if (!cfis[i] || dwarf_cfi_addrframe(cfis[i], addr, &frame))
+			continue;
+		if (!dwarf_frame_cfa(frame, &ops, &nops) && nops == 1) {
+			if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+				*reg = ops[0].atom - DW_OP_breg0;
+				*off = (long)ops[0].number;
+				ret = 0;
+			} else if (ops[0].atom == DW_OP_bregx) {
+				*reg = (unsigned int)ops[0].number;
+				*off = (long)ops[0].number2;
+				ret = 0;
+			}
+		}
+		free(frame);
+	}
+	if (cfis[1])
+		dwarf_cfi_end(cfis[1]);
+	return ret;
+}
+
+/* the symbol at @addr for "@sym+off" */
+static int global_fetch(struct probe_binary *pb, u64 addr, struct fetch *f)
+{
+	const struct symbol *s;
+
+	probe_binary_finish(pb);
+	s = symtab_find(&pb->st, addr);
+
+	if (!s)
+		return -ENOENT;
+	f->kind = IN_SYM;
+	strbuf_addstr(&f->base, s->name);
+	f->off = (long)(addr - s->start);
+	return 0;
+}
+
+/* the location of @var at @addr, from its first operation as perf reads it */
+static int var_fetch(struct probe_binary *pb, const struct probe_dwarf_func *fn, Dwarf_Die *var,
+		     u64 addr, bool multi, struct fetch *f, struct probe_dwarf_error *err)
+{
+	const char *name = dwarf_diename(var);
+	Dwarf_Op *ops;
+	size_t nops;
+	unsigned int reg;
+	long off;
+
+	if (!var_location(var, addr, &ops, &nops) && multi) {
+		/* one of several points: perf reads a marker value there */
+		f->kind = IN_REG;
+		strbuf_addstr(&f->base, "\\deade12d");
+		return 0;
+	}
+	if (!var_location(var, addr, &ops, &nops)) {
+		fail(err, "Failed to find the location of the '%s' variable at this address.\n"
+			  " Perhaps it has been optimized out.\n"
+			  " Use -V with the --range option to show '%s' location range.", name, name);
+		return -ENOENT;
+	}
+	switch (ops[0].atom) {
+	case DW_OP_addr:
+		return global_fetch(pb, ops[0].number, f);
+	case DW_OP_fbreg: {
+		Dwarf_Attribute attr;
+		Dwarf_Op *fb;
+		size_t nfb;
+
+		off = (long)ops[0].number;
+		if (!dwarf_attr_integrate((Dwarf_Die *)&fn->caller, DW_AT_frame_base, &attr) ||
+		    dwarf_getlocation_addr(&attr, addr, &fb, &nfb, 1) != 1 || !nfb)
+			break;
+		if (fb[0].atom == DW_OP_call_frame_cfa) {
+			long cfa_off;
+
+			if (frame_cfa(pb, addr, &reg, &cfa_off))
+				break;
+			off += cfa_off;
+		} else if (fb[0].atom >= DW_OP_breg0 && fb[0].atom <= DW_OP_breg31) {
+			reg = fb[0].atom - DW_OP_breg0;
+			off += (long)fb[0].number;
+		} else if (fb[0].atom >= DW_OP_reg0 && fb[0].atom <= DW_OP_reg31) {
+			reg = fb[0].atom - DW_OP_reg0;
+		} else {
+			break;
+		}
+		if (!reg_name(reg))
+			break;
+		f->kind = IN_MEM;
+		strbuf_addstr(&f->base, reg_name(reg));
+		f->off = off;
+		return 0;
+	}
+	case DW_OP_regx:
+		reg = (unsigned int)ops[0].number;
+		goto in_reg;
+	case DW_OP_bregx:
+		reg = (unsigned int)ops[0].number;
+		off = (long)ops[0].number2;
+		goto in_mem;
+	default:
+		if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+			reg = ops[0].atom - DW_OP_reg0;
+			goto in_reg;
+		}
+		if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+			reg = ops[0].atom - DW_OP_breg0;
+			off = (long)ops[0].number;
+			goto in_mem;
+		}
+		break;
+	}
+	fail(err, "Sorry, we don't support this variable location yet.");
+	return -EOPNOTSUPP;
+in_reg:
+	if (!reg_name(reg))
+		goto bad_reg;
+	f->kind = IN_REG;
+	strbuf_addstr(&f->base, reg_name(reg));
+	return 0;
+in_mem:
+	if (!reg_name(reg))
+		goto bad_reg;
+	f->kind = IN_MEM;
+	strbuf_addstr(&f->base, reg_name(reg));
+	f->off = off;
+	return 0;
+bad_reg:
+	fail(err, "Mapping for the register number %u missing on this architecture.\n"
+		  "Sorry, we don't support this variable location yet.", reg);
+	return -EOPNOTSUPP;
+}
+
+/* the variable @name seen from @addr in @fn: innermost scope first, then the CU's globals */
+static bool find_var(const struct probe_dwarf_func *fn, u64 addr, const char *name, size_t len,
+		     Dwarf_Die *var)
+{
+	Dwarf_Die *scopes = NULL, child;
+	int n = fn_scopes(fn, addr, &scopes);
+	bool found = false;
+
+	for (int i = 0; i < n && !found; i++) {
+		if (dwarf_child(&scopes[i], &child))
+			continue;
+		do {
+			const char *vn = dwarf_diename(&child);
+
+			if (is_var_tag(dwarf_tag(&child)) && vn && strlen(vn) == len &&
+			    !strncmp(vn, name, len)) {
+				*var = child;
+				found = true;
+			}
+		} while (!found && !dwarf_siblingof(&child, &child));
+	}
+	free(scopes);
+	if (!found && !dwarf_child((Dwarf_Die *)&fn->cu, &child)) {
+		do {
+			const char *vn = dwarf_diename(&child);
+
+			if (dwarf_tag(&child) == DW_TAG_variable && vn && strlen(vn) == len &&
+			    !strncmp(vn, name, len) && !dwarf_hasattr(&child, DW_AT_declaration)) {
+				*var = child;
+				found = true;
+			}
+		} while (!found && !dwarf_siblingof(&child, &child));
+	}
+	return found;
+}
+
+/* the member @name of the struct/union @type: its DIE and byte offset */
+static int find_member(Dwarf_Die *type, const char *name, size_t len, Dwarf_Die *mem, long *off)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(type, &child))
+		return -ENOENT;
+	do {
+		const char *mn = dwarf_diename(&child);
+		Dwarf_Attribute attr;
+		Dwarf_Word w;
+
+		if (dwarf_tag(&child) != DW_TAG_member || !mn || strlen(mn) != len ||
+		    strncmp(mn, name, len))
+			continue;
+		*mem = child;
+		if (!dwarf_attr(&child, DW_AT_data_member_location, &attr))
+			return dwarf_tag(type) == DW_TAG_union_type ? (*off = 0, 0) : -EFAULT;
+		if (dwarf_formudata(&attr, &w))
+			return -EFAULT;
+		*off = (long)w;
+		return 0;
+	} while (!dwarf_siblingof(&child, &child));
+	return -ENOENT;
+}
+
+static int die_size(Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+	Dwarf_Die t = *type;
+
+	if (!real_type(&t))
+		return 0;
+	if (dwarf_tag(&t) == DW_TAG_pointer_type)
+		return 8;
+	if (dwarf_formudata(dwarf_attr_integrate(&t, DW_AT_byte_size, &attr), &w))
+		return 0;
+	return (int)w;
+}
+
+/* the default type suffix of a value of @type ("s32", "x64"), or "" */
+static const char *default_type(Dwarf_Die *type, char *buf, size_t size, char *warn,
+				size_t warn_size)
+{
+	Dwarf_Die t = *type;
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
+	int bytes;
+
+	if (!real_type(&t))
+		return "";
+	bytes = die_size(&t);
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_pointer_type:
+		return "x64";
+	case DW_TAG_base_type:
+		if (bytes <= 0 || bytes > 8)
+			return "";
+		enc = 0;
+		dwarf_formudata(dwarf_attr(&t, DW_AT_encoding, &attr), &enc);
+		snprintf(buf, size, "%c%d",
+			 enc == DW_ATE_signed || enc == DW_ATE_signed_char ? 's' : 'x', bytes * 8);
+		return buf;
+	case DW_TAG_enumeration_type:
+	case DW_TAG_union_type:
+	case DW_TAG_structure_type:
+		if (bytes <= 0)
+			return "";
+		if (bytes > 8) {
+			const char *name = dwarf_diename(&t);
+
+			/* perf's warning, and the first 64 bits */
+			snprintf(warn, warn_size, "%s exceeds max-bitwidth. Cut down to 64 bits.",
+				 name ? name : "");
+			bytes = 8;
+		}
+		snprintf(buf, size, "x%d", bytes * 8);
+		return buf;
+	default:
+		return "";
+	}
+}
+
+/* one argument for variable @var (already found) with accessors @acc */
+static int translate(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
+		     bool multi, Dwarf_Die *var, const char *acc, const char *type, const char *name,
+		     const char *text, struct strbuf *out, struct probe_dwarf_error *err)
+{
+	struct fetch f = { .base = STRBUF_INIT };
+	struct strbuf tn = STRBUF_INIT;
+	const char *last = dwarf_diename(var);
+	size_t last_len = strlen(last);
+	Dwarf_Die cur, t;
+	bool has_type = type_of(var, &cur);
+	char tbuf[16];
+	int ret = var_fetch(pb, fn, var, addr, multi, &f, err);
+
+	while (!ret && *acc) {
+		bool arrow = acc[0] == '-' && acc[1] == '>';
+
+		t = cur;
+		if (!has_type || !real_type(&t)) {
+			ret = -ENOENT;
+			fail(err, "Failed to get the type of %.*s.", (int)last_len, last);
+			break;
+		}
+		if (*acc == '[') {
+			char *end;
+			long idx = strtol(acc + 1, &end, 0);
+			Dwarf_Die elem;
+			int tag = dwarf_tag(&t);
+
+			if (*end != ']' || (tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) ||
+			    !type_of(&t, &elem)) {
+				ret = -EINVAL;
+				fail(err, "%.*s is not a data structure nor a union.", (int)last_len, last);
+				break;
+			}
+			if (tag == DW_TAG_pointer_type) {
+				fetch_deref(&f, idx * die_size(&elem));
+			} else if (f.kind == IN_REG) {
+				ret = -EOPNOTSUPP;
+				fail(err, "Structure on a register is not supported yet.");
+				break;
+			} else {
+				f.off += idx * die_size(&elem);
+			}
+			cur = elem;
+			acc = end + 1;
+			continue;
+		}
+		if (arrow || *acc == '.') {
+			const char *fname = acc + (arrow ? 2 : 1);
+			size_t flen = strcspn(fname, ".-[");
+			int tag = dwarf_tag(&t);
+			Dwarf_Die st = t, mem;
+			long moff = 0;
+			int r;
+
+			if (tag == DW_TAG_pointer_type) {
+				if (!arrow) {
+					ret = -EINVAL;
+					fail(err, "Semantic error: %.*s must be referred by '->'",
+					     (int)flen, fname);
+					break;
+				}
+				if (!type_of(&t, &st) || !real_type(&st)) {
+					ret = -ENOENT;
+					fail(err, "Failed to get the type of %.*s.", (int)last_len, last);
+					break;
+				}
+			} else if (arrow && tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
+				ret = -EINVAL;
+				fail(err, "%.*s is not a data structure nor a union.", (int)last_len, last);
+				break;
+			} else if (arrow) {
+				ret = -EINVAL;
+				fail(err, "Semantic error: %.*s must be referred by '.'", (int)flen, fname);
+				break;
+			}
+			tag = dwarf_tag(&st);
+			if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
+				ret = -EINVAL;
+				fail(err, "%.*s is not a data structure nor a union.", (int)last_len, last);
+				break;
+			}
+			r = find_member(&st, fname, flen, &mem, &moff);
+			if (r == -ENOENT) {
+				const char *sn = dwarf_diename(&st);
+
+				ret = -EINVAL;
+				fail(err, "%.*s(type:%s) has no member %.*s.", (int)last_len, last,
+				     sn ? sn : "", (int)flen, fname);
+				break;
+			}
+			if (r) {
+				ret = -ENOENT;
+				fail(err, "Failed to get the offset of %.*s.", (int)flen, fname);
+				break;
+			}
+			if (arrow) {
+				fetch_deref(&f, moff);
+			} else if (f.kind == IN_REG) {
+				ret = -EOPNOTSUPP;
+				fail(err, "Structure on a register is not supported yet.");
+				break;
+			} else {
+				f.off += moff;
+			}
+			has_type = type_of(&mem, &cur);
+			last = fname;
+			last_len = flen;
+			acc = fname + flen;
+			continue;
+		}
+		ret = -EINVAL;
+		fail(err, "Semantic error :%s is bad for a variable access.", acc);
+	}
+	if (ret)
+		goto out;
+	/* NAME= */
+	if (name) {
+		strbuf_addf(out, "%s=", name);
+	} else if (text[strcspn(text, ".-[")]) {
+		strbuf_addf(out, "%.*s=", (int)last_len, last);
+	} else {
+		for (const char *p = text; *p; p++)
+			strbuf_addch(out, isalnum((unsigned char)*p) || *p == '_' ? *p : '_');
+		if (type)
+			strbuf_addch(out, '_');
+		for (const char *p = type ? type : ""; *p; p++)
+			strbuf_addch(out, isalnum((unsigned char)*p) || *p == '_' ? *p : '_');
+		strbuf_addch(out, '=');
+	}
+	t = cur;
+	if (type && (!strcmp(type, "string") || !strcmp(type, "ustring"))) {
+		int tag = has_type && real_type(&t) ? dwarf_tag(&t) : 0;
+
+		if (tag == DW_TAG_pointer_type) {
+			strbuf_addstr(out, "+0(");
+			fetch_text(&f, out);
+			strbuf_addch(out, ')');
+		} else if (tag == DW_TAG_array_type && f.kind != IN_REG) {
+			fetch_text(&f, out);
+		} else {
+			if (has_type)
+				type_name(&cur, &tn);
+			ret = -EINVAL;
+			fail(err, "Failed to cast into string: %.*s(%s) is not a pointer nor array.",
+			     (int)last_len, last, tn.buf);
+			goto out;
+		}
+		strbuf_addf(out, ":%s", type);
+	} else {
+		const char *dt = type ? type : has_type ? default_type(&cur, tbuf, sizeof(tbuf), err->warn,
+								      sizeof(err->warn)) : "";
+
+		fetch_text(&f, out);
+		if (*dt)
+			strbuf_addf(out, ":%s", dt);
+	}
+out:
+	strbuf_release(&f.base);
+	strbuf_release(&tn);
+	return ret;
+}
+
+/* $params / $vars: every live parameter (and variable) of @fn's scopes */
+static int expand_all(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
+		      bool vars, bool multi, struct strbuf *out, struct probe_dwarf_error *err)
+{
+	Dwarf_Die *scopes = NULL, child;
+	int n = fn_scopes(fn, addr, &scopes);
+	int ret = 0;
+
+	/* the function's own scope first, then the blocks inside it */
+	for (int i = n - 1; i >= 0 && !ret; i--) {
+		if ((!vars && i != n - 1) || dwarf_child(&scopes[i], &child))
+			continue;
+		do {
+			int tag = dwarf_tag(&child);
+			struct probe_dwarf_error e;
+			const char *vn = dwarf_diename(&child);
+			Dwarf_Op *ops;
+			size_t nops;
+			size_t mark = out->len;
+
+			if (!vn || !(tag == DW_TAG_formal_parameter || (vars && tag == DW_TAG_variable)))
+				continue;
+			/* what has no location perf can read here is left out */
+			if (!var_location(&child, addr, &ops, &nops) || !op_supported(&ops[0]))
+				continue;
+			if (out->len)
+				strbuf_addch(out, ' ');
+			e.warn[0] = 0;
+			ret = translate(pb, fn, addr, false, &child, "", NULL, NULL, vn, out, &e);
+			if (e.warn[0] && strlen(err->warn) + strlen(e.warn) + 2 < sizeof(err->warn))
+				snprintf(err->warn + strlen(err->warn), sizeof(err->warn) - strlen(err->warn),
+					 "%s%s", err->warn[0] ? "\n" : "", e.warn);
+			if (ret) {
+				/* perf gives up on the first it cannot read */
+				strbuf_setlen(out, mark);
+				snprintf(err->msg, sizeof(err->msg), "%s", e.msg);
+				break;
+			}
+		} while (!dwarf_siblingof(&child, &child));
+	}
+	free(scopes);
+	if (!ret && !out->len && !multi) {
+		/* one point without any: perf's message (several points may have none) */
+		fail(err, "Failed to find the location of the '%s' variable at this address.\n"
+			  " Perhaps it has been optimized out.\n"
+			  " Use -V with the --range option to show '%s' location range.",
+		     vars ? "$vars" : "$params", vars ? "$vars" : "$params");
+		ret = -ENOENT;
+	}
+	return ret;
+}
+
+/* a variable @name anywhere in @fn's scopes (not only those at one address) */
+static bool in_function(const struct probe_dwarf_func *fn, const char *name, size_t len)
+{
+	Dwarf_Die stack[64];
+	int depth = 0;
+
+	if (dwarf_child((Dwarf_Die *)(fn->is_inlined ? &fn->die : &fn->caller), &stack[0]))
+		return false;
+	while (depth >= 0) {
+		Dwarf_Die *d = &stack[depth];
+		int tag = dwarf_tag(d);
+		const char *vn = dwarf_diename(d);
+
+		if (is_var_tag(tag) && vn && strlen(vn) == len && !strncmp(vn, name, len))
+			return true;
+		if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) && depth < 63 &&
+		    !dwarf_child(d, &stack[depth + 1])) {
+			depth++;
+			continue;
+		}
+		while (depth >= 0 && dwarf_siblingof(&stack[depth], &stack[depth]))
+			depth--;
+	}
+	return false;
+}
+
+int probe_dwarf_arg(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
+		    bool multi, const char *expr, const char *type, const char *name, struct strbuf *out,
+		    struct probe_dwarf_error *err)
+{
+	size_t len = strcspn(expr, ".-[");
+	Dwarf_Die var;
+
+	err->msg[0] = 0;
+	err->warn[0] = 0;
+	if (!strcmp(expr, "$params") || !strcmp(expr, "$vars"))
+		return expand_all(pb, fn, addr, expr[1] == 'v', multi, out, err);
+	if (!find_var(fn, addr, expr, len, &var) && multi && in_function(fn, expr, len)) {
+		fail(err, "Sorry, we don't support this variable location yet.");
+		return -EOPNOTSUPP;
+	}
+	if (!find_var(fn, addr, expr, len, &var)) {
+		fail(err, "Failed to find the location of the '%.*s' variable at this address.\n"
+			  " Perhaps it has been optimized out.\n"
+			  " Use -V with the --range option to show '%.*s' location range.",
+		     (int)len, expr, (int)len, expr);
+		return -ENOENT;
+	}
+	return translate(pb, fn, addr, multi, &var, expr + len, type, name, expr, out, err);
+}
