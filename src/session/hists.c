@@ -695,6 +695,19 @@ static void tf_collapse(struct hists *hists)
 	free(v);
 }
 
+void hists_chain_cursor(const struct hists *hists, const struct resolved_frame *chain, u32 n,
+			const struct frame **frames, u64 *ips)
+{
+	bool caller = hists->opts.cc.order == ORDER_CALLER;
+
+	for (u32 i = 0; i < n; i++) {
+		const struct resolved_frame *rf = &chain[caller ? n - 1 - i : i];
+
+		frames[i] = rf->frame;
+		ips[i] = rf->ip;
+	}
+}
+
 void hists_add(struct hists *hists, const struct hist_sample *hs)
 {
 	struct hist_entry key;
@@ -708,7 +721,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 
 	memset(&key, 0, sizeof(key));
 	key.thread = hs->thread;
-	key.comm = hs->thread->comm;
+	key.comm = hs->comm ? hs->comm : hs->thread->comm;
 	key.frame = hs->frame;
 	key.parent = hs->parent;
 	key.srcline = hs->srcline;
@@ -769,12 +782,11 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 		ips = xmalloc(n * sizeof(*ips));
 	}
 	/* the cursor (frames and their raw ips) in display order */
-	for (u32 i = 0; i < n; i++) {
-		const struct resolved_frame *rf =
-			&hs->chain[hists->opts.cc.order == ORDER_CALLER ? n - 1 - i : i];
-
-		cur[i] = rf->frame;
-		ips[i] = rf->ip;
+	if (hs->chain_frames) {
+		memcpy(cur, hs->chain_frames, n * sizeof(*cur));
+		memcpy(ips, hs->chain_ips, n * sizeof(*ips));
+	} else {
+		hists_chain_cursor(hists, hs->chain, n, cur, ips);
 	}
 	if (hists->opts.use_callchain)
 		chain_append(hists, self, cur, ips, n, hs->period);

@@ -210,9 +210,13 @@ void hists_release(struct hists *hists);
  */
 struct hist_sample {
 	struct thread *thread;
+	const char *comm;	/* interned: the thread's comm at the sample (NULL: thread->comm now) */
 	const struct frame *frame; /* the sample's own frame */
 	const struct resolved_frame *chain; /* callee order (frame and raw ip); may be NULL */
 	u32 nr_chain;
+	/* or, when set, the chain's frames and raw ips already in the hists' display order */
+	const struct frame *const *chain_frames;
+	const u64 *chain_ips;
 	const struct frame *parent; /* parent key match, or NULL */
 	const char *srcline, *srcfile;
 	const char *trace;
@@ -229,6 +233,13 @@ struct hist_sample {
 	u64 addr;	/* the sample's map-relative address (0: the frame's), shown by -v */
 	bool filtered;	/* a --comm/--dsos/... filter rejects it: its new entries are hidden */
 };
+
+/*
+ * hists_chain_cursor - the @n frames of @chain (callee order) as hists_add()
+ * walks them: in @hists' display order, into @frames and @ips.
+ */
+void hists_chain_cursor(const struct hists *hists, const struct resolved_frame *chain, u32 n,
+			const struct frame **frames, u64 *ips);
 
 /* hists_add - account one sample (self entry, children entries, callchains). */
 void hists_add(struct hists *hists, const struct hist_sample *hs);
