@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Aggregation on a second thread: batches of hist samples handed over under one lock. */
+/* Aggregation on a second thread: batches of hist samples through lib/handoff, added in order. */
 #include "session/hists-queue.h"
 
+#include "lib/handoff.h"
 #include "lib/xalloc.h"
 
-#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #define BATCH_SAMPLES 1024u	/* samples per hand-over */
 #define BATCH_FRAMES 32768u	/* ... or callchain frames, whichever fills first */
@@ -25,28 +24,32 @@ struct hq_batch {
 	const struct frame **frames;
 	u64 *ips;
 	size_t nr_frames, alloc_frames;
-	struct hq_batch *next;
 };
 
 struct hists_queue {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t filled;	/* a batch was queued, or done */
-	pthread_cond_t emptied;	/* a batch came back free */
-	struct hq_batch *head, *tail; /* queued, oldest first */
-	struct hq_batch *free;	/* added, for reuse */
-	int nr_batches;		/* allocated */
-	bool done;
-	struct hq_batch *cur;	/* being filled (the caller's) */
+	struct handoff *handoff;
+	struct hq_batch *cur;
 };
 
-static struct hq_batch *batch_new(void)
+static void *batch_new(void *arg)
 {
 	return xzalloc(sizeof(struct hq_batch));
 }
 
-static void batch_add_all(struct hq_batch *b)
+static void batch_free(void *batch, void *arg)
 {
+	struct hq_batch *b = batch;
+
+	free(b->frames);
+	free(b->ips);
+	free(b);
+}
+
+/* batch_add_all - on the thread: each sample into its hists, in order */
+static void batch_add_all(void *batch, void *arg)
+{
+	struct hq_batch *b = batch;
+
 	for (u32 i = 0; i < b->nr; i++) {
 		struct hist_sample *hs = &b->hs[i];
 
@@ -62,80 +65,23 @@ static void batch_add_all(struct hq_batch *b)
 	b->nr_frames = 0;
 }
 
-static void *aggregator(void *arg)
-{
-	struct hists_queue *q = arg;
-	struct hq_batch *b;
-
-	for (;;) {
-		pthread_mutex_lock(&q->lock);
-		while (!q->head && !q->done)
-			pthread_cond_wait(&q->filled, &q->lock);
-		b = q->head;
-		if (b) {
-			q->head = b->next;
-			if (!q->head)
-				q->tail = NULL;
-		}
-		pthread_mutex_unlock(&q->lock);
-		if (!b)
-			return NULL;
-		batch_add_all(b);
-		pthread_mutex_lock(&q->lock);
-		b->next = q->free;
-		q->free = b;
-		pthread_cond_signal(&q->emptied);
-		pthread_mutex_unlock(&q->lock);
-	}
-}
+static const struct handoff_ops hq_ops = {
+	.batch_new = batch_new,
+	.consume = batch_add_all,
+	.batch_free = batch_free,
+};
 
 struct hists_queue *hists_queue_new(void)
 {
-	struct hists_queue *q;
+	struct hists_queue *q = xzalloc(sizeof(*q));
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || getenv("SONDE_ONE_THREAD"))
-		return NULL;
-	q = xzalloc(sizeof(*q));
-	pthread_mutex_init(&q->lock, NULL);
-	pthread_cond_init(&q->filled, NULL);
-	pthread_cond_init(&q->emptied, NULL);
-	q->cur = batch_new();
-	q->nr_batches = 1;
-	if (pthread_create(&q->thread, NULL, aggregator, q)) {
-		free(q->cur);
-		pthread_mutex_destroy(&q->lock);
-		pthread_cond_destroy(&q->filled);
-		pthread_cond_destroy(&q->emptied);
+	q->handoff = handoff_new(&hq_ops, q, MAX_BATCHES);
+	if (!q->handoff) {
 		free(q);
 		return NULL;
 	}
+	q->cur = handoff_batch(q->handoff);
 	return q;
-}
-
-/* submit - hand the current batch over and take a free one (waiting when all are in flight) */
-static void submit(struct hists_queue *q)
-{
-	struct hq_batch *b = q->cur;
-
-	pthread_mutex_lock(&q->lock);
-	b->next = NULL;
-	if (q->tail)
-		q->tail->next = b;
-	else
-		q->head = b;
-	q->tail = b;
-	pthread_cond_signal(&q->filled);
-	if (!q->free && q->nr_batches < MAX_BATCHES) {
-		q->nr_batches++;
-		pthread_mutex_unlock(&q->lock);
-		q->cur = batch_new();
-		return;
-	}
-	while (!q->free)
-		pthread_cond_wait(&q->emptied, &q->lock);
-	q->cur = q->free;
-	q->free = q->cur->next;
-	pthread_mutex_unlock(&q->lock);
 }
 
 void hists_queue_add(struct hists_queue *q, struct hists *hists, const struct hist_sample *hs)
@@ -161,31 +107,13 @@ void hists_queue_add(struct hists_queue *q, struct hists *hists, const struct hi
 	}
 	b->target[b->nr++] = hists;
 	if (b->nr == BATCH_SAMPLES || b->nr_frames >= BATCH_FRAMES)
-		submit(q);
+		q->cur = handoff_submit(q->handoff);
 }
 
 void hists_queue_finish(struct hists_queue *q)
 {
-	struct hq_batch *b;
-
 	if (!q)
 		return;
-	if (q->cur->nr)
-		submit(q);
-	pthread_mutex_lock(&q->lock);
-	q->done = true;
-	pthread_cond_signal(&q->filled);
-	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
-	q->cur->next = q->free;
-	while ((b = q->cur)) {
-		q->cur = b->next;
-		free(b->frames);
-		free(b->ips);
-		free(b);
-	}
-	pthread_mutex_destroy(&q->lock);
-	pthread_cond_destroy(&q->filled);
-	pthread_cond_destroy(&q->emptied);
+	handoff_finish(q->handoff, q->cur->nr != 0);
 	free(q);
 }

@@ -529,7 +529,8 @@ static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 /*
  * chain_append - add the path @cur[0..n) (raw ips @ips) to @e's trie with @period, finding children as perf's
  * red-black walk does: it stops at the first match on its path, and a
- * miss links a new child where it ended.
+ * miss links a new child where it ended. Only the end node's hit grows:
+ * chains_sum() makes the cumulative periods once, before output.
  */
 static void chain_append(struct hists *hists, struct hist_entry *e, const struct frame *const *cur,
 			 const u64 *ips, u32 n, u64 period)
@@ -542,7 +543,6 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 	if (n > e->max_depth)
 		e->max_depth = n;
 	l = link_at(hists, e->chain);
-	hists->nodes[e->chain].cumul += period;
 	for (u32 i = 0; i < n; i++) {
 		const struct frame *f = cur[i];
 		u64 ip = ips[i];
@@ -567,7 +567,6 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 			RBTREE_LINK(cc_kids, &l->kids, x, parent, r < 0);
 		}
 		l = x;
-		hists->nodes[l->node].cumul += period;
 	}
 	idx = l->node;
 	hists->nodes[idx].hit += period;
@@ -1235,8 +1234,27 @@ static bool output_goes_left(const struct hists *hists, const struct hist_entry 
 	return output_cmp(hists, a, b) > 0;
 }
 
+/*
+ * chains_sum - every node's cumul: its hit plus its children's cumul. A
+ * child is made after its parent, so a walk down the indexes meets the
+ * children first.
+ */
+static void chains_sum(struct hists *hists)
+{
+	struct cc_node *N = hists->nodes;
+
+	for (u32 i = hists->nr_nodes; i-- > 1;) {
+		u64 sum = N[i].hit;
+
+		for (u32 c = N[i].first_child; c; c = N[c].next_sibling)
+			sum += N[c].cumul;
+		N[i].cumul = sum;
+	}
+}
+
 void hists_sort(struct hists *hists)
 {
+	chains_sum(hists);
 	mark_compared_traces(hists);
 	tf_collapse(hists);
 	size_t n = hists->nr_entries;
