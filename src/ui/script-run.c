@@ -8,6 +8,7 @@
 #include "data/reader.h"
 #include "data/sample.h"
 #include "lib/debug.h"
+#include "lib/handoff.h"
 #include "lib/hashmap.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
@@ -66,6 +67,9 @@ struct script_run {
 	csh capstone;
 	bool capstone_open;
 	struct script_printer printer;
+	struct handoff *handoff;	/* samples printed on a second thread, or NULL */
+	struct print_batch *batch;	/* the one being filled */
+	int out_closed;			/* the printer thread saw a write error (atomic) */
 	struct tep_handle *tep;
 	bool tep_tried;
 	struct trace_tep_resolver tep_resolver; /* kernel symbols for %ps/%pS */
@@ -406,6 +410,124 @@ static void collect_branches(struct script_run *r, struct thread *thread, const 
 	s->nr_br = (int)nr;
 }
 
+/* ---- printing on a second thread ---- */
+
+#define BATCH_SAMPLES 256u	/* samples per hand-over */
+#define BATCH_FRAMES 8192u	/* ... or callchain frames, whichever fills first */
+#define MAX_BATCHES 4		/* in flight: bounds the memory ahead of the printer */
+
+/*
+ * struct print_batch - samples ready to print with copies of what they
+ * point to: the parsed sample (its pointers into the record are not
+ * followed: see can_print_ahead()) and the callchain frames (an offset
+ * into @frames until printed)
+ */
+struct print_batch {
+	struct script_sample s[BATCH_SAMPLES];
+	struct perf_sample sample[BATCH_SAMPLES];
+	u32 nr;
+	struct script_frame *frames;
+	size_t nr_frames, alloc_frames;
+};
+
+/* the fields printed from the sample's scalars and the resolved frames only */
+#define AHEAD_FIELDS                                                                            \
+	(SFB(COMM) | SFB(TID) | SFB(PID) | SFB(TIME) | SFB(CPU) | SFB(EVNAME) | SFB(IP) |      \
+	 SFB(SYM) | SFB(DSO) | SFB(ADDR) | SFB(SYMOFF) | SFB(SRCLINE) | SFB(PERIOD) |             \
+	 SFB(DATA_SRC) | SFB(WEIGHT) | SFB(PHYS_ADDR) | SFB(MISC) | SFB(SRCCODE) | SFB(TOD) |    \
+	 SFB(DATA_PAGE_SIZE) | SFB(CODE_PAGE_SIZE))
+
+/*
+ * can_print_ahead - whether samples can be printed on a second thread:
+ * only samples are printed (no side-band records, raw dump or per-event
+ * files, whose order against them would need the same queue), and no
+ * field reads the record itself (payloads, registers, branch stacks,
+ * instruction bytes), which is gone once the reader moves on
+ */
+static bool can_print_ahead(const struct script_run *r)
+{
+	const struct script_view *v = r->view;
+	struct evsel *evsel;
+
+	if (r->dumping || r->ev_printers || v->show_task_events || v->show_mmap_events ||
+	    v->show_switch_events || v->show_lost_events || v->show_round_events ||
+	    v->show_namespace_events || v->show_cgroup_events || v->show_bpf_events ||
+	    v->show_text_poke_events)
+		return false;
+	evlist_for_each_entry(r->evlist, evsel)
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
+			return false;
+	for (int j = 0; j < SOT_MAX; j++)
+		if (v->cfg->out[j].fields & ~AHEAD_FIELDS)
+			return false;
+	return true;
+}
+
+static void *print_batch_new(void *arg)
+{
+	return xzalloc(sizeof(struct print_batch));
+}
+
+static void print_batch_free(void *batch, void *arg)
+{
+	struct print_batch *b = batch;
+
+	free(b->frames);
+	free(b);
+}
+
+/* print_batch_print - on the printer thread: the samples in order, until output fails */
+static void print_batch_print(void *batch, void *arg)
+{
+	struct script_run *r = arg;
+	struct print_batch *b = batch;
+
+	for (u32 i = 0; i < b->nr && !r->printer.write_error; i++) {
+		struct script_sample *s = &b->s[i];
+
+		s->frames = s->nr_frames ? b->frames + (uintptr_t)s->frames : NULL;
+		script_print_sample(&r->printer, s);
+	}
+	if (r->printer.write_error)
+		__atomic_store_n(&r->out_closed, 1, __ATOMIC_RELAXED);
+	b->nr = 0;
+	b->nr_frames = 0;
+}
+
+static const struct handoff_ops print_ops = {
+	.batch_new = print_batch_new,
+	.consume = print_batch_print,
+	.batch_free = print_batch_free,
+};
+
+/* queue_sample - @s (copied) for the printer thread; -EPIPE once output failed */
+static int queue_sample(struct script_run *r, const struct script_sample *s)
+{
+	struct print_batch *b = r->batch;
+	struct script_sample *slot = &b->s[b->nr];
+	size_t n = s->nr_frames > 0 ? (size_t)s->nr_frames : 0;
+
+	if (b->nr_frames + n > b->alloc_frames) {
+		size_t want = b->nr_frames + n;
+
+		b->alloc_frames = want > BATCH_FRAMES ? want : BATCH_FRAMES;
+		b->frames = xreallocarray(b->frames, b->alloc_frames, sizeof(*b->frames));
+	}
+	*slot = *s;
+	b->sample[b->nr] = *s->sample;
+	slot->sample = &b->sample[b->nr];
+	slot->frames = NULL;
+	if (n) {
+		memcpy(b->frames + b->nr_frames, s->frames, n * sizeof(*s->frames));
+		slot->frames = (const struct script_frame *)(uintptr_t)b->nr_frames;
+		b->nr_frames += n;
+	}
+	b->nr++;
+	if (b->nr == BATCH_SAMPLES || b->nr_frames >= BATCH_FRAMES)
+		r->batch = handoff_submit(r->handoff);
+	return __atomic_load_n(&r->out_closed, __ATOMIC_RELAXED) ? -EPIPE : 0;
+}
+
 /*
  * on_sample - a sample in time order: drop it when a filter says so, else
  * resolve what its event's fields print and hand it to the printer (the
@@ -460,6 +582,8 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		r->ev_samples[evsel->idx]++;
 		return 0;
 	}
+	if (r->handoff)
+		return queue_sample(r, &s);
 	script_print_sample(&r->printer, &s);
 	return r->printer.write_error ? -EPIPE : 0;
 }
@@ -762,7 +886,19 @@ int script_run_process(struct script_run *r, struct data_error *err)
 		fflush(stdout);
 		return ret < 0 ? ret : 0;
 	}
+	if (can_print_ahead(r)) {
+		r->handoff = handoff_new(&print_ops, r, MAX_BATCHES);
+		if (r->handoff)
+			r->batch = handoff_batch(r->handoff);
+	}
 	ret = session_process(r->session, &r->tool, err);
+	if (r->handoff) {
+		handoff_finish(r->handoff, r->batch->nr != 0);
+		r->handoff = NULL;
+		/* what the sample that met the closed output returns when printing here */
+		if (r->printer.write_error && ret >= 0)
+			ret = -EPIPE;
+	}
 	if (ret < 0 && ret != -EPIPE)
 		script_printer_flush(&r->printer);
 	return ret < 0 ? ret : 0;
