@@ -713,8 +713,6 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	struct hist_entry *self;
 	const struct frame *stackbuf[128];
 	const struct frame **cur = stackbuf;
-	struct hist_entry *seenbuf[128];
-	struct hist_entry **seen = seenbuf;
 	u64 ipsbuf[128], *ips = ipsbuf;
 	u32 n = hs->nr_chain;
 
@@ -777,7 +775,6 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 
 	if (n > 128) {
 		cur = xmalloc(n * sizeof(*cur));
-		seen = xmalloc((n + 1) * sizeof(*seen));
 		ips = xmalloc(n * sizeof(*ips));
 	}
 	/* the cursor (frames and their raw ips) in display order */
@@ -790,7 +787,6 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	if (hists->opts.use_callchain)
 		chain_append(hists, self, cur, ips, n, hs->period);
 	if (hists->opts.children) {
-		u32 nr_seen = 0;
 		/*
 		 * perf counts a frame once per sample, except when time, cgroup,
 		 * cgroup_id or code_page_size is a key and the sample has a value
@@ -817,10 +813,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				break;
 			}
 		}
-		seen[nr_seen++] = self;
+		/* the entries this sample counted: stamped with its number (counted once each) */
+		self->seen_in = hists->nr_samples;
 		for (u32 k = 0; k < n; k++) {
 			struct hist_entry *e;
-			u32 j;
 
 			/*
 			 * perf labels a frame outside any map with the level of the
@@ -832,12 +828,9 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			/* a resolved frame is one per symbol: show this sample's raw ip */
 			key.addr = ips[k];
 			e = entry_findnew(hists, &key, k + 1);
-			for (j = 0; j < nr_seen && seen[j] != e; j++)
-				;
-			if (j < nr_seen && !every_frame)
+			if (e->seen_in == hists->nr_samples && !every_frame)
 				continue;
-			if (j == nr_seen)
-				seen[nr_seen++] = e;
+			e->seen_in = hists->nr_samples;
 			e->acc_period += hs->period;
 			e->acc_events++;
 			if (hists->opts.use_callchain)
@@ -846,7 +839,6 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	}
 	if (cur != stackbuf) {
 		free(cur);
-		free(seen);
 		free(ips);
 	}
 }

@@ -129,6 +129,7 @@ struct hist_entry {
 	u32 max_depth;		    /* longest chain appended (perf's caller-above-callee rule) */
 	u32 seq;		    /* the sample that made it (hists->nr_samples then) */
 	u32 pos;		    /* its place in that sample: 0 self, then chain order */
+	u64 seen_in;		    /* the last sample (hists->nr_samples then) that counted it */
 	u64 hash;
 	struct hist_group_val *grp; /* group view: one per member (leader first), or NULL */
 	bool filtered;		    /* made by a sample a filter rejected: not shown */
