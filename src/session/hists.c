@@ -86,9 +86,11 @@ static struct hist_entry *entry_alloc(struct hists *hists)
 	return e;
 }
 
+/* mix - fold @v into the running key hash @h (key_hash finishes it with hash_u64) */
 static inline u64 mix(u64 h, u64 v)
 {
-	return hash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
 }
 
 /*
@@ -109,6 +111,8 @@ static bool sym_equal(const struct hists *hists, const struct hist_entry *a,
 {
 	const struct symbol *sa = a->frame->sym, *sb = b->frame->sym;
 
+	if (a->frame == b->frame)
+		return sa || a->addr == b->addr;
 	if (entry_dso_name(hists, a) != entry_dso_name(hists, b))
 		return false;
 	if (sa == sb)
@@ -275,7 +279,7 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 			break;
 		}
 	}
-	return h;
+	return hash_u64(h);
 }
 
 static bool key_equal(const struct hists *hists, const struct hist_entry *a,
@@ -292,7 +296,8 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 				return false;
 			break;
 		case SORT_DSO:
-			if (entry_dso_name(hists, a) != entry_dso_name(hists, b))
+			if (a->frame != b->frame &&
+			    entry_dso_name(hists, a) != entry_dso_name(hists, b))
 				return false;
 			break;
 		case SORT_SYM:

@@ -435,7 +435,11 @@ static inline void done(struct strbuf *sb, char *end)
 
 static inline void put_str(struct strbuf *sb, const char *s)
 {
-	strbuf_addstr(sb, s);
+	size_t n = strlen(s);
+	char *q = room(sb, n);
+
+	memcpy(q, s, n);
+	done(sb, q + n);
 }
 
 static inline void put_ch(struct strbuf *sb, char c)
@@ -514,19 +518,15 @@ static void put_udec0(struct strbuf *sb, u64 v, int w)
 static void put_hex(struct strbuf *sb, u64 v, int w)
 {
 	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-	char *q = room(sb, 16 + w);
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1; /* digits */
+	char *q = room(sb, 16 + (w > 0 ? w : 0)), *end;
 
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
 	while (w-- > n)
 		*q++ = ' ';
-	while (n)
-		*q++ = tmp[--n];
-	done(sb, q);
+	end = q + n;
+	for (char *d = end; d > q; v >>= 4)
+		*--d = digits[v & 15];
+	done(sb, end);
 }
 
 void script_format_time(struct strbuf *sb, u64 t, bool nanosecs)
