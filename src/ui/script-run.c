@@ -435,7 +435,7 @@ struct print_batch {
 	(SFB(COMM) | SFB(TID) | SFB(PID) | SFB(TIME) | SFB(CPU) | SFB(EVNAME) | SFB(IP) |      \
 	 SFB(SYM) | SFB(DSO) | SFB(ADDR) | SFB(SYMOFF) | SFB(SRCLINE) | SFB(PERIOD) |             \
 	 SFB(DATA_SRC) | SFB(WEIGHT) | SFB(PHYS_ADDR) | SFB(MISC) | SFB(SRCCODE) | SFB(TOD) |    \
-	 SFB(DATA_PAGE_SIZE) | SFB(CODE_PAGE_SIZE))
+	 SFB(DATA_PAGE_SIZE) | SFB(CODE_PAGE_SIZE) | SFB(INS_LAT))
 
 /*
  * can_print_ahead - whether samples can be printed on a second thread:
@@ -454,12 +454,15 @@ static bool can_print_ahead(const struct script_run *r)
 	    v->show_namespace_events || v->show_cgroup_events || v->show_bpf_events ||
 	    v->show_text_poke_events)
 		return false;
-	evlist_for_each_entry(r->evlist, evsel)
-		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
+	evlist_for_each_entry(r->evlist, evsel) {
+		u64 f = script_fields_of(v->cfg, evsel);
+
+		/* bpf-output (a software default) has nothing to show without raw data */
+		if (!(evsel->attr.sample_type & PERF_SAMPLE_RAW))
+			f &= ~SFB(BPF_OUTPUT);
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT || (f & ~AHEAD_FIELDS))
 			return false;
-	for (int j = 0; j < SOT_MAX; j++)
-		if (v->cfg->out[j].fields & ~AHEAD_FIELDS)
-			return false;
+	}
 	return true;
 }
 
