@@ -89,7 +89,7 @@ struct cc_node {
 	 * in the hists' links (struct cc_link, by the same index).
 	 */
 	u64 hit;	/* period of chains that end here */
-	u64 cumul;	/* period of chains through here (hit included) */
+	u64 cumul;	/* period of chains through here (hit included): made by hists_sort() */
 };
 
 /* struct hist_group_val - an entry's numbers in one member of an event group */
