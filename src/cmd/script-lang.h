@@ -4,7 +4,7 @@
 #define SONDE_CMD_SCRIPT_LANG_H
 
 #include "lib/optspec.h"
-#include "ui/script-run.h"
+#include "cmd/script.h"
 
 #include <stdbool.h>
 

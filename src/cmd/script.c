@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde script: options and validation; the work is in ui/script-run.c. */
+/* sonde script: the options, the orchestration and the exit status (checks: script-check.c). */
 #include "builtin.h"
 #include "cmd/flamegraph.h"
 #include "cmd/open.h"
+#include "cmd/script.h"
 
 #include "lib/debug.h"
 #include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "cmd/script-lang.h"
 #include "ui/itrace-help.h"
-#include "ui/script-run.h"
+#include "session/session.h"
+#include "ui/header.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +77,65 @@ static int script_folded(const struct script_opts *so, int max_stack)
 	return flamegraph_run(&fo);
 }
 
+void script_opts_init(struct script_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	script_config_init(&o->cfg);
+	o->view.cfg = &o->cfg;
+}
+
+int script_session(struct script_opts *o, struct data_reader *reader)
+{
+	struct symbol_opts sopts = {
+		.no_demangle = o->no_demangle,
+		.demangle_kernel = o->demangle_kernel,
+		.symfs = o->symfs,
+		.kallsyms = o->kallsyms,
+	};
+	struct machine_opts mopts = { .symbol_opts = &sopts };
+	struct script_event_dump *dumps = NULL;
+	struct data_error derr = { 0 };
+	struct script_select sel;
+	struct script_run *run;
+	struct session *session;
+	int ret, err;
+
+	if (o->header || o->header_only) {
+		fflush(stdout);
+		header_fprintf(stdout, reader, o->show_info);
+		fflush(stdout);
+		if (o->header_only) {
+			data_reader_close(reader);
+			return 0;
+		}
+	}
+	session = session_new(reader, &mopts);
+	script_select_init(&sel);
+	ret = script_check(o, session, &sel);
+	if (ret < 0 && o->per_event_dump) {
+		dumps = script_open_event_dumps(o, session);
+		if (!dumps)
+			ret = 255;
+	}
+	if (ret >= 0) {
+		script_select_release(&sel);
+		session_free(session);
+		return ret;
+	}
+	run = script_run_new(session, &o->view, &sel, dumps);
+	err = script_run_process(run, &derr);
+	ret = 0;
+	if (err < 0 && err != -EPIPE) {
+		data_error_print(data_reader_path(session->reader), &derr);
+		ret = 255;
+	}
+	script_run_finish(run, err);
+	script_run_free(run);
+	script_select_release(&sel);
+	session_free(session);
+	return ret;
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	struct script_opts o;
@@ -93,7 +155,7 @@ int cmd_script(int argc, const char **argv)
 		SPEC_TEXT("cpu", 'C', &o.cpu_list, "cpu", "list of cpus to profile"),
 		SPEC_FLAG("debug-mode", 'd', &dummy_b,
 			    "do various checks like samples ordering and lost events"),
-		SPEC_FLAG("dump-raw-trace", 'D', &o.dump_raw, "dump raw trace in ASCII"),
+		SPEC_FLAG("dump-raw-trace", 'D', &o.view.dump_raw, "dump raw trace in ASCII"),
 		SPEC_FN("fields", 'F', &o, "str",
 			     "comma separated output fields prepend with 'type:'. +field to add and -field to remove.Valid types: hw,sw,trace,raw,synth. Fields: comm,tid,pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat",
 			     parse_fields_cb),
@@ -136,7 +198,7 @@ int cmd_script(int argc, const char **argv)
 		SPEC_TEXT("dlarg", 0, &dummy_s, "argument", "filter argument"),
 		SPEC_FN("dlfilter", 0, NULL, "file", "filter .so file name", opts_refuse),
 		SPEC_TEXT("dsos", 0, &o.dso_list, "dso[,dso...]", "only consider symbols in these DSOs"),
-		SPEC_FLAG("dump-unsorted-raw-trace", 0, &o.dump_unsorted,
+		SPEC_FLAG("dump-unsorted-raw-trace", 0, &o.view.dump_unsorted,
 			    "dump unsorted raw trace in ASCII"),
 		SPEC_FLAG("full-source-path", 0, &o.cfg.full_source_path,
 			    "Show full source file name path for source lines"),
@@ -167,26 +229,26 @@ int cmd_script(int argc, const char **argv)
 			    "Dump trace output to files named by the monitored events"),
 		SPEC_TEXT("pid", 0, &o.pid_list, "pid[,pid...]", "only consider symbols in these pids"),
 		SPEC_FLAG("reltime", 0, &o.cfg.reltime, "Show time stamps relative to start"),
-		SPEC_FLAG("show-bpf-events", 0, &o.show_bpf_events,
+		SPEC_FLAG("show-bpf-events", 0, &o.view.show_bpf_events,
 			    "Show bpf related events (if recorded)"),
-		SPEC_FLAG("show-cgroup-events", 0, &o.show_cgroup_events,
+		SPEC_FLAG("show-cgroup-events", 0, &o.view.show_cgroup_events,
 			    "Show cgroup events (if recorded)"),
 		SPEC_FLAG("show-kernel-path", 0, &o.cfg.show_kernel_path,
 			    "Show the path of [kernel.kallsyms]"),
-		SPEC_FLAG("show-lost-events", 0, &o.show_lost_events,
+		SPEC_FLAG("show-lost-events", 0, &o.view.show_lost_events,
 			    "Show lost events (if recorded)"),
-		SPEC_FLAG("show-mmap-events", 0, &o.show_mmap_events, "Show the mmap events"),
-		SPEC_FLAG("show-namespace-events", 0, &o.show_namespace_events,
+		SPEC_FLAG("show-mmap-events", 0, &o.view.show_mmap_events, "Show the mmap events"),
+		SPEC_FLAG("show-namespace-events", 0, &o.view.show_namespace_events,
 			    "Show namespace events (if recorded)"),
-		SPEC_FLAG("show-on-off-events", 0, &o.show_on_off_events,
+		SPEC_FLAG("show-on-off-events", 0, &o.view.show_on_off_events,
 			    "Show the on/off switch events, used with --switch-on and --switch-off"),
-		SPEC_FLAG("show-round-events", 0, &o.show_round_events,
+		SPEC_FLAG("show-round-events", 0, &o.view.show_round_events,
 			    "Show round events (if recorded)"),
-		SPEC_FLAG("show-switch-events", 0, &o.show_switch_events,
+		SPEC_FLAG("show-switch-events", 0, &o.view.show_switch_events,
 			    "Show context switch events (if recorded)"),
-		SPEC_FLAG("show-task-events", 0, &o.show_task_events,
+		SPEC_FLAG("show-task-events", 0, &o.view.show_task_events,
 			    "Show the fork/comm/exit events"),
-		SPEC_FLAG("show-text-poke-events", 0, &o.show_text_poke_events,
+		SPEC_FLAG("show-text-poke-events", 0, &o.view.show_text_poke_events,
 			    "Show text poke related events (if recorded)"),
 		SPEC_FLAG("stitch-lbr", 0, &dummy_b, "Enable LBR callgraph stitching approach"),
 		SPEC_TEXT("stop-bt", 0, &o.stop_bt, "symbol[,symbol...]",
@@ -208,8 +270,8 @@ int cmd_script(int argc, const char **argv)
 	argc = opts_parse(argc, argv, options, script_usage, OPTS_STOP_AT_ARG);
 	if (script_lang_wanted(argc))
 		return script_lang_run(&o, argc, argv);
-	if (o.dump_unsorted)
-		o.dump_raw = true;
+	if (o.view.dump_unsorted)
+		o.view.dump_raw = true;
 	if (verbose_flag)
 		verbose++;
 	o.no_demangle = !demangle;
@@ -227,5 +289,5 @@ int cmd_script(int argc, const char **argv)
 	reader = data_open_for_read(o.input, o.force);
 	if (!reader)
 		return 255;
-	return script_run(&o, reader);
+	return script_session(&o, reader);
 }

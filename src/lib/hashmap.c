@@ -6,17 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t hash_u64(uint64_t x)
-{
-	/* splitmix64 finaliser: cheap and mixes all bits */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 uint64_t hash_bytes(const void *data, size_t len)
 {
 	const unsigned char *p = data;

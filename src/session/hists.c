@@ -86,9 +86,11 @@ static struct hist_entry *entry_alloc(struct hists *hists)
 	return e;
 }
 
+/* mix - fold @v into the running key hash @h (key_hash finishes it with hash_u64) */
 static inline u64 mix(u64 h, u64 v)
 {
-	return hash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
 }
 
 /*
@@ -109,6 +111,8 @@ static bool sym_equal(const struct hists *hists, const struct hist_entry *a,
 {
 	const struct symbol *sa = a->frame->sym, *sb = b->frame->sym;
 
+	if (a->frame == b->frame)
+		return sa || a->addr == b->addr;
 	if (entry_dso_name(hists, a) != entry_dso_name(hists, b))
 		return false;
 	if (sa == sb)
@@ -275,7 +279,7 @@ static u64 key_hash(const struct hists *hists, const struct hist_entry *k)
 			break;
 		}
 	}
-	return h;
+	return hash_u64(h);
 }
 
 static bool key_equal(const struct hists *hists, const struct hist_entry *a,
@@ -292,7 +296,8 @@ static bool key_equal(const struct hists *hists, const struct hist_entry *a,
 				return false;
 			break;
 		case SORT_DSO:
-			if (entry_dso_name(hists, a) != entry_dso_name(hists, b))
+			if (a->frame != b->frame &&
+			    entry_dso_name(hists, a) != entry_dso_name(hists, b))
 				return false;
 			break;
 		case SORT_SYM:
@@ -529,7 +534,8 @@ static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 /*
  * chain_append - add the path @cur[0..n) (raw ips @ips) to @e's trie with @period, finding children as perf's
  * red-black walk does: it stops at the first match on its path, and a
- * miss links a new child where it ended.
+ * miss links a new child where it ended. Only the end node's hit grows:
+ * chains_sum() makes the cumulative periods once, before output.
  */
 static void chain_append(struct hists *hists, struct hist_entry *e, const struct frame *const *cur,
 			 const u64 *ips, u32 n, u64 period)
@@ -542,7 +548,6 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 	if (n > e->max_depth)
 		e->max_depth = n;
 	l = link_at(hists, e->chain);
-	hists->nodes[e->chain].cumul += period;
 	for (u32 i = 0; i < n; i++) {
 		const struct frame *f = cur[i];
 		u64 ip = ips[i];
@@ -567,7 +572,6 @@ static void chain_append(struct hists *hists, struct hist_entry *e, const struct
 			RBTREE_LINK(cc_kids, &l->kids, x, parent, r < 0);
 		}
 		l = x;
-		hists->nodes[l->node].cumul += period;
 	}
 	idx = l->node;
 	hists->nodes[idx].hit += period;
@@ -695,20 +699,31 @@ static void tf_collapse(struct hists *hists)
 	free(v);
 }
 
+void hists_chain_cursor(const struct hists *hists, const struct resolved_frame *chain, u32 n,
+			const struct frame **frames, u64 *ips)
+{
+	bool caller = hists->opts.cc.order == ORDER_CALLER;
+
+	for (u32 i = 0; i < n; i++) {
+		const struct resolved_frame *rf = &chain[caller ? n - 1 - i : i];
+
+		frames[i] = rf->frame;
+		ips[i] = rf->ip;
+	}
+}
+
 void hists_add(struct hists *hists, const struct hist_sample *hs)
 {
 	struct hist_entry key;
 	struct hist_entry *self;
 	const struct frame *stackbuf[128];
 	const struct frame **cur = stackbuf;
-	struct hist_entry *seenbuf[128];
-	struct hist_entry **seen = seenbuf;
 	u64 ipsbuf[128], *ips = ipsbuf;
 	u32 n = hs->nr_chain;
 
 	memset(&key, 0, sizeof(key));
 	key.thread = hs->thread;
-	key.comm = hs->thread->comm;
+	key.comm = hs->comm ? hs->comm : hs->thread->comm;
 	key.frame = hs->frame;
 	key.parent = hs->parent;
 	key.srcline = hs->srcline;
@@ -765,21 +780,18 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 
 	if (n > 128) {
 		cur = xmalloc(n * sizeof(*cur));
-		seen = xmalloc((n + 1) * sizeof(*seen));
 		ips = xmalloc(n * sizeof(*ips));
 	}
 	/* the cursor (frames and their raw ips) in display order */
-	for (u32 i = 0; i < n; i++) {
-		const struct resolved_frame *rf =
-			&hs->chain[hists->opts.cc.order == ORDER_CALLER ? n - 1 - i : i];
-
-		cur[i] = rf->frame;
-		ips[i] = rf->ip;
+	if (hs->chain_frames) {
+		memcpy(cur, hs->chain_frames, n * sizeof(*cur));
+		memcpy(ips, hs->chain_ips, n * sizeof(*ips));
+	} else {
+		hists_chain_cursor(hists, hs->chain, n, cur, ips);
 	}
 	if (hists->opts.use_callchain)
 		chain_append(hists, self, cur, ips, n, hs->period);
 	if (hists->opts.children) {
-		u32 nr_seen = 0;
 		/*
 		 * perf counts a frame once per sample, except when time, cgroup,
 		 * cgroup_id or code_page_size is a key and the sample has a value
@@ -806,10 +818,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				break;
 			}
 		}
-		seen[nr_seen++] = self;
+		/* the entries this sample counted: stamped with its number (counted once each) */
+		self->seen_in = hists->nr_samples;
 		for (u32 k = 0; k < n; k++) {
 			struct hist_entry *e;
-			u32 j;
 
 			/*
 			 * perf labels a frame outside any map with the level of the
@@ -821,12 +833,9 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 			/* a resolved frame is one per symbol: show this sample's raw ip */
 			key.addr = ips[k];
 			e = entry_findnew(hists, &key, k + 1);
-			for (j = 0; j < nr_seen && seen[j] != e; j++)
-				;
-			if (j < nr_seen && !every_frame)
+			if (e->seen_in == hists->nr_samples && !every_frame)
 				continue;
-			if (j == nr_seen)
-				seen[nr_seen++] = e;
+			e->seen_in = hists->nr_samples;
 			e->acc_period += hs->period;
 			e->acc_events++;
 			if (hists->opts.use_callchain)
@@ -835,7 +844,6 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	}
 	if (cur != stackbuf) {
 		free(cur);
-		free(seen);
 		free(ips);
 	}
 }
@@ -1231,8 +1239,27 @@ static bool output_goes_left(const struct hists *hists, const struct hist_entry 
 	return output_cmp(hists, a, b) > 0;
 }
 
+/*
+ * chains_sum - every node's cumul: its hit plus its children's cumul. A
+ * child is made after its parent, so a walk down the indexes meets the
+ * children first.
+ */
+static void chains_sum(struct hists *hists)
+{
+	struct cc_node *N = hists->nodes;
+
+	for (u32 i = hists->nr_nodes; i-- > 1;) {
+		u64 sum = N[i].hit;
+
+		for (u32 c = N[i].first_child; c; c = N[c].next_sibling)
+			sum += N[c].cumul;
+		N[i].cumul = sum;
+	}
+}
+
 void hists_sort(struct hists *hists)
 {
+	chains_sum(hists);
 	mark_compared_traces(hists);
 	tf_collapse(hists);
 	size_t n = hists->nr_entries;

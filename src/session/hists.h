@@ -89,7 +89,7 @@ struct cc_node {
 	 * in the hists' links (struct cc_link, by the same index).
 	 */
 	u64 hit;	/* period of chains that end here */
-	u64 cumul;	/* period of chains through here (hit included) */
+	u64 cumul;	/* period of chains through here (hit included): made by hists_sort() */
 };
 
 /* struct hist_group_val - an entry's numbers in one member of an event group */
@@ -129,6 +129,7 @@ struct hist_entry {
 	u32 max_depth;		    /* longest chain appended (perf's caller-above-callee rule) */
 	u32 seq;		    /* the sample that made it (hists->nr_samples then) */
 	u32 pos;		    /* its place in that sample: 0 self, then chain order */
+	u64 seen_in;		    /* the last sample (hists->nr_samples then) that counted it */
 	u64 hash;
 	struct hist_group_val *grp; /* group view: one per member (leader first), or NULL */
 	bool filtered;		    /* made by a sample a filter rejected: not shown */
@@ -210,9 +211,13 @@ void hists_release(struct hists *hists);
  */
 struct hist_sample {
 	struct thread *thread;
+	const char *comm;	/* interned: the thread's comm at the sample (NULL: thread->comm now) */
 	const struct frame *frame; /* the sample's own frame */
 	const struct resolved_frame *chain; /* callee order (frame and raw ip); may be NULL */
 	u32 nr_chain;
+	/* or, when set, the chain's frames and raw ips already in the hists' display order */
+	const struct frame *const *chain_frames;
+	const u64 *chain_ips;
 	const struct frame *parent; /* parent key match, or NULL */
 	const char *srcline, *srcfile;
 	const char *trace;
@@ -229,6 +234,13 @@ struct hist_sample {
 	u64 addr;	/* the sample's map-relative address (0: the frame's), shown by -v */
 	bool filtered;	/* a --comm/--dsos/... filter rejects it: its new entries are hidden */
 };
+
+/*
+ * hists_chain_cursor - the @n frames of @chain (callee order) as hists_add()
+ * walks them: in @hists' display order, into @frames and @ips.
+ */
+void hists_chain_cursor(const struct hists *hists, const struct resolved_frame *chain, u32 n,
+			const struct frame **frames, u64 *ips);
 
 /* hists_add - account one sample (self entry, children entries, callchains). */
 void hists_add(struct hists *hists, const struct hist_sample *hs);

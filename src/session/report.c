@@ -8,6 +8,7 @@
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 #include "session/unwind.h"
+#include "session/hists-queue.h"
 #include "session/resolve.h"
 #include "lib/strbuf.h"
 #include "symbol/srcline.h"
@@ -230,6 +231,7 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 		hs.filtered = true;
 
 	hs.thread = loc.thread;
+	hs.comm = loc.thread->comm;
 	hs.frame = loc.frame;
 	hs.period = period;
 	/*
@@ -318,7 +320,10 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	}
 	if (f->exclude_other && !hs.parent)
 		hs.filtered = true;
-	hists_add(hists, &hs);
+	if (rep->queue)
+		hists_queue_add(rep->queue, hists, &hs);
+	else
+		hists_add(hists, &hs);
 	return 0;
 }
 
@@ -551,7 +556,17 @@ void report_release(struct report *rep)
 
 int report_process(struct report *rep, struct data_error *err)
 {
-	int ret = session_process(rep->session, &rep->tool, err);
+	int ret;
+
+	/*
+	 * the hists grow on a second thread while this one reads and resolves
+	 * (not with trace keys: their comparisons format payloads with libtraceevent)
+	 */
+	if (!rep->want_trace)
+		rep->queue = hists_queue_new();
+	ret = session_process(rep->session, &rep->tool, err);
+	hists_queue_finish(rep->queue);
+	rep->queue = NULL;
 
 	for (int i = 0; i < rep->nr_hists; i++) {
 		hists_sort(&rep->hists[i]);

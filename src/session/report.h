@@ -32,6 +32,7 @@ struct report_filter {
 	bool show_on_off_events;
 };
 
+struct hists_queue;
 struct tep_handle;
 struct strbuf;
 
@@ -86,6 +87,7 @@ struct report {
 	size_t nr_ns_id, alloc_ns_id;
 	bool discarding;	 /* --switch-on/off: samples are dropped now */
 	struct report_thread_values tv;
+	struct hists_queue *queue; /* the aggregation thread during report_process(), or NULL */
 	struct tool tool;
 };
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* perf script's main loop: reader -> time order -> machine -> filters -> printer. */
+/* perf script's tool: each record in time order, selected, resolved and printed. */
 #define PR_PREFIX "script"
 #include "ui/script-run.h"
 
@@ -8,6 +8,7 @@
 #include "data/reader.h"
 #include "data/sample.h"
 #include "lib/debug.h"
+#include "lib/handoff.h"
 #include "lib/hashmap.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
@@ -18,7 +19,6 @@
 #include "symbol/srcline.h"
 #include "trace/tep.h"
 #include "ui/dump.h"
-#include "ui/header.h"
 
 #include <capstone/capstone.h>
 #include <errno.h>
@@ -31,16 +31,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void script_opts_init(struct script_opts *o)
+void script_select_init(struct script_select *sel)
 {
-	memset(o, 0, sizeof(*o));
-	script_config_init(&o->cfg);
+	memset(sel, 0, sizeof(*sel));
+	u64map_init(&sel->pids);
+	u64map_init(&sel->tids);
 }
 
+void script_select_release(struct script_select *sel)
+{
+	free(sel->time_spans);
+	cpu_bitmap_release(&sel->cpus);
+	strvec_clear(&sel->comms);
+	strvec_clear(&sel->syms);
+	strvec_clear(&sel->dsos);
+	strvec_clear(&sel->stop_bt);
+	u64map_release(&sel->pids);
+	u64map_release(&sel->tids);
+}
 
-struct run {
+struct script_run {
 	struct tool tool; /* first: callbacks find the run from it */
-	struct script_opts *o;
+	const struct script_view *view;
+	const struct script_select *sel;
 	struct session *session;
 	struct data_reader *reader; /* borrowed from the session */
 	struct evlist *evlist;
@@ -54,6 +67,9 @@ struct run {
 	csh capstone;
 	bool capstone_open;
 	struct script_printer printer;
+	struct handoff *handoff;	/* samples printed on a second thread, or NULL */
+	struct print_batch *batch;	/* the one being filled */
+	int out_closed;			/* the printer thread saw a write error (atomic) */
 	struct tep_handle *tep;
 	bool tep_tried;
 	struct trace_tep_resolver tep_resolver; /* kernel symbols for %ps/%pS */
@@ -66,19 +82,10 @@ struct run {
 	/* --per-event-dump: one printer per event (by evsel->idx) */
 	struct script_printer *ev_printers;
 	u64 *ev_samples;
-	char **ev_paths;
+	struct script_event_dump *ev_dumps;
 	int nr_ev_printers;
-	/* filters */
-	struct strvec comms, syms, dsos, stop_bt;
-	struct u64map pids, tids;
-	bool has_pids, has_tids;
-	struct cpu_bitmap cpus;		  /* --cpu */
-	struct time_span *time_spans;	  /* --time: any of these */
-	int nr_time_spans;
 	u64 aux_lost, aux_partial, aux_collision;
-	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off */
 	bool gate_closed;	/* --switch-on/--switch-off: samples are being dropped */
-	int err;
 };
 
 static bool is_kernel_mode(int cpumode)
@@ -94,7 +101,7 @@ struct source_file {
 	size_t nr_lines;
 };
 
-static struct source_file *source_file_get(struct run *r, const char *path)
+static struct source_file *source_file_get(struct script_run *r, const char *path)
 {
 	struct source_file *sf = u64map_find(&r->sources, (uint64_t)(uintptr_t)path);
 	struct strbuf sb = STRBUF_INIT;
@@ -140,7 +147,7 @@ struct srccode_state {
  * it differs from the last one printed for this thread. Returns the length
  * of the text (0: nothing to print) with *@text and *@line set.
  */
-static int srccode(struct run *r, struct thread *thread, int cpumode, u64 ip, const char **text,
+static int srccode(struct script_run *r, struct thread *thread, int cpumode, u64 ip, const char **text,
 		   unsigned int *line)
 {
 	const struct resolved_frame *rf = resolver_frame(&r->res, thread, cpumode, ip);
@@ -185,7 +192,7 @@ static int free_one(uint64_t key, void *val, void *arg)
  * the DSO file as perf does; capstone gives its length). Returns the length
  * (0 when unknown) and fills @buf.
  */
-static int fetch_insn(struct run *r, struct thread *thread, int cpumode, u64 ip, u8 *buf)
+static int fetch_insn(struct script_run *r, struct thread *thread, int cpumode, u64 ip, u8 *buf)
 {
 	const struct maps *maps;
 	struct map *map;
@@ -244,19 +251,6 @@ static void script_frame_of(struct script_frame *sf, const struct resolved_frame
 
 /* ---- filters ---- */
 
-/* id_set_parse - --pid/--tid into @m; -EINVAL for a malformed list */
-static int id_set_parse(const char *s, struct u64map *m)
-{
-	int *ids, nr;
-
-	if (id_list_parse(s, &ids, &nr))
-		return -EINVAL;
-	for (int i = 0; i < nr; i++)
-		u64map_set(m, (u64)(s64)ids[i], (void *)1);
-	free(ids);
-	return 0;
-}
-
 static bool in_strlist(const struct strvec *sv, const char *s)
 {
 	if (!s)
@@ -283,7 +277,7 @@ static bool dso_in_list(const struct strvec *sv, const char *long_name)
 /* %ps/%pS in print formats: the kernel function at @addr, from the kernel maps */
 static const char *kernel_func_at(void *priv, u64 addr, u64 *start)
 {
-	struct run *r = priv;
+	struct script_run *r = priv;
 	struct thread *idle = machine_findnew_thread(r->machine, 0, 0);
 	const struct frame *fr = machine_resolve_ip(r->machine, idle, PERF_RECORD_MISC_KERNEL, addr);
 
@@ -293,7 +287,7 @@ static const char *kernel_func_at(void *priv, u64 addr, u64 *start)
 	return fr->sym->name;
 }
 
-static struct tep_event *tp_format(struct run *r, struct evsel *evsel)
+static struct tep_event *tp_format(struct script_run *r, struct evsel *evsel)
 {
 	const struct perf_header *h;
 
@@ -319,14 +313,14 @@ static struct tep_event *tp_format(struct run *r, struct evsel *evsel)
 
 /* ---- per-record handling ---- */
 
-static struct run *run_of(struct tool *tool)
+static struct script_run *run_of(struct tool *tool)
 {
-	return (struct run *)((char *)tool - offsetof(struct run, tool));
+	return (struct script_run *)((char *)tool - offsetof(struct script_run, tool));
 }
 
-static bool cpu_filtered(struct run *r, const struct perf_sample *sample)
+static bool cpu_filtered(struct script_run *r, const struct perf_sample *sample)
 {
-	return !cpu_bitmap_has(&r->cpus, sample->cpu);
+	return !cpu_bitmap_has(&r->sel->cpus, sample->cpu);
 }
 
 /*
@@ -336,19 +330,19 @@ static bool cpu_filtered(struct run *r, const struct perf_sample *sample)
  * (so --switch-off alone hides just its first sample, as in perf). The
  * switching samples themselves are hidden unless --show-on-off-events.
  */
-static bool gate_drops(struct run *r, const struct evsel *evsel)
+static bool gate_drops(struct script_run *r, const struct evsel *evsel)
 {
-	bool hide_switch = !r->o->show_on_off_events;
+	bool hide_switch = !r->view->show_on_off_events;
 
 	if (r->gate_closed) {
-		if (!r->switch_on)
+		if (!r->sel->switch_on)
 			return false;
-		if (evsel != r->switch_on)
+		if (evsel != r->sel->switch_on)
 			return true;
 		r->gate_closed = false;
 		return hide_switch;
 	}
-	if (r->switch_off && evsel == r->switch_off) {
+	if (r->sel->switch_off && evsel == r->sel->switch_off) {
 		r->gate_closed = true;
 		return hide_switch;
 	}
@@ -356,19 +350,21 @@ static bool gate_drops(struct run *r, const struct evsel *evsel)
 }
 
 /* --time: any of its spans */
-static bool time_selected(const struct run *r, u64 t)
+static bool time_selected(const struct script_run *r, u64 t)
 {
-	return time_spans_include(r->time_spans, r->nr_time_spans, t);
+	return time_spans_include(r->sel->time_spans, r->sel->nr_time_spans, t);
 }
 
 /* --comm, --pid, --tid */
-static bool thread_selected(struct run *r, const struct thread *thread)
+static bool thread_selected(struct script_run *r, const struct thread *thread)
 {
-	if (r->o->comm_list && !in_strlist(&r->comms, thread->comm))
+	const struct script_select *sel = r->sel;
+
+	if (sel->has_comms && !in_strlist(&sel->comms, thread->comm))
 		return false;
-	if (r->has_pids && !u64map_find(&r->pids, (u64)(s64)thread->pid))
+	if (sel->has_pids && !u64map_find(&sel->pids, (u64)(s64)thread->pid))
 		return false;
-	return !r->has_tids || u64map_find(&r->tids, (u64)(s64)thread->tid);
+	return !sel->has_tids || u64map_find(&sel->tids, (u64)(s64)thread->tid);
 }
 
 /*
@@ -377,7 +373,7 @@ static bool thread_selected(struct run *r, const struct thread *thread)
  * unwound from a dwarf stack copy follow), cut after the first --stop-bt
  * symbol. Returns the number of frames.
  */
-static int collect_callchain(struct run *r, struct thread *thread, const struct evsel *evsel,
+static int collect_callchain(struct script_run *r, struct thread *thread, const struct evsel *evsel,
 			     const struct perf_sample *sample)
 {
 	static const struct chain_opts copts = { .bad_context_empties = true, .unwind = true };
@@ -388,14 +384,14 @@ static int collect_callchain(struct run *r, struct thread *thread, const struct 
 		r->frames = xgrow(r->frames, n, &r->alloc_frames, sizeof(*r->frames));
 	for (u32 k = 0; k < n; k++) {
 		script_frame_of(&r->frames[k], &r->chain.frames[k]);
-		if (r->stop_bt.nr && in_strlist(&r->stop_bt, r->frames[k].sym))
+		if (r->sel->stop_bt.nr && in_strlist(&r->sel->stop_bt, r->frames[k].sym))
 			return (int)k + 1;
 	}
 	return (int)n;
 }
 
 /* the branch stack's from and to addresses, resolved, into r->br (froms, then tos) */
-static void collect_branches(struct run *r, struct thread *thread, const struct perf_sample *sample,
+static void collect_branches(struct script_run *r, struct thread *thread, const struct perf_sample *sample,
 			     struct script_sample *s)
 {
 	u64 nr = sample->branch_stack->nr;
@@ -414,6 +410,127 @@ static void collect_branches(struct run *r, struct thread *thread, const struct 
 	s->nr_br = (int)nr;
 }
 
+/* ---- printing on a second thread ---- */
+
+#define BATCH_SAMPLES 256u	/* samples per hand-over */
+#define BATCH_FRAMES 8192u	/* ... or callchain frames, whichever fills first */
+#define MAX_BATCHES 4		/* in flight: bounds the memory ahead of the printer */
+
+/*
+ * struct print_batch - samples ready to print with copies of what they
+ * point to: the parsed sample (its pointers into the record are not
+ * followed: see can_print_ahead()) and the callchain frames (an offset
+ * into @frames until printed)
+ */
+struct print_batch {
+	struct script_sample s[BATCH_SAMPLES];
+	struct perf_sample sample[BATCH_SAMPLES];
+	u32 nr;
+	struct script_frame *frames;
+	size_t nr_frames, alloc_frames;
+};
+
+/* the fields printed from the sample's scalars and the resolved frames only */
+#define AHEAD_FIELDS                                                                            \
+	(SFB(COMM) | SFB(TID) | SFB(PID) | SFB(TIME) | SFB(CPU) | SFB(EVNAME) | SFB(IP) |      \
+	 SFB(SYM) | SFB(DSO) | SFB(ADDR) | SFB(SYMOFF) | SFB(SRCLINE) | SFB(PERIOD) |             \
+	 SFB(DATA_SRC) | SFB(WEIGHT) | SFB(PHYS_ADDR) | SFB(MISC) | SFB(SRCCODE) | SFB(TOD) |    \
+	 SFB(DATA_PAGE_SIZE) | SFB(CODE_PAGE_SIZE) | SFB(INS_LAT))
+
+/*
+ * can_print_ahead - whether samples can be printed on a second thread:
+ * only samples are printed (no side-band records, raw dump or per-event
+ * files, whose order against them would need the same queue), and no
+ * field reads the record itself (payloads, registers, branch stacks,
+ * instruction bytes), which is gone once the reader moves on
+ */
+static bool can_print_ahead(const struct script_run *r)
+{
+	const struct script_view *v = r->view;
+	struct evsel *evsel;
+
+	if (r->dumping || r->ev_printers || v->show_task_events || v->show_mmap_events ||
+	    v->show_switch_events || v->show_lost_events || v->show_round_events ||
+	    v->show_namespace_events || v->show_cgroup_events || v->show_bpf_events ||
+	    v->show_text_poke_events)
+		return false;
+	evlist_for_each_entry(r->evlist, evsel) {
+		u64 f = script_fields_of(v->cfg, evsel);
+
+		/* bpf-output (a software default) has nothing to show without raw data */
+		if (!(evsel->attr.sample_type & PERF_SAMPLE_RAW))
+			f &= ~SFB(BPF_OUTPUT);
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT || (f & ~AHEAD_FIELDS))
+			return false;
+	}
+	return true;
+}
+
+static void *print_batch_new(void *arg)
+{
+	return xzalloc(sizeof(struct print_batch));
+}
+
+static void print_batch_free(void *batch, void *arg)
+{
+	struct print_batch *b = batch;
+
+	free(b->frames);
+	free(b);
+}
+
+/* print_batch_print - on the printer thread: the samples in order, until output fails */
+static void print_batch_print(void *batch, void *arg)
+{
+	struct script_run *r = arg;
+	struct print_batch *b = batch;
+
+	for (u32 i = 0; i < b->nr && !r->printer.write_error; i++) {
+		struct script_sample *s = &b->s[i];
+
+		s->frames = s->nr_frames ? b->frames + (uintptr_t)s->frames : NULL;
+		script_print_sample(&r->printer, s);
+	}
+	if (r->printer.write_error)
+		__atomic_store_n(&r->out_closed, 1, __ATOMIC_RELAXED);
+	b->nr = 0;
+	b->nr_frames = 0;
+}
+
+static const struct handoff_ops print_ops = {
+	.batch_new = print_batch_new,
+	.consume = print_batch_print,
+	.batch_free = print_batch_free,
+};
+
+/* queue_sample - @s (copied) for the printer thread; -EPIPE once output failed */
+static int queue_sample(struct script_run *r, const struct script_sample *s)
+{
+	struct print_batch *b = r->batch;
+	struct script_sample *slot = &b->s[b->nr];
+	size_t n = s->nr_frames > 0 ? (size_t)s->nr_frames : 0;
+
+	if (b->nr_frames + n > b->alloc_frames) {
+		size_t want = b->nr_frames + n;
+
+		b->alloc_frames = want > BATCH_FRAMES ? want : BATCH_FRAMES;
+		b->frames = xreallocarray(b->frames, b->alloc_frames, sizeof(*b->frames));
+	}
+	*slot = *s;
+	b->sample[b->nr] = *s->sample;
+	slot->sample = &b->sample[b->nr];
+	slot->frames = NULL;
+	if (n) {
+		memcpy(b->frames + b->nr_frames, s->frames, n * sizeof(*s->frames));
+		slot->frames = (const struct script_frame *)(uintptr_t)b->nr_frames;
+		b->nr_frames += n;
+	}
+	b->nr++;
+	if (b->nr == BATCH_SAMPLES || b->nr_frames >= BATCH_FRAMES)
+		r->batch = handoff_submit(r->handoff);
+	return __atomic_load_n(&r->out_closed, __ATOMIC_RELAXED) ? -EPIPE : 0;
+}
+
 /*
  * on_sample - a sample in time order: drop it when a filter says so, else
  * resolve what its event's fields print and hand it to the printer (the
@@ -422,11 +539,12 @@ static void collect_branches(struct run *r, struct thread *thread, const struct 
 static int on_sample(struct tool *tool, struct session *session, const union perf_event *ev,
 		     const struct perf_sample *sample, struct evsel *evsel)
 {
-	struct run *r = run_of(tool);
-	struct script_opts *o = r->o;
+	struct script_run *r = run_of(tool);
+	const struct script_select *sel = r->sel;
+	const struct script_config *cfg = r->view->cfg;
 	struct script_sample s = { .sample = sample, .evsel = evsel };
 	struct thread *thread;
-	u64 fields = script_fields_of(&o->cfg, evsel);
+	u64 fields = script_fields_of(cfg, evsel);
 	u8 insn[16];
 
 	(void)session;
@@ -437,16 +555,16 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	if (!thread_selected(r, thread))
 		return 0;
 	s.comm = thread->comm;
-	if ((fields & (SFB(IP) | SFB(SYM) | SFB(DSO))) || o->sym_list || o->dso_list) {
+	if ((fields & (SFB(IP) | SFB(SYM) | SFB(DSO))) || sel->has_syms || sel->has_dsos) {
 		script_frame_of(&s.ip, resolver_frame(&r->res, thread, sample->cpumode, sample->ip));
-		if ((o->sym_list && !in_strlist(&r->syms, s.ip.sym)) ||
-		    (o->dso_list && !dso_in_list(&r->dsos, s.ip.dso)))
+		if ((sel->has_syms && !in_strlist(&sel->syms, s.ip.sym)) ||
+		    (sel->has_dsos && !dso_in_list(&sel->dsos, s.ip.dso)))
 			return 0;
 		s.ip.ip = sample->ip;
 	}
 	if ((fields & SFB(ADDR)) && (evsel->attr.sample_type & PERF_SAMPLE_ADDR))
 		script_frame_of(&s.addr, resolver_frame_fb(&r->res, thread, sample->cpumode, sample->addr));
-	if (script_wants_callchain(&o->cfg, evsel) && sample->callchain) {
+	if (script_wants_callchain(cfg, evsel) && sample->callchain) {
 		s.nr_frames = collect_callchain(r, thread, evsel, sample);
 		s.frames = r->frames;
 		s.has_callchain = true;
@@ -467,6 +585,8 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		r->ev_samples[evsel->idx]++;
 		return 0;
 	}
+	if (r->handoff)
+		return queue_sample(r, &s);
 	script_print_sample(&r->printer, &s);
 	return r->printer.write_error ? -EPIPE : 0;
 }
@@ -476,7 +596,7 @@ static int on_sample(struct tool *tool, struct session *session, const union per
  * reads it (data/sample.c, tolerant of short synthesized records) in the
  * first event's layout (perf requires every event to share it)
  */
-static void parse_trailer(struct run *r, const union perf_event *ev, struct perf_sample *out)
+static void parse_trailer(struct script_run *r, const union perf_event *ev, struct perf_sample *out)
 {
 	struct evsel *first = evlist_first(r->evlist);
 
@@ -488,7 +608,7 @@ static void parse_trailer(struct run *r, const union perf_event *ev, struct perf
 }
 
 /* a side-band record line; @thread is whose comm is shown */
-static void print_side(struct run *r, const union perf_event *ev, struct thread *thread)
+static void print_side(struct script_run *r, const union perf_event *ev, struct thread *thread)
 {
 	struct perf_sample sample;
 	struct evsel *evsel = NULL;
@@ -514,8 +634,8 @@ static void print_side(struct run *r, const union perf_event *ev, struct thread 
 static int on_side_record(struct tool *tool, struct session *session, const union perf_event *ev,
 			  const struct perf_sample *sample)
 {
-	struct run *r = run_of(tool);
-	struct script_opts *o = r->o;
+	struct script_run *r = run_of(tool);
+	const struct script_view *o = r->view;
 	struct machine *m = r->machine;
 	bool show = false;
 	int pid = -1, tid = -1;
@@ -603,7 +723,7 @@ static int on_side_record(struct tool *tool, struct session *session, const unio
 /* -D: after each record's dump, what perf script prints for it (the session updated the machine) */
 static void dump_after_record(void *arg, struct session *session, const union perf_event *ev)
 {
-	struct run *r = arg;
+	struct script_run *r = arg;
 	struct perf_sample sample;
 	struct evsel *evsel = NULL;
 	int bad = data_reader_parse_sample(r->reader, ev, &sample, &evsel);
@@ -617,124 +737,33 @@ static void dump_after_record(void *arg, struct session *session, const union pe
 	script_printer_flush(&r->printer);
 }
 
-/*
- * setup_filters - the selections of the command line (session/sample-filter
- * parses them) with perf's messages: 0, 1 to stop with exit status 0 (a bad
- * pid or tid list), or -errno
- */
-static int setup_filters(struct run *r)
+/* --per-event-dump: a printer per event on the file cmd/script opened, written like stdout */
+static void start_event_dumps(struct script_run *r, struct script_event_dump *dumps)
 {
-	struct script_opts *o = r->o;
-	const struct perf_header *h = data_reader_header(r->reader);
-
-	if (o->comm_list)
-		name_list_parse(o->comm_list, &r->comms);
-	if (o->sym_list)
-		name_list_parse(o->sym_list, &r->syms);
-	if (o->dso_list)
-		name_list_parse(o->dso_list, &r->dsos);
-	if (o->pid_list) {
-		if (id_set_parse(o->pid_list, &r->pids)) {
-			pr_err("problems parsing pid list\n");
-			return 1;
-		}
-		r->has_pids = true;
-	}
-	if (o->tid_list) {
-		if (id_set_parse(o->tid_list, &r->tids)) {
-			pr_err("problems parsing tid list\n");
-			return 1;
-		}
-		r->has_tids = true;
-	}
-	if (o->cpu_list) {
-		struct evsel *evsel;
-		bool has_cpu = false;
-		int too_large, highest, err;
-
-		evlist_for_each_entry(r->evlist, evsel)
-			if (evsel->attr.sample_type & PERF_SAMPLE_CPU)
-				has_cpu = true;
-		if (!has_cpu) {
-			pr_err("File does not contain CPU events. Remove -C option to proceed.\n");
-			return -1;
-		}
-		err = cpu_bitmap_parse(&r->cpus, o->cpu_list, h->nr_cpus_avail, &too_large, &highest);
-		if (highest >= CPU_LIST_MAX)
-			pr_err("Perf can support %d CPUs. Consider raising MAX_NR_CPUS\n", CPU_LIST_MAX);
-		if (err == -ERANGE)
-			pr_err("Requested CPU %d too large. Consider raising MAX_NR_CPUS\n", too_large);
-		else if (err)
-			pr_err("Invalid cpu_list\n");
-		if (err)
-			return -1;
-	}
-	if (o->stop_bt)
-		name_list_parse(o->stop_bt, &r->stop_bt);
-	if (o->switch_on) {
-		r->switch_on = evlist_find_by_name(r->evlist, o->switch_on);
-		if (!r->switch_on) {
-			fprintf(stderr, "ERROR: switch-on event not found (%s)\n"
-					"HINT:  use 'perf evlist' to see the available event names\n",
-				o->switch_on);
-			return -ENOENT;
-		}
-		r->gate_closed = true;
-	}
-	if (o->switch_off) {
-		r->switch_off = evlist_find_by_name(r->evlist, o->switch_off);
-		if (!r->switch_off) {
-			fprintf(stderr, "ERROR: switch-off event not found (%s)\n"
-					"HINT:  use 'perf evlist' to see the available event names\n",
-				o->switch_off);
-			return -ENOENT;
-		}
-	}
-	if (o->time_str && time_spans_parse(o->time_str, h->first_sample_time, h->last_sample_time,
-					     &r->time_spans, &r->nr_time_spans)) {
-		pr_err("Invalid time string\n");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* --per-event-dump: "<input>.<event>.dump" per event, written like stdout */
-static int open_event_dumps(struct run *r)
-{
-	struct evsel *evsel;
 	int n = r->evlist->nr_entries;
 
+	r->ev_dumps = dumps;
 	r->ev_printers = xcalloc(n, sizeof(*r->ev_printers));
 	r->ev_samples = xcalloc(n, sizeof(*r->ev_samples));
-	r->ev_paths = xcalloc(n, sizeof(*r->ev_paths));
 	r->nr_ev_printers = n;
-	evlist_for_each_entry(r->evlist, evsel) {
-		int i = evsel->idx, fd;
-
-		if (i < 0 || i >= n)
+	for (int i = 0; i < n; i++) {
+		if (dumps[i].fd < 0)
 			continue;
-		r->ev_paths[i] = xasprintf("%s.%s.dump", r->o->input ? r->o->input : "perf.data",
-					   evsel->name ? evsel->name : "unknown");
-		fd = open(r->ev_paths[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0) {
-			pr_err("Failed to create/open %s\n", r->ev_paths[i]);
-			return -1;
-		}
-		script_printer_init(&r->ev_printers[i], &r->o->cfg, r->evlist, fd);
+		script_printer_init(&r->ev_printers[i], r->view->cfg, r->evlist, dumps[i].fd);
 		r->ev_printers[i].has_clock_data = r->printer.has_clock_data;
 		r->ev_printers[i].clock_wall_ns = r->printer.clock_wall_ns;
 		r->ev_printers[i].clock_ref_ns = r->printer.clock_ref_ns;
 	}
-	return 0;
 }
 
-static void close_event_dumps(struct run *r)
+/* the files written, with perf's summary line each */
+static void close_event_dumps(struct script_run *r)
 {
 	for (int i = 0; i < r->nr_ev_printers; i++) {
 		struct script_printer *p = &r->ev_printers[i];
 		u64 bytes;
 
-		if (!r->ev_paths[i])
+		if (r->ev_dumps[i].fd < 0)
 			continue;
 		/*
 		 * perf reports the bytes its stdio stream had written when it
@@ -743,20 +772,15 @@ static void close_event_dumps(struct run *r)
 		bytes = p->written + p->buf.len;
 		script_printer_release(p);
 		close(p->fd);
+		r->ev_dumps[i].fd = -1;
 		strbuf_addf(&r->printer.buf, "[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			    (double)(bytes / 4096 * 4096) / (1024.0 * 1024.0), r->ev_paths[i],
+			    (double)(bytes / 4096 * 4096) / (1024.0 * 1024.0), r->ev_dumps[i].path,
 			    r->ev_samples[i]);
-		free(r->ev_paths[i]);
 	}
-	free(r->ev_printers);
-	free(r->ev_samples);
-	free(r->ev_paths);
-	r->ev_printers = NULL;
-	r->nr_ev_printers = 0;
 }
 
 /* perf's end-of-run warnings about lost records and dropped samples */
-static void warn_about_losses(struct run *r)
+static void warn_about_losses(struct script_run *r)
 {
 	const struct session_stats *st = &r->session->stats;
 	u64 total = 0, samples;
@@ -764,7 +788,7 @@ static void warn_about_losses(struct run *r)
 
 	for (int i = 0; i < PERF_RECORD_HEADER_MAX; i++)
 		total += st->nr_events[i];
-	if (!r->o->show_lost_events && st->nr_events[PERF_RECORD_LOST])
+	if (!r->view->show_lost_events && st->nr_events[PERF_RECORD_LOST])
 		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " events and lost %" PRIu64
 				" chunks!\n\nCheck IO/CPU overload!\n\n",
 			total, st->nr_events[PERF_RECORD_LOST]);
@@ -802,8 +826,108 @@ static int fd_close_one(uint64_t key, void *val, void *arg)
 	return 0;
 }
 
-static void run_release(struct run *r)
+struct script_run *script_run_new(struct session *session, const struct script_view *view,
+				  const struct script_select *sel, struct script_event_dump *dumps)
 {
+	struct script_run *r = xzalloc(sizeof(*r));
+	const struct perf_header *h = data_reader_header(session->reader);
+	const struct script_config *cfg = view->cfg;
+
+	r->view = view;
+	r->sel = sel;
+	r->session = session;
+	r->reader = session->reader;
+	r->evlist = session->evlist;
+	r->machine = &session->machine;
+	r->dumping = view->dump_raw;
+	/* perf registers the idle task as "swapper" before reading any record */
+	thread_set_comm(r->machine, machine_findnew_thread(r->machine, 0, 0), "swapper");
+	resolver_init(&r->res, r->machine, NULL);
+	u64map_init(&r->sources);
+	u64map_init(&r->srccode_states);
+	u64map_init(&r->dso_fds);
+	for (int j = 0; j < SOT_MAX; j++) {
+		if (cfg->out[j].fields & SFB(SRCLINE))
+			r->want_srcline = true;
+		if (cfg->out[j].fields & (SFB(INSN) | SFB(INSNLEN)))
+			r->want_insn = true;
+	}
+	r->res.opts.srcline = r->want_srcline;
+	r->res.opts.full_source_path = cfg->full_source_path;
+	/* --switch-on: nothing is shown before the on-event */
+	r->gate_closed = sel->switch_on != NULL;
+	script_printer_init(&r->printer, cfg, r->evlist, 1);
+	if (perf_header_has_feat(h, HEADER_CLOCK_DATA)) {
+		r->printer.has_clock_data = true;
+		r->printer.clock_wall_ns = h->clock_data.wall_ns;
+		r->printer.clock_ref_ns = h->clock_data.clockid_ns;
+	}
+	if (dumps)
+		start_event_dumps(r, dumps);
+	r->tool.sample = on_sample;
+	r->tool.other = on_side_record;
+	/* perf shows rounds in file order: --show-round-events turns ordering off */
+	r->tool.ordered = !view->show_round_events;
+	return r;
+}
+
+int script_run_process(struct script_run *r, struct data_error *err)
+{
+	int ret;
+
+	if (r->dumping) {
+		/* -D is a tool on the same session: one model for the dump and the script lines */
+		struct dump_hooks hooks = {
+			.after_record = dump_after_record,
+			.arg = r,
+			.no_stats = true,
+			.handles_maps = true,
+		};
+
+		fflush(stdout);
+		ret = dump_raw_trace(stdout, r->session, !r->view->dump_unsorted, &hooks, err);
+		fflush(stdout);
+		return ret < 0 ? ret : 0;
+	}
+	if (can_print_ahead(r)) {
+		r->handoff = handoff_new(&print_ops, r, MAX_BATCHES);
+		if (r->handoff)
+			r->batch = handoff_batch(r->handoff);
+	}
+	ret = session_process(r->session, &r->tool, err);
+	if (r->handoff) {
+		handoff_finish(r->handoff, r->batch->nr != 0);
+		r->handoff = NULL;
+		/* what the sample that met the closed output returns when printing here */
+		if (r->printer.write_error && ret >= 0)
+			ret = -EPIPE;
+	}
+	if (ret < 0 && ret != -EPIPE)
+		script_printer_flush(&r->printer);
+	return ret < 0 ? ret : 0;
+}
+
+void script_run_finish(struct script_run *r, int err)
+{
+	if (!r->dumping && r->ev_printers)
+		close_event_dumps(r);
+	script_printer_release(&r->printer);
+	if (!r->dumping && err >= 0)
+		warn_about_losses(r);
+}
+
+void script_run_free(struct script_run *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->nr_ev_printers; i++) {
+		if (r->ev_dumps[i].fd >= 0)
+			close(r->ev_dumps[i].fd);
+		free(r->ev_dumps[i].path);
+	}
+	free(r->ev_dumps);
+	free(r->ev_printers);
+	free(r->ev_samples);
 	u64map_for_each(&r->sources, source_free_one, NULL);
 	u64map_release(&r->sources);
 	u64map_for_each(&r->srccode_states, free_one, NULL);
@@ -816,136 +940,6 @@ static void run_release(struct run *r)
 	resolved_chain_release(&r->chain);
 	free(r->frames);
 	free(r->br);
-	free(r->time_spans);
-	cpu_bitmap_release(&r->cpus);
-	strvec_clear(&r->comms);
-	strvec_clear(&r->syms);
-	strvec_clear(&r->dsos);
-	strvec_clear(&r->stop_bt);
-	u64map_release(&r->pids);
-	u64map_release(&r->tids);
 	trace_tep_free(r->tep);
-	session_free(r->session);
-}
-
-int script_run(struct script_opts *o, struct data_reader *reader)
-{
-	struct strbuf msg = STRBUF_INIT;
-	struct machine_opts mopts = { 0 };
-	struct symbol_opts sopts = { 0 };
-	struct data_error derr = { 0 };
-	struct evsel *evsel;
-	struct run r;
-	bool has_traces = false;
-	int ret = 0, err;
-
-	memset(&r, 0, sizeof(r));
-	r.o = o;
-	sopts.no_demangle = o->no_demangle;
-	sopts.demangle_kernel = o->demangle_kernel;
-	sopts.symfs = o->symfs;
-	sopts.kallsyms = o->kallsyms;
-	mopts.symbol_opts = &sopts;
-	if (o->header || o->header_only) {
-		fflush(stdout);
-		header_fprintf(stdout, reader, o->show_info);
-		fflush(stdout);
-		if (o->header_only) {
-			data_reader_close(reader);
-			return 0;
-		}
-	}
-	/* -D is a tool on the same session: one model for the dump and the script lines */
-	r.dumping = o->dump_raw;
-	r.session = session_new(reader, &mopts);
-	r.reader = r.session->reader;
-	r.evlist = r.session->evlist;
-	r.machine = &r.session->machine;
-	/* perf registers the idle task as "swapper" before reading any record */
-	thread_set_comm(r.machine, machine_findnew_thread(r.machine, 0, 0), "swapper");
-	evlist_for_each_entry(r.evlist, evsel)
-		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
-			has_traces = true;
-	resolver_init(&r.res, r.machine, NULL);
-	u64map_init(&r.sources);
-	u64map_init(&r.srccode_states);
-	u64map_init(&r.dso_fds);
-	u64map_init(&r.pids);
-	u64map_init(&r.tids);
-	if (script_check_fields(&o->cfg, r.evlist, has_traces, &msg)) {
-		fputs(msg.buf, stderr);
-		strbuf_release(&msg);
-		run_release(&r);
-		return 255;
-	}
-	strbuf_release(&msg);
-	err = setup_filters(&r);
-	if (err) {
-		run_release(&r);
-		if (err > 0)
-			return 0;
-		/* perf exits with its -errno & 0xff for these (234 bad --time, 254 no such event) */
-		return err == -EINVAL || err == -ENOENT ? 256 + err : 255;
-	}
-	for (int j = 0; j < SOT_MAX; j++) {
-		if (o->cfg.out[j].fields & SFB(SRCLINE))
-			r.want_srcline = true;
-		if (o->cfg.out[j].fields & (SFB(INSN) | SFB(INSNLEN)))
-			r.want_insn = true;
-		if ((o->cfg.out[j].fields & SFB(TOD)) &&
-		    !perf_header_has_feat(data_reader_header(r.reader), HEADER_CLOCK_DATA)) {
-			pr_err("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.\n");
-			run_release(&r);
-			return 255;
-		}
-	}
-	r.res.opts.srcline = r.want_srcline;
-	r.res.opts.full_source_path = o->cfg.full_source_path;
-	script_printer_init(&r.printer, &o->cfg, r.evlist, 1);
-	if (o->per_event_dump && open_event_dumps(&r)) {
-		script_printer_release(&r.printer);
-		run_release(&r);
-		return 255;
-	}
-	if (perf_header_has_feat(data_reader_header(r.reader), HEADER_CLOCK_DATA)) {
-		const struct perf_header *hh = data_reader_header(r.reader);
-
-		r.printer.has_clock_data = true;
-		r.printer.clock_wall_ns = hh->clock_data.wall_ns;
-		r.printer.clock_ref_ns = hh->clock_data.clockid_ns;
-	}
-	r.tool.sample = on_sample;
-	r.tool.other = on_side_record;
-	/* perf shows rounds in file order: --show-round-events turns ordering off */
-	r.tool.ordered = !o->show_round_events;
-	if (r.dumping) {
-		struct dump_hooks hooks = {
-			.after_record = dump_after_record,
-			.arg = &r,
-			.no_stats = true,
-			.handles_maps = true,
-		};
-
-		fflush(stdout);
-		if (dump_raw_trace(stdout, r.session, !o->dump_unsorted, &hooks, &derr) < 0) {
-			data_error_print(data_reader_path(r.reader), &derr);
-			ret = 255;
-		}
-		fflush(stdout);
-		script_printer_release(&r.printer);
-		run_release(&r);
-		return ret;
-	}
-	err = session_process(r.session, &r.tool, &derr);
-	if (err < 0 && err != -EPIPE) {
-		script_printer_flush(&r.printer);
-		data_error_print(data_reader_path(r.reader), &derr);
-		ret = 255;
-	}
-	close_event_dumps(&r);
-	script_printer_release(&r.printer);
-	if (err >= 0)
-		warn_about_losses(&r);
-	run_release(&r);
-	return ret;
+	free(r);
 }

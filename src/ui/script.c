@@ -435,7 +435,11 @@ static inline void done(struct strbuf *sb, char *end)
 
 static inline void put_str(struct strbuf *sb, const char *s)
 {
-	strbuf_addstr(sb, s);
+	size_t n = strlen(s);
+	char *q = room(sb, n);
+
+	memcpy(q, s, n);
+	done(sb, q + n);
 }
 
 static inline void put_ch(struct strbuf *sb, char c)
@@ -457,24 +461,53 @@ static void put_str_right(struct strbuf *sb, const char *s, int w)
 	done(sb, q + n);
 }
 
+/* the decimal digits of 0..99, two characters each */
+static const char dec_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* dec_len - the number of decimal digits of @v */
+static inline int dec_len(u64 v)
+{
+	int n = 1;
+
+	while (v >= 100) {
+		v /= 100;
+		n += 2;
+	}
+	return n + (v >= 10);
+}
+
+/* dec_write - the @n digits of @v ending at @end (two at a time) */
+static inline void dec_write(char *end, u64 v)
+{
+	while (v >= 100) {
+		const char *d = &dec_pairs[(v % 100) * 2];
+
+		v /= 100;
+		*--end = d[1];
+		*--end = d[0];
+	}
+	if (v >= 10) {
+		*--end = dec_pairs[v * 2 + 1];
+		*--end = dec_pairs[v * 2];
+	} else {
+		*--end = (char)('0' + v);
+	}
+}
+
 /* %*lu with @w >= 0, or %-*lu with @w < 0 */
 static void put_udec(struct strbuf *sb, u64 v, int w)
 {
-	char tmp[24];
-	int n = 0, pad;
-	char *q;
+	int n = dec_len(v), pad = (w < 0 ? -w : w) - n;
+	char *q = room(sb, 24 + (pad > 0 ? pad : 0));
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	pad = (w < 0 ? -w : w) - n;
-	q = room(sb, 24 + (pad > 0 ? pad : 0));
 	if (w > 0)
 		while (pad-- > 0)
 			*q++ = ' ';
-	while (n)
-		*q++ = tmp[--n];
+	dec_write(q + n, v);
+	q += n;
 	if (w < 0)
 		while (pad-- > 0)
 			*q++ = ' ';
@@ -496,37 +529,41 @@ static void put_sdec(struct strbuf *sb, s64 v, int w)
 static void put_udec0(struct strbuf *sb, u64 v, int w)
 {
 	char *q = room(sb, w + 24);
-	char tmp[24];
-	int n = 0;
+	int n = dec_len(v);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
 	while (w-- > n)
 		*q++ = '0';
-	while (n)
-		*q++ = tmp[--n];
-	done(sb, q);
+	dec_write(q + n, v);
+	done(sb, q + n);
 }
 
 /* %*lx */
 static void put_hex(struct strbuf *sb, u64 v, int w)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-	char *q = room(sb, 16 + w);
+	static const char hex_pairs[513] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1; /* digits */
+	char *q = room(sb, 16 + (w > 0 ? w : 0)), *end, *d;
 
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
 	while (w-- > n)
 		*q++ = ' ';
-	while (n)
-		*q++ = tmp[--n];
-	done(sb, q);
+	end = q + n;
+	for (d = end; d - q >= 2; v >>= 8) {
+		const char *p = &hex_pairs[(v & 0xff) * 2];
+
+		*--d = p[1];
+		*--d = p[0];
+	}
+	if (d > q)
+		*--d = hex_pairs[(v & 15) * 2 + 1];
+	done(sb, end);
 }
 
 void script_format_time(struct strbuf *sb, u64 t, bool nanosecs)

@@ -16,7 +16,7 @@
 #include "symbol/symtab.h"
 #include "ui/header.h"
 #include "cmd/report.h"
-#include "ui/script-run.h"
+#include "cmd/script.h"
 #include "session/session.h"
 #include "ui/stats.h"
 
@@ -51,7 +51,7 @@ static void script_and_report(const char *path, FILE *null)
 	so.force = true;
 	sr = data_open_for_read(so.input, so.force);
 	if (sr)
-		script_run(&so, sr);
+		script_session(&so, sr);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
