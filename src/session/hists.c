@@ -1374,7 +1374,7 @@ size_t hists_decay(struct hists *hists)
 		struct cc_node *node = &hists->nodes[n];
 
 		node->hit = decay(node->hit);
-		node->cumul = decay(node->cumul);
+		/* cumul is remade from the hits by hists_sort() (chains_sum) */
 		node->count = (u32)decay(node->count);
 	}
 	removed = hists->nr_entries - kept;
