@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: MIT
+/* In-process disassembly for annotate: capstone in objdump's AT&T text, DWARF lines, source text. */
+#include "symbol/disasm.h"
+
+#include "lib/debug.h"
+#include "lib/hashmap.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "symbol/demangle.h"
+
+#include <capstone/capstone.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct dsec {
+	u64 addr, size, offset;
+	const char *name; /* owned */
+	bool nobits;
+};
+
+struct dsym {
+	u64 addr, size;
+	const char *name; /* owned, demangled with parameters */
+	int rank;	  /* lower wins among symbols at one address */
+};
+
+struct srcfile {
+	char *buf;	   /* owned: the file's bytes, lines cut at '\n' */
+	char **lines;	   /* owned */
+	size_t nr_lines;
+	bool missing;
+};
+
+struct disasm {
+	int fd;
+	Elf *elf;
+	struct dsec *secs;
+	size_t nr_secs;
+	struct dsym *syms; /* sorted by addr, then rank */
+	size_t nr_syms, alloc_syms;
+	csh cs;
+	char *debug_path;
+	int dw_fd;
+	Dwarf *dw;
+	bool dw_tried;
+	struct strpool names; /* file paths and function texts */
+	struct u64map files;  /* interned path pointer -> struct srcfile * */
+};
+
+static void add_sym(struct disasm *d, u64 addr, u64 size, const char *raw, int rank)
+{
+	char *dm = demangle_is_mangled(raw) ? demangle(raw, DEMANGLE_PARAMS) : NULL;
+
+	if (d->nr_syms == d->alloc_syms) {
+		d->alloc_syms = d->alloc_syms ? 2 * d->alloc_syms : 256;
+		d->syms = xrealloc(d->syms, d->alloc_syms * sizeof(*d->syms));
+	}
+	d->syms[d->nr_syms].addr = addr;
+	d->syms[d->nr_syms].size = size;
+	d->syms[d->nr_syms].name = dm ? dm : xstrdup(raw);
+	d->syms[d->nr_syms].rank = rank;
+	d->nr_syms++;
+}
+
+/* objdump's preference among names at one address: global, then weak, then local */
+static int sym_rank(const GElf_Sym *s)
+{
+	int bind = GELF_ST_BIND(s->st_info), type = GELF_ST_TYPE(s->st_info);
+	int r = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+
+	if (type == STT_NOTYPE)
+		r += 3;
+	return r;
+}
+
+static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
+{
+	Elf_Scn *scn = NULL;
+	int n = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != want || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *name;
+			int type;
+
+			if (!gelf_getsym(data, (int)i, &s))
+				continue;
+			type = GELF_ST_TYPE(s.st_info);
+			if (s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_ABS ||
+			    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
+			     type != STT_GNU_IFUNC && type != STT_TLS))
+				continue;
+			if (type == STT_TLS)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (!name || !*name || name[0] == '$')
+				continue;
+			add_sym(d, s.st_value, s.st_size, name, sym_rank(&s));
+			n++;
+		}
+	}
+	return n;
+}
+
+static int cmp_dsym(const void *a, const void *b)
+{
+	const struct dsym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->rank - y->rank;
+}
+
+static int load_sections(struct disasm *d)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(d->elf, &eh) || eh.e_machine != EM_X86_64 ||
+	    elf_getshdrstrndx(d->elf, &shstrndx))
+		return -ENOTSUP;
+	while ((scn = elf_nextscn(d->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+			continue;
+		name = elf_strptr(d->elf, shstrndx, sh.sh_name);
+		d->secs = xrealloc(d->secs, (d->nr_secs + 1) * sizeof(*d->secs));
+		d->secs[d->nr_secs].addr = sh.sh_addr;
+		d->secs[d->nr_secs].size = sh.sh_size;
+		d->secs[d->nr_secs].offset = sh.sh_offset;
+		d->secs[d->nr_secs].name = xstrdup(name ? name : "");
+		d->secs[d->nr_secs].nobits = sh.sh_type == SHT_NOBITS;
+		d->nr_secs++;
+	}
+	return 0;
+}
+
+struct disasm *disasm_open(const char *path, const char *debug_path, const struct symtab *plt,
+			   int *err)
+{
+	struct disasm *d;
+	int ret;
+
+	elf_version(EV_CURRENT);
+	d = xcalloc(1, sizeof(*d));
+	d->dw_fd = -1;
+	strpool_init(&d->names);
+	u64map_init(&d->files);
+	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0) {
+		*err = -errno;
+		goto fail;
+	}
+	d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL);
+	if (!d->elf || elf_kind(d->elf) != ELF_K_ELF) {
+		*err = -ENOTSUP;
+		goto fail;
+	}
+	ret = load_sections(d);
+	if (ret) {
+		*err = ret;
+		goto fail;
+	}
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
+		*err = -ENOSYS;
+		goto fail;
+	}
+	cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	d->debug_path = debug_path ? xstrdup(debug_path) : NULL;
+	/* objdump names addresses from the file's .symtab; a stripped file's from its debug file */
+	if (!load_symtab(d, d->elf, SHT_SYMTAB) && d->debug_path && strcmp(d->debug_path, path)) {
+		int fd = open(d->debug_path, O_RDONLY | O_CLOEXEC);
+		Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+
+		if (!e || !load_symtab(d, e, SHT_SYMTAB))
+			load_symtab(d, d->elf, SHT_DYNSYM);
+		if (e)
+			elf_end(e);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (plt) {
+		for (size_t i = 0; i < plt->nr_syms; i++)
+			if (plt->syms[i].flags & SYMBOL_PLT)
+				add_sym(d, plt->syms[i].start, plt->syms[i].end - plt->syms[i].start,
+					plt->syms[i].name, 0);
+	}
+	qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
+	return d;
+fail:
+	disasm_close(d);
+	return NULL;
+}
+
+static int free_srcfile(uint64_t key, void *val, void *arg)
+{
+	struct srcfile *sf = val;
+
+	(void)key;
+	(void)arg;
+	free(sf->buf);
+	free(sf->lines);
+	free(sf);
+	return 0;
+}
+
+void disasm_close(struct disasm *d)
+{
+	if (!d)
+		return;
+	if (d->cs)
+		cs_close(&d->cs);
+	for (size_t i = 0; i < d->nr_secs; i++)
+		free((char *)d->secs[i].name);
+	free(d->secs);
+	for (size_t i = 0; i < d->nr_syms; i++)
+		free((char *)d->syms[i].name);
+	free(d->syms);
+	if (d->elf)
+		elf_end(d->elf);
+	if (d->fd >= 0)
+		close(d->fd);
+	if (d->dw)
+		dwarf_end(d->dw);
+	if (d->dw_fd >= 0)
+		close(d->dw_fd);
+	free(d->debug_path);
+	u64map_for_each(&d->files, free_srcfile, NULL);
+	u64map_release(&d->files);
+	strpool_release(&d->names);
+	free(d);
+}
+
+static const struct dsec *find_sec(const struct disasm *d, u64 addr)
+{
+	for (size_t i = 0; i < d->nr_secs; i++)
+		if (addr >= d->secs[i].addr && addr < d->secs[i].addr + d->secs[i].size &&
+		    !d->secs[i].nobits)
+			return &d->secs[i];
+	return NULL;
+}
+
+const char *disasm_section_name(struct disasm *d, u64 addr)
+{
+	const struct dsec *s = find_sec(d, addr);
+
+	return s ? s->name : NULL;
+}
+
+const char *disasm_label(struct disasm *d, u64 addr, char *buf, size_t size)
+{
+	size_t lo = 0, hi = d->nr_syms;
+	const struct dsym *s;
+
+	/* the first of the last address at or below @addr (the best ranked) */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &d->syms[lo - 1];
+	while (s > d->syms && s[-1].addr == s->addr)
+		s--;
+	if (addr == s->addr)
+		snprintf(buf, size, "%s", s->name);
+	else
+		snprintf(buf, size, "%s+0x%" PRIx64, s->name, addr - s->addr);
+	return buf;
+}
+
+/* ---- objdump's AT&T text from capstone's details ---- */
+
+static bool is_branch(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_JMP: case X86_INS_CALL: case X86_INS_JAE: case X86_INS_JA:
+	case X86_INS_JBE: case X86_INS_JB: case X86_INS_JCXZ: case X86_INS_JECXZ:
+	case X86_INS_JRCXZ: case X86_INS_JE: case X86_INS_JGE: case X86_INS_JG:
+	case X86_INS_JLE: case X86_INS_JL: case X86_INS_JNE: case X86_INS_JNO:
+	case X86_INS_JNP: case X86_INS_JNS: case X86_INS_JO: case X86_INS_JP:
+	case X86_INS_JS: case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* 64-bit default operand size: objdump prints no suffix */
+static bool never_suffixed(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_JMP: case X86_INS_CALL: case X86_INS_RET: case X86_INS_PUSH:
+	case X86_INS_POP: case X86_INS_LEAVE: case X86_INS_ENTER: case X86_INS_PUSHFQ:
+	case X86_INS_POPFQ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_string_op(const char *name)
+{
+	static const char *const ops[] = { "stos", "lods", "movs", "scas", "cmps", "ins", "outs" };
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t n = strlen(ops[i]);
+
+		if (!strncmp(name, ops[i], n) && (!name[n] || !name[n + 1]) &&
+		    (!name[n] || strchr("bwdq", name[n])))
+			return true;
+	}
+	return false;
+}
+
+/* rax..rdi, rsp, rbp, r8..r15 (not r8d, r8w, r8b) */
+static bool is_gpr64(const char *r)
+{
+	size_t n = r ? strlen(r) : 0;
+
+	if (n < 2 || r[0] != 'r' || !strcmp(r, "rip"))
+		return false;
+	return n == 3 ? !(r[1] >= '0' && r[1] <= '9') || (r[2] >= '0' && r[2] <= '9')
+		      : (r[n - 1] >= '0' && r[n - 1] <= '9');
+}
+
+static void add_hex_signed(struct strbuf *sb, s64 v)
+{
+	if (v < 0)
+		strbuf_addf(sb, "-0x%" PRIx64, (u64)-v);
+	else
+		strbuf_addf(sb, "0x%" PRIx64, (u64)v);
+}
+
+static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const char *iname = cs_insn_name(d->cs, in->id);
+	char mn[64], pre[64] = "";
+	const char *sp = strrchr(in->mnemonic, ' ');
+	bool has_reg = false, string_op, cs_nop = false;
+	u64 rip_target = 0;
+	bool has_rip = false;
+	size_t ml, il;
+	struct strbuf ops = STRBUF_INIT;
+
+	/* "lock cmpxchgl": the prefixes are printed as they are */
+	if (sp) {
+		snprintf(pre, sizeof(pre), "%.*s ", (int)(sp - in->mnemonic), in->mnemonic);
+		snprintf(mn, sizeof(mn), "%s", sp + 1);
+	} else {
+		snprintf(mn, sizeof(mn), "%s", in->mnemonic);
+	}
+	for (int i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_REG)
+			has_reg = true;
+	string_op = is_string_op(mn);
+	ml = strlen(mn);
+	il = iname ? strlen(iname) : 0;
+	/* capstone's AT&T size suffix: objdump only keeps it where no register tells the size */
+	if (iname && ml == il + 1 && !strncmp(mn, iname, il) && strchr("bwlq", mn[il]) &&
+	    (has_reg || never_suffixed(in->id)))
+		mn[il] = 0;
+	if (in->id == X86_INS_MOVD) {
+		for (int i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_REG &&
+			    is_gpr64(cs_reg_name(d->cs, x->operands[i].reg)))
+				snprintf(mn, sizeof(mn), "movq");
+	}
+	if (in->id == X86_INS_NOP) {
+		for (int i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_MEM &&
+			    x->operands[i].mem.segment == X86_REG_CS)
+				cs_nop = true;
+		if (cs_nop) {
+			int n66 = 0;
+
+			for (int i = 0; i < in->size && in->bytes[i] == 0x66; i++)
+				n66++;
+			for (int i = 1; i < n66; i++)
+				strcat(pre, "data16 ");
+			strcat(pre, "cs ");
+		}
+		if (in->size == 2 && in->bytes[0] == 0x66 && in->bytes[1] == 0x90) {
+			strbuf_addstr(sb, "xchg   %ax,%ax");
+			return;
+		}
+	}
+	if ((in->id == X86_INS_JMP || in->id == X86_INS_CALL) && x->op_count == 1 &&
+	    x->operands[0].type != X86_OP_IMM && x->prefix[1] == 0x3e)
+		strcat(pre, "notrack ");
+	if ((in->id == X86_INS_JMP || in->id == X86_INS_CALL || in->id == X86_INS_RET ||
+	     is_branch(in->id)) && x->prefix[0] == 0xf2)
+		strcat(pre, "bnd ");
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (i)
+			strbuf_addch(&ops, ',');
+		switch (op->type) {
+		case X86_OP_REG:
+			if ((in->id == X86_INS_JMP || in->id == X86_INS_CALL) && x->op_count == 1)
+				strbuf_addch(&ops, '*');
+			strbuf_addf(&ops, "%%%s", cs_reg_name(d->cs, op->reg));
+			break;
+		case X86_OP_IMM:
+			if (is_branch(in->id)) {
+				char lab[512];
+
+				strbuf_addf(&ops, "%" PRIx64, (u64)op->imm);
+				if (disasm_label(d, (u64)op->imm, lab, sizeof(lab)))
+					strbuf_addf(&ops, " <%s>", lab);
+			} else {
+				u64 v = (u64)op->imm;
+				unsigned int sz = op->size ? op->size : 8;
+
+				if (sz < 8)
+					v &= (1ULL << (sz * 8)) - 1;
+				strbuf_addf(&ops, "$0x%" PRIx64, v);
+			}
+			break;
+		case X86_OP_MEM: {
+			const x86_op_mem *m = &op->mem;
+			x86_reg seg = m->segment;
+
+			if ((in->id == X86_INS_JMP || in->id == X86_INS_CALL) && x->op_count == 1)
+				strbuf_addch(&ops, '*');
+			if (string_op && seg == X86_REG_INVALID) {
+				if (m->base == X86_REG_RDI || m->base == X86_REG_EDI)
+					seg = X86_REG_ES;
+				else if (m->base == X86_REG_RSI || m->base == X86_REG_ESI)
+					seg = X86_REG_DS;
+			}
+			if (seg != X86_REG_INVALID && !cs_nop)
+				strbuf_addf(&ops, "%%%s:", cs_reg_name(d->cs, seg));
+			if (m->base == X86_REG_RIP) {
+				add_hex_signed(&ops, m->disp);
+				has_rip = true;
+				rip_target = in->address + in->size + (u64)m->disp;
+			} else if (m->base == X86_REG_INVALID && m->index == X86_REG_INVALID) {
+				strbuf_addf(&ops, "0x%" PRIx64, (u64)m->disp);
+			} else if (x->encoding.disp_size || m->disp) {
+				add_hex_signed(&ops, m->disp);
+			}
+			if (m->base != X86_REG_INVALID || m->index != X86_REG_INVALID) {
+				strbuf_addch(&ops, '(');
+				if (m->base != X86_REG_INVALID)
+					strbuf_addf(&ops, "%%%s", cs_reg_name(d->cs, m->base));
+				if (m->index != X86_REG_INVALID)
+					strbuf_addf(&ops, ",%%%s,%d", cs_reg_name(d->cs, m->index),
+						    m->scale);
+				strbuf_addch(&ops, ')');
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	{
+		char full[160];
+
+		snprintf(full, sizeof(full), "%s%s", pre, mn);
+		if (ops.len)
+			strbuf_addf(sb, "%-6s %s", full, ops.buf);
+		else
+			strbuf_addstr(sb, full);
+	}
+	if (has_rip) {
+		char lab[512];
+
+		strbuf_addf(sb, "        # %" PRIx64, rip_target);
+		if (disasm_label(d, rip_target, lab, sizeof(lab)))
+			strbuf_addf(sb, " <%s>", lab);
+	}
+	strbuf_release(&ops);
+}
+
+int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out, size_t *nr)
+{
+	const struct dsec *s = find_sec(d, start);
+	struct disasm_insn *v = NULL;
+	size_t n = 0, alloc = 0;
+	u8 *buf;
+	u64 len;
+	ssize_t got;
+	cs_insn *in;
+	struct strbuf sb = STRBUF_INIT;
+	u64 pos = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!s || end <= start)
+		return -ENOENT;
+	if (end > s->addr + s->size)
+		end = s->addr + s->size;
+	len = end - start;
+	buf = xmalloc(len);
+	got = pread(d->fd, buf, len, (off_t)(s->offset + (start - s->addr)));
+	if (got < 0 || (u64)got != len) {
+		free(buf);
+		return -EIO;
+	}
+	in = cs_malloc(d->cs);
+	while (pos < len) {
+		const u8 *code = buf + pos;
+		size_t left = len - pos;
+		u64 addr = start + pos;
+		struct disasm_insn *di;
+
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		di = &v[n++];
+		memset(di, 0, sizeof(*di));
+		di->addr = addr;
+		strbuf_reset(&sb);
+		if (in && cs_disasm_iter(d->cs, &code, &left, &addr, in)) {
+			di->len = (u8)in->size;
+			format_insn(d, in, &sb);
+		} else {
+			di->len = 1;
+			strbuf_addf(&sb, "(bad)");
+		}
+		memcpy(di->bytes, buf + pos, di->len);
+		while (sb.len && sb.buf[sb.len - 1] == ' ')
+			sb.buf[--sb.len] = 0;
+		di->text = xstrdup(sb.buf);
+		pos += di->len;
+	}
+	if (in)
+		cs_free(in, 1);
+	strbuf_release(&sb);
+	free(buf);
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+void disasm_insns_free(struct disasm_insn *insns, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(insns[i].text);
+	free(insns);
+}
+
+/* ---- DWARF lines and functions, source text ---- */
+
+static Dwarf *get_dwarf(struct disasm *d)
+{
+	if (d->dw_tried)
+		return d->dw;
+	d->dw_tried = true;
+	if (d->debug_path) {
+		d->dw_fd = open(d->debug_path, O_RDONLY | O_CLOEXEC);
+		if (d->dw_fd >= 0) {
+			d->dw = dwarf_begin(d->dw_fd, DWARF_C_READ);
+			if (!d->dw) {
+				close(d->dw_fd);
+				d->dw_fd = -1;
+			}
+		}
+	}
+	if (!d->dw)
+		d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
+	return d->dw;
+}
+
+/* objdump -l's function text: a C++ name demangled with its parameters, a C name with "()" */
+static const char *func_text(struct disasm *d, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL;
+	const char *r;
+	char *dm = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		name = dwarf_formstring(&attr);
+	if (name)
+		dm = demangle(name, DEMANGLE_PARAMS);
+	if (dm) {
+		r = strpool_intern(&d->names, dm);
+		free(dm);
+		return r;
+	}
+	if (!dwarf_attr_integrate(die, DW_AT_name, &attr) || !(name = dwarf_formstring(&attr)))
+		return NULL;
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s()", name);
+		r = strpool_intern(&d->names, sb.buf);
+		strbuf_release(&sb);
+	}
+	return r;
+}
+
+static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, addr, &scopes);
+	const char *r = NULL;
+
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			r = func_text(d, &scopes[i]);
+			break;
+		}
+	}
+	free(scopes);
+	return r;
+}
+
+int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
+{
+	Dwarf *dw = get_dwarf(d);
+	Dwarf_Die cu;
+	bool have_cu = false, any = false;
+	u64 cu_lo = 0, cu_hi = 0;
+	const char *last_func = NULL;
+	u64 func_lo = 1, func_hi = 0;
+
+	if (!dw)
+		return -ENOENT;
+	for (size_t i = 0; i < nr; i++) {
+		struct disasm_insn *in = &insns[i];
+		Dwarf_Line *l;
+		int line = 0;
+		unsigned int discr = 0;
+		const char *f;
+
+		if (!have_cu || in->addr < cu_lo || in->addr >= cu_hi) {
+			Dwarf_Addr lo, hi;
+
+			have_cu = dwarf_addrdie(dw, in->addr, &cu) != NULL;
+			if (!have_cu)
+				continue;
+			if (!dwarf_lowpc(&cu, &lo) && !dwarf_highpc(&cu, &hi)) {
+				cu_lo = lo;
+				cu_hi = hi;
+			} else {
+				cu_lo = cu_hi = 0;
+			}
+		}
+		l = dwarf_getsrc_die(&cu, in->addr);
+		if (!l)
+			continue;
+		f = dwarf_linesrc(l, NULL, NULL);
+		dwarf_lineno(l, &line);
+		dwarf_linediscriminator(l, &discr);
+		in->file = f ? strpool_intern(&d->names, f) : NULL;
+		in->line = line > 0 ? (unsigned int)line : 0;
+		in->discr = discr;
+		/* a function's scopes change only at its ranges' edges: ask again per instruction */
+		if (!(in->addr >= func_lo && in->addr < func_hi)) {
+			last_func = scope_func(d, &cu, in->addr);
+			func_lo = func_hi = 0;
+		}
+		in->func = last_func;
+		any = true;
+	}
+	return any ? 0 : -ENOENT;
+}
+
+static struct srcfile *srcfile_get(struct disasm *d, const char *file)
+{
+	const char *key = strpool_intern(&d->names, file);
+	struct srcfile *sf = u64map_find(&d->files, (u64)(uintptr_t)key);
+	FILE *fp;
+	size_t len = 0, alloc = 0, nl = 0;
+	char tmp[65536];
+	size_t got;
+
+	if (sf)
+		return sf;
+	sf = xcalloc(1, sizeof(*sf));
+	u64map_set(&d->files, (u64)(uintptr_t)key, sf);
+	fp = fopen(file, "r");
+	if (!fp) {
+		sf->missing = true;
+		return sf;
+	}
+	while ((got = fread(tmp, 1, sizeof(tmp), fp)) > 0) {
+		if (len + got + 1 > alloc) {
+			alloc = 2 * (len + got + 1);
+			sf->buf = xrealloc(sf->buf, alloc);
+		}
+		memcpy(sf->buf + len, tmp, got);
+		len += got;
+	}
+	fclose(fp);
+	if (!sf->buf)
+		sf->buf = xcalloc(1, 1);
+	sf->buf[len] = 0;
+	for (size_t i = 0; i < len; i++)
+		nl += sf->buf[i] == '\n';
+	sf->lines = xcalloc(nl + 2, sizeof(char *));
+	{
+		char *p = sf->buf;
+
+		while (*p || p < sf->buf + len) {
+			char *e = memchr(p, '\n', (size_t)(sf->buf + len - p));
+
+			sf->lines[sf->nr_lines++] = p;
+			if (!e)
+				break;
+			*e = 0;
+			p = e + 1;
+			if (p >= sf->buf + len)
+				break;
+		}
+	}
+	return sf;
+}
+
+const char *disasm_source_line(struct disasm *d, const char *file, unsigned int line)
+{
+	struct srcfile *sf;
+
+	if (!file || !line)
+		return NULL;
+	sf = srcfile_get(d, file);
+	if (sf->missing || line > sf->nr_lines)
+		return NULL;
+	return sf->lines[line - 1];
+}
