@@ -126,7 +126,9 @@ static int cmp_dsym(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return x->rank - y->rank;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return strcmp(x->name, y->name);
 }
 
 static int load_sections(struct disasm *d)
@@ -269,6 +271,27 @@ const char *disasm_section_name(struct disasm *d, u64 addr)
 	return s ? s->name : NULL;
 }
 
+static const struct dsym *sym_at_or_below(const struct disasm *d, u64 addr)
+{
+	size_t lo = 0, hi = d->nr_syms;
+	const struct dsym *s;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &d->syms[lo - 1];
+	while (s > d->syms && s[-1].addr == s->addr)
+		s--;
+	return s;
+}
+
 const char *disasm_label(struct disasm *d, u64 addr, char *buf, size_t size)
 {
 	size_t lo = 0, hi = d->nr_syms;
@@ -319,6 +342,17 @@ static bool never_suffixed(unsigned int id)
 	case X86_INS_JMP: case X86_INS_CALL: case X86_INS_RET: case X86_INS_PUSH:
 	case X86_INS_POP: case X86_INS_LEAVE: case X86_INS_ENTER: case X86_INS_PUSHFQ:
 	case X86_INS_POPFQ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_shift(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_SHL: case X86_INS_SHR: case X86_INS_SAR: case X86_INS_SAL:
+	case X86_INS_ROL: case X86_INS_ROR: case X86_INS_RCL: case X86_INS_RCR:
 		return true;
 	default:
 		return false;
@@ -387,7 +421,7 @@ static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
 	if (iname && ml == il + 1 && !strncmp(mn, iname, il) && strchr("bwlq", mn[il]) &&
 	    (has_reg || never_suffixed(in->id)))
 		mn[il] = 0;
-	if (in->id == X86_INS_MOVD) {
+	if (!strcmp(mn, "movd")) {
 		for (int i = 0; i < x->op_count; i++)
 			if (x->operands[i].type == X86_OP_REG &&
 			    is_gpr64(cs_reg_name(d->cs, x->operands[i].reg)))
@@ -421,7 +455,10 @@ static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
-		if (i)
+		/* a shift or rotate by one (D0/D1) has no immediate in objdump's text */
+		if (op->type == X86_OP_IMM && !x->encoding.imm_size && is_shift(in->id))
+			continue;
+		if (ops.len)
 			strbuf_addch(&ops, ',');
 		switch (op->type) {
 		case X86_OP_REG:
@@ -632,6 +669,19 @@ static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
 	for (int i = 0; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
+		if (tag == DW_TAG_subprogram) {
+			/* objdump names the outer function after its ELF symbol */
+			const struct dsym *sym = sym_at_or_below(d, addr);
+
+			if (sym && sym->size && addr < sym->addr + sym->size) {
+				struct strbuf sb = STRBUF_INIT;
+
+				strbuf_addf(&sb, "%s%s", sym->name, strchr(sym->name, '(') ? "" : "()");
+				r = strpool_intern(&d->names, sb.buf);
+				strbuf_release(&sb);
+				break;
+			}
+		}
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 			r = func_text(d, &scopes[i]);
 			break;
@@ -678,7 +728,24 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 		f = dwarf_linesrc(l, NULL, NULL);
 		dwarf_lineno(l, &line);
 		dwarf_linediscriminator(l, &discr);
-		in->file = f ? strpool_intern(&d->names, f) : NULL;
+		if (f && f[0] != '/') {
+			/* objdump puts a relative path after the unit's compilation directory */
+			Dwarf_Attribute attr;
+			const char *dir = dwarf_attr(&cu, DW_AT_comp_dir, &attr) ? dwarf_formstring(&attr)
+										  : NULL;
+
+			if (dir && *dir) {
+				struct strbuf sb = STRBUF_INIT;
+
+				strbuf_addf(&sb, "%s/%s", dir, f);
+				in->file = strpool_intern(&d->names, sb.buf);
+				strbuf_release(&sb);
+			} else {
+				in->file = strpool_intern(&d->names, f);
+			}
+		} else {
+			in->file = f ? strpool_intern(&d->names, f) : NULL;
+		}
 		in->line = line > 0 ? (unsigned int)line : 0;
 		in->discr = discr;
 		/* a function's scopes change only at its ranges' edges: ask again per instruction */
