@@ -81,7 +81,7 @@ struct dso_disasm {
 	int err;
 };
 
-static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso)
+static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso, bool source)
 {
 	struct dso_disasm *dd = u64map_find(cache, dso->id);
 	const struct symsrc *ss = dso->ss;
@@ -94,7 +94,7 @@ static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso)
 		dd->err = dso->load_status ? dso->load_status : -ENOENT;
 		return dd;
 	}
-	dd->d = disasm_open(ss->path, ss->symbol_path, &ss->symtab, &dd->err);
+	dd->d = disasm_open(ss->path, ss->symbol_path, &ss->symtab, !source, &dd->err);
 	return dd;
 }
 
@@ -245,7 +245,7 @@ int cmd_annotate(int argc, const char **argv)
 			kernel_said = true;
 			continue;
 		}
-		dd = get_disasm(&cache, as->dso);
+		dd = get_disasm(&cache, as->dso, po.source);
 		e = annotate_one(dd, as, &ah, event_name(s, as->evsel_idx), &po);
 		if (e) {
 			if (!o.quiet && !o.skip_missing)

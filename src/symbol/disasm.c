@@ -45,8 +45,10 @@ struct disasm {
 	Elf *elf;
 	struct dsec *secs;
 	size_t nr_secs;
-	struct dsym *syms; /* sorted by addr, then rank */
+	struct dsym *syms; /* sorted by addr, then rank: the names of addresses */
 	size_t nr_syms, alloc_syms;
+	struct dsym *fsyms; /* the same for the -l function names (may be @syms) */
+	size_t nr_fsyms;
 	csh cs;
 	char *debug_path;
 	int dw_fd;
@@ -82,6 +84,45 @@ static int sym_rank(const GElf_Sym *s)
 	return r;
 }
 
+/* the version objdump appends to a .dynsym name: "@@VER" (default) or "@VER" */
+static const char *sym_version(Elf *elf, size_t idx, char *buf, size_t size)
+{
+	Elf_Scn *scn = NULL, *vs = NULL, *vd = NULL;
+	GElf_Shdr sh, vdsh;
+	Elf_Data *vsd, *vdd;
+	GElf_Versym ver;
+	size_t off = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_GNU_versym)
+			vs = scn;
+		else if (sh.sh_type == SHT_GNU_verdef)
+			vd = scn;
+	}
+	if (!vs || !vd || !(vsd = elf_getdata(vs, NULL)) || !gelf_getversym(vsd, (int)idx, &ver) ||
+	    (ver & 0x7fff) < 2 || !(vdd = elf_getdata(vd, NULL)) || !gelf_getshdr(vd, &vdsh))
+		return NULL;
+	for (;;) {
+		GElf_Verdef def;
+		GElf_Verdaux aux;
+
+		if (!gelf_getverdef(vdd, (int)off, &def))
+			return NULL;
+		if (def.vd_ndx == (ver & 0x7fff)) {
+			if (!gelf_getverdaux(vdd, (int)(off + def.vd_aux), &aux))
+				return NULL;
+			snprintf(buf, size, "%s%s", ver & 0x8000 ? "@" : "@@",
+				 elf_strptr(elf, vdsh.sh_link, aux.vda_name));
+			return buf;
+		}
+		if (!def.vd_next)
+			return NULL;
+		off += def.vd_next;
+	}
+}
+
 static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 {
 	Elf_Scn *scn = NULL;
@@ -113,6 +154,17 @@ static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 			name = elf_strptr(elf, sh.sh_link, s.st_name);
 			if (!name || !*name || name[0] == '$')
 				continue;
+			if (want == SHT_DYNSYM) {
+				char ver[256], full[1024];
+
+				if (sym_version(elf, i, ver, sizeof(ver))) {
+					snprintf(full, sizeof(full), "%s%s", name, ver);
+					name = full;
+					add_sym(d, s.st_value, s.st_size, name, sym_rank(&s));
+					n++;
+					continue;
+				}
+			}
 			add_sym(d, s.st_value, s.st_size, name, sym_rank(&s));
 			n++;
 		}
@@ -158,8 +210,18 @@ static int load_sections(struct disasm *d)
 	return 0;
 }
 
+static void add_plt(struct disasm *d, const struct symtab *plt)
+{
+	if (!plt)
+		return;
+	for (size_t i = 0; i < plt->nr_syms; i++)
+		if (plt->syms[i].flags & SYMBOL_PLT)
+			add_sym(d, plt->syms[i].start, plt->syms[i].end - plt->syms[i].start,
+				plt->syms[i].name, 0);
+}
+
 struct disasm *disasm_open(const char *path, const char *debug_path, const struct symtab *plt,
-			   int *err)
+			   bool runtime_labels, int *err)
 {
 	struct disasm *d;
 	int ret;
@@ -192,24 +254,35 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	d->debug_path = debug_path ? xstrdup(debug_path) : NULL;
 	/* objdump names addresses from the file's .symtab; a stripped file's from its debug file */
-	if (!load_symtab(d, d->elf, SHT_SYMTAB) && d->debug_path && strcmp(d->debug_path, path)) {
-		int fd = open(d->debug_path, O_RDONLY | O_CLOEXEC);
+	if (!load_symtab(d, d->elf, SHT_SYMTAB)) {
+		int fd = d->debug_path && strcmp(d->debug_path, path)
+				 ? open(d->debug_path, O_RDONLY | O_CLOEXEC) : -1;
 		Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+		bool from_debug = e && load_symtab(d, e, SHT_SYMTAB);
 
-		if (!e || !load_symtab(d, e, SHT_SYMTAB))
+		if (from_debug && runtime_labels) {
+			/* without -S objdump reads the stripped file alone: .dynsym, versioned */
+			add_plt(d, plt);
+			qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
+			d->fsyms = d->syms;
+			d->nr_fsyms = d->nr_syms;
+			d->syms = NULL;
+			d->nr_syms = d->alloc_syms = 0;
+			from_debug = false;
+		}
+		if (!from_debug)
 			load_symtab(d, d->elf, SHT_DYNSYM);
 		if (e)
 			elf_end(e);
 		if (fd >= 0)
 			close(fd);
 	}
-	if (plt) {
-		for (size_t i = 0; i < plt->nr_syms; i++)
-			if (plt->syms[i].flags & SYMBOL_PLT)
-				add_sym(d, plt->syms[i].start, plt->syms[i].end - plt->syms[i].start,
-					plt->syms[i].name, 0);
-	}
+	add_plt(d, plt);
 	qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
+	if (!d->fsyms) {
+		d->fsyms = d->syms;
+		d->nr_fsyms = d->nr_syms;
+	}
 	return d;
 fail:
 	disasm_close(d);
@@ -237,6 +310,11 @@ void disasm_close(struct disasm *d)
 	for (size_t i = 0; i < d->nr_secs; i++)
 		free((char *)d->secs[i].name);
 	free(d->secs);
+	if (d->fsyms != d->syms) {
+		for (size_t i = 0; i < d->nr_fsyms; i++)
+			free((char *)d->fsyms[i].name);
+		free(d->fsyms);
+	}
 	for (size_t i = 0; i < d->nr_syms; i++)
 		free((char *)d->syms[i].name);
 	free(d->syms);
@@ -273,21 +351,21 @@ const char *disasm_section_name(struct disasm *d, u64 addr)
 
 static const struct dsym *sym_at_or_below(const struct disasm *d, u64 addr)
 {
-	size_t lo = 0, hi = d->nr_syms;
+	size_t lo = 0, hi = d->nr_fsyms;
 	const struct dsym *s;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (d->syms[mid].addr <= addr)
+		if (d->fsyms[mid].addr <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
 		return NULL;
-	s = &d->syms[lo - 1];
-	while (s > d->syms && s[-1].addr == s->addr)
+	s = &d->fsyms[lo - 1];
+	while (s > d->fsyms && s[-1].addr == s->addr)
 		s--;
 	return s;
 }

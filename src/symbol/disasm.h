@@ -35,11 +35,14 @@ struct disasm;
  * disasm_open - @path is the file holding the code, @debug_path the one
  * with symbols and DWARF (may equal @path or be NULL). @plt, may be NULL:
  * a symbol table whose SYMBOL_PLT entries name the PLT slots ("f@plt").
+ * @runtime_labels: name addresses as objdump does without -S, from @path's
+ * own symbols (a stripped file's .dynsym, versioned "f@@VER"); -l's
+ * function names still come from the debug file.
  * Returns NULL with *@err set: -ENOENT (no file), -ENOTSUP (not x86-64
  * ELF), -ENOSYS (libcapstone does not load).
  */
 struct disasm *disasm_open(const char *path, const char *debug_path, const struct symtab *plt,
-			   int *err);
+			   bool runtime_labels, int *err);
 void disasm_close(struct disasm *d);
 
 /*
