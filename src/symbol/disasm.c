@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 struct dsec {
-	u64 addr, size, offset;
+	u64 addr, size, offset, entsize;
 	const char *name; /* owned */
 	bool nobits;
 };
@@ -145,7 +145,7 @@ static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 			if (!gelf_getsym(data, (int)i, &s))
 				continue;
 			type = GELF_ST_TYPE(s.st_info);
-			if (s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_ABS ||
+			if (s.st_shndx == SHN_UNDEF ||
 			    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
 			     type != STT_GNU_IFUNC && type != STT_TLS))
 				continue;
@@ -205,19 +205,108 @@ static int load_sections(struct disasm *d)
 		d->secs[d->nr_secs].offset = sh.sh_offset;
 		d->secs[d->nr_secs].name = xstrdup(name ? name : "");
 		d->secs[d->nr_secs].nobits = sh.sh_type == SHT_NOBITS;
+		d->secs[d->nr_secs].entsize = sh.sh_entsize;
 		d->nr_secs++;
 	}
 	return 0;
 }
 
-static void add_plt(struct disasm *d, const struct symtab *plt)
+/* the GOT slots that dynamic relocations fill: slot -> "name" or "*ABS*+0x<addend>" */
+static void plt_slots(struct disasm *d, struct u64map *slots, struct strpool *pool)
 {
-	if (!plt)
-		return;
-	for (size_t i = 0; i < plt->nr_syms; i++)
-		if (plt->syms[i].flags & SYMBOL_PLT)
-			add_sym(d, plt->syms[i].start, plt->syms[i].end - plt->syms[i].start,
-				plt->syms[i].name, 0);
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(d->elf, scn))) {
+		GElf_Shdr sh, symsh;
+		Elf_Data *data, *symdata;
+		Elf_Scn *symscn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		symscn = elf_getscn(d->elf, sh.sh_link);
+		symdata = symscn ? elf_getdata(symscn, NULL) : NULL;
+		if (!symscn || !gelf_getshdr(symscn, &symsh))
+			symdata = NULL;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+			size_t idx;
+			char buf[512];
+			const char *name = NULL;
+
+			if (!gelf_getrela(data, (int)i, &r))
+				continue;
+			idx = GELF_R_SYM(r.r_info);
+			if (idx && symdata && gelf_getsym(symdata, (int)idx, &sym))
+				name = elf_strptr(d->elf, symsh.sh_link, sym.st_name);
+			if (!idx) {
+				snprintf(buf, sizeof(buf), "*ABS*+0x%" PRIx64, (u64)r.r_addend);
+				name = buf;
+			}
+			if (name && *name && !u64map_find(slots, r.r_offset))
+				u64map_set(slots, r.r_offset, (void *)strpool_intern(pool, name));
+		}
+	}
+}
+
+/* objdump's "f@plt" names: each PLT entry jumps through the GOT slot of its relocation */
+static void add_plt(struct disasm *d)
+{
+	struct u64map slots;
+	struct strpool pool;
+	cs_insn *in = cs_malloc(d->cs);
+
+	u64map_init(&slots);
+	strpool_init(&pool);
+	plt_slots(d, &slots, &pool);
+	for (size_t i = 0; in && i < d->nr_secs; i++) {
+		const struct dsec *sec = &d->secs[i];
+		u64 ent = sec->entsize ? sec->entsize : 16;
+		u8 *buf;
+		const u8 *code;
+		size_t left;
+		u64 addr = sec->addr;
+
+		if (strcmp(sec->name, ".plt") && strcmp(sec->name, ".plt.sec") &&
+		    strcmp(sec->name, ".plt.got"))
+			continue;
+		buf = xmalloc(sec->size);
+		if (pread(d->fd, buf, sec->size, (off_t)sec->offset) != (ssize_t)sec->size) {
+			free(buf);
+			continue;
+		}
+		code = buf;
+		left = sec->size;
+		while (left) {
+			u64 at = addr;
+
+			if (!cs_disasm_iter(d->cs, &code, &left, &addr, in)) {
+				code++;
+				left--;
+				addr++;
+				continue;
+			}
+			if (in->id == X86_INS_JMP && in->detail->x86.op_count == 1 &&
+			    in->detail->x86.operands[0].type == X86_OP_MEM &&
+			    in->detail->x86.operands[0].mem.base == X86_REG_RIP) {
+				u64 slot = addr + (u64)in->detail->x86.operands[0].mem.disp;
+				const char *name = u64map_find(&slots, slot);
+
+				if (name) {
+					char full[600];
+
+					snprintf(full, sizeof(full), "%s@plt", name);
+					add_sym(d, sec->addr + (at - sec->addr) / ent * ent, ent, full, 0);
+				}
+			}
+		}
+		free(buf);
+	}
+	if (in)
+		cs_free(in, 1);
+	u64map_release(&slots);
+	strpool_release(&pool);
 }
 
 struct disasm *disasm_open(const char *path, const char *debug_path, const struct symtab *plt,
@@ -227,6 +316,7 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 	int ret;
 
 	elf_version(EV_CURRENT);
+	(void)plt;
 	d = xcalloc(1, sizeof(*d));
 	d->dw_fd = -1;
 	strpool_init(&d->names);
@@ -262,7 +352,7 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 
 		if (from_debug && runtime_labels) {
 			/* without -S objdump reads the stripped file alone: .dynsym, versioned */
-			add_plt(d, plt);
+			add_plt(d);
 			qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
 			d->fsyms = d->syms;
 			d->nr_fsyms = d->nr_syms;
@@ -277,7 +367,7 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 		if (fd >= 0)
 			close(fd);
 	}
-	add_plt(d, plt);
+	add_plt(d);
 	qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
 	if (!d->fsyms) {
 		d->fsyms = d->syms;
@@ -462,6 +552,107 @@ static bool is_gpr64(const char *r)
 		      : (r[n - 1] >= '0' && r[n - 1] <= '9');
 }
 
+/* a general-purpose register: it tells an instruction's operand size */
+static bool is_gpr(const char *r)
+{
+	static const char *const names[] = {
+		"al", "ah", "ax", "eax", "rax", "bl", "bh", "bx", "ebx", "rbx", "cl", "ch", "cx",
+		"ecx", "rcx", "dl", "dh", "dx", "edx", "rdx", "sil", "si", "esi", "rsi", "dil",
+		"di", "edi", "rdi", "bpl", "bp", "ebp", "rbp", "spl", "sp", "esp", "rsp",
+	};
+
+	if (!r)
+		return false;
+	if (r[0] == 'r' && r[1] >= '0' && r[1] <= '9')
+		return true; /* r8..r15 and their b/w/d parts */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(r, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * objdump spells out a string instruction's implicit operands:
+ * "rep stos %rax,%es:(%rdi)", "movsb %ds:(%rsi),%es:(%rdi)", "repz cmpsb ...".
+ * Returns false for what is not one.
+ */
+static bool format_string_op(const char *pre, const char *mn, struct strbuf *sb)
+{
+	static const char *const acc[] = { "al", "ax", "eax", "rax" };
+	const char *sizes = "bwlq", *p;
+	char stem[8], prefix[64] = "", full[96];
+	size_t n = strlen(mn);
+	const char *reg;
+	bool cmp_like;
+
+	if (n != 5 || !(p = strchr(sizes, mn[4])))
+		return false;
+	snprintf(stem, sizeof(stem), "%.4s", mn);
+	reg = acc[p - sizes];
+	cmp_like = !strcmp(stem, "cmps") || !strcmp(stem, "scas");
+	if (*pre) {
+		if (cmp_like && !strncmp(pre, "repne", 5))
+			snprintf(prefix, sizeof(prefix), "repnz ");
+		else if (cmp_like && !strncmp(pre, "rep", 3))
+			snprintf(prefix, sizeof(prefix), "repz ");
+		else
+			snprintf(prefix, sizeof(prefix), "%s", pre);
+	}
+	if (!strcmp(stem, "stos")) {
+		snprintf(full, sizeof(full), "%sstos", prefix);
+		strbuf_addf(sb, "%-6s %%%s,%%es:(%%rdi)", full, reg);
+	} else if (!strcmp(stem, "lods")) {
+		snprintf(full, sizeof(full), "%slods", prefix);
+		strbuf_addf(sb, "%-6s %%ds:(%%rsi),%%%s", full, reg);
+	} else if (!strcmp(stem, "scas")) {
+		snprintf(full, sizeof(full), "%sscas", prefix);
+		strbuf_addf(sb, "%-6s %%es:(%%rdi),%%%s", full, reg);
+	} else if (!strcmp(stem, "movs")) {
+		snprintf(full, sizeof(full), "%s%s", prefix, mn);
+		strbuf_addf(sb, "%-6s %%ds:(%%rsi),%%es:(%%rdi)", full);
+	} else if (!strcmp(stem, "cmps")) {
+		snprintf(full, sizeof(full), "%s%s", prefix, mn);
+		strbuf_addf(sb, "%-6s %%es:(%%rdi),%%ds:(%%rsi)", full);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The length of an EVEX (AVX-512) instruction, which capstone 4 may not
+ * decode: 62 P0 P1 P2, opcode, ModRM, [SIB], [disp], [imm8]. 0 when @b
+ * is not one.
+ */
+static size_t evex_length(const u8 *b, size_t left)
+{
+	size_t len = 6;
+	u8 map, op, modrm, mod, rm;
+
+	if (left < 6 || b[0] != 0x62)
+		return 0;
+	map = b[1] & 3;
+	op = b[4];
+	modrm = b[5];
+	mod = modrm >> 6;
+	rm = modrm & 7;
+	if (mod != 3 && rm == 4) {
+		if (left < 7)
+			return 0;
+		if (mod == 0 && (b[6] & 7) == 5)
+			len += 4;
+		len++;
+	}
+	if (mod == 1)
+		len += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		len += 4;
+	if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 ||
+				      (op >= 0xc4 && op <= 0xc6))))
+		len++;
+	return len <= left ? len : 0;
+}
+
 static void add_hex_signed(struct strbuf *sb, s64 v)
 {
 	if (v < 0)
@@ -490,9 +681,12 @@ static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
 		snprintf(mn, sizeof(mn), "%s", in->mnemonic);
 	}
 	for (int i = 0; i < x->op_count; i++)
-		if (x->operands[i].type == X86_OP_REG)
+		if (x->operands[i].type == X86_OP_REG &&
+		    is_gpr(cs_reg_name(d->cs, x->operands[i].reg)))
 			has_reg = true;
 	string_op = is_string_op(mn);
+	if (string_op && format_string_op(pre, mn, sb))
+		return;
 	ml = strlen(mn);
 	il = iname ? strlen(iname) : 0;
 	/* capstone's AT&T size suffix: objdump only keeps it where no register tells the size */
@@ -661,7 +855,10 @@ int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out,
 			di->len = (u8)in->size;
 			format_insn(d, in, &sb);
 		} else {
-			di->len = 1;
+			size_t el = evex_length(buf + pos, len - pos);
+
+			/* keep the following instructions in step */
+			di->len = el ? (u8)el : 1;
 			strbuf_addf(&sb, "(bad)");
 		}
 		memcpy(di->bytes, buf + pos, di->len);
@@ -751,6 +948,11 @@ static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
 			/* objdump names the outer function after its ELF symbol */
 			const struct dsym *sym = sym_at_or_below(d, addr);
 
+			/* of several names at one address, -l says the first in byte order */
+			for (const struct dsym *o = sym; sym && o < d->fsyms + d->nr_fsyms &&
+							 o->addr == sym->addr; o++)
+				if (o->size && strcmp(o->name, sym->name) < 0)
+					sym = o;
 			if (sym && sym->size && addr < sym->addr + sym->size) {
 				struct strbuf sb = STRBUF_INIT;
 

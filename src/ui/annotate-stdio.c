@@ -60,10 +60,16 @@ static void push_source(struct line_list *l, struct disasm *d, struct u64map *fi
 	if (!st) {
 		st = xcalloc(1, sizeof(*st));
 		u64map_set(files, (u64)(uintptr_t)key, st);
-		/* the first time a file shows: up to five lines of context before */
+	}
+	/*
+	 * forward past what was shown: the lines in between, at most five
+	 * before @line (so a file's first line shows up to five); backward: the
+	 * line alone
+	 */
+	if (line > st->max_line) {
 		from = line > 5 ? line - 5 : 1;
-	} else if (line > st->max_line) {
-		from = st->max_line + 1;
+		if (from <= st->max_line)
+			from = st->max_line + 1;
 	} else {
 		from = line;
 	}
