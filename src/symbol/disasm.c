@@ -31,6 +31,7 @@ struct dsym {
 	u64 addr, size;
 	const char *name; /* owned, demangled with parameters */
 	int rank;	  /* lower wins among symbols at one address */
+	bool exact;	  /* names its own address only (a GOT slot), never "+0x.." */
 };
 
 struct srcfile {
@@ -70,6 +71,7 @@ static void add_sym(struct disasm *d, u64 addr, u64 size, const char *raw, int r
 	d->syms[d->nr_syms].size = size;
 	d->syms[d->nr_syms].name = dm ? dm : xstrdup(raw);
 	d->syms[d->nr_syms].rank = rank;
+	d->syms[d->nr_syms].exact = false;
 	d->nr_syms++;
 }
 
@@ -84,12 +86,15 @@ static int sym_rank(const GElf_Sym *s)
 	return r;
 }
 
-/* the version objdump appends to a .dynsym name: "@@VER" (default) or "@VER" */
+/*
+ * the version objdump appends to a .dynsym name: "@@VER" for a default
+ * definition, "@VER" for a hidden one or a reference (verneed)
+ */
 static const char *sym_version(Elf *elf, size_t idx, char *buf, size_t size)
 {
-	Elf_Scn *scn = NULL, *vs = NULL, *vd = NULL;
-	GElf_Shdr sh, vdsh;
-	Elf_Data *vsd, *vdd;
+	Elf_Scn *scn = NULL, *vs = NULL, *vd = NULL, *vn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *vsd, *data;
 	GElf_Versym ver;
 	size_t off = 0;
 
@@ -100,27 +105,59 @@ static const char *sym_version(Elf *elf, size_t idx, char *buf, size_t size)
 			vs = scn;
 		else if (sh.sh_type == SHT_GNU_verdef)
 			vd = scn;
+		else if (sh.sh_type == SHT_GNU_verneed)
+			vn = scn;
 	}
-	if (!vs || !vd || !(vsd = elf_getdata(vs, NULL)) || !gelf_getversym(vsd, (int)idx, &ver) ||
-	    (ver & 0x7fff) < 2 || !(vdd = elf_getdata(vd, NULL)) || !gelf_getshdr(vd, &vdsh))
+	if (!vs || !(vsd = elf_getdata(vs, NULL)) || !gelf_getversym(vsd, (int)idx, &ver) ||
+	    (ver & 0x7fff) < 2)
 		return NULL;
-	for (;;) {
-		GElf_Verdef def;
-		GElf_Verdaux aux;
+	if (vd && (data = elf_getdata(vd, NULL)) && gelf_getshdr(vd, &sh)) {
+		for (off = 0;;) {
+			GElf_Verdef def;
+			GElf_Verdaux aux;
 
-		if (!gelf_getverdef(vdd, (int)off, &def))
-			return NULL;
-		if (def.vd_ndx == (ver & 0x7fff)) {
-			if (!gelf_getverdaux(vdd, (int)(off + def.vd_aux), &aux))
-				return NULL;
-			snprintf(buf, size, "%s%s", ver & 0x8000 ? "@" : "@@",
-				 elf_strptr(elf, vdsh.sh_link, aux.vda_name));
-			return buf;
+			if (!gelf_getverdef(data, (int)off, &def))
+				break;
+			if (def.vd_ndx == (ver & 0x7fff)) {
+				if (!gelf_getverdaux(data, (int)(off + def.vd_aux), &aux))
+					return NULL;
+				snprintf(buf, size, "%s%s", ver & 0x8000 ? "@" : "@@",
+					 elf_strptr(elf, sh.sh_link, aux.vda_name));
+				return buf;
+			}
+			if (!def.vd_next)
+				break;
+			off += def.vd_next;
 		}
-		if (!def.vd_next)
-			return NULL;
-		off += def.vd_next;
 	}
+	if (vn && (data = elf_getdata(vn, NULL)) && gelf_getshdr(vn, &sh)) {
+		for (off = 0;;) {
+			GElf_Verneed need;
+			size_t aoff;
+
+			if (!gelf_getverneed(data, (int)off, &need))
+				break;
+			aoff = off + need.vn_aux;
+			for (unsigned int k = 0; k < need.vn_cnt; k++) {
+				GElf_Vernaux aux;
+
+				if (!gelf_getvernaux(data, (int)aoff, &aux))
+					break;
+				if (aux.vna_other == (ver & 0x7fff)) {
+					snprintf(buf, size, "@%s",
+						 elf_strptr(elf, sh.sh_link, aux.vna_name));
+					return buf;
+				}
+				if (!aux.vna_next)
+					break;
+				aoff += aux.vna_next;
+			}
+			if (!need.vn_next)
+				break;
+			off += need.vn_next;
+		}
+	}
+	return NULL;
 }
 
 static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
@@ -250,6 +287,47 @@ static void plt_slots(struct disasm *d, struct u64map *slots, struct strpool *po
 	}
 }
 
+/* objdump names a GOT slot filled by a GLOB_DAT relocation after its symbol, versioned */
+static void add_got(struct disasm *d)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(d->elf, scn))) {
+		GElf_Shdr sh, symsh;
+		Elf_Data *data, *symdata;
+		Elf_Scn *symscn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		symscn = elf_getscn(d->elf, sh.sh_link);
+		if (!symscn || !gelf_getshdr(symscn, &symsh) || symsh.sh_type != SHT_DYNSYM ||
+		    !(symdata = elf_getdata(symscn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+			size_t idx;
+			const char *name;
+			char ver[256], full[1024];
+
+			if (!gelf_getrela(data, (int)i, &r) ||
+			    GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT)
+				continue;
+			idx = GELF_R_SYM(r.r_info);
+			if (!idx || !gelf_getsym(symdata, (int)idx, &sym))
+				continue;
+			name = elf_strptr(d->elf, symsh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			snprintf(full, sizeof(full), "%s%s", name,
+				 sym_version(d->elf, idx, ver, sizeof(ver)) ? ver : "");
+			add_sym(d, r.r_offset, 8, full, 0);
+			d->syms[d->nr_syms - 1].exact = true;
+		}
+	}
+}
+
 /* objdump's "f@plt" names: each PLT entry jumps through the GOT slot of its relocation */
 static void add_plt(struct disasm *d)
 {
@@ -353,6 +431,7 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 		if (from_debug && runtime_labels) {
 			/* without -S objdump reads the stripped file alone: .dynsym, versioned */
 			add_plt(d);
+			add_got(d);
 			qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
 			d->fsyms = d->syms;
 			d->nr_fsyms = d->nr_syms;
@@ -368,7 +447,10 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 			close(fd);
 	}
 	add_plt(d);
+	add_got(d);
 	qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
+	pr_debug("disasm: %s (debug file %s): %zu symbols\n", path, debug_path ? debug_path : "-",
+		 d->nr_syms);
 	if (!d->fsyms) {
 		d->fsyms = d->syms;
 		d->nr_fsyms = d->nr_syms;
@@ -463,9 +545,8 @@ static const struct dsym *sym_at_or_below(const struct disasm *d, u64 addr)
 const char *disasm_label(struct disasm *d, u64 addr, char *buf, size_t size)
 {
 	size_t lo = 0, hi = d->nr_syms;
-	const struct dsym *s;
+	const struct dsym *s = NULL;
 
-	/* the first of the last address at or below @addr (the best ranked) */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -474,11 +555,19 @@ const char *disasm_label(struct disasm *d, u64 addr, char *buf, size_t size)
 		else
 			hi = mid;
 	}
-	if (!lo)
+	/* the best ranked name of the nearest address at or below; a GOT slot only at its own */
+	while (lo && !s) {
+		size_t end = lo, start = lo - 1;
+
+		while (start && d->syms[start - 1].addr == d->syms[end - 1].addr)
+			start--;
+		for (size_t i = start; i < end && !s; i++)
+			if (!d->syms[i].exact || d->syms[i].addr == addr)
+				s = &d->syms[i];
+		lo = start;
+	}
+	if (!s)
 		return NULL;
-	s = &d->syms[lo - 1];
-	while (s > d->syms && s[-1].addr == s->addr)
-		s--;
 	if (addr == s->addr)
 		snprintf(buf, size, "%s", s->name);
 	else
@@ -935,6 +1024,45 @@ static const char *func_text(struct disasm *d, Dwarf_Die *die)
 	return r;
 }
 
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/*
+ * objdump -l's name for the function (not inlined) at @addr: a C++
+ * linkage name demangled; else, of the ELF symbols at the start of the
+ * one holding @addr, the first in byte order whose name ends with the
+ * DWARF name ("__GI___libc_malloc" for __libc_malloc), else the DWARF
+ * name; with "()".
+ */
+static const char *outer_func_text(struct disasm *d, Dwarf_Die *die, u64 addr)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+	const struct dsym *sym, *best = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	const char *r;
+
+	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr)) &&
+	    (name = dwarf_formstring(&attr)) && demangle_is_mangled(name))
+		return func_text(d, die);
+	if (!dwarf_attr_integrate(die, DW_AT_name, &attr) || !(name = dwarf_formstring(&attr)))
+		return NULL;
+	sym = sym_at_or_below(d, addr);
+	for (const struct dsym *o = sym; o && o < d->fsyms + d->nr_fsyms && o->addr == sym->addr;
+	     o++)
+		if (ends_with(o->name, name) && (!best || strcmp(o->name, best->name) < 0))
+			best = o;
+	strbuf_addf(&sb, "%s()", best ? best->name : name);
+	r = strpool_intern(&d->names, sb.buf);
+	strbuf_release(&sb);
+	return r;
+}
+
 static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
 {
 	Dwarf_Die *scopes = NULL;
@@ -945,22 +1073,9 @@ static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
 		int tag = dwarf_tag(&scopes[i]);
 
 		if (tag == DW_TAG_subprogram) {
-			/* objdump names the outer function after its ELF symbol */
-			const struct dsym *sym = sym_at_or_below(d, addr);
-
-			/* of several names at one address, -l says the first in byte order */
-			for (const struct dsym *o = sym; sym && o < d->fsyms + d->nr_fsyms &&
-							 o->addr == sym->addr; o++)
-				if (o->size && strcmp(o->name, sym->name) < 0)
-					sym = o;
-			if (sym && sym->size && addr < sym->addr + sym->size) {
-				struct strbuf sb = STRBUF_INIT;
-
-				strbuf_addf(&sb, "%s%s", sym->name, strchr(sym->name, '(') ? "" : "()");
-				r = strpool_intern(&d->names, sb.buf);
-				strbuf_release(&sb);
+			r = outer_func_text(d, &scopes[i], addr);
+			if (r)
 				break;
-			}
 		}
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 			r = func_text(d, &scopes[i]);
