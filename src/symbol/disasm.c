@@ -90,7 +90,7 @@ static int sym_rank(const GElf_Sym *s)
  * the version objdump appends to a .dynsym name: "@@VER" for a default
  * definition, "@VER" for a hidden one or a reference (verneed)
  */
-static const char *sym_version(Elf *elf, size_t idx, char *buf, size_t size)
+static const char *sym_version(Elf *elf, size_t idx, bool defined, char *buf, size_t size)
 {
 	Elf_Scn *scn = NULL, *vs = NULL, *vd = NULL, *vn = NULL;
 	GElf_Shdr sh;
@@ -109,8 +109,15 @@ static const char *sym_version(Elf *elf, size_t idx, char *buf, size_t size)
 			vn = scn;
 	}
 	if (!vs || !(vsd = elf_getdata(vs, NULL)) || !gelf_getversym(vsd, (int)idx, &ver) ||
-	    (ver & 0x7fff) < 2)
+	    !(ver & 0x7fff))
 		return NULL;
+	if ((ver & 0x7fff) == 1) {
+		/* the base version: a definition says so, a reference says nothing */
+		if (!defined)
+			return NULL;
+		snprintf(buf, size, "@@Base");
+		return buf;
+	}
 	if (vd && (data = elf_getdata(vd, NULL)) && gelf_getshdr(vd, &sh)) {
 		for (off = 0;;) {
 			GElf_Verdef def;
@@ -194,7 +201,7 @@ static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 			if (want == SHT_DYNSYM) {
 				char ver[256], full[1024];
 
-				if (sym_version(elf, i, ver, sizeof(ver))) {
+				if (sym_version(elf, i, true, ver, sizeof(ver))) {
 					snprintf(full, sizeof(full), "%s%s", name, ver);
 					name = full;
 					add_sym(d, s.st_value, s.st_size, name, sym_rank(&s));
@@ -321,7 +328,7 @@ static void add_got(struct disasm *d)
 			if (!name || !*name)
 				continue;
 			snprintf(full, sizeof(full), "%s%s", name,
-				 sym_version(d->elf, idx, ver, sizeof(ver)) ? ver : "");
+				 sym_version(d->elf, idx, sym.st_shndx != SHN_UNDEF, ver, sizeof(ver)) ? ver : "");
 			add_sym(d, r.r_offset, 8, full, 0);
 			d->syms[d->nr_syms - 1].exact = true;
 		}
@@ -1063,11 +1070,34 @@ static const char *outer_func_text(struct disasm *d, Dwarf_Die *die, u64 addr)
 	return r;
 }
 
+/* an assembler unit's function: the first in byte order of the ELF names at its start */
+static const char *asm_func_text(struct disasm *d, u64 addr)
+{
+	const struct dsym *sym = sym_at_or_below(d, addr), *best = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	const char *r;
+
+	for (const struct dsym *o = sym; o && o < d->fsyms + d->nr_fsyms && o->addr == sym->addr;
+	     o++)
+		if (o->size && addr < o->addr + o->size && (!best || strcmp(o->name, best->name) < 0))
+			best = o;
+	if (!best)
+		return NULL;
+	strbuf_addf(&sb, "%s%s", best->name, strchr(best->name, '(') ? "" : "()");
+	r = strpool_intern(&d->names, sb.buf);
+	strbuf_release(&sb);
+	return r;
+}
+
 static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
 {
 	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cu, addr, &scopes);
+	int n;
 	const char *r = NULL;
+
+	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
+		return asm_func_text(d, addr);
+	n = dwarf_getscopes(cu, addr, &scopes);
 
 	for (int i = 0; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
