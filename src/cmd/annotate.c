@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* sonde annotate: per-instruction sample percentages of symbols, disassembled in-process. */
 #include "builtin.h"
 #include "cmd/open.h"
@@ -206,7 +206,7 @@ int cmd_annotate(int argc, const char **argv)
 	if (argc == 1)
 		o.symbol = argv[0];
 	if (o.percent_type && parse_percent_type(o.percent_type, &po.percent_type)) {
-		fprintf(stderr, "Invalid percent type: %s\n", o.percent_type);
+		opts_usage_for(annotate_usage, options, 0, "percent-type");
 		return 129;
 	}
 	if (o.disassembler_style && strcmp(o.disassembler_style, "att")) {

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Annotate's sample collector: per event, per (dso, symbol), hits and period per address. */
 #include "session/annotate.h"
 
@@ -77,15 +77,16 @@ static int collect_sample(struct tool *tool, struct session *s, const union perf
 	(void)s;
 	if (idx < 0 || idx >= ah->nr_events)
 		return 0;
-	ah->total_hits[idx]++;
-	ah->total_period[idx] += period;
 	rf = resolve_sample(&ah->res, sample, &loc);
 	sym = resolved_frame_sym(rf);
-	if (!sym || rf->frame->inlined)
-		return 0;
+	/* perf's totals (the "global" percentages) count the samples its filters keep */
 	if (!dso_matches(resolved_frame_dso(rf), ah->filter.dso))
 		return 0;
-	if (ah->filter.symbol && strcmp(sym->name, ah->filter.symbol))
+	if (ah->filter.symbol && (!sym || strcmp(sym->name, ah->filter.symbol)))
+		return 0;
+	ah->total_hits[idx]++;
+	ah->total_period[idx] += period;
+	if (!sym || rf->frame->inlined)
 		return 0;
 	sym_add(sym_findnew(ah, sym, resolved_frame_dso(rf), idx), rf->addr, period);
 	return 0;
@@ -139,8 +140,11 @@ static int cmp_sym(const void *a, const void *b)
 		return x->period > y->period ? -1 : 1;
 	if (x->hits != y->hits)
 		return x->hits > y->hits ? -1 : 1;
-	if (x->dso != y->dso)
+	/* equal weights: by dso, then symbol name, as perf's sort keys order them */
+	if (x->dso != y->dso && strcmp(x->dso->short_name, y->dso->short_name))
 		return strcmp(x->dso->short_name, y->dso->short_name);
+	if (x->sym->name != y->sym->name)
+		return strcmp(x->sym->name, y->sym->name);
 	return x->sym->start < y->sym->start ? -1 : x->sym->start > y->sym->start;
 }
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* In-process disassembly for annotate: capstone in objdump's AT&T text, DWARF lines, source text. */
 #include "symbol/disasm.h"
 
@@ -820,6 +820,14 @@ static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
 	if ((in->id == X86_INS_JMP || in->id == X86_INS_CALL || in->id == X86_INS_RET ||
 	     is_branch(in->id)) && x->prefix[0] == 0xf2)
 		strcat(pre, "bnd ");
+	/* the one-byte xchg (90+r): objdump names the accumulator first */
+	if (in->id == X86_INS_XCHG && x->op_count == 2 && in->size <= 2 &&
+	    (in->bytes[in->size - 1] & 0xf8) == 0x90) {
+		cs_x86_op t = x->operands[0];
+
+		((cs_x86 *)x)->operands[0] = x->operands[1];
+		((cs_x86 *)x)->operands[1] = t;
+	}
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 

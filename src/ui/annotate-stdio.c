@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* perf annotate's text form: one symbol's disassembly with source, percentages per instruction. */
 #include "ui/annotate-stdio.h"
 
