@@ -1124,14 +1124,128 @@ static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
 	return r;
 }
 
+/*
+ * The function around the instructions, walked once: its ranges and every
+ * inlined call in it (with its nesting depth), so that each instruction's
+ * innermost function is a lookup, not a walk of the unit's DIEs.
+ */
+struct inl_range {
+	u64 lo, hi;
+	int depth;
+	Dwarf_Die die;
+	const char *name; /* made on first use */
+};
+
+struct func_scope {
+	bool valid;
+	Dwarf_Die sub;
+	u64 *ranges; /* lo, hi pairs of @sub */
+	size_t nr_ranges;
+	const char *outer;
+	struct inl_range *inl;
+	size_t nr_inl, alloc_inl;
+};
+
+static void add_ranges(Dwarf_Die *die, int depth, struct func_scope *fs)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (fs->nr_inl == fs->alloc_inl) {
+			fs->alloc_inl = fs->alloc_inl ? 2 * fs->alloc_inl : 16;
+			fs->inl = xrealloc(fs->inl, fs->alloc_inl * sizeof(*fs->inl));
+		}
+		fs->inl[fs->nr_inl].lo = lo;
+		fs->inl[fs->nr_inl].hi = hi;
+		fs->inl[fs->nr_inl].depth = depth;
+		fs->inl[fs->nr_inl].die = *die;
+		fs->inl[fs->nr_inl].name = NULL;
+		fs->nr_inl++;
+	}
+}
+
+static void collect_inlines(Dwarf_Die *parent, int depth, struct func_scope *fs)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_inlined_subroutine) {
+			add_ranges(&child, depth, fs);
+			collect_inlines(&child, depth + 1, fs);
+		} else if (tag == DW_TAG_lexical_block) {
+			collect_inlines(&child, depth, fs);
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+static bool func_scope_has(const struct func_scope *fs, u64 addr)
+{
+	for (size_t i = 0; fs->valid && i < fs->nr_ranges; i++)
+		if (addr >= fs->ranges[2 * i] && addr < fs->ranges[2 * i + 1])
+			return true;
+	return false;
+}
+
+static bool func_scope_set(struct disasm *d, struct func_scope *fs, Dwarf_Die *cu, u64 addr)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, addr, &scopes);
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	int i;
+
+	fs->valid = false;
+	fs->nr_ranges = 0;
+	fs->nr_inl = 0;
+	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_subprogram; i++)
+		;
+	if (i >= n) {
+		free(scopes);
+		return false;
+	}
+	fs->sub = scopes[i];
+	free(scopes);
+	while ((off = dwarf_ranges(&fs->sub, off, &base, &lo, &hi)) > 0) {
+		fs->ranges = xrealloc(fs->ranges, 2 * (fs->nr_ranges + 1) * sizeof(u64));
+		fs->ranges[2 * fs->nr_ranges] = lo;
+		fs->ranges[2 * fs->nr_ranges + 1] = hi;
+		fs->nr_ranges++;
+	}
+	fs->outer = outer_func_text(d, &fs->sub, addr);
+	if (!fs->outer)
+		fs->outer = func_text(d, &fs->sub);
+	collect_inlines(&fs->sub, 1, fs);
+	fs->valid = true;
+	return true;
+}
+
+static const char *func_scope_name(struct disasm *d, struct func_scope *fs, u64 addr)
+{
+	struct inl_range *best = NULL;
+
+	for (size_t i = 0; i < fs->nr_inl; i++)
+		if (addr >= fs->inl[i].lo && addr < fs->inl[i].hi &&
+		    (!best || fs->inl[i].depth > best->depth))
+			best = &fs->inl[i];
+	if (!best)
+		return fs->outer;
+	if (!best->name)
+		best->name = func_text(d, &best->die);
+	return best->name;
+}
+
 int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 {
 	Dwarf *dw = get_dwarf(d);
 	Dwarf_Die cu;
-	bool have_cu = false, any = false;
+	bool have_cu = false, any = false, is_asm = false;
 	u64 cu_lo = 0, cu_hi = 0;
-	const char *last_func = NULL;
-	u64 func_lo = 1, func_hi = 0;
+	struct func_scope fs = { 0 };
 
 	if (!dw)
 		return -ENOENT;
@@ -1154,6 +1268,8 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 			} else {
 				cu_lo = cu_hi = 0;
 			}
+			is_asm = dwarf_srclang(&cu) == DW_LANG_Mips_Assembler;
+			fs.valid = false;
 		}
 		l = dwarf_getsrc_die(&cu, in->addr);
 		if (!l)
@@ -1181,14 +1297,16 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 		}
 		in->line = line > 0 ? (unsigned int)line : 0;
 		in->discr = discr;
-		/* a function's scopes change only at its ranges' edges: ask again per instruction */
-		if (!(in->addr >= func_lo && in->addr < func_hi)) {
-			last_func = scope_func(d, &cu, in->addr);
-			func_lo = func_hi = 0;
-		}
-		in->func = last_func;
+		if (is_asm)
+			in->func = asm_func_text(d, in->addr);
+		else if (func_scope_has(&fs, in->addr) || func_scope_set(d, &fs, &cu, in->addr))
+			in->func = func_scope_name(d, &fs, in->addr);
+		else
+			in->func = scope_func(d, &cu, in->addr);
 		any = true;
 	}
+	free(fs.ranges);
+	free(fs.inl);
 	return any ? 0 : -ENOENT;
 }
 
