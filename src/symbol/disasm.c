@@ -32,6 +32,7 @@ struct dsym {
 	const char *name; /* owned, demangled with parameters */
 	int rank;	  /* lower wins among symbols at one address */
 	bool exact;	  /* names its own address only (a GOT slot), never "+0x.." */
+	u64 value;	  /* exact ones: the relocation symbol's value, for objdump's offset */
 };
 
 struct srcfile {
@@ -72,6 +73,7 @@ static void add_sym(struct disasm *d, u64 addr, u64 size, const char *raw, int r
 	d->syms[d->nr_syms].name = dm ? dm : xstrdup(raw);
 	d->syms[d->nr_syms].rank = rank;
 	d->syms[d->nr_syms].exact = false;
+	d->syms[d->nr_syms].value = 0;
 	d->nr_syms++;
 }
 
@@ -193,8 +195,6 @@ static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 			    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
 			     type != STT_GNU_IFUNC && type != STT_TLS))
 				continue;
-			if (type == STT_TLS)
-				continue;
 			name = elf_strptr(elf, sh.sh_link, s.st_name);
 			if (!name || !*name || name[0] == '$')
 				continue;
@@ -294,6 +294,8 @@ static void plt_slots(struct disasm *d, struct u64map *slots, struct strpool *po
 	}
 }
 
+static const struct dsec *find_sec(const struct disasm *d, u64 addr);
+
 /* objdump names a GOT slot filled by a GLOB_DAT relocation after its symbol, versioned */
 static void add_got(struct disasm *d)
 {
@@ -319,11 +321,19 @@ static void add_got(struct disasm *d)
 			char ver[256], full[1024];
 
 			if (!gelf_getrela(data, (int)i, &r) ||
-			    GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT)
+			    (GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT &&
+			     GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT))
 				continue;
 			idx = GELF_R_SYM(r.r_info);
 			if (!idx || !gelf_getsym(symdata, (int)idx, &sym))
 				continue;
+			/* a PLT slot is named only in a lazily bound .got.plt, as objdump shows */
+			if (GELF_R_TYPE(r.r_info) == R_X86_64_JUMP_SLOT) {
+				const struct dsec *gs = find_sec(d, r.r_offset);
+
+				if (!gs || strcmp(gs->name, ".got.plt"))
+					continue;
+			}
 			name = elf_strptr(d->elf, symsh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
@@ -331,6 +341,7 @@ static void add_got(struct disasm *d)
 				 sym_version(d->elf, idx, sym.st_shndx != SHN_UNDEF, ver, sizeof(ver)) ? ver : "");
 			add_sym(d, r.r_offset, 8, full, 0);
 			d->syms[d->nr_syms - 1].exact = true;
+			d->syms[d->nr_syms - 1].value = sym.st_shndx != SHN_UNDEF ? sym.st_value : 0;
 		}
 	}
 }
@@ -573,12 +584,30 @@ const char *disasm_label(struct disasm *d, u64 addr, char *buf, size_t size)
 				s = &d->syms[i];
 		lo = start;
 	}
-	if (!s)
+	if (!s) {
+		/* below every symbol: objdump counts back from the first one */
+		for (size_t i = 0; i < d->nr_syms; i++) {
+			if (!d->syms[i].exact) {
+				snprintf(buf, size, "%s-0x%" PRIx64, d->syms[i].name,
+					 d->syms[i].addr - addr);
+				return buf;
+			}
+		}
 		return NULL;
-	if (addr == s->addr)
+	}
+	if (s->exact) {
+		/* a GOT slot: its symbol, plus the slot's distance from a defined one's value */
+		if (s->value && s->value < addr)
+			snprintf(buf, size, "%s+0x%" PRIx64, s->name, addr - s->value);
+		else if (s->value && s->value > addr)
+			snprintf(buf, size, "%s-0x%" PRIx64, s->name, s->value - addr);
+		else
+			snprintf(buf, size, "%s", s->name);
+	} else if (addr == s->addr) {
 		snprintf(buf, size, "%s", s->name);
-	else
+	} else {
 		snprintf(buf, size, "%s+0x%" PRIx64, s->name, addr - s->addr);
+	}
 	return buf;
 }
 
@@ -896,6 +925,10 @@ static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
 			break;
 		}
 	}
+	/* the compares into EFLAGS: objdump writes the implied %st */
+	if ((in->id == X86_INS_FUCOMI || in->id == X86_INS_FUCOMIP || in->id == X86_INS_FCOMI ||
+	     in->id == X86_INS_FCOMIP) && x->op_count == 1)
+		strbuf_addstr(&ops, ",%st");
 	{
 		char full[160];
 
@@ -1009,7 +1042,11 @@ static Dwarf *get_dwarf(struct disasm *d)
 	return d->dw;
 }
 
-/* objdump -l's function text: a C++ name demangled with its parameters, a C name with "()" */
+/*
+ * objdump -l's function text: the linkage name, demangled with its
+ * parameters when mangled, else with "()" (an asm label such as glibc's
+ * "__GI___libc_malloc"); without one the DWARF name with "()"
+ */
 static const char *func_text(struct disasm *d, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
@@ -1020,14 +1057,16 @@ static const char *func_text(struct disasm *d, Dwarf_Die *die)
 	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
 		name = dwarf_formstring(&attr);
-	if (name)
+	if (name && demangle_is_mangled(name))
 		dm = demangle(name, DEMANGLE_PARAMS);
 	if (dm) {
 		r = strpool_intern(&d->names, dm);
 		free(dm);
 		return r;
 	}
-	if (!dwarf_attr_integrate(die, DW_AT_name, &attr) || !(name = dwarf_formstring(&attr)))
+	/* a C linkage name (an asm label: glibc's "__GI_bsearch") wins over the plain name */
+	if (!name &&
+	    (!dwarf_attr_integrate(die, DW_AT_name, &attr) || !(name = dwarf_formstring(&attr))))
 		return NULL;
 	{
 		struct strbuf sb = STRBUF_INIT;
@@ -1036,45 +1075,6 @@ static const char *func_text(struct disasm *d, Dwarf_Die *die)
 		r = strpool_intern(&d->names, sb.buf);
 		strbuf_release(&sb);
 	}
-	return r;
-}
-
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), t = strlen(tail);
-
-	return n >= t && !strcmp(s + n - t, tail);
-}
-
-/*
- * objdump -l's name for the function (not inlined) at @addr: a C++
- * linkage name demangled; else, of the ELF symbols at the start of the
- * one holding @addr, the first in byte order whose name ends with the
- * DWARF name ("__GI___libc_malloc" for __libc_malloc), else the DWARF
- * name; with "()".
- */
-static const char *outer_func_text(struct disasm *d, Dwarf_Die *die, u64 addr)
-{
-	Dwarf_Attribute attr;
-	const char *name;
-	const struct dsym *sym, *best = NULL;
-	struct strbuf sb = STRBUF_INIT;
-	const char *r;
-
-	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
-	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr)) &&
-	    (name = dwarf_formstring(&attr)) && demangle_is_mangled(name))
-		return func_text(d, die);
-	if (!dwarf_attr_integrate(die, DW_AT_name, &attr) || !(name = dwarf_formstring(&attr)))
-		return NULL;
-	sym = sym_at_or_below(d, addr);
-	for (const struct dsym *o = sym; o && o < d->fsyms + d->nr_fsyms && o->addr == sym->addr;
-	     o++)
-		if (ends_with(o->name, name) && (!best || strcmp(o->name, best->name) < 0))
-			best = o;
-	strbuf_addf(&sb, "%s()", best ? best->name : name);
-	r = strpool_intern(&d->names, sb.buf);
-	strbuf_release(&sb);
 	return r;
 }
 
@@ -1110,11 +1110,6 @@ static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
 	for (int i = 0; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
-		if (tag == DW_TAG_subprogram) {
-			r = outer_func_text(d, &scopes[i], addr);
-			if (r)
-				break;
-		}
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 			r = func_text(d, &scopes[i]);
 			break;
@@ -1216,9 +1211,7 @@ static bool func_scope_set(struct disasm *d, struct func_scope *fs, Dwarf_Die *c
 		fs->ranges[2 * fs->nr_ranges + 1] = hi;
 		fs->nr_ranges++;
 	}
-	fs->outer = outer_func_text(d, &fs->sub, addr);
-	if (!fs->outer)
-		fs->outer = func_text(d, &fs->sub);
+	fs->outer = func_text(d, &fs->sub);
 	collect_inlines(&fs->sub, 1, fs);
 	fs->valid = true;
 	return true;

@@ -180,8 +180,21 @@ static void add_expanded(struct strbuf *sb, const char *s)
 	}
 }
 
-/* objdump's instruction line(s): "addr:\t[bytes\t]text", more bytes on continuation lines */
-static void insn_text(struct strbuf *sb, const struct disasm_insn *in, bool raw, int part)
+static int hex_width(u64 v)
+{
+	int n = 1;
+
+	while (v >>= 4)
+		n++;
+	return n;
+}
+
+/*
+ * objdump's instruction line(s): "addr:\t[bytes\t]text", more bytes on
+ * continuation lines; addresses right-aligned to the widest one
+ */
+static void insn_text(struct strbuf *sb, const struct disasm_insn *in, bool raw, int part,
+		      int width)
 {
 	struct strbuf t = STRBUF_INIT;
 
@@ -204,6 +217,9 @@ static void insn_text(struct strbuf *sb, const struct disasm_insn *in, bool raw,
 		for (size_t i = from; i < to; i++)
 			strbuf_addf(&t, "%02x%s", in->bytes[i], i + 1 < to ? " " : "");
 	}
+	/* perf expands objdump's tabs from the address, then pads it to the widest */
+	for (int w = hex_width(in->addr + (raw ? (u64)part * 7 : 0)); w < width; w++)
+		strbuf_addch(sb, ' ');
 	add_expanded(sb, t.buf);
 	while (sb->len && sb->buf[sb->len - 1] == ' ')
 		sb->buf[--sb->len] = 0;
@@ -238,15 +254,6 @@ static double percent_of(const struct annotate_addr *a, const struct annotate_sy
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
-static int hex_digits(u64 v)
-{
-	int n = 1;
-
-	while (v >>= 4)
-		n++;
-	return n;
-}
-
 static const char *skip_blank(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -266,7 +273,7 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 
 	for (size_t i = 0; i < nr; i++)
 		if (lines[i].kind == ALINE_INSN)
-			width = hex_digits(lines[i].insn->addr);
+			width = hex_width(lines[i].insn->addr);
 	strbuf_addf(&sb, "Source code & Disassembly of %s for %s (%" PRIu64
 			 " samples, percent: %s)",
 		    dso_name, event_name, as->hits, annotate_percent_type_name(o->percent_type));
@@ -291,7 +298,7 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 				const struct annotate_addr *pa = p ? NULL : a;
 
 				strbuf_reset(&sb);
-				insn_text(&sb, in, o->asm_raw, p);
+				insn_text(&sb, in, o->asm_raw, p, width);
 				if (o->show_nr_samples)
 					fprintf(out, "%8" PRIu64 " :   %s\n", pa ? pa->hits : 0, sb.buf);
 				else
