@@ -337,8 +337,12 @@ static void add_got(struct disasm *d)
 			name = elf_strptr(d->elf, symsh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			snprintf(full, sizeof(full), "%s%s", name,
-				 sym_version(d->elf, idx, sym.st_shndx != SHN_UNDEF, ver, sizeof(ver)) ? ver : "");
+			if (!sym_version(d->elf, idx, sym.st_shndx != SHN_UNDEF, ver, sizeof(ver)))
+				ver[0] = 0;
+			/* seen from objdump: a definition of a hidden version ("f@V") names no slot */
+			if (sym.st_shndx != SHN_UNDEF && ver[0] == '@' && ver[1] != '@')
+				continue;
+			snprintf(full, sizeof(full), "%s%s", name, ver);
 			add_sym(d, r.r_offset, 8, full, 0);
 			d->syms[d->nr_syms - 1].exact = true;
 			d->syms[d->nr_syms - 1].value = sym.st_shndx != SHN_UNDEF ? sym.st_value : 0;
