@@ -136,7 +136,8 @@ static int annotate_one(struct dso_disasm *dd, const struct annotate_sym *as,
 		return ret;
 	disasm_lines(dd->d, insns, nr);
 	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, po->source, &nr_lines);
-	annotate_fprintf(stdout, lines, nr_lines, as, ah, as->dso->short_name, evname, po);
+	annotate_fprintf(stdout, lines, nr_lines, as, ah, as->dso->short_name, as->dso->long_name,
+			 evname, po);
 	annotate_lines_free(lines, nr_lines);
 	disasm_insns_free(insns, nr);
 	return 0;
@@ -217,6 +218,8 @@ int cmd_annotate(int argc, const char **argv)
 	po.source = o.source;
 	po.asm_raw = o.asm_raw;
 	po.show_nr_samples = o.show_nr_samples;
+	po.print_line = o.print_line;
+	po.full_paths = o.full_paths;
 	sopts.symfs = o.symfs;
 	sopts.no_demangle = !o.demangle;
 	sopts.demangle_kernel = o.demangle_kernel;

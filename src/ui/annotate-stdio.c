@@ -254,6 +254,87 @@ static double percent_of(const struct annotate_addr *a, const struct annotate_sy
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+struct line_sum {
+	char *srcline;
+	double percent;
+	size_t order; /* first seen */
+};
+
+static int cmp_line_sum(const void *a, const void *b)
+{
+	const struct line_sum *x = a, *y = b;
+
+	if (x->percent != y->percent)
+		return x->percent > y->percent ? -1 : 1;
+	return x->order > y->order ? -1 : x->order < y->order;
+}
+
+/*
+ * -l: perf's "Sorted summary for file" of the source lines whose
+ * instructions hold at least half a percent, and the "// file:line" mark
+ * of each such instruction that starts another line (returned per line
+ * index, owned strings, NULL elsewhere).
+ */
+static const char **print_line_summary(FILE *out, const struct annotate_line *lines, size_t nr,
+				       const struct annotate_sym *as,
+				       const struct annotate_hists *ah, const char *dso_path,
+				       const struct annotate_print_opts *o)
+{
+	const char **marks = xcalloc(nr + 1, sizeof(*marks));
+	struct line_sum *sums = NULL;
+	size_t nr_sums = 0;
+	char *last = NULL;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct disasm_insn *in = lines[i].insn;
+		const struct annotate_addr *a;
+		const char *file;
+		double pct;
+		char buf[4096];
+		size_t k;
+
+		if (lines[i].kind != ALINE_INSN)
+			continue;
+		a = annotate_sym_find_addr(as, in->addr);
+		pct = percent_of(a, as, ah, o->percent_type);
+		if (!a || pct < 0.5)
+			continue;
+		if (in->file) {
+			file = o->full_paths || !strrchr(in->file, '/') ? in->file
+								      : strrchr(in->file, '/') + 1;
+			snprintf(buf, sizeof(buf), "%s:%u", file, in->line);
+		} else if (!dso_path || dso_path[0] == '[') {
+			/* no file to ask (the vdso): perf names the dso and the address */
+			snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso_path ? dso_path : "",
+				 in->addr);
+		} else {
+			snprintf(buf, sizeof(buf), "??:0");
+		}
+		for (k = 0; k < nr_sums && strcmp(sums[k].srcline, buf); k++)
+			;
+		if (k == nr_sums) {
+			sums = xrealloc(sums, (nr_sums + 1) * sizeof(*sums));
+			sums[nr_sums].srcline = xstrdup(buf);
+			sums[nr_sums].percent = 0;
+			sums[nr_sums].order = nr_sums;
+			nr_sums++;
+		}
+		sums[k].percent += pct;
+		if (!last || strcmp(last, buf))
+			marks[i] = xstrdup(buf);
+		last = sums[k].srcline;
+	}
+	qsort(sums, nr_sums, sizeof(*sums), cmp_line_sum);
+	fprintf(out, "\nSorted summary for file %s\n", dso_path);
+	fprintf(out, "----------------------------------------------\n\n");
+	for (size_t k = 0; k < nr_sums; k++) {
+		fprintf(out, "%8.2f %s\n", sums[k].percent, sums[k].srcline);
+		free(sums[k].srcline);
+	}
+	free(sums);
+	return marks;
+}
+
 static const char *skip_blank(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -263,7 +344,7 @@ static const char *skip_blank(const char *s)
 
 void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 		      const struct annotate_sym *as, const struct annotate_hists *ah,
-		      const char *dso_name, const char *event_name,
+		      const char *dso_name, const char *dso_path, const char *event_name,
 		      const struct annotate_print_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -271,9 +352,13 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 	int width = 1;
 	size_t hlen;
 
+	const char **marks = NULL;
+
 	for (size_t i = 0; i < nr; i++)
 		if (lines[i].kind == ALINE_INSN)
 			width = hex_width(lines[i].insn->addr);
+	if (o->print_line)
+		marks = print_line_summary(out, lines, nr, as, ah, dso_path, o);
 	strbuf_addf(&sb, "Source code & Disassembly of %s for %s (%" PRIu64
 			 " samples, percent: %s)",
 		    dso_name, event_name, as->hits, annotate_percent_type_name(o->percent_type));
@@ -299,6 +384,8 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 
 				strbuf_reset(&sb);
 				insn_text(&sb, in, o->asm_raw, p, width);
+				if (!p && marks && marks[i])
+					strbuf_addf(&sb, " // %s", marks[i]);
 				if (o->show_nr_samples)
 					fprintf(out, "%8" PRIu64 " :   %s\n", pa ? pa->hits : 0, sb.buf);
 				else
@@ -320,6 +407,11 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 				fprintf(out, "         : %-*u %.*s\n", width, counter, (int)tl, t);
 			counter++;
 		}
+	}
+	if (marks) {
+		for (size_t i = 0; i < nr; i++)
+			free((char *)marks[i]);
+		free(marks);
 	}
 	strbuf_release(&sb);
 }

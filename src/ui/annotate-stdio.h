@@ -21,6 +21,8 @@ struct annotate_print_opts {
 	bool source;	      /* interleave source lines (--source, the default) */
 	bool asm_raw;	      /* --asm-raw: the instruction bytes */
 	bool show_nr_samples; /* -n: sample counts instead of percentages */
+	bool print_line;      /* -l: the per-source-line summary and "// file:line" marks */
+	bool full_paths;      /* -P: whole source paths in them */
 	enum annotate_percent_type percent_type;
 };
 
@@ -62,7 +64,7 @@ void annotate_lines_free(struct annotate_line *lines, size_t nr);
  */
 void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 		      const struct annotate_sym *as, const struct annotate_hists *ah,
-		      const char *dso_name, const char *event_name,
+		      const char *dso_name, const char *dso_path, const char *event_name,
 		      const struct annotate_print_opts *o);
 
 #endif
