@@ -161,7 +161,8 @@ int annotate_collect(struct annotate_hists *ah, struct session *session, struct 
 		u64map_release(&as->by_addr);
 		u64map_init(&as->by_addr);
 	}
-	qsort(ah->syms, ah->nr_syms, sizeof(*ah->syms), cmp_sym);
+	if (ah->nr_syms)
+		qsort(ah->syms, ah->nr_syms, sizeof(*ah->syms), cmp_sym);
 	return 0;
 }
 

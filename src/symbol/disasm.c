@@ -454,7 +454,8 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 			/* without -S objdump reads the stripped file alone: .dynsym, versioned */
 			add_plt(d);
 			add_got(d);
-			qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
+			if (d->nr_syms)
+				qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
 			d->fsyms = d->syms;
 			d->nr_fsyms = d->nr_syms;
 			d->syms = NULL;
@@ -470,7 +471,8 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 	}
 	add_plt(d);
 	add_got(d);
-	qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
+	if (d->nr_syms)
+		qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_dsym);
 	pr_debug("disasm: %s (debug file %s): %zu symbols\n", path, debug_path ? debug_path : "-",
 		 d->nr_syms);
 	if (!d->fsyms) {

@@ -324,7 +324,8 @@ static const char **print_line_summary(FILE *out, const struct annotate_line *li
 			marks[i] = xstrdup(buf);
 		last = sums[k].srcline;
 	}
-	qsort(sums, nr_sums, sizeof(*sums), cmp_line_sum);
+	if (nr_sums)
+		qsort(sums, nr_sums, sizeof(*sums), cmp_line_sum);
 	fprintf(out, "\nSorted summary for file %s\n", dso_path);
 	fprintf(out, "----------------------------------------------\n\n");
 	for (size_t k = 0; k < nr_sums; k++) {
