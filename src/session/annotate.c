@@ -55,11 +55,26 @@ static void sym_add(struct annotate_sym *as, u64 addr, u64 period)
 	as->period += period;
 }
 
+/* @want: a comma-separated list of short or long dso names, NULL for any */
 static bool dso_matches(const struct dso *dso, const char *want)
 {
+	const char *p = want;
+
 	if (!want)
 		return true;
-	return dso && (!strcmp(dso->short_name, want) || !strcmp(dso->long_name, want));
+	if (!dso)
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if ((strlen(dso->short_name) == n && !strncmp(dso->short_name, p, n)) ||
+		    (strlen(dso->long_name) == n && !strncmp(dso->long_name, p, n)))
+			return true;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
 }
 
 /* collect_sample - the tool callback: the sample's symbol and address */

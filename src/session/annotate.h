@@ -35,7 +35,7 @@ struct annotate_sym {
 
 /* struct annotate_filter - which samples count (NULL/empty: all) */
 struct annotate_filter {
-	const char *dso;	  /* --dso: a short or long name */
+	const char *dso;	  /* -d/--dsos: short or long names, comma-separated */
 	const char *symbol;	  /* only this symbol (by name) */
 };
 

@@ -711,7 +711,7 @@ static bool format_string_op(const char *pre, const char *mn, struct strbuf *sb)
 {
 	static const char *const acc[] = { "al", "ax", "eax", "rax" };
 	const char *sizes = "bwlq", *p;
-	char stem[8], prefix[64] = "", full[96];
+	char stem[8], prefix[64] = "", full[160];
 	size_t n = strlen(mn);
 	const char *reg;
 	bool cmp_like;
