@@ -215,6 +215,14 @@ int cmd_annotate(int argc, const char **argv)
 			o.disassembler_style);
 		return 129;
 	}
+	if (o.show_total_period && o.show_nr_samples) {
+		fprintf(stderr, " Error: option `show-total-period' cannot be used with show-nr-samples\n");
+		fprintf(stderr, " Usage: %s annotate [<options>]\n\n", prog_name);
+		opts_usage_for(NULL, options, 0, "show-total-period");
+		opts_usage_for(NULL, options, 'n', NULL);
+		return 129;
+	}
+	po.show_total_period = o.show_total_period;
 	po.source = o.source;
 	po.asm_raw = o.asm_raw;
 	po.show_nr_samples = o.show_nr_samples;

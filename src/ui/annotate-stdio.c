@@ -363,8 +363,12 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 	strbuf_addf(&sb, "Source code & Disassembly of %s for %s (%" PRIu64
 			 " samples, percent: %s)",
 		    dso_name, event_name, as->hits, annotate_percent_type_name(o->percent_type));
-	fprintf(out, "%s |\t%s\n", o->show_nr_samples ? " Samples" : " Percent", sb.buf);
-	hlen = sb.len + 16;
+	if (o->show_total_period)
+		fprintf(out, "%-12s |\t%s\n", " Period", sb.buf);
+	else
+		fprintf(out, "%s |\t%s\n", o->show_nr_samples ? " Samples" : " Percent", sb.buf);
+	/* the column's title, " |", six, then the text */
+	hlen = sb.len + (o->show_total_period ? 20 : 16);
 	for (size_t i = 0; i < hlen; i++)
 		fputc('-', out);
 	fputc('\n', out);
@@ -387,7 +391,10 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 				insn_text(&sb, in, o->asm_raw, p, width);
 				if (!p && marks && marks[i])
 					strbuf_addf(&sb, " // %s", marks[i]);
-				if (o->show_nr_samples)
+				if (o->show_total_period)
+					fprintf(out, "%12" PRIu64 " :   %s\n", pa ? pa->period : 0,
+						sb.buf);
+				else if (o->show_nr_samples)
 					fprintf(out, "%8" PRIu64 " :   %s\n", pa ? pa->hits : 0, sb.buf);
 				else
 					fprintf(out, "%8.2f :   %s\n",
@@ -402,10 +409,12 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 
 			while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\t'))
 				tl--;
+			const char *pad = o->show_total_period ? "             " : "         ";
+
 			if (!tl)
-				fprintf(out, "         :\n");
+				fprintf(out, "%s:\n", pad);
 			else
-				fprintf(out, "         : %-*u %.*s\n", width, counter, (int)tl, t);
+				fprintf(out, "%s: %-*u %.*s\n", pad, width, counter, (int)tl, t);
 			counter++;
 		}
 	}

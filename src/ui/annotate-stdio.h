@@ -21,6 +21,7 @@ struct annotate_print_opts {
 	bool source;	      /* interleave source lines (--source, the default) */
 	bool asm_raw;	      /* --asm-raw: the instruction bytes */
 	bool show_nr_samples; /* -n: sample counts instead of percentages */
+	bool show_total_period; /* --show-total-period: periods instead of percentages */
 	bool print_line;      /* -l: the per-source-line summary and "// file:line" marks */
 	bool full_paths;      /* -P: whole source paths in them */
 	enum annotate_percent_type percent_type;

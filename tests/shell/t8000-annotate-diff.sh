@@ -76,7 +76,7 @@ for p in cO0 cO2 cxxO0 cxxO2; do
 	'
 	case $p in c*O?) sym=hot ;; esac
 	case $p in cxx*) sym="ns::W<long>::spin" ;; esac
-	for opt in "--asm-raw" "--no-source" "-n" "-l" "--percent-type local-hits" \
+	for opt in "--asm-raw" "--no-source" "-n" "-l" "--show-total-period" "--percent-type local-hits" \
 		"--percent-type global-period"; do
 		test_expect_success ROOT,PERF "$p: same text as perf annotate --stdio $opt $sym" '
 			"$PERF" annotate --stdio -i $p.data $opt "$sym" >perf.out 2>/dev/null &&

@@ -29,7 +29,13 @@ int main(void)
 C
 if ! command -v gcc >/dev/null; then
 	test_skip 'annotate errors' 'gcc not installed'
-	test_done
+	test_expect_success PERF '-n with --show-total-period: perf refuses both, status 129' '
+	test_exit_code 129 "$PERF" annotate --stdio -i nosuch.data -n --show-total-period 2>perf.err &&
+	test_exit_code 129 "$SONDE_BUILD/perf" annotate --stdio -i nosuch.data -n --show-total-period 2>sonde.err &&
+	test_cmp perf.err sonde.err
+'
+
+test_done
 	exit 0
 fi
 mkdir bin && gcc -O1 -g -o bin/w w.c
@@ -79,6 +85,12 @@ fi
 test_expect_success 'a bad --percent-type: the option help, status 129' '
 	test_exit_code 129 "$SONDE" annotate --stdio -i nosuch.data --percent-type nope 2>err &&
 	test_grep "Set percent type local/global-period/hits" err
+'
+
+test_expect_success PERF '-n with --show-total-period: perf refuses both, status 129' '
+	test_exit_code 129 "$PERF" annotate --stdio -i nosuch.data -n --show-total-period 2>perf.err &&
+	test_exit_code 129 "$SONDE_BUILD/perf" annotate --stdio -i nosuch.data -n --show-total-period 2>sonde.err &&
+	test_cmp perf.err sonde.err
 '
 
 test_done
