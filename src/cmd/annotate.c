@@ -25,7 +25,7 @@
 
 struct annotate_opts {
 	const char *input, *symbol, *dsos, *percent_type, *symfs, *vmlinux, *objdump;
-	const char *disassembler_style, *cpu, *stdio_color;
+	const char *disassembler_style, *cpu, *stdio_color, *percent_limit;
 	bool force, print_line, show_nr_samples, full_paths, quiet, source, asm_raw;
 	bool stdio, stdio2, tui, demangle, demangle_kernel, skip_missing, ignore_vmlinux;
 	bool show_total_period, group, modules;
@@ -172,6 +172,8 @@ int cmd_annotate(int argc, const char **argv)
 		SPEC_FLAG("ignore-vmlinux", 0, &o.ignore_vmlinux, "don't load vmlinux even if found"),
 		SPEC_TEXT("objdump", 0, &o.objdump, "path",
 			  "objdump binary to use for disassembly and annotations"),
+		SPEC_TEXT("percent-limit", 0, &o.percent_limit, "percent",
+			  "Don't show entries under that percent"),
 		SPEC_TEXT("percent-type", 0, &o.percent_type, "local-period",
 			  "Set percent type local/global-period/hits"),
 		SPEC_FLAG("show-total-period", 0, &o.show_total_period,
@@ -198,6 +200,7 @@ int cmd_annotate(int argc, const char **argv)
 	struct session *s;
 	struct u64map cache;
 	bool kernel_said = false;
+	double limit = 0;
 	size_t nr_shown = 0;
 	int ret = 0;
 
@@ -223,6 +226,8 @@ int cmd_annotate(int argc, const char **argv)
 		return 129;
 	}
 	po.show_total_period = o.show_total_period;
+	if (o.percent_limit)
+		limit = strtod(o.percent_limit, NULL);
 	po.source = o.source;
 	po.asm_raw = o.asm_raw;
 	po.show_nr_samples = o.show_nr_samples;
@@ -250,6 +255,10 @@ int cmd_annotate(int argc, const char **argv)
 		struct dso_disasm *dd;
 		int e;
 
+		/* --percent-limit: the symbol's share of its event */
+		if (limit > 0 && ah.total_period[as->evsel_idx] &&
+		    100.0 * (double)as->period / (double)ah.total_period[as->evsel_idx] < limit)
+			continue;
 		if (as->dso->is_kernel) {
 			if (!kernel_said && !o.quiet)
 				print_kernel_error(as);
