@@ -4,10 +4,17 @@
 
 #include "core/evlist.h"
 #include "core/evsel.h"
+#include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "symbol/elf.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static struct annotate_sym *sym_findnew(struct annotate_hists *ah, const struct symbol *sym,
 					struct dso *dso, int idx)
@@ -77,6 +84,76 @@ static bool dso_matches(const struct dso *dso, const char *want)
 	return false;
 }
 
+/* does @buf hold @name as a kallsyms symbol field (" name" then a newline or a tab)? */
+static bool text_has_symbol(const char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = buf, *end = buf + len;
+
+	while (p < end && (p = memmem(p, (size_t)(end - p), name, n))) {
+		if (p > buf && p[-1] == ' ' && (p + n == end || p[n] == '\n' || p[n] == '\t'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/*
+ * With a symbol named, the kernel's samples can only count when its
+ * kallsyms (the file the machine loads: --kallsyms, the build-id cache's
+ * copy, or /proc/kallsyms) has that name: checked once in the text, so
+ * that annotating a user symbol does not parse and sort the kernel's
+ * symbol table. When unsure (demangled kernel names, no file), resolve.
+ */
+static bool kernel_may_match(struct annotate_hists *ah, struct session *s)
+{
+	const struct symbol_opts *so = s->machine.opts.symbol_opts;
+	struct symbol_opts o = so ? *so : (struct symbol_opts){ 0 };
+	const struct dso *k = s->machine.kernel_dso;
+	struct strbuf path = STRBUF_INIT;
+	const char *file = "/proc/kallsyms";
+	bool found = true;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (ah->kernel_state)
+		return ah->kernel_state > 0;
+	ah->kernel_state = 1;
+	if (o.demangle_kernel)
+		return true;
+	if (o.kallsyms) {
+		file = o.kallsyms;
+	} else if (symbol_opts_use_cache(&o) && k && k->build_id_size) {
+		char *dir = buildid_dir(&o);
+
+		if (!buildid_cache_find(&path, dir, k->build_id, k->build_id_size, false) &&
+		    strendswith(path.buf, "kallsyms"))
+			file = path.buf;
+		free(dir);
+	}
+	f = fopen(file, "r");
+	if (f) {
+		char tmp[65536];
+		size_t got, alloc = 0;
+
+		while ((got = fread(tmp, 1, sizeof(tmp), f)) > 0) {
+			if (len + got > alloc) {
+				alloc = 2 * (len + got);
+				buf = xrealloc(buf, alloc);
+			}
+			memcpy(buf + len, tmp, got);
+			len += got;
+		}
+		fclose(f);
+		found = len ? text_has_symbol(buf, len, ah->filter.symbol) : true;
+	}
+	free(buf);
+	strbuf_release(&path);
+	ah->kernel_state = found ? 1 : -1;
+	return found;
+}
+
 /* collect_sample - the tool callback: the sample's symbol and address */
 static int collect_sample(struct tool *tool, struct session *s, const union perf_event *ev,
 			  const struct perf_sample *sample, struct evsel *evsel)
@@ -89,9 +166,13 @@ static int collect_sample(struct tool *tool, struct session *s, const union perf
 	int idx = evsel->idx;
 
 	(void)ev;
-	(void)s;
 	if (idx < 0 || idx >= ah->nr_events)
 		return 0;
+	if (ah->filter.symbol &&
+	    (sample->cpumode == PERF_RECORD_MISC_KERNEL ||
+	     sample->cpumode == PERF_RECORD_MISC_GUEST_KERNEL) &&
+	    !kernel_may_match(ah, s))
+		return 0; /* no kernel symbol has the name: the filter drops the sample */
 	rf = resolve_sample(&ah->res, sample, &loc);
 	sym = resolved_frame_sym(rf);
 	/* perf's totals (the "global" percentages) count the samples its filters keep */

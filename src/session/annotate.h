@@ -54,6 +54,8 @@ struct annotate_hists {
 	u64 *total_hits;	  /* owned: per event index */
 	u64 *total_period;
 	int nr_events;
+	int kernel_state;	  /* with a symbol named: 0 unknown, 1 the kernel may have it,
+				     -1 its kallsyms has no such name */
 };
 
 /* annotate_hists_init - an empty collector for @session's events; @filter copied (may be NULL) */
