@@ -48,6 +48,7 @@ static struct annotate_line *push(struct line_list *l, enum annotate_line_kind k
 /* objdump -S: how far each source file has been shown */
 struct src_state {
 	unsigned int max_line;
+	unsigned int last_line; /* the last one shown */
 };
 
 static void push_source(struct line_list *l, struct disasm *d, struct u64map *files,
@@ -64,12 +65,14 @@ static void push_source(struct line_list *l, struct disasm *d, struct u64map *fi
 	/*
 	 * forward past what was shown: the lines in between, at most five
 	 * before @line (so a file's first line shows up to five); backward: the
-	 * line alone
+	 * line alone, unless it is the one this file showed last
 	 */
 	if (line > st->max_line) {
 		from = line > 5 ? line - 5 : 1;
 		if (from <= st->max_line)
 			from = st->max_line + 1;
+	} else if (line == st->last_line) {
+		return; /* back at the line shown last in this file: nothing again */
 	} else {
 		from = line;
 	}
@@ -82,6 +85,7 @@ static void push_source(struct line_list *l, struct disasm *d, struct u64map *fi
 	}
 	if (line > st->max_line)
 		st->max_line = line;
+	st->last_line = line;
 }
 
 static int free_state(uint64_t key, void *val, void *arg)
