@@ -281,9 +281,15 @@ int cmd_annotate(int argc, const char **argv)
 	if (!nr_shown && !ah.nr_syms) {
 		/* perf's text; unlike perf (status 0) the status says nothing was annotated */
 		for (struct dso *d = s->machine.dsos; d; d = d->next)
-			if (d->is_hit && d->load_status == -ESTALE && !o.quiet)
-				fprintf(stderr, "%s has a different build-id than at record time\n",
-					d->long_name);
+			if (d->is_hit && !d->is_kernel && !o.quiet) {
+				if (d->load_status == -ESTALE)
+					fprintf(stderr,
+						"%s has a different build-id than at record time\n",
+						d->long_name);
+				else if (d->load_status == -ENOENT && d->long_name[0] == '/')
+					fprintf(stderr, "%s was not found, nor in the build-id cache\n",
+						d->long_name);
+			}
 		fprintf(stderr, "Error:\nThe %s data has no samples!\n",
 			data_reader_path(s->reader));
 		ret = 1;

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # annotate on bad input: a missing file, a symbol without samples, a binary
-# rebuilt since recording (build-id mismatch), a kernel symbol without a
-# vmlinux, a bad --percent-type. perf's messages; unlike perf 6.1 (status 0)
+# rebuilt since recording (build-id mismatch) or gone, a kernel symbol
+# without a vmlinux, a bad --percent-type, -n with --show-total-period. perf's messages; unlike perf 6.1 (status 0)
 # nothing annotated exits 1 (issue 12: a clear message and a non-zero exit).
 . "$(dirname "$0")/lib.sh"
 
@@ -65,6 +65,14 @@ test_expect_success ROOT 'a binary rebuilt since recording: build-id mismatch na
 	sed -i "s/40000000/40000001/" w.c && gcc -O1 -g -o bin/w w.c &&
 	test_exit_code 1 "$SONDE" annotate --stdio -i w.data spin >out 2>err &&
 	test_grep "bin/w has a different build-id than at record time" err &&
+	test_grep "has no samples" err
+'
+
+test_expect_success ROOT 'a binary gone since recording: named, status 1' '
+	mv bin/w bin/w.moved &&
+	test_exit_code 1 "$SONDE" annotate --stdio -i w.data spin >out 2>err &&
+	mv bin/w.moved bin/w &&
+	test_grep "bin/w was not found, nor in the build-id cache" err &&
 	test_grep "has no samples" err
 '
 
