@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* In-process disassembly for annotate: capstone in objdump's AT&T text, DWARF lines, source text. */
 #include "symbol/disasm.h"
+#include "symbol/disasm-internal.h"
 
 #include "lib/debug.h"
 #include "lib/hashmap.h"
@@ -750,40 +751,6 @@ static bool format_string_op(const char *pre, const char *mn, struct strbuf *sb)
 	return true;
 }
 
-/*
- * The length of an EVEX (AVX-512) instruction, which capstone 4 may not
- * decode: 62 P0 P1 P2, opcode, ModRM, [SIB], [disp], [imm8]. 0 when @b
- * is not one.
- */
-static size_t evex_length(const u8 *b, size_t left)
-{
-	size_t len = 6;
-	u8 map, op, modrm, mod, rm;
-
-	if (left < 6 || b[0] != 0x62)
-		return 0;
-	map = b[1] & 3;
-	op = b[4];
-	modrm = b[5];
-	mod = modrm >> 6;
-	rm = modrm & 7;
-	if (mod != 3 && rm == 4) {
-		if (left < 7)
-			return 0;
-		if (mod == 0 && (b[6] & 7) == 5)
-			len += 4;
-		len++;
-	}
-	if (mod == 1)
-		len += 1;
-	else if (mod == 2 || (mod == 0 && rm == 5))
-		len += 4;
-	if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 ||
-				      (op >= 0xc4 && op <= 0xc6))))
-		len++;
-	return len <= left ? len : 0;
-}
-
 static void add_hex_signed(struct strbuf *sb, s64 v)
 {
 	if (v < 0)
@@ -863,9 +830,20 @@ static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
 		((cs_x86 *)x)->operands[0] = x->operands[1];
 		((cs_x86 *)x)->operands[1] = t;
 	}
+	/* an EVEX write mask: objdump writes {%kN} after the destination, capstone an operand */
+	u8 evex_mask = 0;
+
+	if (in->size > 4 && in->bytes[0] == 0x62)
+		evex_mask = in->bytes[3] & 7;
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
+		if (evex_mask && op->type == X86_OP_REG) {
+			const char *rn = cs_reg_name(d->cs, op->reg);
+
+			if (rn && rn[0] == 'k' && rn[1] - '0' == evex_mask && !rn[2])
+				continue;
+		}
 		/* a shift or rotate by one (D0/D1) has no immediate in objdump's text */
 		if (op->type == X86_OP_IMM && !x->encoding.imm_size && is_shift(in->id))
 			continue;
@@ -931,6 +909,11 @@ static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
 			break;
 		}
 	}
+	if (evex_mask) {
+		strbuf_addf(&ops, "{%%k%u}", evex_mask);
+		if (in->bytes[3] & 0x80)
+			strbuf_addstr(&ops, "{z}");
+	}
 	/* the compares into EFLAGS: objdump writes the implied %st */
 	if ((in->id == X86_INS_FUCOMI || in->id == X86_INS_FUCOMIP || in->id == X86_INS_FCOMI ||
 	     in->id == X86_INS_FCOMIP) && x->op_count == 1)
@@ -985,6 +968,7 @@ int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out,
 		size_t left = len - pos;
 		u64 addr = start + pos;
 		struct disasm_insn *di;
+		size_t el;
 
 		if (n == alloc) {
 			alloc = alloc ? 2 * alloc : 64;
@@ -997,9 +981,11 @@ int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out,
 		if (in && cs_disasm_iter(d->cs, &code, &left, &addr, in)) {
 			di->len = (u8)in->size;
 			format_insn(d, in, &sb);
+		} else if ((el = evex_format(d, buf + pos, len - pos, start + pos, &sb)) ||
+			   (el = vex_kmask_format(buf + pos, len - pos, &sb))) {
+			di->len = (u8)el;	/* AVX-512, which capstone 4 does not know */
 		} else {
-			size_t el = evex_length(buf + pos, len - pos);
-
+			el = evex_length(buf + pos, len - pos);
 			/* keep the following instructions in step */
 			di->len = el ? (u8)el : 1;
 			strbuf_addf(&sb, "(bad)");
