@@ -342,6 +342,26 @@ size_t vex_kmask_format(const u8 *b, size_t left, struct strbuf *sb)
 		snprintf(name, sizeof(name), "%s%s", op == 0x98 ? "kortest" : "ktest", sfx);
 		strbuf_addf(sb, "%-6s %%k%u,%%k%u", name, rm & 7, reg & 7);
 		return pos;
+	case 0x41: /* kand */
+	case 0x42: /* kandn */
+	case 0x45: /* kor */
+	case 0x46: /* kxnor */
+	case 0x47: /* kxor */
+		sfx = pp == 0 ? (w ? "q" : "w") : pp == 1 ? (w ? "d" : "b") : NULL;
+		if (!sfx)
+			return 0;
+		snprintf(name, sizeof(name), "%s%s",
+			 op == 0x41 ? "kand" : op == 0x42 ? "kandn" : op == 0x45 ? "kor"
+			 : op == 0x46 ? "kxnor" : "kxor", sfx);
+		strbuf_addf(sb, "%-6s %%k%u,%%k%u,%%k%u", name, rm & 7, vvvv & 7, reg & 7);
+		return pos;
+	case 0x44: /* knot */
+		sfx = pp == 0 ? (w ? "q" : "w") : pp == 1 ? (w ? "d" : "b") : NULL;
+		if (!sfx)
+			return 0;
+		snprintf(name, sizeof(name), "knot%s", sfx);
+		strbuf_addf(sb, "%-6s %%k%u,%%k%u", name, rm & 7, reg & 7);
+		return pos;
 	case 0x4b: /* kunpck */
 		sfx = pp == 0 ? (w ? "dq" : "wd") : pp == 1 && !w ? "bw" : NULL;
 		if (!sfx)

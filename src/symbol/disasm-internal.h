@@ -26,7 +26,7 @@ size_t evex_format(struct disasm *d, const u8 *b, size_t left, u64 addr, struct 
 
 /*
  * vex_kmask_format - the same for the VEX-encoded mask-register
- * instructions used with them (kmovb/w/d/q, kortest, ktest, kunpck).
+ * instructions used with them (kmov, kortest, ktest, kunpck, kand/kor/kxor...).
  */
 size_t vex_kmask_format(const u8 *b, size_t left, struct strbuf *sb);
 

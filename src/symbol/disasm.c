@@ -1079,7 +1079,8 @@ static const char *asm_func_text(struct disasm *d, u64 addr)
 
 	for (const struct dsym *o = sym; o && o < d->fsyms + d->nr_fsyms && o->addr == sym->addr;
 	     o++)
-		if (o->size && addr < o->addr + o->size && (!best || strcmp(o->name, best->name) < 0))
+		if ((!o->size || addr < o->addr + o->size) && !o->exact &&
+		    (!best || strcmp(o->name, best->name) < 0))
 			best = o;
 	if (!best)
 		return NULL;
@@ -1288,6 +1289,9 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 			in->func = func_scope_name(d, &fs, in->addr);
 		else
 			in->func = scope_func(d, &cu, in->addr);
+		/* no function in the DWARF (crt files, some assembler): objdump names the symbol */
+		if (!in->func)
+			in->func = asm_func_text(d, in->addr);
 		any = true;
 	}
 	free(fs.ranges);
