@@ -78,13 +78,14 @@ static void add_sym(struct disasm *d, u64 addr, u64 size, const char *raw, int r
 	d->nr_syms++;
 }
 
-/* objdump's preference among names at one address: global, then weak, then local */
+/* objdump's preference among names at one address: global, then weak, then local functions */
 static int sym_rank(const GElf_Sym *s)
 {
 	int bind = GELF_ST_BIND(s->st_info), type = GELF_ST_TYPE(s->st_info);
 	int r = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
 
-	if (type == STT_NOTYPE)
+	/* an ifunc resolver's name loses to the plain function's, even a local one */
+	if (type == STT_NOTYPE || type == STT_GNU_IFUNC)
 		r += 3;
 	return r;
 }
