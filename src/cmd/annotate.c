@@ -1,13 +1,301 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde annotate: not implemented yet (placeholder until its issue lands). */
+/* sonde annotate: per-instruction sample percentages of symbols, disassembled in-process. */
 #include "builtin.h"
+#include "cmd/open.h"
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "data/reader.h"
+#include "lib/debug.h"
+#include "lib/hashmap.h"
+#include "lib/optspec.h"
+#include "lib/xalloc.h"
+#include "session/annotate.h"
+#include "session/machine.h"
+#include "session/session.h"
+#include "symbol/disasm.h"
+#include "symbol/elf.h"
+#include "ui/annotate-stdio.h"
+#include "ui/header.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct annotate_opts {
+	const char *input, *symbol, *dsos, *percent_type, *symfs, *vmlinux, *objdump;
+	const char *disassembler_style, *cpu, *stdio_color, *percent_limit;
+	bool force, print_line, show_nr_samples, full_paths, quiet, source, asm_raw;
+	bool stdio, stdio2, tui, demangle, demangle_kernel, skip_missing, ignore_vmlinux;
+	bool show_total_period, group, modules;
+};
+
+static const char *const annotate_usage[] = {
+	"perf annotate [<options>]",
+	NULL,
+};
+
+static int parse_percent_type(const char *s, enum annotate_percent_type *t)
+{
+	static const struct {
+		const char *name;
+		enum annotate_percent_type t;
+	} types[] = {
+		{ "local-period", PERCENT_LOCAL_PERIOD },
+		{ "global-period", PERCENT_GLOBAL_PERIOD },
+		{ "local-hits", PERCENT_LOCAL_HITS },
+		{ "global-hits", PERCENT_GLOBAL_HITS },
+		{ "period-local", PERCENT_LOCAL_PERIOD },
+		{ "period-global", PERCENT_GLOBAL_PERIOD },
+		{ "hits-local", PERCENT_LOCAL_HITS },
+		{ "hits-global", PERCENT_GLOBAL_HITS },
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (!strcmp(s, types[i].name)) {
+			*t = types[i].t;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static void print_kernel_error(const struct annotate_sym *as)
+{
+	char hex[2 * BUILD_ID_SIZE + 1] = "";
+
+	if (as->dso->build_id_size)
+		buildid_to_hex(as->dso->build_id, as->dso->build_id_size, hex);
+	fprintf(stderr,
+		"Error:\nCouldn't annotate %s:\n"
+		"No vmlinux file with build id %s\nwas found in the path.\n\n"
+		"Note that annotation using /proc/kcore requires CAP_SYS_RAWIO capability.\n\n"
+		"Please use:\n\n  perf buildid-cache -vu vmlinux\n\nor:\n\n  --vmlinux vmlinux\n",
+		as->sym->name, hex);
+}
+
+/* struct dso_disasm - the disassembler of one dso, opened on first use */
+struct dso_disasm {
+	struct disasm *d;
+	int err;
+};
+
+static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso, bool source)
+{
+	struct dso_disasm *dd = u64map_find(cache, dso->id);
+	const struct symsrc *ss = dso->ss;
+
+	if (dd)
+		return dd;
+	dd = xcalloc(1, sizeof(*dd));
+	u64map_set(cache, dso->id, dd);
+	if (!ss || !ss->path) {
+		dd->err = dso->load_status ? dso->load_status : -ENOENT;
+		return dd;
+	}
+	dd->d = disasm_open(ss->path, ss->symbol_path, &ss->symtab, !source, &dd->err);
+	return dd;
+}
+
+static int free_dd(uint64_t key, void *val, void *arg)
+{
+	struct dso_disasm *dd = val;
+
+	(void)key;
+	(void)arg;
+	disasm_close(dd->d);
+	free(dd);
+	return 0;
+}
+
+static const char *event_name(struct session *s, int idx)
+{
+	struct evsel *evsel;
+
+	evlist_for_each_entry(s->evlist, evsel)
+		if (evsel->idx == idx)
+			return evsel->name ? evsel->name : "";
+	return "";
+}
+
+/* annotate_one - one symbol's text on stdout. Returns 0 or -errno (nothing printed). */
+static int annotate_one(struct dso_disasm *dd, const struct annotate_sym *as,
+			const struct annotate_hists *ah, const char *evname,
+			const struct annotate_print_opts *po)
+{
+	struct disasm_insn *insns;
+	struct annotate_line *lines;
+	size_t nr, nr_lines;
+	int ret;
+
+	if (!dd->d)
+		return dd->err ? dd->err : -ENOENT;
+	ret = disasm_range(dd->d, as->sym->start, as->sym->end, &insns, &nr);
+	if (ret)
+		return ret;
+	disasm_lines(dd->d, insns, nr);
+	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, po->source, &nr_lines);
+	annotate_fprintf(stdout, lines, nr_lines, as, ah, as->dso->short_name, as->dso->long_name,
+			 evname, po);
+	annotate_lines_free(lines, nr_lines);
+	disasm_insns_free(insns, nr);
+	return 0;
+}
 
 int cmd_annotate(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "sonde: 'annotate' is not implemented yet\n");
-	return 1;
+	struct annotate_opts o = { .source = true, .demangle = true };
+	const struct opt_spec options[] = {
+		SPEC_TEXT("cpu", 'C', &o.cpu, "cpu", "list of cpus to profile"),
+		SPEC_TEXT("dsos", 'd', &o.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		SPEC_FLAG("force", 'f', &o.force, "don't complain, do it"),
+		SPEC_TEXT("input", 'i', &o.input, "file", "input file name"),
+		SPEC_TEXT("vmlinux", 'k', &o.vmlinux, "file", "vmlinux pathname"),
+		SPEC_FLAG("print-line", 'l', &o.print_line,
+			  "print matching source lines (may be slow)"),
+		SPEC_TEXT("disassembler-style", 'M', &o.disassembler_style, "disassembler style",
+			  "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		SPEC_FLAG("modules", 'm', &o.modules,
+			  "load module symbols - WARNING: use only with -k and LIVE kernel"),
+		SPEC_FLAG("show-nr-samples", 'n', &o.show_nr_samples,
+			  "Show a column with the number of samples"),
+		SPEC_FLAG("full-paths", 'P', &o.full_paths, "Don't shorten the displayed pathnames"),
+		SPEC_FLAG("quiet", 'q', &o.quiet, "do now show any warnings or messages"),
+		SPEC_TEXT("symbol", 's', &o.symbol, "symbol", "symbol to annotate"),
+		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose (show symbol address, etc)"),
+		SPEC_FLAG("asm-raw", 0, &o.asm_raw,
+			  "Display raw encoding of assembly instructions (default)"),
+		SPEC_FLAG("demangle", 0, &o.demangle, "Enable symbol demangling"),
+		SPEC_FLAG("demangle-kernel", 0, &o.demangle_kernel, "Enable kernel symbol demangling"),
+		SPEC_FLAG("group", 0, &o.group, "Show event group information together"),
+		SPEC_FLAG("ignore-vmlinux", 0, &o.ignore_vmlinux, "don't load vmlinux even if found"),
+		SPEC_TEXT("objdump", 0, &o.objdump, "path",
+			  "objdump binary to use for disassembly and annotations"),
+		SPEC_TEXT("percent-limit", 0, &o.percent_limit, "percent",
+			  "Don't show entries under that percent"),
+		SPEC_TEXT("percent-type", 0, &o.percent_type, "local-period",
+			  "Set percent type local/global-period/hits"),
+		SPEC_FLAG("show-total-period", 0, &o.show_total_period,
+			  "Show a column with the sum of periods"),
+		SPEC_FLAG("skip-missing", 0, &o.skip_missing, "Skip symbols that cannot be annotated"),
+		SPEC_FLAG("source", 0, &o.source,
+			  "Interleave source code with assembly code (default)"),
+		SPEC_FLAG("stdio", 0, &o.stdio, "Use the stdio interface"),
+		SPEC_TEXT("stdio-color", 0, &o.stdio_color, "mode",
+			  "'always' (default), 'never' or 'auto' only applicable to --stdio mode"),
+		SPEC_FLAG("stdio2", 0, &o.stdio2, "Use the stdio interface"),
+		SPEC_TEXT("symfs", 0, &o.symfs, "directory",
+			  "Look for files with symbols relative to this directory"),
+		SPEC_FLAG("tui", 0, &o.tui, "Use the TUI interface"),
+		SPEC_END(),
+	};
+	struct annotate_print_opts po = { 0 };
+	struct symbol_opts sopts = { 0 };
+	struct machine_opts mopts = { .symbol_opts = &sopts };
+	struct annotate_filter filter = { 0 };
+	struct annotate_hists ah;
+	struct data_error err = { 0 };
+	struct data_reader *r;
+	struct session *s;
+	struct u64map cache;
+	bool kernel_said = false;
+	double limit = 0;
+	size_t nr_shown = 0;
+	int ret = 0;
+
+	argc = opts_parse(argc, argv, options, annotate_usage, 0);
+	if (argc > 1)
+		opts_usage_exit(annotate_usage, options);
+	if (argc == 1)
+		o.symbol = argv[0];
+	if (o.percent_type && parse_percent_type(o.percent_type, &po.percent_type)) {
+		opts_usage_for(annotate_usage, options, 0, "percent-type");
+		return 129;
+	}
+	if (o.disassembler_style && strcmp(o.disassembler_style, "att")) {
+		fprintf(stderr, "sonde annotate: only the AT&T syntax is supported (-M %s)\n",
+			o.disassembler_style);
+		return 129;
+	}
+	if (o.show_total_period && o.show_nr_samples) {
+		fprintf(stderr, " Error: option `show-total-period' cannot be used with show-nr-samples\n");
+		fprintf(stderr, " Usage: %s annotate [<options>]\n\n", prog_name);
+		opts_usage_for(NULL, options, 0, "show-total-period");
+		opts_usage_for(NULL, options, 'n', NULL);
+		return 129;
+	}
+	po.show_total_period = o.show_total_period;
+	if (o.percent_limit)
+		limit = strtod(o.percent_limit, NULL);
+	po.source = o.source;
+	po.asm_raw = o.asm_raw;
+	po.show_nr_samples = o.show_nr_samples;
+	po.print_line = o.print_line;
+	po.full_paths = o.full_paths;
+	sopts.symfs = o.symfs;
+	sopts.no_demangle = !o.demangle;
+	sopts.demangle_kernel = o.demangle_kernel;
+	filter.symbol = o.symbol;
+	filter.dso = o.dsos;
+
+	r = data_open_for_read(o.input, o.force);
+	if (!r)
+		return 255;
+	s = session_new(r, &mopts);
+	annotate_hists_init(&ah, s, &filter);
+	if (annotate_collect(&ah, s, &err) < 0) {
+		data_error_print(data_reader_path(s->reader), &err);
+		ret = 255;
+		goto out;
+	}
+	u64map_init(&cache);
+	for (size_t i = 0; i < ah.nr_syms; i++) {
+		const struct annotate_sym *as = ah.syms[i];
+		struct dso_disasm *dd;
+		int e;
+
+		/* --percent-limit: the symbol's share of its event */
+		if (limit > 0 && ah.total_period[as->evsel_idx] &&
+		    100.0 * (double)as->period / (double)ah.total_period[as->evsel_idx] < limit)
+			continue;
+		if (as->dso->is_kernel) {
+			if (!kernel_said && !o.quiet)
+				print_kernel_error(as);
+			kernel_said = true;
+			continue;
+		}
+		dd = get_disasm(&cache, as->dso, po.source);
+		e = annotate_one(dd, as, &ah, event_name(s, as->evsel_idx), &po);
+		if (e) {
+			if (!o.quiet && !o.skip_missing)
+				fprintf(stderr, "Couldn't annotate %s: %s (%s)\n", as->sym->name,
+					e == -ESTALE ? "build-id mismatch" : strerror(-e),
+					as->dso->long_name);
+			continue;
+		}
+		nr_shown++;
+	}
+	u64map_for_each(&cache, free_dd, NULL);
+	u64map_release(&cache);
+	if (!nr_shown && !ah.nr_syms) {
+		/* perf's text; unlike perf (status 0) the status says nothing was annotated */
+		for (struct dso *d = s->machine.dsos; d; d = d->next)
+			if (d->is_hit && !d->is_kernel && !o.quiet) {
+				if (d->load_status == -ESTALE)
+					fprintf(stderr,
+						"%s has a different build-id than at record time\n",
+						d->long_name);
+				else if (d->load_status == -ENOENT && d->long_name[0] == '/')
+					fprintf(stderr, "%s was not found, nor in the build-id cache\n",
+						d->long_name);
+			}
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n",
+			data_reader_path(s->reader));
+		ret = 1;
+	}
+out:
+	annotate_hists_release(&ah);
+	session_free(s);
+	return ret;
 }

@@ -109,6 +109,47 @@ void cs_free(cs_insn *insn, size_t count)
 		fn(insn, count);
 }
 
+cs_err cs_option(csh handle, cs_opt_type type, size_t value)
+{
+	cs_err (*fn)(csh, cs_opt_type, size_t) =
+		CAPSTONE(cs_err(*)(csh, cs_opt_type, size_t), "cs_option");
+
+	return fn ? fn(handle, type, value) : CS_ERR_HANDLE;
+}
+
+const char *cs_reg_name(csh handle, unsigned int reg_id)
+{
+	const char *(*fn)(csh, unsigned int) =
+		CAPSTONE(const char *(*)(csh, unsigned int), "cs_reg_name");
+
+	return fn ? fn(handle, reg_id) : NULL;
+}
+
+const char *cs_insn_name(csh handle, unsigned int insn_id)
+{
+	const char *(*fn)(csh, unsigned int) =
+		CAPSTONE(const char *(*)(csh, unsigned int), "cs_insn_name");
+
+	return fn ? fn(handle, insn_id) : NULL;
+}
+
+cs_insn *cs_malloc(csh handle)
+{
+	cs_insn *(*fn)(csh) = CAPSTONE(cs_insn * (*)(csh), "cs_malloc");
+
+	return fn ? fn(handle) : NULL;
+}
+
+bool cs_disasm_iter(csh handle, const uint8_t **code, size_t *size, uint64_t *address,
+		    cs_insn *insn)
+{
+	bool (*fn)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *) =
+		CAPSTONE(bool (*)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *),
+			 "cs_disasm_iter");
+
+	return fn ? fn(handle, code, size, address, insn) : false;
+}
+
 bool lazy_capstone_loadable(void)
 {
 	return CAPSTONE(void *, "cs_disasm") != NULL;

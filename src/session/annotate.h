@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* Annotate's sample collector: per event, per (dso, symbol), hits and period per address. */
+#ifndef SONDE_SESSION_ANNOTATE_H
+#define SONDE_SESSION_ANNOTATE_H
+
+#include "lib/hashmap.h"
+#include "lib/util.h"
+#include "session/machine.h"
+#include "session/resolve.h"
+#include "session/session.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* struct annotate_addr - the samples at one address of a symbol */
+struct annotate_addr {
+	u64 addr; /* ELF vaddr (the kernel's: absolute) */
+	u64 hits;
+	u64 period;
+};
+
+/*
+ * struct annotate_sym - one symbol with samples, in one event. The address
+ * histogram is sorted by address after annotate_collect().
+ */
+struct annotate_sym {
+	const struct symbol *sym; /* borrowed from the session */
+	struct dso *dso;	  /* borrowed from the session */
+	int evsel_idx;
+	u64 hits, period;	  /* the symbol's sums */
+	struct annotate_addr *addrs; /* owned */
+	size_t nr_addrs, alloc_addrs;
+	struct u64map by_addr;	  /* addr -> index + 1 (while collecting) */
+};
+
+/* struct annotate_filter - which samples count (NULL/empty: all) */
+struct annotate_filter {
+	const char *dso;	  /* -d/--dsos: short or long names, comma-separated */
+	const char *symbol;	  /* only this symbol (by name) */
+};
+
+/*
+ * struct annotate_hists - the collector: a struct tool on the session.
+ * After annotate_collect(), @syms is sorted by period (then hits), highest
+ * first, and the per-event totals count every sample of the event.
+ */
+struct annotate_hists {
+	struct tool tool;	  /* first: the session's callbacks */
+	struct resolver res;
+	struct annotate_filter filter;
+	struct annotate_sym **syms; /* owned */
+	size_t nr_syms, alloc_syms;
+	struct u64map by_key;	  /* (sym pointer ^ evsel) -> index + 1 */
+	u64 *total_hits;	  /* owned: per event index */
+	u64 *total_period;
+	int nr_events;
+	int kernel_state;	  /* with a symbol named: 0 unknown, 1 the kernel may have it,
+				     -1 its kallsyms has no such name */
+};
+
+/* annotate_hists_init - an empty collector for @session's events; @filter copied (may be NULL) */
+void annotate_hists_init(struct annotate_hists *ah, struct session *session,
+			 const struct annotate_filter *filter);
+/* annotate_hists_release - free everything the collector owns */
+void annotate_hists_release(struct annotate_hists *ah);
+
+/*
+ * annotate_collect - run @session through the collector, then sort.
+ * Returns 0 or the session's error (negative, @err filled).
+ */
+int annotate_collect(struct annotate_hists *ah, struct session *session, struct data_error *err);
+
+/* annotate_sym_find_addr - the histogram entry of @addr in @as, or NULL */
+const struct annotate_addr *annotate_sym_find_addr(const struct annotate_sym *as, u64 addr);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * In-process disassembly for annotate: x86-64 code of a symbol through
+ * libcapstone (loaded on first use), printed in GNU objdump's AT&T form
+ * ("mov    %rsp,%rbp", "jmp    1186 <hot+0x5d>", rip-relative comments),
+ * with each instruction's DWARF line, discriminator and function through
+ * libdw, and the source files' text, so that annotate needs no objdump.
+ */
+#ifndef SONDE_SYMBOL_DISASM_H
+#define SONDE_SYMBOL_DISASM_H
+
+#include "lib/util.h"
+#include "symbol/symtab.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* struct disasm_insn - one instruction (or an undecodable byte: ".byte 0x..") */
+struct disasm_insn {
+	u64 addr;
+	u8 len;
+	u8 bytes[16];
+	char *text;	      /* owned: objdump's text ("mov    %rsp,%rbp"), no trailing blanks */
+	/* with disasm_lines(): where it comes from (NULL/0 without DWARF) */
+	const char *file;     /* the line table's path, borrowed from the struct disasm */
+	unsigned int line;
+	unsigned int discr;   /* the row's discriminator */
+	const char *func;     /* objdump -l's function text ("hot()", "ns::f(int)"), borrowed */
+};
+
+/* struct disasm - one binary opened for disassembly. Opaque. */
+struct disasm;
+
+/*
+ * disasm_open - @path is the file holding the code, @debug_path the one
+ * with symbols and DWARF (may equal @path or be NULL). @plt, may be NULL:
+ * a symbol table whose SYMBOL_PLT entries name the PLT slots ("f@plt").
+ * @runtime_labels: name addresses as objdump does without -S, from @path's
+ * own symbols (a stripped file's .dynsym, versioned "f@@VER"); -l's
+ * function names still come from the debug file.
+ * Returns NULL with *@err set: -ENOENT (no file), -ENOTSUP (not x86-64
+ * ELF), -ENOSYS (libcapstone does not load).
+ */
+struct disasm *disasm_open(const char *path, const char *debug_path, const struct symtab *plt,
+			   bool runtime_labels, int *err);
+void disasm_close(struct disasm *d);
+
+/*
+ * disasm_range - decode [@start, @end) (ELF virtual addresses) into *@out
+ * (*@nr entries; free with disasm_insns_free()). Returns 0 or -errno
+ * (-ENOENT: no allocated section holds the range).
+ */
+int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out, size_t *nr);
+void disasm_insns_free(struct disasm_insn *insns, size_t nr);
+
+/* disasm_section_name - the section holding @addr (".text"), or NULL */
+const char *disasm_section_name(struct disasm *d, u64 addr);
+
+/*
+ * disasm_label - objdump's name for @addr: the nearest symbol at or below
+ * it, demangled with parameters, and "+0x<off>" when inside it. Writes
+ * "<name>" text into @buf without the angle brackets; returns NULL when no
+ * symbol precedes @addr.
+ */
+const char *disasm_label(struct disasm *d, u64 addr, char *buf, size_t size);
+
+/*
+ * disasm_lines - fill the file, line, discriminator and function of each
+ * instruction from the DWARF. Returns 0, or -ENOENT when there is none
+ * (the fields stay NULL/0).
+ */
+int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr);
+
+/*
+ * disasm_source_line - line @line (from 1) of source file @file, without
+ * its newline, or NULL when the file cannot be read or is shorter. The
+ * text lives as long as @d.
+ */
+const char *disasm_source_line(struct disasm *d, const char *file, unsigned int line);
+
+#endif
