@@ -173,6 +173,12 @@ static void shadow_collect(const struct stat_config *cfg, struct evlist *evlist,
 		aggr_values(cfg, e, a, &val, &ena, &run);
 		if (!run)
 			continue;
+		if (cfg->shadow_running_mean) {
+			const struct evsel_stat *st = e->priv;
+
+			if (st && st->aggr_mean && a < st->nr_aggr)
+				val = stats_avg(&st->aggr_mean[a]);
+		}
 		sh->val[ctx][kind] += val; /* clocks in ns, the rest as counted */
 		sh->has[ctx][kind] = true;
 	}
