@@ -219,6 +219,18 @@ static int start_writer(struct stat_opts *o)
 	add_attrs(o);
 	data_writer_set_live_features(o->writer, o->orig_argc, o->orig_argv, NULL);
 	data_writer_set_feature_raw(o->writer, HEADER_STAT, NULL, 0);
+	{
+		/* what perf's stat file carries besides, all empty: no groups, times, clocks, compression */
+		static const u32 no_groups;
+		static const u32 no_compression[5];
+
+		data_writer_set_feature_raw(o->writer, HEADER_GROUP_DESC, &no_groups, sizeof(no_groups));
+		data_writer_set_feature_raw(o->writer, HEADER_COMPRESSED, no_compression,
+					    sizeof(no_compression));
+		data_writer_set_sample_time(o->writer, 0, 0);
+		data_writer_set_clockid(o->writer, 0);
+		data_writer_set_clock_data(o->writer, 0, 0, 0);
+	}
 	err = data_writer_start(o->writer);
 	err = err ?: write_event_updates(o);
 	return err ?: write_maps(o);

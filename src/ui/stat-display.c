@@ -458,6 +458,9 @@ static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, in
 		return;
 	id = &map->ids[a];
 	nr = map->nr_members[a];
+	/* perf counts no cpus into an event the kernel refused, and shows 1 */
+	if (evsel && !evsel->is_supported)
+		nr = 1;
 	if (cfg->json_output) {
 		aggr_printout_json(cfg, evsel, id, nr);
 		return;
