@@ -7,7 +7,7 @@
 PKGS="gcc make pkg-config libelf-dev libdw-dev libtraceevent-dev libcapstone-dev
 libzstd-dev liblzma-dev libncurses-dev libdebuginfod-dev libbsd-dev libpython3-dev"
 # the test suite also compares against perf 6.1 and uses these tools
-TEST_PKGS="linux-perf clang libclang-rt-14-dev util-linux procps python3 g++ debuginfod python3-pyside2.qtsql libqt5sql5-sqlite"
+TEST_PKGS="linux-perf clang libclang-rt-14-dev util-linux procps python3 g++ debuginfod python3-pyside2.qtsql libqt5sql5-sqlite chromium"
 want=""
 for p in $PKGS ${WITH_TEST_DEPS:+$TEST_PKGS}; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || want="$want $p"

@@ -129,9 +129,16 @@ static struct tc_task *task_findnew(struct tc_tool *t, int pid, int tid, u64 tim
 {
 	struct timechart *tc = &t->tc;
 
-	for (int i = tc->nr_tasks - 1; i >= 0; i--)
-		if (tc->tasks[i]->tid == tid)
-			return tc->tasks[i];
+	for (int i = tc->nr_tasks - 1; i >= 0; i--) {
+		struct tc_task *task = tc->tasks[i];
+
+		if (task->tid != tid)
+			continue;
+		/* a task named by a synthesized record (time 0) starts at its first event */
+		if (!task->first)
+			task->first = time;
+		return task;
+	}
 	return task_new(t, pid, tid, time);
 }
 
@@ -366,13 +373,33 @@ static int tc_other(struct tool *tool, struct session *session, const union perf
 {
 	struct tc_tool *t = (struct tc_tool *)tool;
 
+	u64 time = sample ? time : 0;
+
 	(void)session;
+	/* the chart spans the side-band records too (forks before the first switch) */
+	if (time && (ev->header.type == PERF_RECORD_FORK ||
+			     ev->header.type == PERF_RECORD_EXIT ||
+			     ev->header.type == PERF_RECORD_COMM)) {
+		if (!t->tc.first || time < t->tc.first)
+			t->tc.first = time;
+		if (time > t->tc.last)
+			t->tc.last = time;
+	}
+	if (ev->header.type == PERF_RECORD_EXIT) {
+		struct tc_task *task = task_findnew(t, (int)ev->fork.pid, (int)ev->fork.tid,
+						    time);
+
+		task->exited = true;
+		if (time > task->last)
+			task->last = time;
+		return 0;
+	}
 	if (ev->header.type == PERF_RECORD_FORK) {
 		/* the child starts with its parent's name (when the parent's is known) */
 		struct tc_task *parent = task_findnew(t, (int)ev->fork.ppid, (int)ev->fork.ptid,
-						      sample->time);
+						      time);
 		struct tc_task *child = task_findnew(t, (int)ev->fork.pid, (int)ev->fork.tid,
-						     sample->time);
+						     time);
 
 		child->pid = (int)ev->fork.pid;
 		/* a new thread of a process gets no name from its fork (perf's rows) */
@@ -385,19 +412,19 @@ static int tc_other(struct tool *tool, struct session *session, const union perf
 	}
 	if (ev->header.type == PERF_RECORD_COMM) {
 		struct tc_task *task = task_findnew(t, (int)ev->comm.pid, (int)ev->comm.tid,
-						    sample->time);
+						    time);
 
 		/* a task that exec'd another program: a row of its own from now on */
 		if ((ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) &&
 		    (task->spans.nr || task->state == TC_RUN) && strcmp(task->comm, ev->comm.comm)) {
 			struct tc_task *old = task;
 
-			task = task_new(t, old->pid, old->tid, sample->time);
+			task = task_new(t, old->pid, old->tid, time);
 			/* the run the exec happened in is counted for neither, as perf */
 			task->state = old->state == TC_RUN ? -1 : old->state;
-			task->state_since = sample->time;
+			task->state_since = time;
 			old->state = -1;
-			old->last = sample->time;
+			old->last = time;
 		}
 		task->comm_from_record = false;
 		set_comm(task, ev->comm.comm, strlen(ev->comm.comm));
@@ -417,7 +444,7 @@ static void finish_model(struct tc_tool *t)
 
 		/* a run without its switch-out is not drawn (nor counted), as perf */
 		if (task->state != TC_RUN)
-			task_leave_state(t, task, tc->last);
+			task_leave_state(t, task, task->exited ? task->last : tc->last);
 		task->state = -1;
 	}
 	for (int i = 0; i < tc->nr_cpus; i++) {

@@ -261,7 +261,8 @@ int timechart_write_svg(struct timechart *tc, FILE *out)
 
 		snprintf(who, sizeof(who), "%d %s", t->tid, t->comm);
 		fprintf(out, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" class=\"process\"/>\n",
-			time_x(tc, t->first), time_x(tc, tc->last) - time_x(tc, t->first), y, TC_TASK_H);
+			time_x(tc, t->first),
+			time_x(tc, t->exited ? t->last : tc->last) - time_x(tc, t->first), y, TC_TASK_H);
 		for (int i = 0; i < t->spans.nr; i++) {
 			const struct tc_span *sp = &t->spans.v[i];
 

@@ -48,6 +48,7 @@ struct tc_task {
 	u64 io_enter;	  /* IO mode: time of the pending sys_enter, 0 none */
 	u8 io_kind;
 	bool io_write;
+	bool exited;	  /* an EXIT record: the row ends at its last event */
 	bool comm_from_record; /* the name came from a COMM record (tracepoint names do not override it) */
 	struct tc_spans spans;
 };
