@@ -87,7 +87,14 @@ static int timechart_record(int argc, const char **argv)
 	}
 	for (int i = 0; i < argc; i++)
 		strvec_push(&av, argv[i]);
-	ret = cmd_record((int)av.nr, (const char **)av.v);
+	{
+		/* record's parser reorders its argv: give it a copy of the pointers */
+		const char **copy = xcalloc(av.nr + 1, sizeof(*copy));
+
+		memcpy(copy, av.v, av.nr * sizeof(*copy));
+		ret = cmd_record((int)av.nr, copy);
+		free(copy);
+	}
 	strvec_clear(&av);
 	return ret;
 }
@@ -122,6 +129,26 @@ static struct tc_task *task_new(struct tc_tool *t, int pid, int tid, u64 time)
 	snprintf(task->comm, sizeof(task->comm), ":%d", tid);
 	tc->tasks[tc->nr_tasks++] = task;
 	return task;
+}
+
+/*
+ * The earlier entry of @old's tid named @comm, made the newest (the one
+ * task_findnew() finds), or NULL.
+ */
+static struct tc_task *exec_entry(struct tc_tool *t, struct tc_task *old, const char *comm)
+{
+	struct timechart *tc = &t->tc;
+
+	for (int i = 0; i < tc->nr_tasks; i++) {
+		struct tc_task *task = tc->tasks[i];
+
+		if (task->tid != old->tid || task == old || strcmp(task->comm, comm))
+			continue;
+		memmove(&tc->tasks[i], &tc->tasks[i + 1], (tc->nr_tasks - i - 1) * sizeof(task));
+		tc->tasks[tc->nr_tasks - 1] = task;
+		return task;
+	}
+	return NULL;
 }
 
 /* the newest entry of a tid (an exec starts a new one) */
@@ -202,8 +229,11 @@ static void on_switch(struct tc_tool *t, struct tep_event *ev, const struct perf
 		struct tc_task *p = task_findnew(t, -1, (int)prev_pid, s->time);
 		u64 since = 0;
 
-		/* a run counts when its switch-in was seen on this cpu */
-		if (p->state == TC_RUN && p->run_cpu == cpu->cpu)
+		/*
+		 * the run lasted since its switch-in, or (that switch-in
+		 * missed) since it became runnable
+		 */
+		if (p->state == TC_RUN || p->state == TC_WAIT)
 			since = p->state_since;
 
 		set_comm(p, pc, pl);
@@ -414,16 +444,23 @@ static int tc_other(struct tool *tool, struct session *session, const union perf
 		struct tc_task *task = task_findnew(t, (int)ev->comm.pid, (int)ev->comm.tid,
 						    time);
 
-		/* a task that exec'd another program: a row of its own from now on */
-		if ((ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) &&
-		    (task->spans.nr || task->state == TC_RUN) && strcmp(task->comm, ev->comm.comm)) {
-			struct tc_task *old = task;
+		/*
+		 * An exec: perf keeps a row per pid and name. A name the task had
+		 * before gets its row back, with that row's own state (a run begun
+		 * under it still counts); a new name starts a row, unless the
+		 * current one has nothing to show yet.
+		 */
+		if ((ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) && strcmp(task->comm, ev->comm.comm)) {
+			struct tc_task *old = task, *again = exec_entry(t, old, ev->comm.comm);
 
-			task = task_new(t, old->pid, old->tid, time);
-			/* the run the exec happened in is counted for neither, as perf */
-			task->state = old->state == TC_RUN ? -1 : old->state;
-			task->state_since = time;
-			old->state = -1;
+			if (again) {
+				task = again;
+			} else if (old->spans.nr || old->state == TC_RUN) {
+				task = task_new(t, old->pid, old->tid, time);
+				/* the run the exec happened in is not this row's */
+				task->state = old->state == TC_RUN ? -1 : old->state;
+				task->state_since = time;
+			}
 			old->last = time;
 		}
 		task->comm_from_record = false;
@@ -442,9 +479,7 @@ static void finish_model(struct tc_tool *t)
 	for (int i = 0; i < tc->nr_tasks; i++) {
 		struct tc_task *task = tc->tasks[i];
 
-		/* a run without its switch-out is not drawn (nor counted), as perf */
-		if (task->state != TC_RUN)
-			task_leave_state(t, task, task->exited ? task->last : tc->last);
+		/* a state still open at the end is not drawn, as perf */
 		task->state = -1;
 	}
 	for (int i = 0; i < tc->nr_cpus; i++) {
@@ -533,8 +568,11 @@ int cmd_timechart(int argc, const char **argv)
 		SPEC_INT("width", 'w', &t.tc.width, "page width"),
 		SPEC_TEXT("highlight", 0, &highlight, "duration or task name",
 			  "highlight tasks. Pass duration in ns or process name."),
-		SPEC_FLAG("power-only", 'P', &t.tc.power_only, "output power data only"),
-		SPEC_FLAG("tasks-only", 'T', &t.tc.tasks_only, "output processes data only"),
+		/* -P and -T work but perf 6.1's help does not list them */
+		{ .name = "power-only", .letter = 'P', .kind = OPTK_FLAG, .dest = &t.tc.power_only,
+		  .desc = "output power data only", .traits = OPTT_HIDDEN },
+		{ .name = "tasks-only", .letter = 'T', .kind = OPTK_FLAG, .dest = &t.tc.tasks_only,
+		  .desc = "output processes data only", .traits = OPTT_HIDDEN },
 		SPEC_TEXT("process", 'p', &proc_text, "process",
 			  "process selector. Pass a pid or process name."),
 		SPEC_TEXT("symfs", 0, &symfs, "directory",
@@ -598,8 +636,8 @@ int cmd_timechart(int argc, const char **argv)
 		goto out;
 	}
 	if (!t.tc.first) {
-		fprintf(stderr, "No sched_switch events found. Have you run 'perf timechart record'?\n");
-		ret = 255;
+		fprintf(stderr, "No trace sample to read. Did you call 'perf timechart record'?\n");
+		ret = 234; /* perf: -EINVAL */
 		goto out;
 	}
 	finish_model(&t);

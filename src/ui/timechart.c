@@ -158,6 +158,9 @@ static void write_box(const struct timechart *tc, FILE *out, const struct tc_spa
 
 	if (sp->kind == TC_RUN && sp->highlight)
 		cls = "sample_hi";
+	/* a wait of a millisecond or more stands out, as perf draws it */
+	if (sp->kind == TC_WAIT && sp->end - sp->start >= 1000000)
+		cls = "WAITING";
 	if (sp->kind == TC_IDLE) {
 		snprintf(c, sizeof(c), "c%d", sp->cpu < 1 ? 1 : sp->cpu > 6 ? 6 : sp->cpu);
 		cls = c;
