@@ -445,12 +445,12 @@ static int tc_other(struct tool *tool, struct session *session, const union perf
 						    time);
 
 		/*
-		 * An exec: perf keeps a row per pid and name. A name the task had
+		 * A new name (exec or prctl): perf keeps a row per pid and name. A name the task had
 		 * before gets its row back, with that row's own state (a run begun
 		 * under it still counts); a new name starts a row, unless the
 		 * current one has nothing to show yet.
 		 */
-		if ((ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) && strcmp(task->comm, ev->comm.comm)) {
+		if (strcmp(task->comm, ev->comm.comm)) {
 			struct tc_task *old = task, *again = exec_entry(t, old, ev->comm.comm);
 
 			if (again) {
