@@ -49,24 +49,30 @@ test_expect_success 'timechart record -T, -P, -I, -g: the event lists of perf' '
 	done
 '
 
-test_expect_success 'a workload that forks, sleeps and writes: the same rows as perf' '
-	rm -f perf.data &&
-	"$SONDE" timechart record -- sh -c "sleep 0.05; dd if=/dev/zero of=io.tmp bs=64k count=16 conv=fsync 2>/dev/null; date >/dev/null; sleep 0.02; rm -f io.tmp" >log 2>&1 &&
-	"$PERF" timechart -o perf.svg 2>perf.err &&
-	"$SONDE" timechart 2>sonde.err &&
+test_expect_success 'perf'"'"'s timechart file: the same rows, names, pids and run times as perf' '
+	fx="$FIXTURES/timechart/system.data" &&
+	"$PERF" timechart -i "$fx" -o perf.svg 2>perf.err &&
+	"$SONDE" timechart -i "$fx" 2>sonde.err &&
 	test -s output.svg &&
-	sed "s/[0-9.]* seconds/N seconds/" perf.err >perf.n &&
-	sed "s/[0-9.]* seconds/N seconds/; s/output.svg/perf.svg/" sonde.err >sonde.n &&
-	test_cmp perf.n sonde.n &&
-	rows perf.svg >perf.rows && rows output.svg >sonde.rows &&
-	test_cmp perf.rows sonde.rows &&
-	test_grep "^dd:" sonde.rows && test_grep "^sleep:" sonde.rows &&
-	for n in 3; do
-		"$PERF" timechart -n $n -o perf-n.svg 2>/dev/null &&
-		"$SONDE" timechart -n $n -o sonde-n.svg 2>/dev/null &&
-		rows perf-n.svg >perf.rows && rows sonde-n.svg >sonde.rows &&
+	sed "s/output.svg/perf.svg/" sonde.err >sonde.n &&
+	test_cmp perf.err sonde.n &&
+	for n in "" "-n 3" "-n 30" "-n 100"; do
+		"$PERF" timechart -i "$fx" $n -o perf-n.svg 2>/dev/null &&
+		"$SONDE" timechart -i "$fx" $n -o sonde-n.svg 2>/dev/null &&
+		grep "([0-9.]*ms)</text>" perf-n.svg | sed "s/.*>\(.*\)<.*/\1/" | sort >perf.rows &&
+		grep "([0-9.]*ms)</text>" sonde-n.svg | sed "s/.*>\(.*\)<.*/\1/" | sort >sonde.rows &&
 		test_cmp perf.rows sonde.rows || return 1
-	done
+	done &&
+	test_grep "^dd:" sonde.rows && test_grep "^sleep:" sonde.rows
+'
+
+test_expect_success 'a file sonde recorded: both draw the workload'"'"'s dd and sleep rows' '
+	mkdir live && (cd live &&
+	"$SONDE" timechart record -- sh -c "sleep 0.05; dd if=/dev/zero of=io.tmp bs=64k count=16 conv=fsync 2>/dev/null; sleep 0.02; rm -f io.tmp" >log 2>&1 &&
+	"$PERF" timechart -o perf.svg 2>/dev/null && "$SONDE" timechart 2>/dev/null &&
+	for f in perf.svg output.svg; do
+		rows $f >$f.rows && test_grep "^dd:" $f.rows && test_grep "^sleep:" $f.rows || return 1
+	done)
 '
 
 # running and blocked boxes and rows match perf's within 10%; sonde's
@@ -85,6 +91,7 @@ test_expect_success 'about as many running, waiting and blocked boxes as perf' '
 '
 
 test_expect_success 'options: -w, -p, --highlight, -T, -P, -t' '
+	cp "$FIXTURES/timechart/system.data" perf.data &&
 	"$SONDE" timechart -w 2000 -o w.svg 2>/dev/null &&
 	test_grep "^<svg width=\"2000\"" w.svg &&
 	"$SONDE" timechart -p dd -o p.svg 2>/dev/null &&
