@@ -24,6 +24,7 @@ int cmd_kmem(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
 int cmd_mem(int argc, const char **argv);
+int cmd_c2c(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);

@@ -27,6 +27,7 @@ static const struct cmd_struct commands[] = {
 	{ "bench", cmd_bench, "General framework for benchmark suites" },
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
+	{ "c2c", cmd_c2c, "Shared Data C2C/HITM Analyzer." },
 	{ "data", cmd_data, "Data file related processing" },
 	{ "diff", cmd_diff, "Read perf.data files and display the differential profile" },
 	{ "evlist", cmd_evlist, "List the event names in a perf.data file" },

@@ -111,6 +111,8 @@ static void print_interval(struct stat_opts *o, u64 start_ns)
 	struct timespec ts = { (time_t)(now / NSEC_PER_SEC), (long)(now % NSEC_PER_SEC) };
 
 	read_and_aggregate(o, true);
+	if (o->record_path && stat_record_round(o, now))
+		pr_err("failed to write stat round\n");
 	stats_init(&o->cfg.walltime_stats);
 	stats_update(&o->cfg.walltime_stats, (u64)o->interval * NSEC_PER_MSEC);
 	stat_print_counters(&o->cfg, o->evlist, &ts);

@@ -15,6 +15,7 @@
 #include "lib/util.h"
 #include "lib/xalloc.h"
 #include "cmd/events-option.h"
+#include "data/writer.h"
 #include "ui/stat-display.h"
 
 #include <errno.h>
@@ -178,6 +179,11 @@ static const char *const stat_usage[] = {
 	NULL
 };
 
+static const char *const stat_record_usage[] = {
+	"perf stat record [<options>]",
+	NULL
+};
+
 int cmd_stat(int argc, const char **argv)
 {
 	struct stat_opts o;
@@ -186,6 +192,12 @@ int cmd_stat(int argc, const char **argv)
 	FILE *out = stderr;
 	struct sigaction sa;
 
+	/* the command line as given, for a stat file's CMDLINE */
+	int orig_argc = argc + 1;
+	const char **orig_argv = xcalloc(argc + 2, sizeof(*orig_argv));
+
+	orig_argv[0] = prog_name;
+	memcpy(orig_argv + 1, argv, argc * sizeof(*argv));
 	memset(&o, 0, sizeof(o));
 	o.big_num_opt = -1;
 	o.run_count = 1;
@@ -272,14 +284,19 @@ int cmd_stat(int argc, const char **argv)
 	argc = opts_parse(argc, argv, options, stat_usage, OPTS_STOP_AT_ARG);
 	verbose += o.verbose_lvl;
 	/* perf takes "rec".."record" and "rep".."report" as its stat record/report modes */
-	if (argc && strlen(argv[0]) > 2 &&
-	    (!strncmp(argv[0], "record", strlen(argv[0])) ||
-	     !strncmp(argv[0], "report", strlen(argv[0])))) {
-		fprintf(stderr, "sonde: 'stat %s' is not implemented: sonde does not write or read "
-			"stat data files; run 'sonde stat [<options>] -- <command>' instead\n",
-			argv[0][2] == 'c' ? "record" : "report");
+	if (argc && strlen(argv[0]) > 2 && !strncmp(argv[0], "report", strlen(argv[0]))) {
 		evlist_free(o.evlist);
-		return 1;
+		ret = cmd_stat_report(argc, argv, orig_argc, orig_argv);
+		free(orig_argv);
+		return ret;
+	}
+	if (argc && strlen(argv[0]) > 2 && !strncmp(argv[0], "record", strlen(argv[0]))) {
+		/* the record mode's own options follow it; -o names the data file */
+		argc = opts_parse(argc, argv, options, stat_record_usage, OPTS_STOP_AT_ARG);
+		o.record_path = o.output_name ? o.output_name : "perf.data";
+		o.output_name = NULL;
+		o.orig_argc = orig_argc;
+		o.orig_argv = orig_argv;
 	}
 	if (o.quiet)
 		quiet = 1;
@@ -459,6 +476,16 @@ int cmd_stat(int argc, const char **argv)
 	o.cfg.ru_display = argc > 0 && !o.target.system_wide && !o.target.cpu_list &&
 			   !o.target.pid && !o.target.tid && o.run_count == 1;
 
+	if (o.record_path) {
+		int err = stat_record_open(&o);
+
+		if (err) {
+			fprintf(stderr, "failed to open %s : %s\nPerf session creation failed\n",
+				o.record_path, strerror(-err));
+			ret = 255;
+			goto out;
+		}
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = stat_on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -481,6 +508,16 @@ int cmd_stat(int argc, const char **argv)
 		if (o.post_cmd && system(o.post_cmd)) {
 			ret = 255;
 			break;
+		}
+		/* stat record: the last run's counts, with its workload's pid in the map */
+		if (o.record_path && !forever && run == o.run_count - 1) {
+			int err = stat_record_finish(&o, o.run_end_ns - o.run_start_ns);
+
+			if (err) {
+				pr_err("failed to write perf data, error: %s\n", strerror(-err));
+				ret = 255;
+				break;
+			}
 		}
 		/* the next run forks a new workload: its pid goes into the same map */
 		if (argc > 0 && !o.target.pid && !o.target.tid && o.evlist->threads->nr == 1 &&
@@ -510,6 +547,8 @@ out:
 	aggr_map_free(o.cfg.aggr_map);
 	free(o.cfg.walltime_run);
 	evlist_free(o.evlist);
+	data_writer_free(o.writer); /* only left open when the run failed */
+	free(orig_argv);
 	if (out && out != stderr)
 		fclose(out);
 	else

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+struct data_writer;
+
 /* struct stat_opts - everything one "sonde stat" invocation was asked for. */
 struct stat_opts {
 	struct evlist *evlist;
@@ -32,6 +34,12 @@ struct stat_opts {
 	bool scale_set;
 	u64 run_start_ns, run_end_ns; /* this run's counting window */
 	struct stat_run_opts run;
+	/* stat record: the data file, the command line for its CMDLINE, the open writer */
+	const char *record_path;
+	int orig_argc;
+	const char **orig_argv;
+	struct data_writer *writer;
+	bool writer_started; /* attrs and maps written */
 };
 
 /* stat_on_signal - SIGINT/SIGTERM/SIGCHLD handler of the run. */
@@ -39,5 +47,17 @@ void stat_on_signal(int sig);
 
 /* stat_run_once - one run: the workload's wait status (or 0), or -1 after printing an error. */
 int stat_run_once(struct stat_opts *o, int argc, const char **argv, int run_idx);
+
+/* stat_aggr_to_file - perf's number for @mode in STAT_CONFIG (cmd/stat-record.c). */
+int stat_aggr_to_file(enum aggr_mode mode);
+/* stat_record_open - create the data file (the old one kept as .old) before the run. 0 or -errno. */
+int stat_record_open(struct stat_opts *o);
+/* stat_record_round - stat record -I: the readings as STAT records and an INTERVAL round. 0 or -errno. */
+int stat_record_round(struct stat_opts *o, u64 time_ns);
+/* stat_record_finish - the last readings (and the FINAL round), features, close. 0 or -errno. */
+int stat_record_finish(struct stat_opts *o, u64 elapsed_ns);
+
+/* cmd_stat_report - "stat report" (argv[0] is "report"); @orig_argv is freed by the caller. */
+int cmd_stat_report(int argc, const char **argv, int orig_argc, const char **orig_argv);
 
 #endif

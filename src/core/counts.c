@@ -189,6 +189,7 @@ void evsel_stat_free(struct evsel_stat *st)
 	free(st->aggr);
 	free(st->scaled);
 	free(st->prev);
+	free(st->aggr_mean);
 	free(st);
 }
 

@@ -87,6 +87,7 @@ struct evsel_stat {
 	int nr_fds;
 	struct perf_counts_values *prev; /* [nr_fds]: last raw reading, for interval deltas */
 	struct stats res[3];		 /* global val/ena/run over repeated runs */
+	struct stats *aggr_mean;	 /* [nr_aggr] or NULL: each aggregate's values over intervals (stat report) */
 };
 
 struct evsel_stat *evsel_stat_new(int nr_aggr, int nr_fds);

@@ -272,7 +272,9 @@ retry:
 				return fd;
 			}
 			evsel->fd[idx] = fd;
-			if (evsel->attr.read_format & PERF_FORMAT_ID) {
+			/* the id names the counter in a stat file too (PERF_RECORD_STAT) */
+			if ((evsel->attr.read_format & PERF_FORMAT_ID) ||
+			    (evsel->attr.sample_type & PERF_SAMPLE_IDENTIFIER)) {
 				u64 id;
 
 				if (!ioctl(fd, PERF_EVENT_IOC_ID, &id))

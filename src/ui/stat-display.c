@@ -173,6 +173,12 @@ static void shadow_collect(const struct stat_config *cfg, struct evlist *evlist,
 		aggr_values(cfg, e, a, &val, &ena, &run);
 		if (!run)
 			continue;
+		if (cfg->shadow_running_mean) {
+			const struct evsel_stat *st = e->priv;
+
+			if (st && st->aggr_mean && a < st->nr_aggr)
+				val = stats_avg(&st->aggr_mean[a]);
+		}
 		sh->val[ctx][kind] += val; /* clocks in ns, the rest as counted */
 		sh->has[ctx][kind] = true;
 	}
@@ -452,6 +458,9 @@ static void aggr_printout(struct stat_config *cfg, const struct evsel *evsel, in
 		return;
 	id = &map->ids[a];
 	nr = map->nr_members[a];
+	/* perf counts no cpus into an event the kernel refused, and shows 1 */
+	if (evsel && !evsel->is_supported)
+		nr = 1;
 	if (cfg->json_output) {
 		aggr_printout_json(cfg, evsel, id, nr);
 		return;

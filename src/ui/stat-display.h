@@ -38,6 +38,8 @@ struct stat_config {
 	int argc;		/* the workload's argv, for the header */
 	const char **argv;
 	struct aggr_map *aggr_map;
+	/* stat report -I: metrics from each aggregate's mean over the intervals so far, as perf's */
+	bool shadow_running_mean;
 };
 
 /* stat_config_init - defaults: global aggregation, stderr, scaling on, one run. */
