@@ -66,6 +66,10 @@ struct xthread {
 	u32 *lens;
 	u64 *times;
 	size_t nr_ids, alloc_ids, nr, alloc, alloc_t;
+	/* Chrome: the previous sample's stack, root first, to skip look-ups of a shared prefix */
+	u64 *last_keys;
+	u32 *last_nodes;
+	u32 last_nr, last_alloc;
 };
 
 /*
@@ -364,18 +368,51 @@ static const char *frame_label(const struct xframe *f, char *buf, size_t len)
 	return buf;
 }
 
+static u64 frame_key(const struct resolved_frame *rf)
+{
+	return (u64)(uintptr_t)rf->frame * 31 + (u64)(uintptr_t)resolved_frame_dso(rf);
+}
+
+/*
+ * chrome_node - the stack node of a sample's frames @rfs (leaf first): the
+ * part shared with the thread's previous stack is taken from it, the rest
+ * looked up (frames and nodes numbered on first sight, as before).
+ */
+static u32 chrome_node(struct xrun *x, const struct thread *thread,
+		       const struct resolved_frame *const *rfs, u32 nr)
+{
+	struct xthread *t = xthread_of(x, thread);
+	bool same = true;
+	u32 node = 0, depth = 0;
+
+	if (nr > t->last_alloc) {
+		t->last_alloc = nr;
+		t->last_keys = xreallocarray(t->last_keys, nr, sizeof(*t->last_keys));
+		t->last_nodes = xreallocarray(t->last_nodes, nr, sizeof(*t->last_nodes));
+	}
+	for (u32 i = nr; i-- > 0; depth++) {
+		u64 key = frame_key(rfs[i]);
+
+		if (same && depth < t->last_nr && t->last_keys[depth] == key) {
+			node = t->last_nodes[depth];
+			continue;
+		}
+		same = false;
+		node = node_of(x, node, xframe_of(x, rfs[i])->id);
+		t->last_keys[depth] = key;
+		t->last_nodes[depth] = node;
+	}
+	t->last_nr = depth;
+	return node;
+}
+
 static void chrome_sample(struct xrun *x, const struct perf_sample *sample, struct evsel *evsel,
-			  const struct thread *thread, u32 nr)
+			  u32 node)
 {
 	struct strbuf *sb = &x->sb;
 	u64 d = sample->time - x->first_time;
 	char frac[4] = { '.', (char)('0' + d / 100 % 10), (char)('0' + d / 10 % 10),
 			 (char)('0' + d % 10) };
-	u32 node = 0;
-
-	xthread_of(x, thread);
-	for (u32 i = nr; i-- > 0;)
-		node = node_of(x, node, x->stack[i]);
 	if (x->first_sample)
 		SB_LIT(sb, "\n{\"name\":");
 	else
@@ -547,7 +584,7 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		for (u32 i = 0; i < nr; i++)
 			rfs[i] = &x->chain.frames[i];
 	}
-	if (x->format != EXPORT_JSON) {
+	if (x->format != EXPORT_JSON && x->format != EXPORT_CHROME) {
 		if (nr > x->alloc_stack) {
 			x->alloc_stack = nr;
 			x->stack = xreallocarray(x->stack, nr, sizeof(*x->stack));
@@ -560,7 +597,7 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		json_sample(x, sample, evsel, loc.thread, rfs, nr);
 		break;
 	case EXPORT_CHROME:
-		chrome_sample(x, sample, evsel, loc.thread, nr);
+		chrome_sample(x, sample, evsel, chrome_node(x, loc.thread, rfs, nr));
 		break;
 	case EXPORT_SPEEDSCOPE:
 		speedscope_sample(x, sample, loc.thread, nr);
@@ -595,6 +632,8 @@ static int free_thread(uint64_t key, void *val, void *arg)
 	free(t->ids);
 	free(t->lens);
 	free(t->times);
+	free(t->last_keys);
+	free(t->last_nodes);
 	free(t);
 	return 0;
 }
