@@ -11,6 +11,9 @@ libsqlite3-dev linux-libc-dev"
 TEST_PKGS="linux-perf clang libclang-rt-14-dev util-linux procps python3 g++ debuginfod python3-pyside2.qtsql libqt5sql5-sqlite"
 # flame graph browser tests (t9010), pprof export decoding (t903x)
 TEST_PKGS="$TEST_PKGS chromium protobuf-compiler"
+# data convert --to-ctf loads libbabeltrace-ctf.so.1 (libbabeltrace1); t9042 reads traces back with babeltrace
+PKGS="$PKGS libbabeltrace-dev"
+TEST_PKGS="$TEST_PKGS babeltrace"
 want=""
 for p in $PKGS ${WITH_TEST_DEPS:+$TEST_PKGS}; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || want="$want $p"
