@@ -173,6 +173,10 @@ int flamegraph_run(struct flame_opts *o)
 	if (!out_path)
 		out_path = o->folded ? "-" : "flamegraph.html";
 	if (strcmp(out_path, "-")) {
+		if (o->say_first) {
+			printf("dumping data to %s\n", out_path);
+			fflush(stdout);
+		}
 		out = fopen(out_path, "w");
 		if (!out) {
 			fprintf(stderr, "failed to create %s: %s\n", out_path, strerror(errno));
@@ -206,7 +210,7 @@ int flamegraph_run(struct flame_opts *o)
 	if (ret) {
 		fprintf(stderr, "failed to write %s\n", out_path);
 		ret = 255;
-	} else if (!o->folded && !o->quiet && strcmp(out_path, "-")) {
+	} else if (!o->folded && !o->quiet && !o->say_first && strcmp(out_path, "-")) {
 		fprintf(stderr, "dumping data to %s\n", out_path);
 	}
 	free(subtitle);

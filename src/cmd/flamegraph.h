@@ -22,6 +22,7 @@ struct flame_opts {
 	const char *pid_list, *tid_list, *comm_list, *dso_list, *cpu_list, *time_str;
 	const char *symfs, *kallsyms;
 	bool quiet;		/* no "dumping data to" line */
+	bool say_first;		/* the line on stdout before writing, as perf's script does */
 };
 
 /* flame_opts_init - the defaults of sonde flamegraph */

@@ -31,6 +31,7 @@ static const char *const heatmap_usage[] = {
 struct hm_opts {
 	const char *input, *output;
 	bool latency, offset, csv, force;
+	bool log;		/* --log: latency rows on a log scale */
 	const char *begin, *end, *key, *event, *unit, *title;
 	const char *pid_list, *tid_list, *comm_list, *cpu_list, *time_str;
 	int rows, cols, width;
@@ -272,7 +273,7 @@ static int build_grid(struct hm_run *r, struct heatmap *hm, u64 **cells_out)
 {
 	struct hm_opts *o = r->o;
 	const char *unit = o->unit ? o->unit : o->offset ? "ms" : "us";
-	double per = unit_ns(unit), tb, first, max_v = 0;
+	double per = unit_ns(unit), tb, first, max_v = 0, min_v = 0;
 	u64 t_first = UINT64_MAX, t_last = 0;
 	u64 *cells;
 
@@ -287,6 +288,8 @@ static int build_grid(struct hm_run *r, struct heatmap *hm, u64 **cells_out)
 			t_last = r->points[i].time;
 		if ((double)r->points[i].value > max_v)
 			max_v = (double)r->points[i].value;
+		if (r->points[i].value && (!min_v || (double)r->points[i].value < min_v))
+			min_v = (double)r->points[i].value;
 	}
 	if (!r->nr_points)
 		t_first = t_last = 0;
@@ -309,7 +312,19 @@ static int build_grid(struct hm_run *r, struct heatmap *hm, u64 **cells_out)
 
 		if (maxlat < 0)
 			return -1;
-		if (o->lat_bucket) {
+		if (o->log) {
+			/*
+			 * from the power of ten at or below the smallest latency to
+			 * the top, each row a constant factor higher than the one below
+			 */
+			double lo = min_v > 0 ? pow(10, floor(log10(min_v / per))) : 1;
+
+			if (maxlat <= lo)
+				maxlat = lo * 10;
+			hm->y_log = true;
+			hm->y0 = lo;
+			hm->y_step = pow(maxlat / lo, 1.0 / hm->rows) * (1.0 + 1e-9);
+		} else if (o->lat_bucket) {
 			double lb = positive("lat-bucket", o->lat_bucket);
 
 			if (lb < 0)
@@ -339,7 +354,7 @@ static int build_grid(struct hm_run *r, struct heatmap *hm, u64 **cells_out)
 		}
 		hm->x0 = 0;
 		hm->x_step = tb;
-		hm->y_label = xasprintf("Latency (%s)", unit);
+		hm->y_label = xasprintf(hm->y_log ? "Latency (%s, log scale)" : "Latency (%s)", unit);
 	}
 	if ((u64)hm->cols * hm->rows > 50000000ULL) {
 		fprintf(stderr, "heatmap: %u x %u cells is too many; raise --time-bucket\n", hm->cols,
@@ -362,7 +377,10 @@ static int build_grid(struct hm_run *r, struct heatmap *hm, u64 **cells_out)
 			y = (double)p->value / per;
 		}
 		c = (u64)(x / hm->x_step);
-		row = (u64)(y / hm->y_step);
+		if (hm->y_log)
+			row = y <= hm->y0 ? 0 : (u64)(log(y / hm->y0) / log(hm->y_step));
+		else
+			row = (u64)(y / hm->y_step);
 		if (c >= hm->cols)
 			c = hm->cols - 1;
 		if (row >= hm->rows) {
@@ -412,6 +430,8 @@ int cmd_heatmap(int argc, const char **argv)
 		SPEC_INT("width", 0, &o.width, "picture width in pixels (default: 1200)"),
 		SPEC_TEXT("title", 0, &o.title, "text", "title"),
 		SPEC_FLAG("csv", 0, &o.csv, "print the cells as CSV instead"),
+		SPEC_FLAG("log", 0, &o.log,
+			  "--latency: rows on a log scale (outliers stay on the picture)"),
 		SPEC_TEXT("pid", 0, &o.pid_list, "pid[,pid...]", "only consider these pids"),
 		SPEC_TEXT("tid", 0, &o.tid_list, "tid[,tid...]", "only consider these tids"),
 		SPEC_TEXT("comms", 0, &o.comm_list, "comm[,comm...]", "only consider these comms"),
@@ -427,6 +447,10 @@ int cmd_heatmap(int argc, const char **argv)
 		opts_usage_error(heatmap_usage, options, "unexpected argument '%s'", argv[0]);
 	if (o.latency == o.offset)
 		opts_usage_error(heatmap_usage, options, "give one of --latency and --offset");
+	if (o.log && o.offset)
+		opts_usage_error(heatmap_usage, options, "--log is for --latency");
+	if (o.log && o.lat_bucket)
+		opts_usage_error(heatmap_usage, options, "--log and --lat-bucket don't go together");
 	reader = data_open_for_read(o.input, o.force);
 	if (!reader)
 		return 255;

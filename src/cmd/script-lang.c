@@ -3,6 +3,7 @@
 #include "cmd/script-lang.h"
 
 #include "builtin.h"
+#include "cmd/flamegraph.h"
 #include "cmd/open.h"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
@@ -288,6 +289,85 @@ static int take_input_option(struct script_opts *o, int argc, const char **argv)
 	return k;
 }
 
+/* an option of perf's flamegraph.py: "-x V", "-xV", "--long V" or "--long=V"; its value or NULL */
+static const char *fg_opt(const char *const *argv, int argc, int *i, char shrt, const char *lng)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(lng);
+
+	if (shrt && a[0] == '-' && a[1] == shrt) {
+		if (a[2])
+			return a + 2;
+		return *i + 1 < argc ? argv[++*i] : NULL;
+	}
+	if (strncmp(a, "--", 2) || strncmp(a + 2, lng, n))
+		return NULL;
+	if (a[2 + n] == '=')
+		return a + 3 + n;
+	if (!a[2 + n] && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+/*
+ * report_flamegraph - `script report flamegraph [-f html|json] [-o FILE]
+ * [--template PATH] [--colorscheme C]`: the HTML page is sonde's own flame
+ * graph (flamegraph_run(), no d3 template, no network); -f json, and any
+ * argument this does not know, go to the Python built-in, which writes
+ * perf's JSON tree (or argparse's complaint).
+ */
+static int report_flamegraph(struct script_opts *o, const char *path, int argc, const char **argv)
+{
+	const char *format = "html", *output = NULL, *tmpl = NULL, *scheme = NULL;
+	struct flame_opts fo;
+	int ret;
+
+	for (int i = 0; i < argc; i++) {
+		const char *v;
+
+		if ((v = fg_opt(argv, argc, &i, 'f', "format")))
+			format = v;
+		else if ((v = fg_opt(argv, argc, &i, 'o', "output")))
+			output = v;
+		else if ((v = fg_opt(argv, argc, &i, 0, "template")))
+			tmpl = v;
+		else if ((v = fg_opt(argv, argc, &i, 0, "colorscheme")))
+			scheme = v;
+		else
+			return run_python(o, path, argc, argv);
+	}
+	if (strcmp(format, "html") ||
+	    (scheme && strcmp(scheme, "blue-green") && strcmp(scheme, "orange")))
+		return run_python(o, path, argc, argv);
+	if (tmpl && !is_file(tmpl)) {
+		/* a template asked for by name must exist, as with perf */
+		fprintf(stderr, "Flame Graph template %s does not exist. Please install the "
+				"js-d3-flame-graph (RPM) or libjs-d3-flame-graph (deb) package, "
+				"specify an existing flame graph template (--template PATH) or "
+				"another output format (--format FORMAT).\n", tmpl);
+		return 1;
+	}
+	flame_opts_init(&fo);
+	fo.input = o->input;
+	fo.force = o->force;
+	fo.output = output ? output : "flamegraph.html";
+	fo.format = "html";
+	fo.say_first = true; /* "dumping data to" on stdout, as perf's script says it */
+	fo.stack.pid = true; /* perf's tree has a root per process */
+	fo.comm_list = o->comm_list;
+	fo.pid_list = o->pid_list;
+	fo.tid_list = o->tid_list;
+	fo.cpu_list = o->cpu_list;
+	fo.dso_list = o->dso_list;
+	fo.time_str = o->time_str;
+	fo.symfs = o->symfs;
+	fo.kallsyms = o->kallsyms;
+	if (scheme && !strcmp(scheme, "orange"))
+		fo.style.colors = "orange";
+	ret = flamegraph_run(&fo);
+	return ret ? 255 : 0;
+}
+
 int script_lang_run(struct script_opts *o, int argc, const char **argv)
 {
 	if (gen_lang)
@@ -330,7 +410,10 @@ int script_lang_run(struct script_opts *o, int argc, const char **argv)
 			return record_builtin(b, argc - 2, argv + 2);
 		}
 		argc = take_input_option(o, argc - 2, argv + 2);
-		ret = run_python(o, path, argc, argv + 2);
+		if (!strcmp(b->name, "flamegraph"))
+			ret = report_flamegraph(o, path, argc, argv + 2);
+		else
+			ret = run_python(o, path, argc, argv + 2);
 		free(path);
 		return ret;
 	}

@@ -33,6 +33,7 @@ static struct {
 	int (*finalize)(sqlite3_stmt *);
 	const char *(*errmsg)(sqlite3 *);
 	void (*free)(void *);
+	int (*config)(int, ...);
 } lib;
 
 int export_sqlite_load(void)
@@ -59,7 +60,15 @@ int export_sqlite_load(void)
 	SYM(finalize, "sqlite3_finalize");
 	SYM(errmsg, "sqlite3_errmsg");
 	SYM(free, "sqlite3_free");
+	SYM(config, "sqlite3_config");
 #undef SYM
+	/*
+	 * sonde writes the database from one thread: no mutexes, no memory
+	 * statistics (both cost a lock per call). Only possible before SQLite
+	 * initialises; when something else already did, it stays as it is.
+	 */
+	lib.config(SQLITE_CONFIG_SINGLETHREAD);
+	lib.config(SQLITE_CONFIG_MEMSTATUS, 0);
 	return 0;
 missing:
 	dlclose(lib.handle);
@@ -159,6 +168,7 @@ struct sqrun {
 	struct resolver res;
 	struct resolved_chain chain;
 	struct u64map threads, comms, comm_threads, dsos, symbols, paths, evsels;
+	struct u64map last_paths; /* struct thread * -> struct last_path * */
 	u64 nr_threads, nr_comms, nr_comm_threads, nr_dsos, nr_symbols, nr_paths, nr_samples;
 	int err;
 };
@@ -241,18 +251,31 @@ static u64 dso_id(struct sqrun *s, const struct dso *dso)
 	return id;
 }
 
-/* the symbol row of @rf: its symbol, or an "unknown" one per address (as perf) */
-static u64 symbol_id(struct sqrun *s, const struct resolved_frame *rf, u64 did)
+/*
+ * the symbol row of @rf: its symbol, or an "unknown" one per address (as
+ * perf); 0 without a dso. Adds the dso's row when first seen.
+ */
+static u64 symbol_id(struct sqrun *s, const struct resolved_frame *rf)
 {
 	const struct symbol *sym = resolved_frame_sym(rf);
-	u64 key = sym ? (u64)(uintptr_t)sym : (did << 40) ^ rf->addr ^ 0x8000000000000000ULL;
+	u64 key, did;
 	uintptr_t id;
 
+	if (sym) {
+		/* a known symbol's row needs no dso look-up */
+		id = (uintptr_t)u64map_find(&s->symbols, (u64)(uintptr_t)sym);
+		if (id)
+			return id;
+	}
+	did = dso_id(s, resolved_frame_dso(rf));
+	key = sym ? (u64)(uintptr_t)sym : (did << 40) ^ rf->addr ^ 0x8000000000000000ULL;
 	if (!did)
 		return 0;
-	id = (uintptr_t)u64map_find(&s->symbols, key);
-	if (id)
-		return id;
+	if (!sym) {
+		id = (uintptr_t)u64map_find(&s->symbols, key);
+		if (id)
+			return id;
+	}
 	id = ++s->nr_symbols;
 	u64map_set(&s->symbols, key, (void *)id);
 	lib.bind_int64(s->st[ST_SYMBOL], 1, (s64)id);
@@ -265,6 +288,40 @@ static u64 symbol_id(struct sqrun *s, const struct resolved_frame *rf, u64 did)
 	return id;
 }
 
+/*
+ * struct last_path - a thread's previous call path, root first: samples of
+ * a thread mostly share a long prefix with its previous one, whose node ids
+ * need no look-up in the (large, cache-cold) paths map.
+ */
+struct last_path {
+	u64 *frames; /* symbol row, or the ip (top bit set) of a frame without one */
+	u64 *ids;    /* call_paths row */
+	u32 nr, alloc;
+};
+
+static struct last_path *last_path_of(struct sqrun *s, struct thread *t)
+{
+	struct last_path *lp = u64map_find(&s->last_paths, (u64)(uintptr_t)t);
+
+	if (!lp) {
+		lp = xzalloc(sizeof(*lp));
+		u64map_set(&s->last_paths, (u64)(uintptr_t)t, lp);
+	}
+	return lp;
+}
+
+static int free_last_path(uint64_t key, void *val, void *arg)
+{
+	struct last_path *lp = val;
+
+	(void)key;
+	(void)arg;
+	free(lp->frames);
+	free(lp->ids);
+	free(lp);
+	return 0;
+}
+
 /* the call path of @sample's chain (outermost first), its leaf's id */
 static u64 call_path(struct sqrun *s, struct thread *t, const struct perf_sample *sample,
 		     struct evsel *evsel)
@@ -273,19 +330,40 @@ static u64 call_path(struct sqrun *s, struct thread *t, const struct perf_sample
 	u32 nr = resolve_sample_callchain(&s->res, t, sample, evsel->attr.sample_type, &copts, &s->chain);
 	u64 parent = 0;
 
-	for (u32 i = nr; i-- > 0;) {
-		const struct resolved_frame *rf = &s->chain.frames[i];
-		u64 sid = symbol_id(s, rf, dso_id(s, resolved_frame_dso(rf)));
-		u64 key = hash_u64(parent * 1000003 + sid) ^ (sid ? 0 : rf->ip);
-		uintptr_t id = (uintptr_t)u64map_find(&s->paths, key);
+	struct last_path *lp = last_path_of(s, t);
+	u32 depth = 0;
+	bool same = true;
 
+	if (nr > lp->alloc) {
+		lp->alloc = nr;
+		lp->frames = xreallocarray(lp->frames, nr, sizeof(*lp->frames));
+		lp->ids = xreallocarray(lp->ids, nr, sizeof(*lp->ids));
+	}
+	for (u32 i = nr; i-- > 0; depth++) {
+		const struct resolved_frame *rf = &s->chain.frames[i];
+		u64 sid = symbol_id(s, rf);
+		u64 what = sid ? sid : rf->ip ^ 0x8000000000000000ULL;
+		u64 key;
+		uintptr_t id;
+
+		/* the thread's previous chain had this node: its id, no look-up */
+		if (same && depth < lp->nr && lp->frames[depth] == what) {
+			parent = lp->ids[depth];
+			continue;
+		}
+		same = false;
+		key = hash_u64(parent * 1000003 + sid) ^ (sid ? 0 : rf->ip);
+		id = (uintptr_t)u64map_find(&s->paths, key);
 		if (!id) {
 			id = ++s->nr_paths;
 			u64map_set(&s->paths, key, (void *)id);
 			run_insert(s, ST_CALL_PATH, (s64[]){ (s64)id, (s64)parent, (s64)sid, (s64)rf->ip }, 4);
 		}
+		lp->frames[depth] = what;
+		lp->ids[depth] = id;
 		parent = id;
 	}
+	lp->nr = depth;
 	return parent;
 }
 
@@ -297,8 +375,8 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	const struct resolved_frame *rf = resolve_sample(&s->res, sample, &loc);
 	u64 tid_row = thread_id(s, loc.thread);
 	u64 cid = comm_id(s, loc.thread, tid_row, sample->time);
+	u64 sid = symbol_id(s, rf);
 	u64 did = dso_id(s, resolved_frame_dso(rf));
-	u64 sid = symbol_id(s, rf, did);
 	u64 path = 0;
 	uintptr_t eid = (uintptr_t)u64map_find(&s->evsels, (u64)(uintptr_t)evsel);
 
@@ -359,7 +437,9 @@ long export_sqlite(struct session *session, const char *path, struct data_error 
 	u64map_init(&s.symbols);
 	u64map_init(&s.paths);
 	u64map_init(&s.evsels);
-	ret = exec_sql(&s, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN;", msg);
+	u64map_init(&s.last_paths);
+	ret = exec_sql(&s, "PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+			    "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536; BEGIN;", msg);
 	if (!ret)
 		ret = exec_sql(&s, schema, msg);
 	/* the unknown rows 0, the machine, the events and the branch types */
@@ -422,5 +502,7 @@ long export_sqlite(struct session *session, const char *path, struct data_error 
 	u64map_release(&s.symbols);
 	u64map_release(&s.paths);
 	u64map_release(&s.evsels);
+	u64map_for_each(&s.last_paths, free_last_path, NULL);
+	u64map_release(&s.last_paths);
 	return ret < 0 ? ret : (long)s.nr_samples;
 }

@@ -52,6 +52,10 @@ struct xrun {
 	size_t nr_nodes, alloc_nodes, alloc_nodes2;
 	u64 first_time, last_time;
 	struct pprof *pprof;
+	struct u64map json_frags; /* (symbol, dso) -> struct json_frag * */
+	struct strbuf json_spare; /* a fragment not kept in json_frags */
+	const struct resolved_frame **rfs; /* one sample's frames */
+	size_t alloc_rfs;
 	int err;
 };
 
@@ -62,7 +66,34 @@ struct xthread {
 	u32 *lens;
 	u64 *times;
 	size_t nr_ids, alloc_ids, nr, alloc, alloc_t;
+	/* Chrome: the previous sample's stack, root first, to skip look-ups of a shared prefix */
+	u64 *last_keys;
+	u32 *last_nodes;
+	u32 last_nr, last_alloc;
 };
+
+/*
+ * The per-sample writers append through these: the room check inline, no
+ * NUL per append (on_sample terminates the buffer once per sample; nothing
+ * reads it as a C string before a flush).
+ */
+static inline void sb_put(struct strbuf *sb, const void *p, size_t n)
+{
+	if (sb->alloc - sb->len < n + 1)
+		strbuf_grow(sb, n);
+	memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+}
+
+static inline void sb_putc(struct strbuf *sb, char c)
+{
+	if (sb->alloc - sb->len < 2)
+		strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+}
+
+/* a string literal, its length known at compile time */
+#define SB_LIT(sb, lit) sb_put(sb, lit, sizeof(lit) - 1)
 
 static void flush_sb(struct xrun *x)
 {
@@ -81,7 +112,7 @@ static void put_dec(struct strbuf *sb, u64 v)
 		buf[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	strbuf_add(sb, buf + n, sizeof(buf) - n);
+	sb_put(sb, buf + n, sizeof(buf) - n);
 }
 
 static void put_hex(struct strbuf *sb, u64 v)
@@ -94,7 +125,7 @@ static void put_hex(struct strbuf *sb, u64 v)
 		buf[--n] = digits[v & 15];
 		v >>= 4;
 	} while (v);
-	strbuf_add(sb, buf + n, sizeof(buf) - n);
+	sb_put(sb, buf + n, sizeof(buf) - n);
 }
 
 /* a JSON string literal */
@@ -106,9 +137,12 @@ static void json_str(struct strbuf *sb, const char *s)
 	while (s && s[plain] && s[plain] != '"' && s[plain] != '\\' && (unsigned char)s[plain] >= 0x20)
 		plain++;
 	if (s && !s[plain]) {
-		strbuf_addch(sb, '"');
-		strbuf_add(sb, s, plain);
-		strbuf_addch(sb, '"');
+		if (sb->alloc - sb->len < plain + 3)
+			strbuf_grow(sb, plain + 2);
+		sb->buf[sb->len++] = '"';
+		memcpy(sb->buf + sb->len, s, plain);
+		sb->len += plain;
+		sb->buf[sb->len++] = '"';
 		return;
 	}
 	strbuf_addch(sb, '"');
@@ -196,48 +230,96 @@ static void json_header(struct xrun *x)
 	strbuf_addstr(sb, "\n\t},\n\t\"samples\": [");
 }
 
+/* a frame's "symbol" and "dso" members, formatted once per symbol and dso */
+struct json_frag {
+	const struct symbol *sym;
+	const struct dso *dso;
+	size_t len;
+	char text[];
+};
+
+static const struct json_frag *json_frag_of(struct xrun *x, const struct symbol *sym,
+					    const struct dso *dso)
+{
+	u64 key = (u64)(uintptr_t)sym * 31 + (u64)(uintptr_t)dso;
+	struct json_frag *f = u64map_find(&x->json_frags, key);
+	struct strbuf tmp = STRBUF_INIT;
+
+	if (f && f->sym == sym && f->dso == dso)
+		return f;
+	SB_LIT(&tmp, ",\n\t\t\t\t\t\"symbol\": ");
+	json_str(&tmp, sym->name);
+	SB_LIT(&tmp, ",\n\t\t\t\t\t\"dso\": ");
+	json_str(&tmp, dso ? dso->short_name : "[unknown]");
+	if (f) {
+		/* two pairs on one key: the later one is formatted each time */
+		strbuf_reset(&x->json_spare);
+		strbuf_add(&x->json_spare, tmp.buf, tmp.len);
+		strbuf_release(&tmp);
+		return NULL;
+	}
+	f = xmalloc(sizeof(*f) + tmp.len);
+	f->sym = sym;
+	f->dso = dso;
+	f->len = tmp.len;
+	memcpy(f->text, tmp.buf, tmp.len);
+	strbuf_release(&tmp);
+	u64map_set(&x->json_frags, key, f);
+	return f;
+}
+
+/* @v, a pid or tid, as perf prints an int */
+static void put_int(struct strbuf *sb, int v)
+{
+	if (v < 0)
+		sb_putc(sb, '-');
+	put_dec(sb, v < 0 ? (u64)-(s64)v : (u64)v);
+}
+
 static void json_sample(struct xrun *x, const struct perf_sample *sample, struct evsel *evsel,
 			const struct thread *thread, const struct resolved_frame *const *rfs, u32 nr)
 {
 	struct strbuf *sb = &x->sb;
 
-	strbuf_addstr(sb, x->first_sample ? "\n\t\t{\n" : ",\n\t\t{\n");
-	strbuf_addstr(sb, "\t\t\t\"timestamp\": ");
+	if (x->first_sample)
+		SB_LIT(sb, "\n\t\t{\n\t\t\t\"timestamp\": ");
+	else
+		SB_LIT(sb, ",\n\t\t{\n\t\t\t\"timestamp\": ");
 	put_dec(sb, sample->time);
-	strbuf_addstr(sb, ",\n\t\t\t\"pid\": ");
-	if ((int)sample->pid < 0)
-		strbuf_addch(sb, '-');
-	put_dec(sb, (u64)((int)sample->pid < 0 ? -(s64)(int)sample->pid : (int)sample->pid));
-	strbuf_addstr(sb, ",\n\t\t\t\"tid\": ");
-	if ((int)sample->tid < 0)
-		strbuf_addch(sb, '-');
-	put_dec(sb, (u64)((int)sample->tid < 0 ? -(s64)(int)sample->tid : (int)sample->tid));
-	strbuf_addstr(sb, ",\n");
+	SB_LIT(sb, ",\n\t\t\t\"pid\": ");
+	put_int(sb, (int)sample->pid);
+	SB_LIT(sb, ",\n\t\t\t\"tid\": ");
+	put_int(sb, (int)sample->tid);
+	SB_LIT(sb, ",\n");
 	if (evsel->attr.sample_type & PERF_SAMPLE_CPU) {
-		strbuf_addstr(sb, "\t\t\t\"cpu\": ");
+		SB_LIT(sb, "\t\t\t\"cpu\": ");
 		put_dec(sb, sample->cpu);
-		strbuf_addstr(sb, ",\n");
+		SB_LIT(sb, ",\n");
 	}
-	strbuf_addstr(sb, "\t\t\t\"comm\": ");
+	SB_LIT(sb, "\t\t\t\"comm\": ");
 	json_str(sb, thread->comm);
-	strbuf_addstr(sb, ",\n\t\t\t\"callchain\": [");
+	SB_LIT(sb, ",\n\t\t\t\"callchain\": [");
 	for (u32 i = 0; i < nr; i++) {
 		const struct resolved_frame *rf = rfs[i];
 		const struct symbol *sym = resolved_frame_sym(rf);
-		const struct dso *dso = resolved_frame_dso(rf);
 
-		strbuf_addstr(sb, i ? ",\n\t\t\t\t{\n\t\t\t\t\t\"ip\": \"0x" : "\n\t\t\t\t{\n\t\t\t\t\t\"ip\": \"0x");
+		if (i)
+			SB_LIT(sb, ",\n\t\t\t\t{\n\t\t\t\t\t\"ip\": \"0x");
+		else
+			SB_LIT(sb, "\n\t\t\t\t{\n\t\t\t\t\t\"ip\": \"0x");
 		put_hex(sb, rf->ip);
-		strbuf_addch(sb, '"');
+		sb_putc(sb, '"');
 		if (sym) {
-			strbuf_addstr(sb, ",\n\t\t\t\t\t\"symbol\": ");
-			json_str(sb, sym->name);
-			strbuf_addstr(sb, ",\n\t\t\t\t\t\"dso\": ");
-			json_str(sb, dso ? dso->short_name : "[unknown]");
+			const struct json_frag *f = json_frag_of(x, sym, resolved_frame_dso(rf));
+
+			if (f)
+				sb_put(sb, f->text, f->len);
+			else
+				sb_put(sb, x->json_spare.buf, x->json_spare.len);
 		}
-		strbuf_addstr(sb, "\n\t\t\t\t}");
+		SB_LIT(sb, "\n\t\t\t\t}");
 	}
-	strbuf_addstr(sb, "\n\t\t\t]\n\t\t}");
+	SB_LIT(sb, "\n\t\t\t]\n\t\t}");
 }
 
 /* ---- speedscope and Chrome: stacks by frame number ---- */
@@ -286,43 +368,75 @@ static const char *frame_label(const struct xframe *f, char *buf, size_t len)
 	return buf;
 }
 
+static u64 frame_key(const struct resolved_frame *rf)
+{
+	return (u64)(uintptr_t)rf->frame * 31 + (u64)(uintptr_t)resolved_frame_dso(rf);
+}
+
+/*
+ * chrome_node - the stack node of a sample's frames @rfs (leaf first): the
+ * part shared with the thread's previous stack is taken from it, the rest
+ * looked up (frames and nodes numbered on first sight, as before).
+ */
+static u32 chrome_node(struct xrun *x, const struct thread *thread,
+		       const struct resolved_frame *const *rfs, u32 nr)
+{
+	struct xthread *t = xthread_of(x, thread);
+	bool same = true;
+	u32 node = 0, depth = 0;
+
+	if (nr > t->last_alloc) {
+		t->last_alloc = nr;
+		t->last_keys = xreallocarray(t->last_keys, nr, sizeof(*t->last_keys));
+		t->last_nodes = xreallocarray(t->last_nodes, nr, sizeof(*t->last_nodes));
+	}
+	for (u32 i = nr; i-- > 0; depth++) {
+		u64 key = frame_key(rfs[i]);
+
+		if (same && depth < t->last_nr && t->last_keys[depth] == key) {
+			node = t->last_nodes[depth];
+			continue;
+		}
+		same = false;
+		node = node_of(x, node, xframe_of(x, rfs[i])->id);
+		t->last_keys[depth] = key;
+		t->last_nodes[depth] = node;
+	}
+	t->last_nr = depth;
+	return node;
+}
+
 static void chrome_sample(struct xrun *x, const struct perf_sample *sample, struct evsel *evsel,
-			  const struct thread *thread, u32 nr)
+			  u32 node)
 {
 	struct strbuf *sb = &x->sb;
-	u32 node = 0;
-
-	xthread_of(x, thread);
-	for (u32 i = nr; i-- > 0;)
-		node = node_of(x, node, x->stack[i]);
-	strbuf_addf(sb, "%s\n{\"name\":", x->first_sample ? "" : ",");
+	u64 d = sample->time - x->first_time;
+	char frac[4] = { '.', (char)('0' + d / 100 % 10), (char)('0' + d / 10 % 10),
+			 (char)('0' + d % 10) };
+	if (x->first_sample)
+		SB_LIT(sb, "\n{\"name\":");
+	else
+		SB_LIT(sb, ",\n{\"name\":");
 	json_str(sb, evsel->name ? evsel->name : "sample");
-	{
-		u64 d = sample->time - x->first_time;
-		char frac[4] = { (char)('0' + d / 100 % 10), (char)('0' + d / 10 % 10),
-				 (char)('0' + d % 10), 0 };
-
-		if (evsel->attr.sample_type & PERF_SAMPLE_CPU) {
-			strbuf_addstr(sb, ",\"cpu\":");
-			put_dec(sb, sample->cpu);
-		}
-		strbuf_addstr(sb, ",\"tid\":");
-		put_dec(sb, (u32)sample->tid);
-		strbuf_addstr(sb, ",\"pid\":");
-		put_dec(sb, (u32)sample->pid);
-		strbuf_addstr(sb, ",\"ts\":");
-		put_dec(sb, d / 1000);
-		strbuf_addch(sb, '.');
-		strbuf_addstr(sb, frac);
-		strbuf_addstr(sb, ",\"weight\":");
-		put_dec(sb, sample->period ? sample->period : 1);
+	if (evsel->attr.sample_type & PERF_SAMPLE_CPU) {
+		SB_LIT(sb, ",\"cpu\":");
+		put_dec(sb, sample->cpu);
 	}
+	SB_LIT(sb, ",\"tid\":");
+	put_dec(sb, (u32)sample->tid);
+	SB_LIT(sb, ",\"pid\":");
+	put_dec(sb, (u32)sample->pid);
+	SB_LIT(sb, ",\"ts\":");
+	put_dec(sb, d / 1000);
+	sb_put(sb, frac, sizeof(frac));
+	SB_LIT(sb, ",\"weight\":");
+	put_dec(sb, sample->period ? sample->period : 1);
 	if (node) {
-		strbuf_addstr(sb, ",\"sf\":\"");
+		SB_LIT(sb, ",\"sf\":\"");
 		put_dec(sb, node);
-		strbuf_addch(sb, '"');
+		sb_putc(sb, '"');
 	}
-	strbuf_addch(sb, '}');
+	sb_putc(sb, '}');
 }
 
 static void chrome_end(struct xrun *x)
@@ -462,11 +576,15 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 
 		nr = resolve_sample_callchain(&x->res, loc.thread, sample, evsel->attr.sample_type,
 					      &copts, &x->chain);
-		rfs = xreallocarray(NULL, nr ? nr : 1, sizeof(*rfs));
+		if (nr > x->alloc_rfs) {
+			x->alloc_rfs = nr;
+			x->rfs = xreallocarray(x->rfs, nr, sizeof(*x->rfs));
+		}
+		rfs = x->rfs;
 		for (u32 i = 0; i < nr; i++)
 			rfs[i] = &x->chain.frames[i];
 	}
-	if (x->format != EXPORT_JSON) {
+	if (x->format != EXPORT_JSON && x->format != EXPORT_CHROME) {
 		if (nr > x->alloc_stack) {
 			x->alloc_stack = nr;
 			x->stack = xreallocarray(x->stack, nr, sizeof(*x->stack));
@@ -479,7 +597,7 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		json_sample(x, sample, evsel, loc.thread, rfs, nr);
 		break;
 	case EXPORT_CHROME:
-		chrome_sample(x, sample, evsel, loc.thread, nr);
+		chrome_sample(x, sample, evsel, chrome_node(x, loc.thread, rfs, nr));
 		break;
 	case EXPORT_SPEEDSCOPE:
 		speedscope_sample(x, sample, loc.thread, nr);
@@ -488,13 +606,21 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		pprof_add_sample(x->pprof, x->stack, nr, sample->period);
 		break;
 	}
-	if (rfs != one)
-		free(rfs);
 	x->first_sample = false;
 	x->nr_samples++;
 	if (x->sb.len > (1 << 20))
 		flush_sb(x);
+	else if (x->sb.alloc)
+		x->sb.buf[x->sb.len] = '\0';
 	return x->err;
+}
+
+static int free_val(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+	return 0;
 }
 
 static int free_thread(uint64_t key, void *val, void *arg)
@@ -506,6 +632,8 @@ static int free_thread(uint64_t key, void *val, void *arg)
 	free(t->ids);
 	free(t->lens);
 	free(t->times);
+	free(t->last_keys);
+	free(t->last_nodes);
 	free(t);
 	return 0;
 }
@@ -528,6 +656,8 @@ long export_write(struct session *session, enum export_format format, FILE *out,
 	u64map_init(&x.frame_ids);
 	u64map_init(&x.threads);
 	u64map_init(&x.nodes);
+	u64map_init(&x.json_frags);
+	strbuf_init(&x.json_spare, 0);
 	thread_set_comm(&session->machine, machine_findnew_thread(&session->machine, 0, 0), "swapper");
 	resolver_init(&x.res, &session->machine, NULL);
 	first = evlist_first(session->evlist);
@@ -578,6 +708,10 @@ long export_write(struct session *session, enum export_format format, FILE *out,
 	free(x.node_parent);
 	free(x.node_frame);
 	u64map_release(&x.frame_ids);
+	u64map_for_each(&x.json_frags, free_val, NULL);
+	u64map_release(&x.json_frags);
+	strbuf_release(&x.json_spare);
+	free(x.rfs);
 	resolver_release(&x.res);
 	resolved_chain_release(&x.chain);
 	strbuf_release(&x.sb);

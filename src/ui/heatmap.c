@@ -40,6 +40,42 @@ static void cell_color(u64 count, u64 max, int *r, int *g, int *b)
 	*b = 200 - (int)(200 * f);
 }
 
+double heatmap_row_start(const struct heatmap *hm, u32 r)
+{
+	if (hm->y_log)
+		return hm->y0 * pow(hm->y_step, r);
+	return hm->y0 + r * hm->y_step;
+}
+
+/* the height of @v above the plot's bottom, as a share of the plot (0 to 1) */
+static double y_share(const struct heatmap *hm, double v)
+{
+	if (hm->y_log)
+		return v <= hm->y0 ? 0 : log(v / hm->y0) / (log(hm->y_step) * hm->rows);
+	return (v - hm->y0) / (hm->y_step * hm->rows);
+}
+
+/* the y ticks of a log scale: each power of ten, and 2x and 5x when there are few decades */
+static void log_ticks(struct strbuf *sb, const struct heatmap *hm, int plot_h)
+{
+	double top = heatmap_row_start(hm, hm->rows), decades = log10(top / hm->y0);
+	static const double mult[] = { 1, 2, 5 };
+	int nr_mult = decades < 3 ? 3 : 1;
+
+	for (double p = hm->y0; p <= top * (1 + 1e-9); p *= 10) {
+		for (int m = 0; m < nr_mult; m++) {
+			double v = p * mult[m], y;
+
+			if (v > top * (1 + 1e-9))
+				break;
+			y = TOP + plot_h - y_share(hm, v) * plot_h;
+			strbuf_addf(sb, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>"
+					"<text class=\"e\" x=\"%d\" y=\"%.1f\">%g</text>\n",
+				    LEFT - 5, y, LEFT, y, LEFT - 8, y + 4, v);
+		}
+	}
+}
+
 /* a "nice" tick step near @span / @n: 1, 2 or 5 times a power of ten */
 static double tick_step(double span, int n)
 {
@@ -99,7 +135,7 @@ int heatmap_write_svg(FILE *out, const struct heatmap *hm, int width)
 				    hm->x0 + (c + 1) * hm->x_step);
 			esc(&sb, hm->y_label);
 			strbuf_addf(&sb, " %.6g-%.6g: %" PRIu64 " %s</title></rect>\n",
-				    hm->y0 + row * hm->y_step, hm->y0 + (row + 1) * hm->y_step, n,
+				    heatmap_row_start(hm, row), heatmap_row_start(hm, row + 1), n,
 				    hm->what);
 		}
 	}
@@ -116,7 +152,10 @@ int heatmap_write_svg(FILE *out, const struct heatmap *hm, int width)
 	strbuf_addf(&sb, "<text id=\"hm-xlabel\" class=\"m\" x=\"%d\" y=\"%d\">Time (s)</text>\n",
 		    LEFT + plot_w / 2, TOP + plot_h + 38);
 	step = tick_step(span_y, 8);
-	for (double v = ceil(hm->y0 / step) * step; v <= hm->y0 + span_y + 1e-9; v += step) {
+	if (hm->y_log)
+		log_ticks(&sb, hm, plot_h);
+	for (double v = ceil(hm->y0 / step) * step; !hm->y_log && v <= hm->y0 + span_y + 1e-9;
+	     v += step) {
 		double y = TOP + plot_h - (v - hm->y0) / span_y * plot_h;
 
 		strbuf_addf(&sb, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>"
@@ -163,7 +202,7 @@ int heatmap_write_csv(FILE *out, const struct heatmap *hm)
 			u64 n = hm->cells[(u64)c * hm->rows + r];
 
 			if (n && fprintf(out, "%.6f,%.10g,%" PRIu64 "\n", hm->x0 + c * hm->x_step,
-					 hm->y0 + r * hm->y_step, n) < 0)
+					 heatmap_row_start(hm, r), n) < 0)
 				ret = -EIO;
 		}
 	return ret;

@@ -5,6 +5,7 @@
 
 #include "lib/util.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* struct heatmap - counts on a grid: column = time bucket, row = value bucket (row 0 lowest) */
@@ -19,7 +20,12 @@ struct heatmap {
 	const char *what;    /* "events" / "samples" */
 	u64 nr_points;	     /* placed on the grid */
 	u64 nr_clipped;	     /* above the last row (--max-latency) */
+	bool y_log;	     /* rows on a log scale: row r is [y0 * y_step^r, y0 * y_step^(r+1)),
+				y_step being a factor > 1; row 0 also holds what is below y0 */
 };
+
+/* heatmap_row_start - the lower edge of row @r (linear or log scale) */
+double heatmap_row_start(const struct heatmap *hm, u32 r);
 
 /*
  * heatmap_write_svg - @hm as a self-contained SVG: one rectangle per

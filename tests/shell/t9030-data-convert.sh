@@ -4,7 +4,7 @@
 # fixtures and a live recording, perf's refusals and messages; speedscope
 # validated against the schema its npm package publishes (fetched here when
 # the registry answers), Chrome trace-event structure, pprof decoded by
-# protoc with the profile.proto messages; --to-ctf refused.
+# protoc with the profile.proto messages. --to-ctf: t9042.
 . "$(dirname "$0")/lib.sh"
 
 FIX=$SONDE_ROOT/tests/fixtures
@@ -50,11 +50,6 @@ test_expect_success PERF 'refusals and messages as perf: existing output, --all,
 	test_exit_code 129 "$SONDE" data
 '
 
-test_expect_success '--to-ctf is refused with the reason' '
-	test_exit_code 255 "$SONDE" data convert --to-ctf ctfdir -i "$FIX/callgraph.data" 2>err &&
-	test_grep "to-ctf is not supported by sonde" err &&
-	test ! -e ctfdir
-'
 
 test_expect_success '--to-speedscope: frames and one sampled profile per thread' '
 	"$SONDE" data convert --to-speedscope cg.speedscope.json -i "$FIX/callgraph.data" 2>err &&

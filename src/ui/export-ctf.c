@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: MIT */
+/* data convert --to-ctf: samples written as a CTF 1.8 trace by libbabeltrace-ctf's writer (dlopen'd). */
+#include "ui/export-ctf.h"
+
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "data/reader.h"
+#include "lib/hashmap.h"
+#include "lib/xalloc.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+/* the writer's objects, opaque here: sonde needs no babeltrace header to build */
+struct bt_ctf_writer;
+struct bt_ctf_clock;
+struct bt_ctf_stream_class;
+struct bt_ctf_stream;
+struct bt_ctf_event_class;
+struct bt_ctf_event;
+struct bt_ctf_field_type;
+struct bt_ctf_field;
+
+#define CTF_BASE_DECIMAL 10
+#define CTF_BASE_HEX 16
+
+/* libbabeltrace-ctf is loaded on first use, so no other command pays for it */
+static struct {
+	void *handle;
+	struct bt_ctf_writer *(*writer_create)(const char *);
+	int (*writer_add_env)(struct bt_ctf_writer *, const char *, const char *);
+	int (*writer_add_clock)(struct bt_ctf_writer *, struct bt_ctf_clock *);
+	struct bt_ctf_stream *(*writer_create_stream)(struct bt_ctf_writer *, struct bt_ctf_stream_class *);
+	void (*writer_flush_metadata)(struct bt_ctf_writer *);
+	void (*writer_put)(struct bt_ctf_writer *);
+	struct bt_ctf_clock *(*clock_create)(const char *);
+	int (*clock_set_description)(struct bt_ctf_clock *, const char *);
+	int (*clock_set_frequency)(struct bt_ctf_clock *, uint64_t);
+	int (*clock_set_precision)(struct bt_ctf_clock *, uint64_t);
+	int (*clock_set_offset_s)(struct bt_ctf_clock *, uint64_t);
+	int (*clock_set_offset)(struct bt_ctf_clock *, uint64_t);
+	int (*clock_set_is_absolute)(struct bt_ctf_clock *, int);
+	int (*clock_set_time)(struct bt_ctf_clock *, int64_t);
+	void (*clock_put)(struct bt_ctf_clock *);
+	struct bt_ctf_stream_class *(*stream_class_create)(const char *);
+	int (*stream_class_set_clock)(struct bt_ctf_stream_class *, struct bt_ctf_clock *);
+	int (*stream_class_add_event_class)(struct bt_ctf_stream_class *, struct bt_ctf_event_class *);
+	struct bt_ctf_field_type *(*stream_class_get_packet_context_type)(struct bt_ctf_stream_class *);
+	void (*stream_class_put)(struct bt_ctf_stream_class *);
+	struct bt_ctf_field_type *(*type_integer_create)(unsigned int);
+	int (*type_integer_set_signed)(struct bt_ctf_field_type *, int);
+	int (*type_integer_set_base)(struct bt_ctf_field_type *, int);
+	int (*type_set_alignment)(struct bt_ctf_field_type *, unsigned int);
+	int (*type_structure_add_field)(struct bt_ctf_field_type *, struct bt_ctf_field_type *, const char *);
+	struct bt_ctf_field_type *(*type_sequence_create)(struct bt_ctf_field_type *, const char *);
+	void (*type_put)(struct bt_ctf_field_type *);
+	struct bt_ctf_event_class *(*event_class_create)(const char *);
+	int (*event_class_add_field)(struct bt_ctf_event_class *, struct bt_ctf_field_type *, const char *);
+	void (*event_class_put)(struct bt_ctf_event_class *);
+	struct bt_ctf_event *(*event_create)(struct bt_ctf_event_class *);
+	struct bt_ctf_field *(*event_get_payload)(struct bt_ctf_event *, const char *);
+	void (*event_put)(struct bt_ctf_event *);
+	struct bt_ctf_field *(*field_create)(struct bt_ctf_field_type *);
+	int (*field_unsigned_set)(struct bt_ctf_field *, uint64_t);
+	int (*field_signed_set)(struct bt_ctf_field *, int64_t);
+	int (*field_sequence_set_length)(struct bt_ctf_field *, struct bt_ctf_field *);
+	struct bt_ctf_field *(*field_sequence_get_field)(struct bt_ctf_field *, uint64_t);
+	struct bt_ctf_field *(*field_structure_get_field)(struct bt_ctf_field *, const char *);
+	void (*field_put)(struct bt_ctf_field *);
+	struct bt_ctf_field *(*stream_get_packet_context)(struct bt_ctf_stream *);
+	int (*stream_append_event)(struct bt_ctf_stream *, struct bt_ctf_event *);
+	int (*stream_flush)(struct bt_ctf_stream *);
+	void (*stream_put)(struct bt_ctf_stream *);
+} bt;
+
+int export_ctf_load(void)
+{
+	if (bt.handle)
+		return 0;
+	bt.handle = dlopen("libbabeltrace-ctf.so.1", RTLD_LAZY | RTLD_LOCAL);
+	if (!bt.handle)
+		return -ENOENT;
+#define SYM(field, name)                                        \
+	do {                                                    \
+		*(void **)&bt.field = dlsym(bt.handle, name);   \
+		if (!bt.field)                                  \
+			goto missing;                           \
+	} while (0)
+	SYM(writer_create, "bt_ctf_writer_create");
+	SYM(writer_add_env, "bt_ctf_writer_add_environment_field");
+	SYM(writer_add_clock, "bt_ctf_writer_add_clock");
+	SYM(writer_create_stream, "bt_ctf_writer_create_stream");
+	SYM(writer_flush_metadata, "bt_ctf_writer_flush_metadata");
+	SYM(writer_put, "bt_ctf_writer_put");
+	SYM(clock_create, "bt_ctf_clock_create");
+	SYM(clock_set_description, "bt_ctf_clock_set_description");
+	SYM(clock_set_frequency, "bt_ctf_clock_set_frequency");
+	SYM(clock_set_precision, "bt_ctf_clock_set_precision");
+	SYM(clock_set_offset_s, "bt_ctf_clock_set_offset_s");
+	SYM(clock_set_offset, "bt_ctf_clock_set_offset");
+	SYM(clock_set_is_absolute, "bt_ctf_clock_set_is_absolute");
+	SYM(clock_set_time, "bt_ctf_clock_set_time");
+	SYM(clock_put, "bt_ctf_clock_put");
+	SYM(stream_class_create, "bt_ctf_stream_class_create");
+	SYM(stream_class_set_clock, "bt_ctf_stream_class_set_clock");
+	SYM(stream_class_add_event_class, "bt_ctf_stream_class_add_event_class");
+	SYM(stream_class_get_packet_context_type, "bt_ctf_stream_class_get_packet_context_type");
+	SYM(stream_class_put, "bt_ctf_stream_class_put");
+	SYM(type_integer_create, "bt_ctf_field_type_integer_create");
+	SYM(type_integer_set_signed, "bt_ctf_field_type_integer_set_signed");
+	SYM(type_integer_set_base, "bt_ctf_field_type_integer_set_base");
+	SYM(type_set_alignment, "bt_ctf_field_type_set_alignment");
+	SYM(type_structure_add_field, "bt_ctf_field_type_structure_add_field");
+	SYM(type_sequence_create, "bt_ctf_field_type_sequence_create");
+	SYM(type_put, "bt_ctf_field_type_put");
+	SYM(event_class_create, "bt_ctf_event_class_create");
+	SYM(event_class_add_field, "bt_ctf_event_class_add_field");
+	SYM(event_class_put, "bt_ctf_event_class_put");
+	SYM(event_create, "bt_ctf_event_create");
+	SYM(event_get_payload, "bt_ctf_event_get_payload");
+	SYM(event_put, "bt_ctf_event_put");
+	SYM(field_create, "bt_ctf_field_create");
+	SYM(field_unsigned_set, "bt_ctf_field_unsigned_integer_set_value");
+	SYM(field_signed_set, "bt_ctf_field_signed_integer_set_value");
+	SYM(field_sequence_set_length, "bt_ctf_field_sequence_set_length");
+	SYM(field_sequence_get_field, "bt_ctf_field_sequence_get_field");
+	SYM(field_structure_get_field, "bt_ctf_field_structure_get_field");
+	SYM(field_put, "bt_ctf_field_put");
+	SYM(stream_get_packet_context, "bt_ctf_stream_get_packet_context");
+	SYM(stream_append_event, "bt_ctf_stream_append_event");
+	SYM(stream_flush, "bt_ctf_stream_flush");
+	SYM(stream_put, "bt_ctf_stream_put");
+#undef SYM
+	return 0;
+missing:
+	dlclose(bt.handle);
+	bt.handle = NULL;
+	return -ENOSYS;
+}
+
+/* the sample fields written as event fields (perf_ip, ...); TIME and CPU go elsewhere */
+#define CTF_SAMPLE_FIELDS                                                                       \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_IDENTIFIER)
+
+struct ctfrun {
+	struct tool tool; /* first */
+	struct bt_ctf_writer *writer;
+	struct bt_ctf_clock *clock;
+	struct bt_ctf_stream_class *sclass;
+	struct bt_ctf_field_type *t_u64, *t_hex, *t_s32, *t_u32;
+	struct u64map classes; /* struct evsel * -> struct bt_ctf_event_class * */
+	struct u64map streams; /* cpu + 1 -> struct bt_ctf_stream * */
+	long nr_samples;
+	u64 bytes; /* of the sample records converted, as perf counts what it wrote */
+	int err;
+};
+
+/* an integer type as perf declares its fields: byte aligned, @bits wide */
+static struct bt_ctf_field_type *int_type(unsigned int bits, bool is_signed, int base)
+{
+	struct bt_ctf_field_type *t = bt.type_integer_create(bits);
+
+	if (!t)
+		return NULL;
+	if (bt.type_integer_set_signed(t, is_signed) || bt.type_integer_set_base(t, base) ||
+	    bt.type_set_alignment(t, 1)) {
+		bt.type_put(t);
+		return NULL;
+	}
+	return t;
+}
+
+static struct bt_ctf_event_class *event_class_new(struct ctfrun *c, const struct evsel *evsel)
+{
+	u64 st = evsel->attr.sample_type;
+	struct bt_ctf_event_class *ec = bt.event_class_create(evsel->name ? evsel->name : "unknown");
+	struct bt_ctf_field_type *seq = NULL;
+	int bad = !ec;
+
+	if (!bad && (st & PERF_SAMPLE_IP))
+		bad |= bt.event_class_add_field(ec, c->t_hex, "perf_ip");
+	if (!bad && (st & PERF_SAMPLE_TID)) {
+		bad |= bt.event_class_add_field(ec, c->t_s32, "perf_tid");
+		bad |= bt.event_class_add_field(ec, c->t_s32, "perf_pid");
+	}
+	if (!bad && (st & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
+		bad |= bt.event_class_add_field(ec, c->t_u64, "perf_id");
+	if (!bad && (st & PERF_SAMPLE_PERIOD))
+		bad |= bt.event_class_add_field(ec, c->t_u64, "perf_period");
+	if (!bad && (st & PERF_SAMPLE_CALLCHAIN)) {
+		bad |= bt.event_class_add_field(ec, c->t_u32, "perf_callchain_size");
+		seq = bt.type_sequence_create(c->t_hex, "perf_callchain_size");
+		bad |= !seq || bt.event_class_add_field(ec, seq, "perf_callchain");
+		if (seq)
+			bt.type_put(seq);
+	}
+	if (!bad)
+		bad |= bt.stream_class_add_event_class(c->sclass, ec);
+	if (bad && ec) {
+		bt.event_class_put(ec);
+		return NULL;
+	}
+	return ec;
+}
+
+static int set_u(struct bt_ctf_event *ev, const char *name, u64 v)
+{
+	struct bt_ctf_field *f = bt.event_get_payload(ev, name);
+	int ret = f ? bt.field_unsigned_set(f, v) : -1;
+
+	if (f)
+		bt.field_put(f);
+	return ret;
+}
+
+static int set_s(struct bt_ctf_event *ev, const char *name, s64 v)
+{
+	struct bt_ctf_field *f = bt.event_get_payload(ev, name);
+	int ret = f ? bt.field_signed_set(f, v) : -1;
+
+	if (f)
+		bt.field_put(f);
+	return ret;
+}
+
+static int set_callchain(struct ctfrun *c, struct bt_ctf_event *ev, const struct ip_callchain *cc)
+{
+	u64 nr = cc ? cc->nr : 0;
+	struct bt_ctf_field *seq = bt.event_get_payload(ev, "perf_callchain");
+	struct bt_ctf_field *len = bt.field_create(c->t_u32);
+	int ret = !seq || !len || set_u(ev, "perf_callchain_size", nr) ||
+		  bt.field_unsigned_set(len, nr) || bt.field_sequence_set_length(seq, len);
+
+	for (u64 i = 0; !ret && i < nr; i++) {
+		struct bt_ctf_field *e = bt.field_sequence_get_field(seq, i);
+
+		ret = !e || bt.field_unsigned_set(e, cc->ips[i]);
+		if (e)
+			bt.field_put(e);
+	}
+	if (len)
+		bt.field_put(len);
+	if (seq)
+		bt.field_put(seq);
+	return ret;
+}
+
+/* the stream of @cpu, made on first use with cpu_id in its packet context */
+static struct bt_ctf_stream *stream_of(struct ctfrun *c, u32 cpu)
+{
+	struct bt_ctf_stream *s = u64map_find(&c->streams, (u64)cpu + 1);
+	struct bt_ctf_field *ctx, *f;
+
+	if (s)
+		return s;
+	s = bt.writer_create_stream(c->writer, c->sclass);
+	if (!s)
+		return NULL;
+	ctx = bt.stream_get_packet_context(s);
+	f = ctx ? bt.field_structure_get_field(ctx, "cpu_id") : NULL;
+	if (!f || bt.field_unsigned_set(f, cpu)) {
+		if (f)
+			bt.field_put(f);
+		if (ctx)
+			bt.field_put(ctx);
+		bt.stream_put(s);
+		return NULL;
+	}
+	bt.field_put(f);
+	bt.field_put(ctx);
+	u64map_set(&c->streams, (u64)cpu + 1, s);
+	return s;
+}
+
+static int on_sample(struct tool *tool, struct session *session, const union perf_event *event,
+		     const struct perf_sample *sample, struct evsel *evsel)
+{
+	struct ctfrun *c = (struct ctfrun *)tool;
+	struct bt_ctf_event_class *ec = u64map_find(&c->classes, (u64)(uintptr_t)evsel);
+	u64 st = evsel->attr.sample_type;
+	struct bt_ctf_stream *s;
+	struct bt_ctf_event *ev;
+	int bad = 0;
+
+	(void)session;
+	if (!ec)
+		return 0;
+	c->bytes += event->header.size;
+	s = stream_of(c, (st & PERF_SAMPLE_CPU) ? sample->cpu : 0);
+	ev = s ? bt.event_create(ec) : NULL;
+	if (!ev) {
+		c->err = -EIO;
+		return c->err;
+	}
+	bt.clock_set_time(c->clock, (int64_t)sample->time);
+	if (st & PERF_SAMPLE_IP)
+		bad |= set_u(ev, "perf_ip", sample->ip);
+	if (st & PERF_SAMPLE_TID) {
+		bad |= set_s(ev, "perf_tid", (s32)sample->tid);
+		bad |= set_s(ev, "perf_pid", (s32)sample->pid);
+	}
+	if (st & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))
+		bad |= set_u(ev, "perf_id", sample->id);
+	if (st & PERF_SAMPLE_PERIOD)
+		bad |= set_u(ev, "perf_period", sample->period);
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		bad |= set_callchain(c, ev, sample->callchain);
+	if (!bad)
+		bad |= bt.stream_append_event(s, ev);
+	bt.event_put(ev);
+	if (bad) {
+		c->err = -EIO;
+		return c->err;
+	}
+	/* bound the writer's memory: a packet every 64k events of a stream */
+	if (++c->nr_samples % 65536 == 0)
+		bt.stream_flush(s);
+	return 0;
+}
+
+static int flush_stream(uint64_t key, void *val, void *arg)
+{
+	struct ctfrun *c = arg;
+
+	(void)key;
+	if (bt.stream_flush(val))
+		c->err = -EIO;
+	bt.stream_put(val);
+	return 0;
+}
+
+static int put_class(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	bt.event_class_put(val);
+	return 0;
+}
+
+/* the trace's env block, as perf writes it */
+static int add_env(struct ctfrun *c, const struct perf_header *h)
+{
+	struct utsname u;
+	const char *sysname = "Linux";
+	int bad = 0;
+
+	if (!uname(&u))
+		sysname = u.sysname;
+	if (h->hostname)
+		bad |= bt.writer_add_env(c->writer, "host", h->hostname);
+	bad |= bt.writer_add_env(c->writer, "sysname", sysname);
+	if (h->os_release)
+		bad |= bt.writer_add_env(c->writer, "release", h->os_release);
+	if (h->version)
+		bad |= bt.writer_add_env(c->writer, "version", h->version);
+	if (h->arch)
+		bad |= bt.writer_add_env(c->writer, "machine", h->arch);
+	bad |= bt.writer_add_env(c->writer, "domain", "kernel");
+	bad |= bt.writer_add_env(c->writer, "tracer_name", "perf");
+	return bad ? -EIO : 0;
+}
+
+/* the clock, the stream class with cpu_id in its packet context, the integer types */
+static int setup(struct ctfrun *c, struct strbuf *msg)
+{
+	struct bt_ctf_field_type *ctx;
+	int bad;
+
+	c->clock = bt.clock_create("perf_clock");
+	if (!c->clock)
+		return -EIO;
+	bad = bt.clock_set_description(c->clock, "perf clock") ||
+	      bt.clock_set_frequency(c->clock, 1000000000) || bt.clock_set_precision(c->clock, 10) ||
+	      bt.clock_set_offset_s(c->clock, 0) || bt.clock_set_offset(c->clock, 0) ||
+	      bt.clock_set_is_absolute(c->clock, 0) || bt.writer_add_clock(c->writer, c->clock);
+	c->sclass = bad ? NULL : bt.stream_class_create("perf_stream");
+	if (!c->sclass || bt.stream_class_set_clock(c->sclass, c->clock))
+		return -EIO;
+	c->t_u64 = int_type(64, false, CTF_BASE_DECIMAL);
+	c->t_hex = int_type(64, false, CTF_BASE_HEX);
+	c->t_s32 = int_type(32, true, CTF_BASE_DECIMAL);
+	c->t_u32 = int_type(32, false, CTF_BASE_DECIMAL);
+	if (!c->t_u64 || !c->t_hex || !c->t_s32 || !c->t_u32)
+		return -EIO;
+	ctx = bt.stream_class_get_packet_context_type(c->sclass);
+	bad = !ctx || bt.type_structure_add_field(ctx, c->t_u32, "cpu_id");
+	if (ctx)
+		bt.type_put(ctx);
+	if (bad)
+		strbuf_addstr(msg, "CTF: cannot add cpu_id to the packet context");
+	return bad ? -EIO : 0;
+}
+
+long export_ctf(struct session *session, const char *path, struct data_error *err,
+		struct strbuf *msg, u64 *bytes)
+{
+	struct ctfrun c;
+	struct evsel *evsel;
+	long ret;
+
+	memset(&c, 0, sizeof(c));
+	if (export_ctf_load()) {
+		strbuf_addstr(msg, "libbabeltrace-ctf.so.1 could not be loaded (install libbabeltrace1)");
+		return -ENOSYS;
+	}
+	evlist_for_each_entry(session->evlist, evsel) {
+		u64 extra = evsel->attr.sample_type & ~(u64)CTF_SAMPLE_FIELDS;
+
+		if (extra) {
+			strbuf_addf(msg, "--to-ctf: event '%s' has sample fields sonde does not convert "
+					 "to CTF yet (sample_type 0x%llx); --to-json converts them",
+				    evsel->name ? evsel->name : "?", (unsigned long long)extra);
+			return -EOPNOTSUPP;
+		}
+	}
+	c.writer = bt.writer_create(path);
+	if (!c.writer) {
+		strbuf_addf(msg, "CTF: cannot create a trace in %s", path);
+		return -EIO;
+	}
+	u64map_init(&c.classes);
+	u64map_init(&c.streams);
+	c.tool.sample = on_sample;
+	c.tool.ordered = true;
+	ret = add_env(&c, data_reader_header(session->reader));
+	if (!ret)
+		ret = setup(&c, msg);
+	evlist_for_each_entry(session->evlist, evsel) {
+		struct bt_ctf_event_class *ec = ret ? NULL : event_class_new(&c, evsel);
+
+		if (!ret && !ec)
+			ret = -EIO;
+		if (ec)
+			u64map_set(&c.classes, (u64)(uintptr_t)evsel, ec);
+	}
+	if (!ret)
+		ret = session_process(session, &c.tool, err);
+	u64map_for_each(&c.streams, flush_stream, &c);
+	if (ret >= 0)
+		bt.writer_flush_metadata(c.writer);
+	if (ret >= 0 && c.err)
+		ret = c.err;
+	if (ret == -EIO && !msg->len)
+		strbuf_addstr(msg, "CTF: the babeltrace writer failed");
+	u64map_for_each(&c.classes, put_class, NULL);
+	u64map_release(&c.classes);
+	u64map_release(&c.streams);
+	if (c.t_u64)
+		bt.type_put(c.t_u64);
+	if (c.t_hex)
+		bt.type_put(c.t_hex);
+	if (c.t_s32)
+		bt.type_put(c.t_s32);
+	if (c.t_u32)
+		bt.type_put(c.t_u32);
+	if (c.sclass)
+		bt.stream_class_put(c.sclass);
+	if (c.clock)
+		bt.clock_put(c.clock);
+	bt.writer_put(c.writer);
+	*bytes = c.bytes;
+	return ret < 0 ? ret : c.nr_samples;
+}
