@@ -15,7 +15,6 @@ TEST_PKGS="$TEST_PKGS chromium protobuf-compiler"
 TEST_PKGS="$TEST_PKGS tmux"
 # USDT test programs (t6020) include <sys/sdt.h>
 TEST_PKGS="$TEST_PKGS systemtap-sdt-dev"
-
 # data convert --to-ctf loads libbabeltrace-ctf.so.1 (libbabeltrace1); t9042 reads traces back with babeltrace
 PKGS="$PKGS libbabeltrace-dev"
 TEST_PKGS="$TEST_PKGS babeltrace"
