@@ -247,8 +247,13 @@ static void pad(struct strbuf *sb, size_t from, size_t width)
 
 static void emit(struct trace *trace, struct strbuf *sb)
 {
+	if (trace->stopped)
+		return;
 	strbuf_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, trace->out);
+	/* --max-events: the last line shown stops the trace (the loop disables the events) */
+	if (trace->max_events && ++trace->nr_printed >= trace->max_events)
+		trace->stopped = true;
 }
 
 static void add_call(struct trace *trace, struct strbuf *sb, struct syscall_desc *d,

@@ -139,6 +139,21 @@ char *trace_build_filter(struct trace *trace)
 			strbuf_addf(&sb, "id %s %d", trace->negate ? "!=" : "==", id);
 		}
 	}
+	if (trace->filter_pids) {
+		/* --filter-pids: their calls never reach the rings */
+		char *copy = xstrdup(trace->filter_pids), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			char *sel = sb.len ? strbuf_detach(&sb, NULL) : NULL;
+
+			if (sel)
+				strbuf_addf(&sb, "(%s) && common_pid != %d", sel, atoi(tok));
+			else
+				strbuf_addf(&sb, "common_pid != %d", atoi(tok));
+			free(sel);
+		}
+		free(copy);
+	}
 	if (trace->target.system_wide || trace->target.cpu_list) {
 		/* system-wide: not our own calls */
 		if (sb.len) {

@@ -9,6 +9,7 @@
 #include "core/evlist-open.h"
 #include "core/mmap.h"
 #include "core/parse-events.h"
+#include "core/record-config.h"
 #include "core/threadmap.h"
 #include "data/sample.h"
 #include "lib/debug.h"
@@ -25,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,6 +320,14 @@ static int trace_loop(struct trace *trace, struct perf_mmap_set *rings, const si
 		fflush(trace->out);
 		if (done && !n)
 			break;
+		if (trace->stopped && !done) {
+			/* --max-events reached: a command runs on to its end, other targets stop now */
+			evlist_disable(trace->evlist);
+			if (!trace->target.has_workload) {
+				done = true;
+				continue;
+			}
+		}
 		if (got_sigchld || done_signal) {
 			if (!done)
 				evlist_disable(trace->evlist);
@@ -401,6 +411,43 @@ static void hand_off_close(void)
 		close(p[1]);
 }
 
+/*
+ * create_maps - the cpus and threads of the target; -u USER is the threads
+ * its processes have now. Returns 0, -EINVAL (no such user), -ENOENT (a uid
+ * without a passwd entry, perf's words for both printed) or another -errno.
+ */
+static int create_maps(struct trace *trace)
+{
+	struct target copy = trace->target;
+	char *tids = NULL;
+	int err;
+
+	if (copy.uid_str) {
+		char *end;
+		unsigned long uid = strtoul(copy.uid_str, &end, 10);
+
+		if (!getpwnam(copy.uid_str)) {
+			if (*end || end == copy.uid_str) {
+				fprintf(stderr, "Invalid User: %s", copy.uid_str);
+				return -EINVAL;
+			}
+			if (!getpwuid((uid_t)uid)) {
+				fprintf(stderr, "Problems obtaining information for user %s",
+					copy.uid_str);
+				return -ENOENT;
+			}
+		}
+		tids = record_uid_tid_list(copy.uid_str, &err);
+		if (!tids)
+			return err ? err : -ESRCH;
+		copy.tid = tids;
+		copy.uid_str = NULL;
+	}
+	err = evlist_create_maps(trace->evlist, &copy);
+	free(tids);
+	return err;
+}
+
 static int trace_run(struct trace *trace, const char **argv)
 {
 	struct target *t = &trace->target;
@@ -415,7 +462,11 @@ static int trace_run(struct trace *trace, const char **argv)
 	if (add_events(trace, workload))
 		return 255;
 	t->has_workload = workload;
-	err = evlist_create_maps(trace->evlist, t);
+	err = create_maps(trace);
+	if (err == -EINVAL)
+		return 250;
+	if (err == -ENOENT)
+		return 251;
 	if (err) {
 		fprintf(stderr, "Problems parsing the target to trace, check your options!\n");
 		return 255;
@@ -606,6 +657,7 @@ int cmd_trace(int argc, const char **argv)
 	struct trace trace;
 	bool comm = true;
 	const char *input = NULL;
+	unsigned int proc_map_timeout = 500;	/* accepted: /proc maps are read whole, without one */
 	int status;
 
 	memset(&trace, 0, sizeof(trace));
@@ -628,7 +680,7 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_FLAG("with-summary", 'S', &trace.with_summary, "Show all syscalls and summary with statistics"),
 		SPEC_TEXT("tid", 't', &trace.target.tid, "tid", "trace events on existing thread id"),
 		SPEC_FLAG("time", 'T', &trace.full_time, "Show full timestamp, not time relative to first start"),
-		SPEC_REFUSED("uid", 'u', "user", "user to profile"),
+		SPEC_TEXT("uid", 'u', &trace.target.uid_str, "user", "user to profile"),
 		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose"),
 		SPEC_REFUSED("call-graph", 0, "record_mode[,record_size]",
 			     "setup and enables call-graph (stack chain/backtrace):\n\n\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n\t\t\t\t\t\tdefault: 8192 (bytes)\n\n\t\t\t\tDefault: fp"),
@@ -639,16 +691,16 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_FN("expr", 0, &trace, "expr", "list of syscalls/events to trace", trace_event_option),
 		SPEC_FLAG("failure", 0, &trace.failure_only, "Show only syscalls that failed"),
 		SPEC_REFUSED("filter", 0, "filter", "event filter"),
-		SPEC_REFUSED("filter-pids", 0, "CSV list of pids", "pids to filter (by the kernel)"),
+		SPEC_TEXT("filter-pids", 0, &trace.filter_pids, "CSV list of pids", "pids to filter (by the kernel)"),
 		SPEC_REFUSED_NOVAL("kernel-syscall-graph", 0, "Show the kernel callchains on the syscall exit path"),
 		SPEC_REFUSED_NOVAL("libtraceevent_print", 0, "Use libtraceevent to print the tracepoint arguments."),
 		SPEC_REFUSED("map-dump", 0, "BPF map", "BPF map to periodically dump"),
-		SPEC_REFUSED("max-events", 0, "n", "Set the maximum number of events to print, exit after that is reached. "),
+		SPEC_U64("max-events", 0, &trace.max_events, "Set the maximum number of events to print, exit after that is reached. "),
 		SPEC_REFUSED("max-stack", 0, "n", "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
 		SPEC_REFUSED("min-stack", 0, "n", "Set the minimum stack depth when parsing the callchain, anything below the specified depth will be ignored."),
 		SPEC_FLAG("no-inherit", 0, &trace.no_inherit, "child tasks do not inherit counters"),
 		SPEC_REFUSED_NOVAL("print-sample", 0, "print the PERF_RECORD_SAMPLE PERF_SAMPLE_ info, for debugging"),
-		SPEC_REFUSED("proc-map-timeout", 0, "n", "per thread proc mmap processing timeout in ms"),
+		SPEC_UINT("proc-map-timeout", 0, &proc_map_timeout, "per thread proc mmap processing timeout in ms"),
 		SPEC_FLAG("sched", 0, &trace.sched, "show blocking scheduler events"),
 		SPEC_REFUSED_NOVAL("show-on-off-events", 0, "Show the on/off switch events, used with --switch-on and --switch-off"),
 		SPEC_REFUSED_NOVAL("sort-events", 0, "Sort batch of events before processing, use if getting out of order events"),
@@ -676,8 +728,8 @@ int cmd_trace(int argc, const char **argv)
 		trace.trace_syscalls = syscalls_opt > 0 || trace.selected ||
 				       (!trace.event_str && !trace.pf_maj && !trace.pf_min);
 	trace.show_comm = comm;
-	if (!argc && !trace.target.pid && !trace.target.tid && !trace.target.system_wide &&
-	    !trace.target.cpu_list)
+	if (!argc && !trace.target.pid && !trace.target.tid && !trace.target.uid_str &&
+	    !trace.target.system_wide && !trace.target.cpu_list)
 		trace.target.system_wide = true;
 	trace.out = stderr;
 	if (trace.output_name) {

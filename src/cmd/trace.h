@@ -64,6 +64,10 @@ struct trace {
 	bool show_thread;
 	bool replay;			/* -i: percentages over samples, pid 0 is "swapper" */		/* the comm/tid column: more than one thread is traced */
 	double duration_ms;
+	u64 max_events;		/* --max-events: lines printed before tracing stops, 0: no limit */
+	u64 nr_printed;
+	bool stopped;		/* --max-events reached: nothing more is shown */
+	const char *filter_pids; /* --filter-pids: pids the kernel filter leaves out */
 	size_t mmap_pages;	/* data pages per ring (-m) */
 	bool pf_maj, pf_min;	/* --pf maj|min|all */
 	bool sched;		/* --sched: runtime per thread in the summary */
