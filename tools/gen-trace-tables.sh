@@ -26,7 +26,10 @@ table() {
 	local tname=$1 include=$2 prefix=$3; shift 3
 	{
 		echo "#include <$include>"
-		for n in "$@"; do echo "@@ \"$n\" $n"; done
+		# NAME=EXPR: a row whose value is the expression of header macros
+		for n in "$@"; do
+			if [[ $n == *=* ]]; then echo "@@ \"${n%%=*}\" (${n#*=})"; else echo "@@ \"$n\" $n"; fi
+		done
 	} > "$tmp/t.c"
 	echo "static const struct trace_flag ${tname}[] = {"
 	$CC -E -P "$tmp/t.c" | sed -nE 's/^@@ "([A-Za-z0-9_]+)" /\1 /p' | while read -r name value; do
@@ -90,6 +93,15 @@ table_enum() {
 		$(names 'RLIMIT_[A-Z]+' "$INC/asm-generic/resource.h")
 	table trace_grnd_flags linux/random.h GRND_ $(names 'GRND_[A-Z]+' "$INC/linux/random.h")
 	table trace_access_modes unistd.h "" R_OK W_OK X_OK
+	# file modes as perf names them: the kernel's all-users groups (their
+	# names are not in the uapi; their bits are the uapi S_I* ones), then the
+	# uapi bits in header order, each shown when all its bits are set
+	table trace_file_modes linux/stat.h S_ \
+		'IALLUGO=S_ISUID|S_ISGID|S_ISVTX|S_IRWXU|S_IRWXG|S_IRWXO' \
+		'IRWXUGO=S_IRWXU|S_IRWXG|S_IRWXO' \
+		'IRUGO=S_IRUSR|S_IRGRP|S_IROTH' 'IWUGO=S_IWUSR|S_IWGRP|S_IWOTH' \
+		'IXUGO=S_IXUSR|S_IXGRP|S_IXOTH' \
+		$(names 'S_I[A-Z]+' "$INC/linux/stat.h" | grep -vx S_IFMT)
 	table trace_at_fdcwd linux/fcntl.h AT_FD AT_FDCWD
 	table trace_seek_whences linux/fs.h SEEK_ $(names 'SEEK_[A-Z]+' "$INC/linux/fs.h" | grep -vx SEEK_MAX)
 	table trace_fcntl_cmds linux/fcntl.h F_ \

@@ -108,6 +108,8 @@ static enum syscall_arg_kind arg_kind(const char *sc, const char *arg, const cha
 		return SAK_OPEN_FLAGS;
 	if (!strcmp(arg, "mode") && name_in(sc, access_calls))
 		return SAK_ACCESS_MODE;
+	if (!strcmp(arg, "mode") && strstr(type, "umode_t"))
+		return SAK_FILE_MODE;
 	if (!strcmp(arg, "prot"))
 		return SAK_MMAP_PROT;
 	if (!strcmp(arg, "flags") && !strcmp(sc, "mmap"))
@@ -422,6 +424,21 @@ static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v,
 		}
 		if (acc == 1)
 			strbuf_addf(out, "%s%s", sep ? "|" : "", trace_table_find(TT_OPEN_ACCMODE, 1));
+		break;
+	}
+	case SAK_FILE_MODE: {
+		/* each name whose bits are all still set takes them, in table order */
+		bool sep = false;
+
+		for (const struct trace_flag *f = trace_table_get(TT_FILE_MODE); f->name; f++) {
+			if ((v & f->val) != f->val)
+				continue;
+			strbuf_addf(out, "%s%s", sep ? "|" : "", f->name);
+			sep = true;
+			v &= ~f->val;
+		}
+		if (v)
+			strbuf_addf(out, "%s%#llx", sep ? "|" : "", (unsigned long long)v);
 		break;
 	}
 	case SAK_ACCESS_MODE: {

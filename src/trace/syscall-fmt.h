@@ -23,6 +23,7 @@ enum syscall_arg_kind {
 	SAK_PID,	/* a pid, "(comm)" added when the thread is known */
 	SAK_OPEN_FLAGS,
 	SAK_ACCESS_MODE,
+	SAK_FILE_MODE,		/* umode_t: IRUGO|IWUSR... */
 	SAK_MMAP_PROT,
 	SAK_MMAP_FLAGS,
 	SAK_CLONE_FLAGS,

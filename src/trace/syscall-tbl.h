@@ -44,6 +44,7 @@ enum trace_table {
 	TT_SOCKET_TYPE,
 	TT_SOCKET_TYPE_FLAGS,
 	TT_MSG_FLAGS,
+	TT_FILE_MODE,
 	TT_NR,
 };
 
