@@ -25,7 +25,7 @@ names() {
 table() {
 	local tname=$1 include=$2 prefix=$3; shift 3
 	{
-		echo "#include <$include>"
+		for i in $include; do echo "#include <$i>"; done
 		# NAME=EXPR: a row whose value is the expression of header macros
 		for n in "$@"; do
 			if [[ $n == *=* ]]; then echo "@@ \"${n%%=*}\" (${n#*=})"; else echo "@@ \"$n\" $n"; fi
@@ -115,6 +115,17 @@ table_enum() {
 	table_enum trace_socket_types sys/socket.h SOCK_ \
 		$(names 'SOCK_[A-Z]+' "$arch_inc/bits/socket_type.h" | grep -vxE 'SOCK_CLOEXEC|SOCK_NONBLOCK')
 	table_enum trace_socket_type_flags sys/socket.h SOCK_ SOCK_CLOEXEC SOCK_NONBLOCK
+	# socket option levels: libc's SOL_* (SOL_SOCKET shown as a number, as perf does),
+	# and SCTP/UDPLITE whose levels are their protocol numbers
+	sol_hdrs="netinet/in.h netinet/tcp.h netinet/udp.h sys/socket.h"
+	for h in netipx/ipx.h netax25/ax25.h netatalk/at.h netrom/netrom.h netrose/rose.h; do
+		[ -f "$INC/$h" ] && sol_hdrs="$sol_hdrs $h"
+	done
+	table_enum trace_sock_proto_levels netinet/in.h IPPROTO_ IPPROTO_SCTP IPPROTO_UDPLITE
+	table trace_sock_levels "$sol_hdrs" SOL_ \
+		$(names 'SOL_[A-Z0-9]+' "$arch_inc/bits/in.h" "$INC/netinet/tcp.h" "$INC/netinet/udp.h" \
+			"$arch_inc/bits/socket.h" $(for h in $sol_hdrs; do [ -f "$INC/$h" ] && echo "$INC/$h"; done) |
+		  grep -vxE 'SOL_SOCKET|SOL_CAN_BASE')
 	table_enum trace_msg_flags sys/socket.h MSG_ \
 		$(names 'MSG_[A-Z_]+' "$arch_inc/bits/socket.h" | grep -vxE 'MSG_TRYHARD')
 	echo

@@ -86,6 +86,15 @@ static const char *thread_fd_path(void *priv, int fd)
 
 	if (!t || !(slot = fd_slot(trace, t, fd)))
 		return NULL;
+	if (trace->selected) {
+		/* close/dup may not be traced: a cached path could be stale, read it every time */
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", t->pid > 0 ? t->pid : t->tid, fd);
+		n = readlink(link, trace->fd_scratch, sizeof(trace->fd_scratch) - 1);
+		if (n <= 0)
+			return NULL;
+		trace->fd_scratch[n] = '\0';
+		return trace->fd_scratch;
+	}
 	if (!*slot) {
 		snprintf(link, sizeof(link), "/proc/%d/fd/%d", t->pid > 0 ? t->pid : t->tid, fd);
 		n = readlink(link, buf, sizeof(buf) - 1);

@@ -86,6 +86,7 @@ struct trace {
 	u64 base_time;			/* first sample's time */
 	u64 nr_records;			/* every record, side-band included (-s percentages) */
 	u64 nr_lost;
+	char fd_scratch[4096];		/* an fd's path read for one line (with -e) */
 	struct tep_handle *tep;		/* owned: formats of the other events (-e sys:name) */
 };
 

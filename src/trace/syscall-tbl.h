@@ -45,6 +45,8 @@ enum trace_table {
 	TT_SOCKET_TYPE_FLAGS,
 	TT_MSG_FLAGS,
 	TT_FILE_MODE,
+	TT_SOCK_LEVEL,
+	TT_SOCK_PROTO_LEVEL,
 	TT_NR,
 };
 
