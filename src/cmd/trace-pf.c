@@ -26,7 +26,7 @@ static int feed_machine(void *arg, union perf_event *ev)
 	return 0;
 }
 
-struct trace_pf *trace_pf_new(struct machine *machine, const int *pids, int nr)
+struct trace_pf *trace_pf_new(struct machine *machine, const int *pids, int nr, bool all)
 {
 	struct trace_pf *pf = xcalloc(1, sizeof(*pf));
 
@@ -43,7 +43,9 @@ struct trace_pf *trace_pf_new(struct machine *machine, const int *pids, int nr)
 		synth_init(&s, feed_machine, pf->machine, 0, NULL);
 		s.mmap_data = true;
 		synth_kernel_mmap(&s);
-		for (int i = 0; i < nr; i++)
+		if (all)
+			synth_all_tasks(&s, true);
+		for (int i = 0; !all && i < nr; i++)
 			if (pids[i] > 0)
 				synth_mmaps(&s, pids[i]);
 		synth_release(&s);

@@ -527,7 +527,7 @@ static int trace_run(struct trace *trace, const char **argv)
 		bool running = t->pid || t->tid;
 
 		trace->pf = trace_pf_new(NULL, running ? threads->pids : NULL,
-					 running ? threads->nr : 0);
+					 running ? threads->nr : 0, t->system_wide || t->cpu_list);
 	}
 	/* perf shows the comm/tid column only when more than one thread can show up */
 	trace->show_thread = t->system_wide || t->cpu_list || trace->evlist->threads->nr > 1 ||

@@ -107,11 +107,11 @@ struct trace_thread *trace_thread_findnew(struct trace *trace, int pid, int tid)
 
 /*
  * trace_pf_new - --pf's address model: a machine fed with the kernel map,
- * the mmaps of @pids[@nr] (already running targets) and then every live
- * side-band record; @machine borrowed instead when non-NULL (-i: the
- * session's). Never NULL.
+ * the mmaps of @pids[@nr] (already running targets; every task with @all)
+ * and then every live side-band record; @machine borrowed instead when
+ * non-NULL (-i: the session's). Never NULL.
  */
-struct trace_pf *trace_pf_new(struct machine *machine, const int *pids, int nr);
+struct trace_pf *trace_pf_new(struct machine *machine, const int *pids, int nr, bool all);
 
 /* trace_pf_free - release what trace_pf_new() made. */
 void trace_pf_free(struct trace_pf *pf);
