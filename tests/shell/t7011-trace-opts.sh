@@ -7,7 +7,7 @@
 
 W=$SONDE_WORKLOADS/sysmix
 
-test_expect_success ROOT,TRACEFS '-u traces the processes of a user (and their children)' '
+test_expect_success ROOT,TRACEFS,NOBODY '-u traces the processes of a user (and their children)' '
 	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "sleep 1; exec $W" </dev/null 2>log &
 	wpid=$!
 	sleep 0.3 &&
