@@ -542,8 +542,11 @@ int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct 
 			t->nr_majfaults++;
 		else
 			t->nr_minfaults++;
-		/* a fault does not cut the pending call: its line comes whole after it */
-		if (trace->pf && printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {
+		/*
+		 * a fault does not cut the pending call: its line comes whole after
+		 * it; --failure and --duration do not hide faults (perf)
+		 */
+		if (trace->pf && printing(trace)) {
 			struct strbuf sb = STRBUF_INIT;
 
 			line_head(trace, &sb, &sample->time, 0, t);

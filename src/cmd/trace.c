@@ -601,10 +601,19 @@ static int trace_replay(struct trace *trace, const char *path)
 	struct data_error err;
 	int ret;
 
+	struct evsel *evsel;
+	bool faults = false;
+
 	if (!reader)
 		return 255;
+	/* page faults in the file are shown as perf shows them, symbols resolved */
+	evlist_for_each_entry(data_reader_evlist(reader), evsel)
+		faults |= evsel_is_fault(evsel) != 0;
+	mopts.no_symbols = !faults;
 	session = session_new(reader, &mopts);
 	trace->evlist = data_reader_evlist(reader);
+	if (faults)
+		trace->pf = trace_pf_new(&session->machine, NULL, 0, false);
 	trace->sys_enter = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_enter");
 	trace->sys_exit = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_exit");
 	trace->trace_syscalls = trace->sys_enter || trace->sys_exit;
@@ -622,12 +631,16 @@ static int trace_replay(struct trace *trace, const char *path)
 	if (ret < 0) {
 		data_error_print(path, &err);
 		trace->evlist = NULL;
+		trace_pf_free(trace->pf);
+		trace->pf = NULL;
 		session_free(session);
 		return 255;
 	}
 	if (trace->summary_only || trace->with_summary)
 		trace_print_summary(trace);
 	trace->evlist = NULL; /* the reader's */
+	trace_pf_free(trace->pf);	/* borrows the session's machine */
+	trace->pf = NULL;
 	session_free(session);
 	return 0;
 }

@@ -88,5 +88,22 @@ test_expect_success ROOT,TRACEFS,PERF 'the same fault lines as perf trace --pf (
 	sed -i "s/sonde trace/perf trace/" sonde.err && test_cmp perf.err sonde.err
 '
 
+test_expect_success ROOT,TRACEFS '--failure and --duration do not hide faults (as perf)' '
+	"$SONDE" trace --failure --pf maj -e close -o out -- "$W" 0 "$PF_FILE" </dev/null 2>/dev/null &&
+	test_grep "majfault \[main\+0x[0-9a-f]+\] => $PF_FILE@0x0 \(d\.\)$" out &&
+	test_grep "close\(fd: 1234\)" out && ! grep "= 0$" out
+'
+
+test_expect_success ROOT,TRACEFS,PERF 'faults recorded in a file: -i prints them as perf trace -i' '
+	"$PERF" record -q -R -c 1 -d -e raw_syscalls:sys_enter,raw_syscalls:sys_exit,major-faults,minor-faults \
+		-o pf.data -- "$W" 0 "$PF_FILE" </dev/null >/dev/null 2>&1 &&
+	for o in "" "-s" "-S --errno-summary" "--failure"; do
+		"$SONDE" trace $o -i pf.data >sonde.out 2>&1 &&
+		"$PERF" trace $o -i pf.data >perf.out 2>&1 &&
+		test_cmp perf.out sonde.out || exit 1
+	done &&
+	test_grep "majfault \[main\+0x[0-9a-f]+\] => $PF_FILE@0x0 \(d\.\)$" sonde.out
+'
+
 rm -f "$PF_FILE"
 test_done
