@@ -26,8 +26,11 @@ names() {
 table() {
 	local tname=$1 include=$2 prefix=$3; shift 3
 	{
-		echo "#include <$include>"
-		for n in "$@"; do echo "@@ \"$n\" $n"; done
+		for i in $include; do echo "#include <$i>"; done
+		# NAME=EXPR: a row whose value is the expression of header macros
+		for n in "$@"; do
+			if [[ $n == *=* ]]; then echo "@@ \"${n%%=*}\" (${n#*=})"; else echo "@@ \"$n\" $n"; fi
+		done
 	} > "$tmp/t.c"
 	echo "static const struct trace_flag ${tname}[] = {"
 	$CC -E -P "$tmp/t.c" | sed -nE 's/^@@ "([A-Za-z0-9_]+)" /\1 /p' | while read -r name value; do
@@ -91,6 +94,15 @@ table_enum() {
 		$(names 'RLIMIT_[A-Z]+' "$INC/asm-generic/resource.h")
 	table trace_grnd_flags linux/random.h GRND_ $(names 'GRND_[A-Z]+' "$INC/linux/random.h")
 	table trace_access_modes unistd.h "" R_OK W_OK X_OK
+	# file modes as perf names them: the kernel's all-users groups (their
+	# names are not in the uapi; their bits are the uapi S_I* ones), then the
+	# uapi bits in header order, each shown when all its bits are set
+	table trace_file_modes linux/stat.h S_ \
+		'IALLUGO=S_ISUID|S_ISGID|S_ISVTX|S_IRWXU|S_IRWXG|S_IRWXO' \
+		'IRWXUGO=S_IRWXU|S_IRWXG|S_IRWXO' \
+		'IRUGO=S_IRUSR|S_IRGRP|S_IROTH' 'IWUGO=S_IWUSR|S_IWGRP|S_IWOTH' \
+		'IXUGO=S_IXUSR|S_IXGRP|S_IXOTH' \
+		$(names 'S_I[A-Z]+' "$INC/linux/stat.h" | grep -vx S_IFMT)
 	table trace_at_fdcwd linux/fcntl.h AT_FD AT_FDCWD
 	table trace_seek_whences linux/fs.h SEEK_ $(names 'SEEK_[A-Z]+' "$INC/linux/fs.h" | grep -vx SEEK_MAX)
 	table trace_fcntl_cmds linux/fcntl.h F_ \
@@ -104,6 +116,17 @@ table_enum() {
 	table_enum trace_socket_types sys/socket.h SOCK_ \
 		$(names 'SOCK_[A-Z]+' "$arch_inc/bits/socket_type.h" | grep -vxE 'SOCK_CLOEXEC|SOCK_NONBLOCK')
 	table_enum trace_socket_type_flags sys/socket.h SOCK_ SOCK_CLOEXEC SOCK_NONBLOCK
+	# socket option levels: libc's SOL_* (SOL_SOCKET shown as a number, as perf does),
+	# and SCTP/UDPLITE whose levels are their protocol numbers
+	sol_hdrs="netinet/in.h netinet/tcp.h netinet/udp.h sys/socket.h"
+	for h in netipx/ipx.h netax25/ax25.h netatalk/at.h netrom/netrom.h netrose/rose.h; do
+		[ -f "$INC/$h" ] && sol_hdrs="$sol_hdrs $h"
+	done
+	table_enum trace_sock_proto_levels netinet/in.h IPPROTO_ IPPROTO_SCTP IPPROTO_UDPLITE
+	table trace_sock_levels "$sol_hdrs" SOL_ \
+		$(names 'SOL_[A-Z0-9]+' "$arch_inc/bits/in.h" "$INC/netinet/tcp.h" "$INC/netinet/udp.h" \
+			"$arch_inc/bits/socket.h" $(for h in $sol_hdrs; do [ -f "$INC/$h" ] && echo "$INC/$h"; done) |
+		  grep -vxE 'SOL_SOCKET|SOL_CAN_BASE')
 	table_enum trace_msg_flags sys/socket.h MSG_ \
 		$(names 'MSG_[A-Z_]+' "$arch_inc/bits/socket.h" | grep -vxE 'MSG_TRYHARD')
 	echo

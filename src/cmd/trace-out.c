@@ -86,6 +86,15 @@ static const char *thread_fd_path(void *priv, int fd)
 
 	if (!t || !(slot = fd_slot(trace, t, fd)))
 		return NULL;
+	if (trace->selected) {
+		/* close/dup may not be traced: a cached path could be stale, read it every time */
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", t->pid > 0 ? t->pid : t->tid, fd);
+		n = readlink(link, trace->fd_scratch, sizeof(trace->fd_scratch) - 1);
+		if (n <= 0)
+			return NULL;
+		trace->fd_scratch[n] = '\0';
+		return trace->fd_scratch;
+	}
 	if (!*slot) {
 		snprintf(link, sizeof(link), "/proc/%d/fd/%d", t->pid > 0 ? t->pid : t->tid, fd);
 		n = readlink(link, buf, sizeof(buf) - 1);
@@ -247,8 +256,13 @@ static void pad(struct strbuf *sb, size_t from, size_t width)
 
 static void emit(struct trace *trace, struct strbuf *sb)
 {
+	if (trace->stopped)
+		return;
 	strbuf_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, trace->out);
+	/* --max-events: the last line shown stops the trace (the loop disables the events) */
+	if (trace->max_events && ++trace->nr_printed >= trace->max_events)
+		trace->stopped = true;
 }
 
 static void add_call(struct trace *trace, struct strbuf *sb, struct syscall_desc *d,
@@ -472,6 +486,7 @@ int trace_process_side(struct trace *trace, const union perf_event *ev)
 	/* live, perf counts every record in the percentages; from a file only samples */
 	if (!trace->replay)
 		trace->nr_records++;
+	trace_pf_side(trace->pf, ev);
 	switch (ev->header.type) {
 	case PERF_RECORD_COMM:
 		t = trace_thread_findnew(trace, ev->comm.pid, ev->comm.tid);
@@ -517,6 +532,28 @@ int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct 
 	} else if (evsel && evsel == trace->sys_exit) {
 		on_exit_(trace, t, sample->time, (int)raw_u64(sample, trace->exit_id_off),
 			 (s64)raw_u64(sample, trace->exit_ret_off));
+	} else if (evsel && evsel == trace->runtime_ev) {
+		/* --sched: summed for the summary, never printed */
+		t->runtime_ns += raw_u64(sample, trace->runtime_off);
+	} else if (evsel_is_fault(evsel)) {
+		bool major = evsel_is_fault(evsel) == 1;
+
+		if (major)
+			t->nr_majfaults++;
+		else
+			t->nr_minfaults++;
+		/*
+		 * a fault does not cut the pending call: its line comes whole after
+		 * it; --failure and --duration do not hide faults (perf)
+		 */
+		if (trace->pf && printing(trace)) {
+			struct strbuf sb = STRBUF_INIT;
+
+			line_head(trace, &sb, &sample->time, 0, t);
+			trace_pf_format(trace->pf, sample, major, &sb);
+			emit(trace, &sb);
+			strbuf_release(&sb);
+		}
 	} else if (evsel && printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {
 		flush_cut_entry(trace, t);
 		print_event(trace, t, evsel, sample);
@@ -590,9 +627,16 @@ static void print_thread_summary(struct trace *trace, struct trace_thread *t)
 	FILE *out = trace->out;
 	int *order = xcalloc(t->nr_stats ? t->nr_stats : 1, sizeof(int)), nr = 0;
 
-	fprintf(out, " %s (%d), %llu events, %.1f%%\n\n", t->comm, t->tid,
+	fprintf(out, " %s (%d), %llu events, %.1f%%", t->comm, t->tid,
 		(unsigned long long)t->nr_events,
 		trace->nr_records ? 100.0 * t->nr_events / trace->nr_records : 0.0);
+	if (t->nr_majfaults)
+		fprintf(out, ", %llu majfaults", (unsigned long long)t->nr_majfaults);
+	if (t->nr_minfaults)
+		fprintf(out, ", %llu minfaults", (unsigned long long)t->nr_minfaults);
+	if (trace->sched)
+		fprintf(out, ", %.3f msec", t->runtime_ns / 1e6);
+	fprintf(out, "\n\n");
 	fprintf(out, "   syscall            calls  errors  total       min       avg       max       stddev\n");
 	fprintf(out, "                                     (msec)    (msec)    (msec)    (msec)        (%%)\n");
 	fprintf(out, "   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
@@ -638,7 +682,7 @@ void trace_print_summary(struct trace *trace)
 	qsort(tv.v, tv.nr, sizeof(*tv.v), cmp_threads);
 	fprintf(trace->out, "\n Summary of events:\n\n");
 	for (int i = 0; i < tv.nr; i++) {
-		bool any = false;
+		bool any = tv.v[i]->nr_majfaults || tv.v[i]->nr_minfaults;
 
 		for (int k = 0; k < tv.v[i]->nr_stats && !any; k++)
 			any = tv.v[i]->stats[k].calls;
@@ -675,4 +719,5 @@ void trace_release(struct trace *trace)
 	free(trace->selected);
 	free(trace->event_str);
 	trace_tep_free(trace->tep);
+	trace_pf_free(trace->pf);
 }

@@ -9,6 +9,7 @@
 #include "core/evlist-open.h"
 #include "core/mmap.h"
 #include "core/parse-events.h"
+#include "core/record-config.h"
 #include "core/threadmap.h"
 #include "data/sample.h"
 #include "lib/debug.h"
@@ -24,8 +25,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,115 +44,6 @@ static const char *const trace_usage[] = {
 	NULL,
 };
 
-/* perf's syscall groups (-e file): name lists perf installs, read when present */
-static const char *const group_dirs[] = {
-	"/usr/share/perf-core/strace/groups",
-	"/usr/lib/perf-core/strace/groups",
-	NULL,
-};
-
-static void select_syscall(struct trace *trace, int id)
-{
-	if (!trace->selected) {
-		trace->nr_selected = syscall_tbl_max() + 1;
-		trace->selected = xcalloc(trace->nr_selected, sizeof(bool));
-	}
-	if (id >= 0 && id < trace->nr_selected)
-		trace->selected[id] = true;
-}
-
-/* select_by_name - a syscall name or glob; returns how many syscalls it named */
-static int select_by_name(struct trace *trace, const char *name)
-{
-	int n = 0;
-
-	for (int id = 0; id <= syscall_tbl_max(); id++) {
-		const char *sc = syscall_tbl_name(id);
-
-		if (sc && !fnmatch(name, sc, 0)) {
-			select_syscall(trace, id);
-			n++;
-		}
-	}
-	return n;
-}
-
-/* select_group - perf's strace group file @name, when one is installed */
-static int select_group(struct trace *trace, const char *name)
-{
-	char path[512], line[128];
-	int n = 0;
-
-	if (strchr(name, '/'))
-		return 0;
-	for (int i = 0; group_dirs[i]; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s", group_dirs[i], name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f)) {
-			line[strcspn(line, "\n")] = '\0';
-			if (*line && *line != '#')
-				n += select_by_name(trace, line);
-		}
-		fclose(f);
-		return n;
-	}
-	return 0;
-}
-
-/*
- * event_option - -e/--expr: syscall names, globs and groups (a leading '!'
- * negates the whole syscall list) and other events (anything with a ':' or
- * that parses as an event). An unknown name fails the option parse.
- */
-static int event_option(const struct opt_spec *opt, const char *arg, int unset)
-{
-	struct trace *trace = opt->dest;
-	char *copy, *tok, *save = NULL;
-	const char *s = arg;
-
-	if (unset || !arg)
-		return 0;
-	if (*s == '!') {
-		trace->negate = true;
-		s++;
-	}
-	copy = xstrdup(s);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
-		struct evlist *scratch;
-		int ret;
-
-		if (!strchr(tok, ':') && (select_by_name(trace, tok) || select_group(trace, tok)))
-			continue;
-		/* not a syscall: an event, checked now so that the command never starts */
-		scratch = evlist_new();
-		ret = parse_events(scratch, tok, &err);
-		evlist_free(scratch);
-		if (ret) {
-			parse_events_print_error(&err);
-			fputc('\n', stderr);
-			parse_events_error_release(&err);
-			free(copy);
-			return -1;
-		}
-		parse_events_error_release(&err);
-		if (trace->event_str) {
-			char *joined = xmalloc(strlen(trace->event_str) + strlen(tok) + 2);
-
-			sprintf(joined, "%s,%s", trace->event_str, tok);
-			free(trace->event_str);
-			trace->event_str = joined;
-		} else {
-			trace->event_str = xstrdup(tok);
-		}
-	}
-	free(copy);
-	return 0;
-}
 
 static int duration_option(const struct opt_spec *opt, const char *arg, int unset)
 {
@@ -163,6 +55,28 @@ static int duration_option(const struct opt_spec *opt, const char *arg, int unse
 	trace->duration_ms = strtod(arg, &end);
 	if (*end || end == arg) {
 		fprintf(stderr, " Error: option `duration' expects a numerical value\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* pf_option - -F/--pf all|maj|min: the page-fault events to trace */
+static int pf_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct trace *trace = opt->dest;
+
+	if (unset) {
+		trace->pf_maj = trace->pf_min = false;
+		return 0;
+	}
+	if (!arg || !strcmp(arg, "all")) {
+		trace->pf_maj = trace->pf_min = true;
+	} else if (!strcmp(arg, "maj")) {
+		trace->pf_maj = true;
+	} else if (!strcmp(arg, "min")) {
+		trace->pf_min = true;
+	} else {
+		fputc('\n', stderr);	/* perf's blank line before the option's usage */
 		return -1;
 	}
 	return 0;
@@ -191,33 +105,6 @@ static int mmap_pages_option(const struct opt_spec *opt, const char *arg, int un
 
 /* ---- setting up the events ---- */
 
-/* build_filter - the kernel filter on the syscall id: "id == 2 || id == 3", or "id != ..." */
-static char *build_filter(struct trace *trace)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (trace->selected) {
-		for (int id = 0; id < trace->nr_selected; id++) {
-			if (!trace->selected[id])
-				continue;
-			if (sb.len)
-				strbuf_addstr(&sb, trace->negate ? " && " : " || ");
-			strbuf_addf(&sb, "id %s %d", trace->negate ? "!=" : "==", id);
-		}
-	}
-	if (trace->target.system_wide || trace->target.cpu_list) {
-		/* system-wide: not our own calls */
-		if (sb.len) {
-			char *sel = strbuf_detach(&sb, NULL);
-
-			strbuf_addf(&sb, "(%s) && common_pid != %d", sel, getpid());
-			free(sel);
-		} else {
-			strbuf_addf(&sb, "common_pid != %d", getpid());
-		}
-	}
-	return sb.len ? strbuf_detach(&sb, NULL) : (strbuf_release(&sb), NULL);
-}
 
 static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, bool first)
 {
@@ -225,6 +112,9 @@ static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, 
 
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+	/* every event has the same layout: the fault address is in all of them with --pf */
+	if (trace->pf_maj || trace->pf_min)
+		a->sample_type |= PERF_SAMPLE_ADDR;
 	a->read_format = PERF_FORMAT_ID;
 	a->sample_period = 1;
 	a->disabled = 1;
@@ -240,6 +130,8 @@ static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, 
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
+		/* faults on data: the maps of files and anonymous memory too */
+		a->mmap_data = trace->pf_maj || trace->pf_min;
 	}
 }
 
@@ -293,11 +185,28 @@ static int add_events(struct trace *trace, bool workload)
 			fprintf(stderr, "Couldn't read the raw_syscalls tracepoint formats.\n");
 			return -1;
 		}
-		filter = build_filter(trace);
+		filter = trace_build_filter(trace);
 		if (filter) {
 			trace->sys_enter->filter = filter;
 			trace->sys_exit->filter = xstrdup(filter);
 		}
+	}
+	if ((trace->pf_maj && parse_events(trace->evlist, "major-faults", &err)) ||
+	    (trace->pf_min && parse_events(trace->evlist, "minor-faults", &err))) {
+		parse_events_print_error(&err);
+		parse_events_error_release(&err);
+		return -1;
+	}
+	if (trace->sched) {
+		static const char *const runtime[] = { "runtime" };
+
+		if (parse_events(trace->evlist, "sched:sched_stat_runtime", &err) ||
+		    tp_field_offsets("sched", "sched_stat_runtime", runtime, &trace->runtime_off, 1)) {
+			parse_events_print_error(&err);
+			parse_events_error_release(&err);
+			return -1;
+		}
+		trace->runtime_ev = evlist_last(trace->evlist);
 	}
 	if (trace->event_str && parse_events(trace->evlist, trace->event_str, &err)) {
 		parse_events_print_error(&err);
@@ -309,7 +218,7 @@ static int add_events(struct trace *trace, bool workload)
 		char *colon;
 
 		if (evsel->attr.type != PERF_TYPE_TRACEPOINT || evsel == trace->sys_enter ||
-		    evsel == trace->sys_exit || !evsel->name || !(colon = strchr(evsel->name, ':')))
+		    evsel == trace->sys_exit || evsel == trace->runtime_ev || !evsel->name || !(colon = strchr(evsel->name, ':')))
 			continue;
 		if (!trace->tep && trace_tep_from_tracefs(&trace->tep))
 			break;
@@ -411,6 +320,14 @@ static int trace_loop(struct trace *trace, struct perf_mmap_set *rings, const si
 		fflush(trace->out);
 		if (done && !n)
 			break;
+		if (trace->stopped && !done) {
+			/* --max-events reached: a command runs on to its end, other targets stop now */
+			evlist_disable(trace->evlist);
+			if (!trace->target.has_workload) {
+				done = true;
+				continue;
+			}
+		}
 		if (got_sigchld || done_signal) {
 			if (!done)
 				evlist_disable(trace->evlist);
@@ -494,6 +411,43 @@ static void hand_off_close(void)
 		close(p[1]);
 }
 
+/*
+ * create_maps - the cpus and threads of the target; -u USER is the threads
+ * its processes have now. Returns 0, -EINVAL (no such user), -ENOENT (a uid
+ * without a passwd entry, perf's words for both printed) or another -errno.
+ */
+static int create_maps(struct trace *trace)
+{
+	struct target copy = trace->target;
+	char *tids = NULL;
+	int err;
+
+	if (copy.uid_str) {
+		char *end;
+		unsigned long uid = strtoul(copy.uid_str, &end, 10);
+
+		if (!getpwnam(copy.uid_str)) {
+			if (*end || end == copy.uid_str) {
+				fprintf(stderr, "Invalid User: %s", copy.uid_str);
+				return -EINVAL;
+			}
+			if (!getpwuid((uid_t)uid)) {
+				fprintf(stderr, "Problems obtaining information for user %s",
+					copy.uid_str);
+				return -ENOENT;
+			}
+		}
+		tids = record_uid_tid_list(copy.uid_str, &err);
+		if (!tids)
+			return err ? err : -ESRCH;
+		copy.tid = tids;
+		copy.uid_str = NULL;
+	}
+	err = evlist_create_maps(trace->evlist, &copy);
+	free(tids);
+	return err;
+}
+
 static int trace_run(struct trace *trace, const char **argv)
 {
 	struct target *t = &trace->target;
@@ -508,7 +462,11 @@ static int trace_run(struct trace *trace, const char **argv)
 	if (add_events(trace, workload))
 		return 255;
 	t->has_workload = workload;
-	err = evlist_create_maps(trace->evlist, t);
+	err = create_maps(trace);
+	if (err == -EINVAL)
+		return 250;
+	if (err == -ENOENT)
+		return 251;
 	if (err) {
 		fprintf(stderr, "Problems parsing the target to trace, check your options!\n");
 		return 255;
@@ -563,6 +521,14 @@ static int trace_run(struct trace *trace, const char **argv)
 		goto out;
 	}
 	seed_threads(trace);
+	if (trace->pf_maj || trace->pf_min) {
+		/* a command's maps come from its MMAP records; running targets' from /proc */
+		struct thread_map *threads = trace->evlist->threads;
+		bool running = t->pid || t->tid;
+
+		trace->pf = trace_pf_new(NULL, running ? threads->pids : NULL,
+					 running ? threads->nr : 0, t->system_wide || t->cpu_list);
+	}
 	/* perf shows the comm/tid column only when more than one thread can show up */
 	trace->show_thread = t->system_wide || t->cpu_list || trace->evlist->threads->nr > 1 ||
 			     (workload && !trace->no_inherit);
@@ -635,10 +601,19 @@ static int trace_replay(struct trace *trace, const char *path)
 	struct data_error err;
 	int ret;
 
+	struct evsel *evsel;
+	bool faults = false;
+
 	if (!reader)
 		return 255;
+	/* page faults in the file are shown as perf shows them, symbols resolved */
+	evlist_for_each_entry(data_reader_evlist(reader), evsel)
+		faults |= evsel_is_fault(evsel) != 0;
+	mopts.no_symbols = !faults;
 	session = session_new(reader, &mopts);
 	trace->evlist = data_reader_evlist(reader);
+	if (faults)
+		trace->pf = trace_pf_new(&session->machine, NULL, 0, false);
 	trace->sys_enter = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_enter");
 	trace->sys_exit = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_exit");
 	trace->trace_syscalls = trace->sys_enter || trace->sys_exit;
@@ -656,12 +631,16 @@ static int trace_replay(struct trace *trace, const char *path)
 	if (ret < 0) {
 		data_error_print(path, &err);
 		trace->evlist = NULL;
+		trace_pf_free(trace->pf);
+		trace->pf = NULL;
 		session_free(session);
 		return 255;
 	}
 	if (trace->summary_only || trace->with_summary)
 		trace_print_summary(trace);
 	trace->evlist = NULL; /* the reader's */
+	trace_pf_free(trace->pf);	/* borrows the session's machine */
+	trace->pf = NULL;
 	session_free(session);
 	return 0;
 }
@@ -691,6 +670,7 @@ int cmd_trace(int argc, const char **argv)
 	struct trace trace;
 	bool comm = true;
 	const char *input = NULL;
+	unsigned int proc_map_timeout = 500;	/* accepted: /proc maps are read whole, without one */
 	int status;
 
 	memset(&trace, 0, sizeof(trace));
@@ -701,9 +681,9 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_TEXT("cpu", 'C', &trace.target.cpu_list, "cpu", "list of cpus to monitor"),
 		SPEC_REFUSED("delay", 'D', "n", "ms to wait before starting measurement after program start"),
 		SPEC_FN("event", 'e', &trace, "event",
-			"event/syscall selector. use 'perf list' to list available events", event_option),
+			"event/syscall selector. use 'perf list' to list available events", trace_event_option),
 		SPEC_REFUSED_NOVAL("force", 'f', "don't complain, do it"),
-		SPEC_REFUSED("pf", 'F', "all|maj|min", "Trace pagefaults"),
+		SPEC_FN("pf", 'F', &trace, "all|maj|min", "Trace pagefaults", pf_option),
 		SPEC_REFUSED("cgroup", 'G', "name", "monitor event in cgroup name only"),
 		SPEC_TEXT("input", 'i', &input, "file", "Analyze events in file"),
 		SPEC_FN("mmap-pages", 'm', &trace, "pages", "number of mmap data pages", mmap_pages_option),
@@ -713,7 +693,7 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_FLAG("with-summary", 'S', &trace.with_summary, "Show all syscalls and summary with statistics"),
 		SPEC_TEXT("tid", 't', &trace.target.tid, "tid", "trace events on existing thread id"),
 		SPEC_FLAG("time", 'T', &trace.full_time, "Show full timestamp, not time relative to first start"),
-		SPEC_REFUSED("uid", 'u', "user", "user to profile"),
+		SPEC_TEXT("uid", 'u', &trace.target.uid_str, "user", "user to profile"),
 		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose"),
 		SPEC_REFUSED("call-graph", 0, "record_mode[,record_size]",
 			     "setup and enables call-graph (stack chain/backtrace):\n\n\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n\t\t\t\t\t\tdefault: 8192 (bytes)\n\n\t\t\t\tDefault: fp"),
@@ -721,20 +701,20 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_FN("duration", 0, &trace, "float", "show only events with duration > N.M ms",
 			duration_option),
 		SPEC_FLAG("errno-summary", 0, &trace.errno_summary, "Show errno stats per syscall, use with -s or -S"),
-		SPEC_FN("expr", 0, &trace, "expr", "list of syscalls/events to trace", event_option),
+		SPEC_FN("expr", 0, &trace, "expr", "list of syscalls/events to trace", trace_event_option),
 		SPEC_FLAG("failure", 0, &trace.failure_only, "Show only syscalls that failed"),
 		SPEC_REFUSED("filter", 0, "filter", "event filter"),
-		SPEC_REFUSED("filter-pids", 0, "CSV list of pids", "pids to filter (by the kernel)"),
+		SPEC_TEXT("filter-pids", 0, &trace.filter_pids, "CSV list of pids", "pids to filter (by the kernel)"),
 		SPEC_REFUSED_NOVAL("kernel-syscall-graph", 0, "Show the kernel callchains on the syscall exit path"),
 		SPEC_REFUSED_NOVAL("libtraceevent_print", 0, "Use libtraceevent to print the tracepoint arguments."),
 		SPEC_REFUSED("map-dump", 0, "BPF map", "BPF map to periodically dump"),
-		SPEC_REFUSED("max-events", 0, "n", "Set the maximum number of events to print, exit after that is reached. "),
+		SPEC_U64("max-events", 0, &trace.max_events, "Set the maximum number of events to print, exit after that is reached. "),
 		SPEC_REFUSED("max-stack", 0, "n", "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
 		SPEC_REFUSED("min-stack", 0, "n", "Set the minimum stack depth when parsing the callchain, anything below the specified depth will be ignored."),
 		SPEC_FLAG("no-inherit", 0, &trace.no_inherit, "child tasks do not inherit counters"),
 		SPEC_REFUSED_NOVAL("print-sample", 0, "print the PERF_RECORD_SAMPLE PERF_SAMPLE_ info, for debugging"),
-		SPEC_REFUSED("proc-map-timeout", 0, "n", "per thread proc mmap processing timeout in ms"),
-		SPEC_REFUSED_NOVAL("sched", 0, "show blocking scheduler events"),
+		SPEC_UINT("proc-map-timeout", 0, &proc_map_timeout, "per thread proc mmap processing timeout in ms"),
+		SPEC_FLAG("sched", 0, &trace.sched, "show blocking scheduler events"),
 		SPEC_REFUSED_NOVAL("show-on-off-events", 0, "Show the on/off switch events, used with --switch-on and --switch-off"),
 		SPEC_REFUSED_NOVAL("sort-events", 0, "Sort batch of events before processing, use if getting out of order events"),
 		SPEC_REFUSED("switch-off", 0, "event", "Stop considering events after the ocurrence of this event"),
@@ -757,10 +737,12 @@ int cmd_trace(int argc, const char **argv)
 	if (syscalls_opt < 0)
 		trace.trace_syscalls = false;
 	else
-		trace.trace_syscalls = syscalls_opt > 0 || trace.selected || !trace.event_str;
+		/* --pf alone traces only the faults, as perf */
+		trace.trace_syscalls = syscalls_opt > 0 || trace.selected ||
+				       (!trace.event_str && !trace.pf_maj && !trace.pf_min);
 	trace.show_comm = comm;
-	if (!argc && !trace.target.pid && !trace.target.tid && !trace.target.system_wide &&
-	    !trace.target.cpu_list)
+	if (!argc && !trace.target.pid && !trace.target.tid && !trace.target.uid_str &&
+	    !trace.target.system_wide && !trace.target.cpu_list)
 		trace.target.system_wide = true;
 	trace.out = stderr;
 	if (trace.output_name) {

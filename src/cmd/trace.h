@@ -5,13 +5,16 @@
 
 #include "core/evlist.h"
 #include "lib/hashmap.h"
+#include "lib/strbuf.h"
 #include "trace/syscall-fmt.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 struct perf_sample;
+struct trace_pf;
 struct tep_handle;
+struct machine;
 union perf_event;
 
 /* struct syscall_stats - one syscall of one thread, for -s */
@@ -28,6 +31,8 @@ struct trace_thread {
 	int tid, pid;
 	char comm[32];
 	u64 nr_events;		/* samples of this thread */
+	u64 nr_majfaults, nr_minfaults;	/* --pf */
+	u64 runtime_ns;		/* --sched: sched_stat_runtime's runtime, summed */
 	struct {
 		bool active;	/* a sys_enter waits for its sys_exit */
 		bool printed;	/* its line was cut by another thread's ("...") */
@@ -59,10 +64,18 @@ struct trace {
 	bool show_thread;
 	bool replay;			/* -i: percentages over samples, pid 0 is "swapper" */		/* the comm/tid column: more than one thread is traced */
 	double duration_ms;
+	u64 max_events;		/* --max-events: lines printed before tracing stops, 0: no limit */
+	u64 nr_printed;
+	bool stopped;		/* --max-events reached: nothing more is shown */
+	const char *filter_pids; /* --filter-pids: pids the kernel filter leaves out */
 	size_t mmap_pages;	/* data pages per ring (-m) */
-	const char *pf;
+	bool pf_maj, pf_min;	/* --pf maj|min|all */
+	bool sched;		/* --sched: runtime per thread in the summary */
 	/* the run */
 	struct evsel *sys_enter, *sys_exit;
+	struct evsel *runtime_ev;	/* --sched: sched:sched_stat_runtime */
+	int runtime_off;		/* its runtime field */
+	struct trace_pf *pf;		/* owned: --pf address resolution, NULL without --pf */
 	int enter_id_off, enter_args_off, exit_id_off, exit_ret_off;
 	struct syscall_desc *descs;	/* owned: by id, lazily filled (name NULL: not yet) */
 	bool *desc_done;
@@ -73,6 +86,7 @@ struct trace {
 	u64 base_time;			/* first sample's time */
 	u64 nr_records;			/* every record, side-band included (-s percentages) */
 	u64 nr_lost;
+	char fd_scratch[4096];		/* an fd's path read for one line (with -e) */
 	struct tep_handle *tep;		/* owned: formats of the other events (-e sys:name) */
 };
 
@@ -90,6 +104,41 @@ void trace_print_summary(struct trace *trace);
 
 /* trace_thread_findnew - the thread @tid (comm from /proc when unknown). */
 struct trace_thread *trace_thread_findnew(struct trace *trace, int pid, int tid);
+
+/*
+ * trace_pf_new - --pf's address model: a machine fed with the kernel map,
+ * the mmaps of @pids[@nr] (already running targets; every task with @all)
+ * and then every live side-band record; @machine borrowed instead when
+ * non-NULL (-i: the session's). Never NULL.
+ */
+struct trace_pf *trace_pf_new(struct machine *machine, const int *pids, int nr, bool all);
+
+/* trace_pf_free - release what trace_pf_new() made. */
+void trace_pf_free(struct trace_pf *pf);
+
+/* trace_pf_side - a live side-band record (MMAP2, COMM, FORK, EXIT) into the machine. */
+void trace_pf_side(struct trace_pf *pf, const union perf_event *ev);
+
+/* evsel_is_fault - 1 for a major-fault event, 2 for a minor-fault one, else 0. */
+int evsel_is_fault(const struct evsel *evsel);
+
+/*
+ * trace_pf_format - perf trace's fault line after its head:
+ * "majfault [sym+0xoff] => dso@0xoff (d.)", into @sb.
+ */
+void trace_pf_format(struct trace_pf *pf, const struct perf_sample *sample, bool major,
+		     struct strbuf *sb);
+
+struct opt_spec;
+
+/*
+ * trace_event_option - -e/--expr: syscall names, globs and groups (a leading
+ * '!' negates the syscall list) and other events; an unknown name fails.
+ */
+int trace_event_option(const struct opt_spec *opt, const char *arg, int unset);
+
+/* trace_build_filter - the kernel filter on the syscall id for the selection, or NULL. */
+char *trace_build_filter(struct trace *trace);
 
 /* trace_release - free threads and descriptions. */
 void trace_release(struct trace *trace);

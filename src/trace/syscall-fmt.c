@@ -108,6 +108,13 @@ static enum syscall_arg_kind arg_kind(const char *sc, const char *arg, const cha
 		return SAK_OPEN_FLAGS;
 	if (!strcmp(arg, "mode") && name_in(sc, access_calls))
 		return SAK_ACCESS_MODE;
+	/* perf 6.1 names them but prints nothing after the colon */
+	if (!strcmp(sc, "statx") && (!strcmp(arg, "flags") || !strcmp(arg, "mask")))
+		return SAK_EMPTY;
+	if (!strcmp(arg, "level") && (!strcmp(sc, "setsockopt") || !strcmp(sc, "getsockopt")))
+		return SAK_SOCK_LEVEL;
+	if (!strcmp(arg, "mode") && strstr(type, "umode_t"))
+		return SAK_FILE_MODE;
 	if (!strcmp(arg, "prot"))
 		return SAK_MMAP_PROT;
 	if (!strcmp(arg, "flags") && !strcmp(sc, "mmap"))
@@ -424,6 +431,33 @@ static void add_arg(struct strbuf *out, enum syscall_arg_kind kind, u64 v,
 			strbuf_addf(out, "%s%s", sep ? "|" : "", trace_table_find(TT_OPEN_ACCMODE, 1));
 		break;
 	}
+	case SAK_EMPTY:
+		break;
+	case SAK_SOCK_LEVEL: {
+		const char *name = trace_table_find(TT_SOCK_LEVEL, (u32)v) ?:
+				   trace_table_find(TT_SOCK_PROTO_LEVEL, (u32)v);
+
+		if (name)
+			strbuf_addstr(out, name);
+		else
+			strbuf_addf(out, "%d", (int)v);
+		break;
+	}
+	case SAK_FILE_MODE: {
+		/* each name whose bits are all still set takes them, in table order */
+		bool sep = false;
+
+		for (const struct trace_flag *f = trace_table_get(TT_FILE_MODE); f->name; f++) {
+			if ((v & f->val) != f->val)
+				continue;
+			strbuf_addf(out, "%s%s", sep ? "|" : "", f->name);
+			sep = true;
+			v &= ~f->val;
+		}
+		if (v)
+			strbuf_addf(out, "%s%#llx", sep ? "|" : "", (unsigned long long)v);
+		break;
+	}
 	case SAK_ACCESS_MODE: {
 		bool sep = false;
 
@@ -577,7 +611,7 @@ void syscall_format_args(const struct syscall_desc *desc, const u64 args[SYSCALL
 				continue;
 			}
 		} else if (!v && desc->kinds[i] != SAK_SIGPROCMASK_HOW && desc->kinds[i] != SAK_WHENCE &&
-			   desc->kinds[i] != SAK_FCNTL_CMD) {
+			   desc->kinds[i] != SAK_FCNTL_CMD && desc->kinds[i] != SAK_SOCK_LEVEL) {
 			continue;
 		}
 		if (desc->kinds[i] == SAK_FD && anon_map && !strcmp(desc->name, "mmap"))

@@ -23,6 +23,9 @@ enum syscall_arg_kind {
 	SAK_PID,	/* a pid, "(comm)" added when the thread is known */
 	SAK_OPEN_FLAGS,
 	SAK_ACCESS_MODE,
+	SAK_SOCK_LEVEL,		/* setsockopt/getsockopt level: TCP, IPV6... */
+	SAK_FILE_MODE,
+	SAK_EMPTY,		/* shown with no value (statx's flags and mask in perf 6.1) */		/* umode_t: IRUGO|IWUSR... */
 	SAK_MMAP_PROT,
 	SAK_MMAP_FLAGS,
 	SAK_CLONE_FLAGS,

@@ -38,6 +38,9 @@ const struct trace_flag *trace_table_get(enum trace_table t)
 		[TT_SOCKET_TYPE] = trace_socket_types,
 		[TT_SOCKET_TYPE_FLAGS] = trace_socket_type_flags,
 		[TT_MSG_FLAGS] = trace_msg_flags,
+		[TT_FILE_MODE] = trace_file_modes,
+		[TT_SOCK_LEVEL] = trace_sock_levels,
+		[TT_SOCK_PROTO_LEVEL] = trace_sock_proto_levels,
 	};
 
 	return t < TT_NR ? tables[t] : NULL;
