@@ -147,8 +147,32 @@ test_expect_success PERF,ROOT,UPROBES '--filter errors: perf texts and statuses,
 	same_run stat --filter "x > 1" -e $G:work true
 '
 
+# tracefs read-only in a private mount namespace of the command only
+ro_tracefs() {
+	unshare -m --propagation private sh -c \
+		'mount -o remount,bind,ro /sys/kernel/tracing && exec "$@"' ro "$@"
+}
+if unshare -m --propagation private true 2>/dev/null; then
+	test_expect_success PERF,ROOT,UPROBES 'read-only tracefs: perf messages and statuses, nothing written' '
+		cat "$UPEV" >before &&
+		for args in "-x ./$BIN ${G}ro=work" "-d $G:*" "-d nosuch" "-l $G:*"; do
+			rc1=0 rc2=0
+			ro_tracefs "$PERF" probe $args >p.out 2>&1 || rc1=$?
+			ro_tracefs ./perf probe $args >s.out 2>&1 || rc2=$?
+			test_cmp p.out s.out && [ $rc1 = $rc2 ] || { echo "exit $rc1 / $rc2: $args"; return 1; }
+		done &&
+		rc2=0 &&
+		{ ro_tracefs ./perf probe -x ./$BIN ${G}ro=work 2>s.err || rc2=$?; } &&
+		[ $rc2 = 226 ] &&
+		test_grep "^Failed to open .*/uprobe_events: Read-only file system$" s.err &&
+		test_cmp before "$UPEV"
+	'
+else
+	test_skip "read-only tracefs" "unshare -m is not permitted here"
+fi
+
 test_expect_success PERF,ROOT,UPROBES '--del puts uprobe_events back as it was' '
-	grep -vE "^[pr]:($G|$GL)/" "$UPEV" >before &&
+	sed -E "/^[pr]:($G|$GL)\//d" "$UPEV" >before &&
 	./perf probe -q -d "$G:*" -d "$GL:*" &&
 	test_cmp before "$UPEV"
 '
