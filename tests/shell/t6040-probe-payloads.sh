@@ -171,6 +171,16 @@ else
 	test_skip "read-only tracefs" "unshare -m is not permitted here"
 fi
 
+test_expect_success PERF,ROOT,UPROBES '--list: offsets in the first row of a CU, carried over return probes' '
+	for sp in "$G:off=work+4" "$G:m1=main+1" "$G:w1=work+1"; do
+		./perf probe -q -x ./$BIN "$sp" || return 1
+	done &&
+	"$PERF" probe -l "$G:*" >p.out 2>&1 &&
+	./perf probe -l "$G:*" >s.out 2>&1 &&
+	test_cmp p.out s.out &&
+	test_grep "^  $G:work__return +\(on work\+1@" s.out
+'
+
 test_expect_success PERF,ROOT,UPROBES '--del puts uprobe_events back as it was' '
 	sed -E "/^[pr]:($G|$GL)\//d" "$UPEV" >before &&
 	./perf probe -q -d "$G:*" -d "$GL:*" &&

@@ -355,16 +355,23 @@ TEST(probe_binary_symbols)
 	EXPECT_TRUE(pb.has_dwarf);
 	EXPECT_EQ(probe_binary_find_func(&pb, "work", true, hits, 4), 1);
 	EXPECT_EQ(probe_binary_file_offset(&pb, hits[0]->start + 4, &off), 0);
-	/* a one-line function: the declaration's line shows just the name */
+	/* in the first line-table row of the CU's first function: the
+	   offset, on the declaration's line too (perf 6.1) */
 	EXPECT_EQ(probe_binary_describe(&pb, off, false, &carry, &sb), 0);
-	EXPECT_TRUE(strncmp(sb.buf, "work@", 5) == 0 && strendswith(sb.buf, "/p.c"));
-	EXPECT_EQ(carry, 0);
+	EXPECT_TRUE(strncmp(sb.buf, "work+4@", 7) == 0 && strendswith(sb.buf, "/p.c"));
+	EXPECT_EQ(carry, 4);
 	strbuf_setlen(&sb, 0);
-	/* perf 6.1 shows an offset carried from an earlier event instead */
+	/* perf 6.1 shows an offset carried from an earlier event instead
+	   of %return */
 	carry = 7;
 	EXPECT_EQ(probe_binary_file_offset(&pb, hits[0]->start, &off), 0);
 	EXPECT_EQ(probe_binary_describe(&pb, off, true, &carry, &sb), 0);
-	EXPECT_TRUE(strncmp(sb.buf, "work+7%return@", 14) == 0);
+	EXPECT_TRUE(strncmp(sb.buf, "work+7@", 7) == 0);
+	strbuf_setlen(&sb, 0);
+	/* with nothing carried: the name and %return */
+	carry = 0;
+	EXPECT_EQ(probe_binary_describe(&pb, off, true, &carry, &sb), 0);
+	EXPECT_TRUE(strncmp(sb.buf, "work%return@", 12) == 0);
 	/* PLT entries match the function name */
 	EXPECT_EQ(probe_binary_find_func(&pb, "calloc", true, hits, 4), 1);
 	EXPECT_TRUE(hits[0]->flags & SYMBOL_PLT);
