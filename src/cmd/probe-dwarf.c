@@ -383,7 +383,7 @@ static int find_points(struct probe_binary *pb, const struct probe_spec *ps, boo
 /* --vars */
 
 int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inlines,
-		   const char *filter)
+		   bool range, const char *filter)
 {
 	struct probe_spec ps;
 	struct probe_spec_error perr;
@@ -422,11 +422,16 @@ int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inl
 
 		printf("\t@<%s+%" PRIu64 ">\n", pts[i].fn.caller_name ? pts[i].fn.caller_name : "",
 		       pts[i].addr - pts[i].fn.caller_entry);
-		probe_dwarf_vars(&pb, &pts[i].fn, pts[i].addr, externs, &vars);
+		probe_dwarf_vars(&pb, &pts[i].fn, pts[i].addr,
+				 (externs ? PROBE_VARS_EXTERN : 0) | (range ? PROBE_VARS_RANGE : 0), &vars);
 		for (size_t j = 0; j < vars.nr; j++) {
-			const char *tab = strrchr(vars.v[j], '\t');
+			/* the filter sees the name; with --range (perf) the
+			   text after the [VAL] tag: type, name and range */
+			const char *at = strrchr(vars.v[j], '\t');
 
-			if (sf && !strfilter_match(sf, tab ? tab + 1 : vars.v[j]))
+			if (range)
+				at = strchr(vars.v[j], '\t');
+			if (sf && !strfilter_match(sf, at ? at + 1 : vars.v[j]))
 				continue;
 			printf("\t\t%s\n", vars.v[j]);
 			any = true;

@@ -512,7 +512,8 @@ static int run_line_vars(void)
 	}
 	if (o.action == ACT_LINE)
 		return probe_cmd_line(o.exec_abs, o.line_or_vars);
-	return probe_cmd_vars(o.exec_abs, o.line_or_vars, o.externs, o.no_inlines, o.filter);
+	return probe_cmd_vars(o.exec_abs, o.line_or_vars, o.externs, o.no_inlines, o.range,
+			      o.filter);
 }
 
 /* ------------------------------------------------------------------ */
