@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Symbols, file offsets and DWARF declaring files of one binary for sonde probe (libelf, libdw). */
 #include "symbol/probe-binary.h"
+#include "symbol/debug-inflate.h"
 
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
@@ -186,6 +187,10 @@ static int open_dwarf(struct probe_binary *pb)
 	if (!pb->dw) {
 		const char *path = pb->debug_path ? pb->debug_path : pb->path;
 
+		/* a separate debug file (libc's) is often compressed: its cached
+		   inflated copy spares libdw the inflating on every run */
+		if (pb->dw_fd <= 0 && pb->debug_path)
+			pb->dw_fd = debug_inflated_open(path);
 		if (pb->dw_fd <= 0)
 			pb->dw_fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (pb->dw_fd < 0)
