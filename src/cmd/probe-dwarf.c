@@ -361,19 +361,37 @@ static int find_points(struct probe_binary *pb, const struct probe_spec *ps, boo
 			continue;
 		}
 		na = probe_dwarf_line_addrs(pb, fn->file, fn->decl_line + (int)ps->line, fn, &addrs);
+		int shared = 0, own = 0;
+
+		/*
+		 * an address an earlier line's statement has belongs to that
+		 * line: perf refuses a line that owns none of its addresses
+		 */
 		for (int j = 0; j < na; j++) {
+			int first = probe_dwarf_stmt_line_at(fn, addrs[j]);
+
+			/* any address at the entry: perf's hint names FUNC:0 */
 			if (addrs[j] == fn->entry) {
-				pr_err("This line is sharing the address with other lines.\n"
-				       "Please try to probe at %s:0 instead.\n", ps->func);
-				free(addrs);
-				free(fns);
-				free(*out);
-				*out = NULL;
-				return -ENOENT;
+				shared = fn->decl_line;
+				own = 0;
+				break;
 			}
-			points_push(out, &nr, addrs[j], fn);
+			if (first && first != fn->decl_line + (int)ps->line)
+				shared = shared ? shared : first;
+			else
+				own++;
 		}
+		for (int j = 0; j < na && own; j++)
+			points_push(out, &nr, addrs[j], fn);
 		free(addrs);
+		if (shared && !own) {
+			pr_err("This line is sharing the address with other lines.\n"
+			       "Please try to probe at %s:%d instead.\n", ps->func, shared - fn->decl_line);
+			free(fns);
+			free(*out);
+			*out = NULL;
+			return -ENOENT;
+		}
 	}
 	free(fns);
 	return (int)nr;

@@ -491,6 +491,11 @@ struct line_addrs {
 	size_t nr, alloc;
 };
 
+int probe_dwarf_stmt_line_at(const struct probe_dwarf_func *fn, u64 addr)
+{
+	return stmt_line_at((Dwarf_Die *)&fn->cu, addr);
+}
+
 static int cu_line_addrs(Dwarf_Die *cu, void *arg)
 {
 	struct line_addrs *la = arg;

@@ -77,6 +77,12 @@ int probe_dwarf_file_lines(struct probe_binary *pb, const char *file, struct pro
 void probe_lines_release(struct probe_lines *pl);
 
 /*
+ * probe_dwarf_stmt_line_at - the line of the first line-table statement at
+ * @addr in @fn's CU (the line perf names when several share it), or 0.
+ */
+int probe_dwarf_stmt_line_at(const struct probe_dwarf_func *fn, u64 addr);
+
+/*
  * probe_dwarf_line_addrs - the distinct addresses of line-table statements
  * of @line in the file @path (full name, as the line table gives it),
  * restricted to @fn's code when not NULL, ascending. *@addrs is malloc'ed;

@@ -181,6 +181,42 @@ test_expect_success PERF,ROOT,UPROBES '--list: offsets in the first row of a CU,
 	test_grep "^  $G:work__return +\(on work\+1@" s.out
 '
 
+# at -O2 a loop's body lines share addresses with the lines before them
+cat >r.c <<'SRC'
+#include <stdio.h>
+#include <string.h>
+static long total;
+__attribute__((noinline)) int work(int n, const char *s)
+{
+	int len = (int)strlen(s);
+	for (int i = 0; i < n; i++) {
+		int sq = i * i;
+		total += sq + len;
+	}
+	return n + len;
+}
+int main(int argc, char **argv)
+{
+	int t = 0;
+	for (int i = 0; i < argc + 2; i++)
+		t += work(i, argv[0]);
+	printf("%d\n", t);
+	return 0;
+}
+SRC
+
+test_expect_success PERF,UPROBES 'lines that share every address with earlier lines: perf hint in -D and -V' '
+	cc -g -O2 -o r2 r.c &&
+	for p in work:1 work:2 work:3 work:4 work:5 work:6 main:1 main:2 main:3 main:4; do
+		for c in -D -V; do
+			rc1=0 rc2=0
+			"$PERF" probe -x ./r2 $c $p >p.out 2>&1 || rc1=$?
+			./perf probe -x ./r2 $c $p >s.out 2>&1 || rc2=$?
+			test_cmp p.out s.out && [ $rc1 = $rc2 ] || { echo "$c $p: $rc1 / $rc2"; return 1; }
+		done
+	done
+'
+
 test_expect_success PERF,ROOT,UPROBES '--del puts uprobe_events back as it was' '
 	sed -E "/^[pr]:($G|$GL)\//d" "$UPEV" >before &&
 	./perf probe -q -d "$G:*" -d "$GL:*" &&
