@@ -361,19 +361,37 @@ static int find_points(struct probe_binary *pb, const struct probe_spec *ps, boo
 			continue;
 		}
 		na = probe_dwarf_line_addrs(pb, fn->file, fn->decl_line + (int)ps->line, fn, &addrs);
+		int shared = 0, own = 0;
+
+		/*
+		 * an address an earlier line's statement has belongs to that
+		 * line: perf refuses a line that owns none of its addresses
+		 */
 		for (int j = 0; j < na; j++) {
+			int first = probe_dwarf_stmt_line_at(fn, addrs[j]);
+
+			/* any address at the entry: perf's hint names FUNC:0 */
 			if (addrs[j] == fn->entry) {
-				pr_err("This line is sharing the address with other lines.\n"
-				       "Please try to probe at %s:0 instead.\n", ps->func);
-				free(addrs);
-				free(fns);
-				free(*out);
-				*out = NULL;
-				return -ENOENT;
+				shared = fn->decl_line;
+				own = 0;
+				break;
 			}
-			points_push(out, &nr, addrs[j], fn);
+			if (first && first != fn->decl_line + (int)ps->line)
+				shared = shared ? shared : first;
+			else
+				own++;
 		}
+		for (int j = 0; j < na && own; j++)
+			points_push(out, &nr, addrs[j], fn);
 		free(addrs);
+		if (shared && !own) {
+			pr_err("This line is sharing the address with other lines.\n"
+			       "Please try to probe at %s:%d instead.\n", ps->func, shared - fn->decl_line);
+			free(fns);
+			free(*out);
+			*out = NULL;
+			return -ENOENT;
+		}
 	}
 	free(fns);
 	return (int)nr;
@@ -383,7 +401,7 @@ static int find_points(struct probe_binary *pb, const struct probe_spec *ps, boo
 /* --vars */
 
 int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inlines,
-		   const char *filter)
+		   bool range, const char *filter)
 {
 	struct probe_spec ps;
 	struct probe_spec_error perr;
@@ -422,11 +440,16 @@ int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inl
 
 		printf("\t@<%s+%" PRIu64 ">\n", pts[i].fn.caller_name ? pts[i].fn.caller_name : "",
 		       pts[i].addr - pts[i].fn.caller_entry);
-		probe_dwarf_vars(&pb, &pts[i].fn, pts[i].addr, externs, &vars);
+		probe_dwarf_vars(&pb, &pts[i].fn, pts[i].addr,
+				 (externs ? PROBE_VARS_EXTERN : 0) | (range ? PROBE_VARS_RANGE : 0), &vars);
 		for (size_t j = 0; j < vars.nr; j++) {
-			const char *tab = strrchr(vars.v[j], '\t');
+			/* the filter sees the name; with --range (perf) the
+			   text after the [VAL] tag: type, name and range */
+			const char *at = strrchr(vars.v[j], '\t');
 
-			if (sf && !strfilter_match(sf, tab ? tab + 1 : vars.v[j]))
+			if (range)
+				at = strchr(vars.v[j], '\t');
+			if (sf && !strfilter_match(sf, at ? at + 1 : vars.v[j]))
 				continue;
 			printf("\t\t%s\n", vars.v[j]);
 			any = true;

@@ -141,13 +141,28 @@ int probe_cmd_del(const struct strvec *globs)
 	struct probe_event *evs = NULL, *kevs = NULL;
 	int err = probe_events_open_check(UPROBE_EVENTS);
 	int nk = 0, nu = err ? err : read_all_events(&evs, &kevs, &nk);
+	const char *bad = UPROBE_EVENTS;
 
+	/* perf names kprobe_events' failure when neither file opens */
+	if (nu < 0 && err) {
+		int kerr = probe_events_open_check(KPROBE_EVENTS);
+
+		if (kerr) {
+			nu = kerr;
+			bad = KPROBE_EVENTS;
+		}
+	}
 	if (nu < 0) {
+		const char *root = tracefs_root() ? tracefs_root() : "/sys/kernel/tracing";
+
 		if (nu == -EACCES || nu == -EPERM)
 			pr_err("No permission to write tracefs.\n"
 			       "Please run this command again with sudo.\n");
+		else if (nu == -ENOENT && !strcmp(bad, KPROBE_EVENTS))
+			pr_err("%s//%s does not exist.\nPlease rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
+			       root, KPROBE_EVENTS);
 		else
-			pr_err("Failed to open %s: %s\n", UPROBE_EVENTS, strerror(-nu));
+			pr_err("Failed to open %s//%s: %s\n", root, bad, strerror(-nu));
 		fprintf(stderr, "  Error: Failed to delete events.\n");
 		return probe_exit_status(nu);
 	}

@@ -456,7 +456,9 @@ resolved:
 		if (err == -EACCES || err == -EPERM)
 			pr_err("No permission to write tracefs.\nPlease run this command again with sudo.\n");
 		else
-			pr_err("Failed to open %s: %s\n", events_file, strerror(-err));
+			pr_err("Failed to open %s//%s: %s\n",
+			       tracefs_root() ? tracefs_root() : "/sys/kernel/tracing", events_file,
+			       strerror(-err));
 		goto fail;
 	}
 	if (!o.dry_run && (err = probe_plan_write(&plan, events_file))) {
@@ -510,7 +512,8 @@ static int run_line_vars(void)
 	}
 	if (o.action == ACT_LINE)
 		return probe_cmd_line(o.exec_abs, o.line_or_vars);
-	return probe_cmd_vars(o.exec_abs, o.line_or_vars, o.externs, o.no_inlines, o.filter);
+	return probe_cmd_vars(o.exec_abs, o.line_or_vars, o.externs, o.no_inlines, o.range,
+			      o.filter);
 }
 
 /* ------------------------------------------------------------------ */

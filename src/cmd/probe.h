@@ -27,9 +27,9 @@ int probe_cmd_funcs(const char *path, const char *rules);
 int probe_cmd_line(const char *path, const char *spec);
 /*
  * probe_cmd_vars - --vars: the variables live at each address of @spec in
- * @path, filtered by @filter (NULL: perf's default).
+ * @path, filtered by @filter (NULL: perf's default); @range: --range.
  */
-int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inlines,
+int probe_cmd_vars(const char *path, const char *spec, bool externs, bool no_inlines, bool range,
 		   const char *filter);
 
 /* struct probe_dwarf_opts - what probe_dwarf_resolve() needs from the command. */

@@ -587,9 +587,11 @@ int record_run(struct record *rec, const struct opt_spec *options, const char *c
 			for (int i = 0; i < nr; i++)
 				if (evsel->fd[i] >= 0 &&
 				    ioctl(evsel->fd[i], PERF_EVENT_IOC_SET_FILTER, evsel->filter) < 0) {
-					fprintf(stderr,
-						"failed to set filter \"%s\" on event %s with %d (%s)\n",
-						evsel->filter, evsel->name, errno, strerror(errno));
+					/* perf's -q hides this message too */
+					if (!rec->quiet)
+						fprintf(stderr,
+							"failed to set filter \"%s\" on event %s with %d (%s)\n",
+							evsel->filter, evsel->name, errno, strerror(errno));
 					status = 255;
 					goto out;
 				}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Symbols, file offsets and DWARF declaring files of one binary for sonde probe (libelf, libdw). */
 #include "symbol/probe-binary.h"
+#include "symbol/debug-inflate.h"
 
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
@@ -186,6 +187,10 @@ static int open_dwarf(struct probe_binary *pb)
 	if (!pb->dw) {
 		const char *path = pb->debug_path ? pb->debug_path : pb->path;
 
+		/* a separate debug file (libc's) is often compressed: its cached
+		   inflated copy spares libdw the inflating on every run */
+		if (pb->dw_fd <= 0 && pb->debug_path)
+			pb->dw_fd = debug_inflated_open(path);
 		if (pb->dw_fd <= 0)
 			pb->dw_fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (pb->dw_fd < 0)
@@ -372,14 +377,18 @@ int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, u64 
 		return -ENOENT;
 	if (pb->has_dwarf && !dwarf_func_at(pb, vaddr, &df)) {
 		/*
-		 * perf: on the declaration's line just the name; the byte
-		 * offset in the line table's row at the entry of a CU's first
-		 * function; else the line relative to the declaration; an offset set by an earlier event is kept and
-		 * wins over a line (perf 6.1 never clears it)
+		 * perf: the byte offset in the line table's row at the entry
+		 * of a CU's first function (on the declaration's line too);
+		 * on the declaration's line just the name; else the line
+		 * relative to the declaration. An offset set by an earlier
+		 * event is kept and wins over a line and over %return (perf
+		 * 6.1 never clears it).
 		 */
-		bool on_decl = df.line && df.decl_line && df.line == df.decl_line;
-		bool by_line = !on_decl && df.line && df.decl_line && vaddr != df.entry &&
-			       (!df.is_cu_first || (df.first_row_end && vaddr >= df.first_row_end));
+		bool in_first_row = df.is_cu_first && vaddr != df.entry &&
+				    !(df.first_row_end && vaddr >= df.first_row_end);
+		bool on_decl = !in_first_row && df.line && df.decl_line && df.line == df.decl_line;
+		bool by_line = !in_first_row && !on_decl && df.line && df.decl_line &&
+			       vaddr != df.entry;
 
 		if (!on_decl && !by_line)
 			*carry = vaddr - df.entry;
@@ -388,7 +397,7 @@ int probe_binary_describe(struct probe_binary *pb, u64 off, bool is_return, u64 
 			strbuf_addf(out, "+%llu", (unsigned long long)*carry);
 		else if (by_line)
 			strbuf_addf(out, ":%d", df.line - df.decl_line);
-		if (is_return)
+		else if (is_return) /* a carried offset hides it too (perf) */
 			strbuf_addstr(out, "%return");
 		if (df.file)
 			strbuf_addf(out, "@%s", df.file);

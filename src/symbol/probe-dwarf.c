@@ -491,6 +491,11 @@ struct line_addrs {
 	size_t nr, alloc;
 };
 
+int probe_dwarf_stmt_line_at(const struct probe_dwarf_func *fn, u64 addr)
+{
+	return stmt_line_at((Dwarf_Die *)&fn->cu, addr);
+}
+
 static int cu_line_addrs(Dwarf_Die *cu, void *arg)
 {
 	struct line_addrs *la = arg;
@@ -876,23 +881,96 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * --range: where @var has a location, relative to the entry of the
+ * function around the point: its location list's entries, or for a single
+ * location the ranges of @scope, the DIE that holds it
+ */
+static void var_ranges(const struct probe_dwarf_func *fn, Dwarf_Die *var, Dwarf_Die *scope,
+		       struct strbuf *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	u64 entry = fn->caller_entry;
+	bool first = true;
+
+	strbuf_addf(out, "@<%s+[", fn->caller_name ? fn->caller_name : "");
+	if (dwarf_attr_integrate(var, DW_AT_location, &attr) &&
+	    (off = dwarf_getlocations(&attr, 0, &base, &start, &end, &ops, &nops)) > 0 &&
+	    !(start == 0 && end == (Dwarf_Addr)-1)) {
+		do {
+			strbuf_addf(out, "%s%llu-%llu", first ? "" : ",",
+				    (unsigned long long)(start - entry), (unsigned long long)(end - entry));
+			first = false;
+		} while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0);
+	} else if (scope) {
+		off = 0;
+		while ((off = dwarf_ranges(scope, off, &base, &start, &end)) > 0) {
+			strbuf_addf(out, "%s%llu-%llu", first ? "" : ",",
+				    (unsigned long long)(start - entry), (unsigned long long)(end - entry));
+			first = false;
+		}
+	}
+	strbuf_addstr(out, "]>");
+}
+
+/*
+ * a location list with a non-empty entry, none of which covers @addr:
+ * --range's [INV] (perf leaves out lists of empty entries only)
+ */
+static bool var_out_of_range(Dwarf_Die *var, u64 addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	bool some = false;
+
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr))
+		return false;
+	while (!some && (off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0) {
+		if (start == 0 && end == (Dwarf_Addr)-1)
+			return false;
+		some = start < end;
+	}
+	return some && dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) == 0;
+}
+
 static void add_var(struct probe_binary *pb, const struct probe_dwarf_func *fn, Dwarf_Die *var,
-		    u64 addr, bool is_extern, struct strvec *out)
+		    Dwarf_Die *scope, u64 addr, unsigned int flags, struct strvec *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *name = dwarf_diename(var);
+	bool is_extern = flags & PROBE_VARS_EXTERN;
+	bool listed, inv = false;
 
-	/* a CU's extern declarations count with --externs, as in perf */
-	if (!name || !(var_listed(pb, fn, var, addr) || (is_extern && dwarf_hasattr(var, DW_AT_declaration))))
+	if (!name)
 		return;
+	/* a CU's extern declarations count with --externs, as in perf */
+	listed = var_listed(pb, fn, var, addr) || (is_extern && dwarf_hasattr(var, DW_AT_declaration));
+	if (!listed && (flags & PROBE_VARS_RANGE))
+		inv = var_out_of_range(var, addr);
+	if (!listed && !inv)
+		return;
+	if (flags & PROBE_VARS_RANGE)
+		strbuf_addstr(&sb, is_extern ? "[EXT]\t" : inv ? "[INV]\t" : "[VAL]\t");
 	var_type_name(var, &sb);
 	strbuf_addf(&sb, "\t%s", name);
+	/* perf gives the CU's globals no range */
+	if ((flags & PROBE_VARS_RANGE) && !is_extern) {
+		strbuf_addch(&sb, '\t');
+		var_ranges(fn, var, scope, &sb);
+	}
 	strvec_push(out, sb.buf);
 	strbuf_release(&sb);
 }
 
 int probe_dwarf_vars(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
-		     bool externs, struct strvec *out)
+		     unsigned int flags, struct strvec *out)
 {
 	Dwarf_Die *scopes = NULL, child;
 	int n = fn_scopes(fn, addr, &scopes);
@@ -902,14 +980,14 @@ int probe_dwarf_vars(struct probe_binary *pb, const struct probe_dwarf_func *fn,
 			continue;
 		do {
 			if (is_var_tag(dwarf_tag(&child)))
-				add_var(pb, fn, &child, addr, false, out);
+				add_var(pb, fn, &child, &scopes[i], addr, flags & ~PROBE_VARS_EXTERN, out);
 		} while (!dwarf_siblingof(&child, &child));
 	}
 	free(scopes);
-	if (externs && !dwarf_child((Dwarf_Die *)&fn->cu, &child)) {
+	if ((flags & PROBE_VARS_EXTERN) && !dwarf_child((Dwarf_Die *)&fn->cu, &child)) {
 		do {
 			if (dwarf_tag(&child) == DW_TAG_variable)
-				add_var(pb, fn, &child, addr, true, out);
+				add_var(pb, fn, &child, NULL, addr, flags, out);
 		} while (!dwarf_siblingof(&child, &child));
 	}
 	if (out->nr > 1)

@@ -77,6 +77,12 @@ int probe_dwarf_file_lines(struct probe_binary *pb, const char *file, struct pro
 void probe_lines_release(struct probe_lines *pl);
 
 /*
+ * probe_dwarf_stmt_line_at - the line of the first line-table statement at
+ * @addr in @fn's CU (the line perf names when several share it), or 0.
+ */
+int probe_dwarf_stmt_line_at(const struct probe_dwarf_func *fn, u64 addr);
+
+/*
  * probe_dwarf_line_addrs - the distinct addresses of line-table statements
  * of @line in the file @path (full name, as the line table gives it),
  * restricted to @fn's code when not NULL, ascending. *@addrs is malloc'ed;
@@ -113,10 +119,16 @@ u64 probe_dwarf_after_prologue(struct probe_binary *pb, const struct probe_dwarf
 /*
  * probe_dwarf_vars - the variables and parameters live at @addr in the
  * scopes of @fn (and with @externs the CU's globals), each as
- * "TYPE\tNAME" in perf's type-name style, sorted. Returns 0 or -errno.
+ * "TYPE\tNAME" in perf's type-name style, sorted. @flags: PROBE_VARS_EXTERN
+ * for the globals, PROBE_VARS_RANGE for --range's "[VAL]\tTYPE\tNAME\t@<F+[..]>"
+ * ("[INV]" for variables whose location list misses @addr, "[EXT]\tTYPE\tNAME"
+ * for globals).
+ * Returns 0 or -errno.
  */
+#define PROBE_VARS_EXTERN 1u
+#define PROBE_VARS_RANGE 2u
 int probe_dwarf_vars(struct probe_binary *pb, const struct probe_dwarf_func *fn, u64 addr,
-		     bool externs, struct strvec *out);
+		     unsigned int flags, struct strvec *out);
 
 /* struct probe_dwarf_error - why an argument could not be located (perf's text, no newline). */
 struct probe_dwarf_error {

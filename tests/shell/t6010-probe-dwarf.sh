@@ -129,6 +129,20 @@ test_expect_success PERF,UPROBES '-V: the same variables as perf (--externs, --n
 	[ $(grep -c "^	@<work+" s.out) = 4 ]
 '
 
+test_expect_success PERF,UPROBES '-V --range: [VAL]/[INV]/[EXT] and location ranges as perf' '
+	for b in $B0 $B2; do
+		for p in work work:5 main show main:6 square; do
+			same_as_perf -x ./$b -V $p --range || return 1
+			same_as_perf -x ./$b -V $p --range --externs || return 1
+		done
+	done &&
+	same_as_perf -x ./$B2 -V work --range &&
+	test_grep "^		\[VAL\]	[a-z ]+	[a-z_]+	@<[a-z_]+\+\[[0-9]+-[0-9]+" s.out &&
+	same_as_perf -x ./$B2 -V main --range --externs --filter "i*" &&
+	same_as_perf -x ./$B2 -V work --range --filter "*v*" &&
+	same_as_perf -x ./$B0 -L work --range
+'
+
 test_expect_success PERF,UPROBES '-V: unknown points, a line without code' '
 	same_as_perf -x ./$B2 -V nosuch &&
 	same_as_perf -x ./$B2 -V work:100 &&

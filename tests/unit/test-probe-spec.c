@@ -6,12 +6,17 @@
 #include "lib/strfilter.h"
 #include "lib/util.h"
 #include "symbol/probe-binary.h"
+#include "symbol/debug-inflate.h"
 #include "trace/probe-plan.h"
 #include "symbol/sdt.h"
 #include "trace/probe-spec.h"
 
 #include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
 #include <stdlib.h>
+#include <string.h>
 
 TEST(probe_spec_function_offset_return)
 {
@@ -355,16 +360,23 @@ TEST(probe_binary_symbols)
 	EXPECT_TRUE(pb.has_dwarf);
 	EXPECT_EQ(probe_binary_find_func(&pb, "work", true, hits, 4), 1);
 	EXPECT_EQ(probe_binary_file_offset(&pb, hits[0]->start + 4, &off), 0);
-	/* a one-line function: the declaration's line shows just the name */
+	/* in the first line-table row of the CU's first function: the
+	   offset, on the declaration's line too (perf 6.1) */
 	EXPECT_EQ(probe_binary_describe(&pb, off, false, &carry, &sb), 0);
-	EXPECT_TRUE(strncmp(sb.buf, "work@", 5) == 0 && strendswith(sb.buf, "/p.c"));
-	EXPECT_EQ(carry, 0);
+	EXPECT_TRUE(strncmp(sb.buf, "work+4@", 7) == 0 && strendswith(sb.buf, "/p.c"));
+	EXPECT_EQ(carry, 4);
 	strbuf_setlen(&sb, 0);
-	/* perf 6.1 shows an offset carried from an earlier event instead */
+	/* perf 6.1 shows an offset carried from an earlier event instead
+	   of %return */
 	carry = 7;
 	EXPECT_EQ(probe_binary_file_offset(&pb, hits[0]->start, &off), 0);
 	EXPECT_EQ(probe_binary_describe(&pb, off, true, &carry, &sb), 0);
-	EXPECT_TRUE(strncmp(sb.buf, "work+7%return@", 14) == 0);
+	EXPECT_TRUE(strncmp(sb.buf, "work+7@", 7) == 0);
+	strbuf_setlen(&sb, 0);
+	/* with nothing carried: the name and %return */
+	carry = 0;
+	EXPECT_EQ(probe_binary_describe(&pb, off, true, &carry, &sb), 0);
+	EXPECT_TRUE(strncmp(sb.buf, "work%return@", 12) == 0);
 	/* PLT entries match the function name */
 	EXPECT_EQ(probe_binary_find_func(&pb, "calloc", true, hits, 4), 1);
 	EXPECT_TRUE(hits[0]->flags & SYMBOL_PLT);
@@ -382,4 +394,54 @@ TEST(probe_binary_symbols)
 	EXPECT_EQ(probe_binary_load(&pb, "/nonexistent/x"), -ENOENT);
 	probe_binary_release(&pb);
 	strbuf_release(&sb);
+}
+
+/* a -gz build: the cached copy has the same sections, none compressed, and is reused */
+TEST(debug_inflated_copy)
+{
+	char cmd[1024], bin[512], cache[512];
+	const char *old = getenv("XDG_CACHE_HOME");
+	char *saved = old ? strdup(old) : NULL;
+	size_t nr_compressed = 0, nr_inflated = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+	int fd, fd2;
+
+	if (system("cc --version >/dev/null 2>&1"))
+		test_skip("no C compiler");
+	snprintf(bin, sizeof(bin), "%s/z", test_tmpdir());
+	snprintf(cmd, sizeof(cmd), "echo 'int main(void) { return 0; }' | cc -g -gz=zlib -x c -o %s -", bin);
+	if (system(cmd))
+		test_skip("cc -gz failed");
+	snprintf(cache, sizeof(cache), "%s/cache", test_tmpdir());
+	setenv("XDG_CACHE_HOME", cache, 1);
+	fd = debug_inflated_open(bin);
+	EXPECT_TRUE(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	EXPECT_TRUE(elf != NULL);
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		EXPECT_TRUE(gelf_getshdr(scn, &sh) != NULL);
+		nr_compressed += !!(sh.sh_flags & SHF_COMPRESSED);
+		nr_inflated += sh.sh_type == SHT_PROGBITS && sh.sh_size > 0;
+	}
+	EXPECT_EQ(nr_compressed, 0);
+	EXPECT_TRUE(nr_inflated > 0);
+	if (elf)
+		elf_end(elf);
+	/* the second open finds the copy */
+	fd2 = debug_inflated_open(bin);
+	EXPECT_TRUE(fd2 >= 0);
+	if (fd >= 0)
+		close(fd);
+	if (fd2 >= 0)
+		close(fd2);
+	/* nothing compressed: no copy */
+	EXPECT_EQ(debug_inflated_open("/bin/sh"), -ENOENT);
+	if (saved)
+		setenv("XDG_CACHE_HOME", saved, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	free(saved);
 }
