@@ -19,6 +19,8 @@ test_count=0
 TRASH=$(mktemp -d /tmp/sonde-test.XXXXXX)
 trap 'cd /; rm -rf "$TRASH"' EXIT
 cd "$TRASH" || exit 1
+# sonde's own caches (e.g. inflated debug files) stay in the test's temp dir
+export XDG_CACHE_HOME=$TRASH/.cache
 
 # prerequisites: ROOT TRACEFS PERF HWCOUNTERS KPROBES UPROBES NOBODY
 declare -A prereq_cache
