@@ -5,10 +5,13 @@
  * the table in main.c, and add docs/cmd/<name>.md.
  *
  * A command returns its exit status (0..255; negative values become
- * 255, perf's fatal status). Usage errors exit(129) from opts_parse.
+ * 255, perf's fatal status). Usage errors exit(129) from opts_parse
+ * (cmd/options.h: perf's texts over lib/optspec's non-printing parser).
  */
 #ifndef SONDE_BUILTIN_H
 #define SONDE_BUILTIN_H
+
+#include "cmd/options.h"
 
 int cmd_annotate(int argc, const char **argv);
 int cmd_archive(int argc, const char **argv);

@@ -15,8 +15,8 @@ struct evsel;
  * parse_events_option - SPEC_FN for -e: opt->dest is a
  * "struct evlist **" (the evlist is created on first use; repeated -e
  * append). On a bad string prints perf's error text and the
- * "Run 'perf list'..." line to stderr and returns -1, so optspec
- * prints the usage of -e and exits 129, as perf does.
+ * "Run 'perf list'..." line to stderr and returns -1, so opts_parse
+ * (cmd/options.c) prints the usage of -e and exits 129, as perf does.
  * parse_events_option_stat is the same with perf stat's restricted terms.
  */
 int parse_events_option(const struct opt_spec *opt, const char *str, int unset);

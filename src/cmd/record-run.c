@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde record: validation, opening, the ring loop, output switching and perf's messages. */
+#include "cmd/options.h"
 #include "cmd/record.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
@@ -8,7 +9,6 @@
 #include "data/tracing-data.h"
 #include "data/writer.h"
 #include "lib/debug.h"
-#include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"

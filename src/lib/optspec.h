@@ -2,8 +2,10 @@
 /*
  * Declarative command-line option tables (struct opt_spec) and the parser
  * that reads argv against them with perf's observable behaviour: clustered
- * short switches, --name[=value], unique abbreviations, "no-" negation, the
- * help layout, the error texts and exit status 129.
+ * short switches, --name[=value], unique abbreviations, "no-" negation.
+ * The parser prints nothing: it returns what went wrong in a struct
+ * opts_error; cmd/options.c turns that into perf's help and error texts
+ * and exit status 129 (commands call opts_parse() from there).
  */
 #ifndef SONDE_LIB_OPTSPEC_H
 #define SONDE_LIB_OPTSPEC_H
@@ -33,7 +35,7 @@ enum {
 	OPTT_LABEL_AS_IS = 1 << 4,    /* help shows the label without <> */
 };
 
-/* Parse modes for opts_parse(). */
+/* Parse modes for opts_parse_raw() (and cmd/'s opts_parse()). */
 enum {
 	OPTS_STOP_AT_ARG = 1 << 0, /* the first non-option ends the options */
 };
@@ -42,9 +44,10 @@ struct opt_spec;
 /*
  * opt_handler_fn - called for an OPTK_HANDLER entry: @arg is the value
  * (NULL when none was given), @unset is nonzero for the "no-" form.
- * Return 0, or -1 for a usage error: the handler prints its own message and
- * the blank line perf leaves before the usage; the parser then prints the
- * usage lines and the help of the option as typed, and exits 129.
+ * Return 0, or -1 for a usage error: the handler (in cmd/) prints its own
+ * message and the blank line perf leaves before the usage; the parser then
+ * stops with OPTS_ERR_HANDLER, and cmd/'s opts_parse() prints the usage
+ * lines and the help of the option as typed, and exits 129.
  */
 typedef int opt_handler_fn(const struct opt_spec *opt, const char *arg, int unset);
 
@@ -87,49 +90,52 @@ struct opt_spec {
 #define SPEC_TEXT_NONEG(l, s, v, a, h)                                                              \
 	{ .name = (l), .letter = (s), .kind = OPTK_TEXT, .traits = OPTT_NO_NEGATE, .dest = (v),     \
 	  .label = (a), .desc = (h) }
-/*
- * SPEC_REFUSED / SPEC_REFUSED_NOVAL - an option of perf's table that sonde
- * does not implement: shown by -h, refused when given (never ignored).
- */
-#define SPEC_REFUSED(l, s, a, h) SPEC_FN(l, s, NULL, a, h, opts_refuse)
-#define SPEC_REFUSED_NOVAL(l, s, h) SPEC_FN_NOVAL(l, s, NULL, h, opts_refuse)
+/* What stopped opts_parse_raw(). */
+enum opts_problem {
+	OPTS_ERR_NONE,
+	OPTS_ERR_HELP,	      /* -h / --help (help_from: the words after -h, or 0) */
+	OPTS_ERR_UNKNOWN,     /* no such switch (letter) or option (typed) */
+	OPTS_ERR_AMBIGUOUS,   /* typed begins two or more names: candidates[] */
+	OPTS_ERR_VALUE,	      /* the value of spec is missing/wrong/unwanted: what */
+	OPTS_ERR_NO_NEGATE,   /* --no-NAME of an OPTT_NO_NEGATE entry */
+	OPTS_ERR_HANDLER,     /* the handler of spec returned nonzero (and reported) */
+};
+
+/* One candidate of an ambiguous abbreviation. */
+struct opts_candidate {
+	const struct opt_spec *spec;
+	bool negated; /* it matched as "no-NAME" */
+};
 
 /*
- * opts_refuse - the handler of SPEC_REFUSED: prints
- * "Error: --<name> is not supported by sonde" and fails (usage, exit 129).
- * The negated form (--no-x, the default) is accepted.
+ * struct opts_error - why opts_parse_raw() failed: enough for cmd/ to
+ * print perf's texts. Strings point into argv or into static text.
  */
-int opts_refuse(const struct opt_spec *opt, const char *arg, int unset);
-/* opts_report_unsupported - that message for an option refused after parsing (by its value) */
-void opts_report_unsupported(const char *name);
+struct opts_error {
+	enum opts_problem problem;
+	const struct opt_spec *spec; /* the entry concerned, or NULL */
+	bool negated;		     /* spec was given as "no-NAME" */
+	int letter;		     /* the switch as typed, when given as -x */
+	const char *typed;	     /* the text after "--" as typed, when given as --name */
+	const char *what;	     /* OPTS_ERR_VALUE: "requires a value", ... */
+	struct opts_candidate candidates[2]; /* OPTS_ERR_AMBIGUOUS: the last two */
+	int help_from;		     /* OPTS_ERR_HELP: argv index of the first word after -h, or 0 */
+};
 
 /*
- * opts_parse - read @argv (argv[0], the command, is skipped) against the
- * table @specs. The non-option words are moved to the front of argv and
- * their number returned; argv[ret] is NULL. With OPTS_STOP_AT_ARG the
- * first non-option and everything after it are kept as they are.
- * "-h"/"--help" print the help to stderr and exit(129); usage errors
- * print perf's texts and exit(129).
+ * opts_parse_raw - read @argv (argv[0], the command, is skipped) against
+ * the table @specs, storing values as it goes. The non-option words are
+ * moved to the front of argv and their number returned; argv[ret] is NULL.
+ * With OPTS_STOP_AT_ARG the first non-option and everything after it are
+ * kept as they are. On -h/--help or a usage error returns -EINVAL with
+ * @err filled (argv after the failing word is left as it was). Prints
+ * nothing.
  */
-int opts_parse(int argc, const char **argv, const struct opt_spec *specs,
-	       const char *const usage[], int mode);
+int opts_parse_raw(int argc, const char **argv, const struct opt_spec *specs, int mode,
+		   struct opts_error *err);
 
-/* opts_usage_print - the full help (usage lines and every option) on stderr. */
-void opts_usage_print(const char *const usage[], const struct opt_spec *specs);
-/* opts_usage_exit - opts_usage_print(), then exit(129). */
-void opts_usage_exit(const char *const usage[], const struct opt_spec *specs)
-	__attribute__((noreturn));
-/* opts_usage_error - "  Error: <msg>", the full help, exit(129). */
-void opts_usage_error(const char *const usage[], const struct opt_spec *specs, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 3, 4)));
-/*
- * opts_usage_for - without exiting: "\n Usage: ...\n\n" when @usage is
- * given, then the help line of the option named @letter or @name. perf
- * prints this after a rejected combination of options (call it again
- * with @usage NULL for a second option).
- */
-void opts_usage_for(const char *const usage[], const struct opt_spec *specs, int letter,
-		    const char *name);
+/* opts_wants_value - true when the entry takes a value (maybe an optional one) */
+bool opts_wants_value(const struct opt_spec *s);
 
 /* The program name used in messages: "perf" or "sonde", from argv[0]. */
 extern const char *prog_name;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the option parser: values, bundling, prefixes, help layout. */
+/* Unit tests for the option parser (lib: values, bundling, prefixes, errors) and its texts (cmd/options). */
 #include "test.h"
-#include "lib/optspec.h"
+#include "cmd/options.h"
+
+#include <errno.h>
 
 #include <stdbool.h>
 #include <sys/wait.h>
@@ -72,6 +74,89 @@ TEST(optspec_prefix_negation_dashdash)
 		opts_parse(2, argv2, opts, usage, 0);
 		EXPECT_TRUE(no_aggr);
 	}
+}
+
+/* the lib parser reports what went wrong and prints nothing */
+TEST(optspec_raw_errors)
+{
+	struct opts_error err;
+	const char *a1[] = { "stat", "-az", NULL };
+	const char *a2[] = { "stat", "--a", NULL };
+	const char *a3[] = { "stat", "--no-rep=1", NULL };
+	const char *a4[] = { "stat", "--output", NULL };
+	const char *a5[] = { "stat", "-r", "x", NULL };
+	const char *a6[] = { "stat", "-v", "-h", "-r", "--rep", NULL };
+	const char *a7[] = { "stat", "--help", NULL };
+	const char *a8[] = { "stat", "--aggr=1", "-v", NULL };
+
+	reset();
+	EXPECT_EQ(opts_parse_raw(2, a1, opts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_UNKNOWN);
+	EXPECT_EQ(err.letter, 'z');
+	EXPECT_TRUE(err.typed == NULL);
+	EXPECT_TRUE(all_cpus); /* what came before the error is stored */
+	EXPECT_EQ(opts_parse_raw(2, a2, opts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_AMBIGUOUS);
+	EXPECT_STREQ(err.typed, "a");
+	EXPECT_STREQ(err.candidates[0].spec->name, "all-cpus");
+	EXPECT_TRUE(!err.candidates[0].negated);
+	EXPECT_STREQ(err.candidates[1].spec->name, "no-aggr");
+	EXPECT_TRUE(err.candidates[1].negated);
+	EXPECT_EQ(opts_parse_raw(2, a3, opts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_UNKNOWN);
+	EXPECT_STREQ(err.typed, "no-rep=1");
+	EXPECT_EQ(opts_parse_raw(2, a4, opts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_VALUE);
+	EXPECT_STREQ(err.spec->name, "output");
+	EXPECT_STREQ(err.what, "requires a value");
+	EXPECT_EQ(opts_parse_raw(3, a5, opts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_VALUE);
+	EXPECT_EQ(err.letter, 'r');
+	EXPECT_STREQ(err.what, "expects a numerical value");
+	EXPECT_EQ(opts_parse_raw(5, a6, opts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_HELP);
+	EXPECT_EQ(err.help_from, 3);
+	EXPECT_EQ(opts_parse_raw(2, a7, opts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_HELP);
+	EXPECT_EQ(err.help_from, 0);
+	EXPECT_EQ(opts_parse_raw(3, a8, opts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_VALUE);
+	EXPECT_TRUE(err.negated);
+	EXPECT_STREQ(err.what, "takes no value");
+}
+
+/* a handler's failure stops the parse; cmd/ prints the usage after the handler's message */
+static int refuse_odd(const struct opt_spec *opt, const char *arg, int unset)
+{
+	(void)opt;
+	(void)unset;
+	return arg && strlen(arg) % 2;
+}
+
+TEST(optspec_raw_handler_and_no_negate)
+{
+	static const char *seen;
+	const struct opt_spec hopts[] = {
+		SPEC_FN("pick", 'p', &seen, "x", "pick one", refuse_odd),
+		SPEC_TEXT_NONEG("fixed", 'f', &seen, "x", "no negation"),
+		SPEC_END()
+	};
+	struct opts_error err;
+	const char *a1[] = { "x", "--pick", "ab", "-p", "abc", "rest", NULL };
+	const char *a2[] = { "x", "--no-fixed", NULL };
+	const char *a3[] = { "x", "--pick=ab", "word", "-fv", NULL };
+
+	EXPECT_EQ(opts_parse_raw(6, a1, hopts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_HANDLER);
+	EXPECT_EQ(err.letter, 'p');
+	EXPECT_STREQ(err.spec->name, "pick");
+	EXPECT_EQ(opts_parse_raw(2, a2, hopts, 0, &err), -EINVAL);
+	EXPECT_EQ(err.problem, OPTS_ERR_NO_NEGATE);
+	EXPECT_STREQ(err.spec->name, "fixed");
+	EXPECT_EQ(opts_parse_raw(4, a3, hopts, 0, &err), 1);
+	EXPECT_EQ(err.problem, OPTS_ERR_NONE);
+	EXPECT_STREQ(a3[0], "word");
+	EXPECT_STREQ(seen, "v");
 }
 
 /* run opts_parse in a child and capture its stderr and exit status */
