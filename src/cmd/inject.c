@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde inject: copy a perf.data stream (file or pipe) adding build-ids (-b) or merged sched_stat samples (-s). */
 #include "builtin.h"
+#include "cmd/inject-jit.h"
 #include "cmd/open.h"
 #include "core/evlist.h"
 #include "core/evsel.h"
@@ -20,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 struct inject_opts {
@@ -32,6 +35,7 @@ struct inject_opts {
 /* one dso whose build-id went into the output, in the order perf lists them */
 struct inject_bid {
 	const char *name;
+	char *owned_name; /* --jit's .so paths */
 	u16 cpumode;
 	u8 id[BUILD_ID_SIZE];
 	u8 size;
@@ -44,6 +48,12 @@ struct inject {
 	const struct perf_header *in_hdr;
 	struct inject_bid *bids;
 	int nr_bids, alloc_bids;
+	/* --jit: the code loads of the jitdumps seen so far, by time; the next to write */
+	struct jit_load *loads;
+	int nr_loads, next_load;
+	bool *load_hit;
+	u8 *trailer; /* the marker mmap's sample_id trailer, the model for the new MMAP2s */
+	int trailer_size;
 	int err;
 };
 
@@ -110,6 +120,7 @@ static struct inject_bid *bid_add(struct inject *in, const struct dso *dso, cons
 	}
 	b = &in->bids[in->nr_bids++];
 	b->name = dso->long_name;
+	b->owned_name = NULL;
 	b->cpumode = dso->is_kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	memcpy(b->id, id, len);
 	b->size = (u8)len;
@@ -141,7 +152,127 @@ static int inject_sample_build_id(struct inject *in, struct session *session,
 	len = dso_build_id(in, map->dso, bid);
 	if (len <= 0)
 		return 0;
-	return write_build_id_record(in->w, bid_add(in, map->dso, bid, len));
+	{
+		struct inject_bid *b = bid_add(in, map->dso, bid, len);
+
+		/* --jit alone only notes the hit, for the BUILD_ID feature */
+		return in->o->build_ids ? write_build_id_record(in->w, b) : 0;
+	}
+}
+
+
+/* the sample_id trailer of a record written for @l: the marker's, with the load's pid/tid and time */
+static void jit_trailer(const struct inject *in, const struct jit_load *l, u8 *out)
+{
+	u64 t = in->in_hdr->nr_attrs ? in->in_hdr->attrs[0].attr.sample_type : 0;
+	int off = 0;
+
+	memcpy(out, in->trailer, in->trailer_size);
+	if (t & PERF_SAMPLE_TID) {
+		if (in->trailer_size >= 8) {
+			memcpy(out, &l->pid, 4);
+			memcpy(out + 4, &l->tid, 4);
+		}
+		off = 8;
+	}
+	if ((t & PERF_SAMPLE_TIME) && in->trailer_size >= off + 8)
+		memcpy(out + off, &l->time, 8);
+}
+
+/* --jit: an MMAP2 record (as perf inject writes it: st_mode in prot, MAP_SHARED) for one code load */
+static int jit_write_mmap(struct inject *in, const struct jit_load *l)
+{
+	size_t n = strlen(l->path) + 1, name_len = (n + 7) & ~(size_t)7;
+	size_t size = sizeof(struct perf_record_mmap2) + name_len + in->trailer_size;
+	u8 *rec = xcalloc(1, size);
+	struct perf_record_mmap2 *m = (void *)rec;
+	int ret;
+
+	m->header.type = PERF_RECORD_MMAP2;
+	m->header.misc = PERF_RECORD_MISC_USER;
+	m->header.size = (u16)size;
+	m->pid = l->pid;
+	m->tid = l->tid;
+	m->start = l->addr;
+	m->len = l->len;
+	m->pgoff = l->pgoff;
+	m->maj = major(l->dev);
+	m->min = minor(l->dev);
+	m->ino = l->ino;
+	m->ino_generation = 1;
+	m->prot = l->mode;
+	m->flags = MAP_SHARED;
+	memcpy(rec + sizeof(*m), l->path, n - 1);
+	jit_trailer(in, l, rec + sizeof(*m) + name_len);
+	ret = data_writer_write(in->w, rec, size);
+	free(rec);
+	return ret;
+}
+
+/* --jit: the code loads up to @time go out before the record of that time */
+static int jit_flush(struct inject *in, u64 time)
+{
+	int ret = 0;
+
+	while (!ret && in->next_load < in->nr_loads && in->loads[in->next_load].time <= time)
+		ret = jit_write_mmap(in, &in->loads[in->next_load++]);
+	return ret;
+}
+
+/*
+ * --jit, one kernel record at delivery: a jitdump marker mmap is replaced
+ * by the dump's code loads; samples in jitted code mark that .so hit.
+ * Returns 1 when the record is consumed, 0 to write it, -errno.
+ */
+static int jit_record(struct inject *in, struct session *session, const union perf_event *ev)
+{
+	struct perf_sample s = { 0 };
+	struct evsel *evsel = NULL;
+	const char *filename = NULL;
+	int ret;
+
+	if (data_reader_parse_sample(session->reader, ev, &s, &evsel) == 0 && s.time &&
+	    (ret = jit_flush(in, s.time)))
+		return ret;
+	if (ev->header.type == PERF_RECORD_MMAP2)
+		filename = ev->mmap2.filename;
+	else if (ev->header.type == PERF_RECORD_MMAP)
+		filename = ev->mmap.filename;
+	if (filename && jit_is_marker(filename)) {
+		int old = in->nr_loads, id_size = data_reader_id_hdr_size(session->reader);
+
+		if (!in->trailer && id_size > 0 && id_size < ev->header.size) {
+			in->trailer = xmalloc(id_size);
+			memcpy(in->trailer, (const u8 *)ev + ev->header.size - id_size, id_size);
+			in->trailer_size = id_size;
+		}
+		ret = jit_read_dump(filename, &in->loads, &in->nr_loads);
+		if (ret && ret != -ENOENT)
+			return ret;
+		in->load_hit = xrealloc(in->load_hit, in->nr_loads ? in->nr_loads : 1);
+		memset(in->load_hit + old, 0, in->nr_loads - old);
+		/* loads older than what was delivered go out now, in time order */
+		if (in->nr_loads > old)
+			in->next_load = in->next_load < old ? in->next_load : old;
+		return 1;
+	}
+	if (ev->header.type == PERF_RECORD_SAMPLE)
+		for (int i = 0; i < in->nr_loads; i++) {
+			const struct jit_load *l = &in->loads[i];
+
+			if (in->load_hit[i] || l->pid != s.pid || s.ip < l->addr || s.ip >= l->addr + l->len)
+				continue;
+			in->load_hit[i] = true;
+			if (in->nr_bids == in->alloc_bids) {
+				in->alloc_bids = in->alloc_bids ? 2 * in->alloc_bids : 16;
+				in->bids = xrealloc(in->bids, in->alloc_bids * sizeof(*in->bids));
+			}
+			in->bids[in->nr_bids++] = (struct inject_bid){ .owned_name = xstrdup(l->path),
+				.cpumode = PERF_RECORD_MISC_USER, .size = 20 };
+			in->bids[in->nr_bids - 1].name = in->bids[in->nr_bids - 1].owned_name;
+			memcpy(in->bids[in->nr_bids - 1].id, l->build_id, 20);
+		}
+	return 0;
 }
 
 /*
@@ -178,6 +309,8 @@ static int inject_read(struct tool *tool, struct session *session, const union p
 		return 0;
 	if (ev->header.type == PERF_RECORD_ID_INDEX && in->o->itrace)
 		return 0; /* perf inject --itrace drops it (decoded events get new ids) */
+	if (ev->header.type == PERF_RECORD_FINISHED_ROUND && in->o->jit)
+		return 0; /* and perf inject --jit the round markers */
 	ret = data_writer_write(in->w, ev, ev->header.size);
 	if (ret)
 		in->err = ret;
@@ -196,7 +329,13 @@ static int inject_deliver(struct tool *tool, struct session *session, const unio
 	int ret = 0;
 
 	(void)pos;
-	if (ev->header.type == PERF_RECORD_SAMPLE && in->o->build_ids && !in->o->buildid_all)
+	if (in->o->jit) {
+		ret = jit_record(in, session, ev);
+		if (ret == 1)
+			return 0;
+	}
+	if (!ret && ev->header.type == PERF_RECORD_SAMPLE && (in->o->build_ids || in->o->jit) &&
+	    !in->o->buildid_all)
 		ret = inject_sample_build_id(in, session, ev);
 	if (!ret)
 		ret = data_writer_write(in->w, ev, ev->header.size);
@@ -283,10 +422,6 @@ static int run_inject(struct inject *in_, const char **argv, int argc)
 	const struct perf_header *h;
 	int ret = 0, oerr = 0;
 
-	if (o.jit) {
-		fprintf(stderr, "sonde inject: --jit (jitdump merging) is not supported yet\n");
-		return 255;
-	}
 	if (o.sched_stat) {
 		fprintf(stderr, "sonde inject: --sched-stat is not supported yet\n");
 		return 255;
@@ -318,7 +453,7 @@ static int run_inject(struct inject *in_, const char **argv, int argc)
 		return 255;
 	}
 	in.in_hdr = h;
-	in.tool.ordered = o.build_ids || o.itrace; /* perf orders then, and only then */
+	in.tool.ordered = o.build_ids || o.itrace || o.jit; /* perf orders then, and only then */
 	in.w = data_writer_open(o.output, NULL, &oerr);
 	if (!in.w) {
 		fprintf(stderr, "failed to create output file %s: %s\n", o.output, strerror(-oerr));
@@ -333,6 +468,8 @@ static int run_inject(struct inject *in_, const char **argv, int argc)
 	ret = data_writer_start(in.w);
 	if (!ret)
 		ret = session_process(session, &in.tool, &err);
+	if (!ret && o.jit)
+		ret = jit_flush(&in, ~0ULL);
 	if (ret < 0 && !in.err) {
 		data_error_print(data_reader_path(r), &err);
 		ret = 255;
@@ -356,7 +493,12 @@ static int run_inject(struct inject *in_, const char **argv, int argc)
 		ret = 255;
 	}
 out:
+	for (int i = 0; i < in.nr_bids; i++)
+		free(in.bids[i].owned_name);
 	free(in.bids);
+	free(in.loads);
+	free(in.load_hit);
+	free(in.trailer);
 	data_writer_free(in.w);
 	session_free(session);
 	return ret;
