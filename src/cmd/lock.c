@@ -304,15 +304,26 @@ static int lock_info_cmd(int argc, const char **argv)
 		fprintf(stderr, "sonde: 'lock info' from the lock_acquire tracepoints is not supported\n");
 		return 1;
 	}
-	if (threads)
-		fprintf(stderr, " Thread ID: comm\n");
-	else if (map)
-		fprintf(stderr, "Address of instance: name of class\n");
-	else {
+	if (!threads && !map) {
 		fprintf(stderr, "Unknown type of information\n");
 		return 255;
 	}
-	return 0;
+	{
+		struct lock_contention_opts lo = { .key = LOCK_KEY_CONTENDED, .threads = threads,
+						   .max_stack = 8, .stack_skip = 3, .report = true,
+						   .info = threads ? 't' : 'm' };
+		struct machine_opts mopts = { 0 };
+		struct data_reader *reader = data_open_for_read(g.input, g.force);
+		struct session *session;
+		int ret;
+
+		if (!reader)
+			return 255;
+		session = session_new(reader, &mopts);
+		ret = lock_contention(session, &lo);
+		session_free(session);
+		return ret < 0 ? 255 : 0;
+	}
 }
 
 int cmd_lock(int argc, const char **argv)

@@ -293,6 +293,37 @@ static const char *lock_type(u32 flags)
 	return flags ? "unknown" : "semaphore";
 }
 
+static int tid_cmp(const void *a, const void *b)
+{
+	const struct lock_stat *x = *(const struct lock_stat *const *)a;
+	const struct lock_stat *y = *(const struct lock_stat *const *)b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* perf lock info: the threads by tid (-t), or each lock address and its name (-m) */
+static void info_print(struct lock_run *r)
+{
+	if (r->o->info == 't') {
+		fprintf(stderr, " Thread ID: comm\n");
+		if (r->nr > 1)
+			qsort(r->list, r->nr, sizeof(*r->list), tid_cmp);
+		for (size_t i = 0; i < r->nr; i++) {
+			const struct lock_stat *st = r->list[i];
+			struct thread *t = machine_find_thread(&r->session->machine, st->tid);
+
+			if (t && u64map_find(&r->named, (u64)st->tid))
+				fprintf(stderr, "%10d: %s\n", st->tid, t->comm);
+			else
+				fprintf(stderr, "%10d: :%d\n", st->tid, st->tid);
+		}
+		return;
+	}
+	fprintf(stderr, "Address of instance: name of class\n");
+	for (size_t i = 0; i < r->nr; i++)
+		fprintf(stderr, " %#" PRIx64 ": %s\n", r->list[i]->key, r->list[i]->caller);
+}
+
 /* perf lock report's table: Name (callers cut to 16 characters and "..."), then the -F columns */
 static void report_print(struct lock_run *r)
 {
@@ -406,6 +437,10 @@ int lock_contention(struct session *session, const struct lock_contention_opts *
 		goto out;
 	}
 	sort_run = &r;
+	if (o->info) {
+		info_print(&r);
+		goto out;
+	}
 	if (o->report) {
 		report_print(&r);
 		goto out;

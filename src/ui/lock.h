@@ -24,6 +24,7 @@ struct lock_contention_opts {
 	 */
 	bool report;
 	bool combine;
+	char info;	   /* perf lock info instead: 't' the threads, 'm' the lock instances */
 	int cols[7], nr_cols;
 };
 
