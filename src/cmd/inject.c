@@ -13,6 +13,7 @@
 #include "session/machine.h"
 #include "session/session.h"
 #include "symbol/elf.h"
+#include "ui/itrace-help.h"
 #include "ui/header.h"
 
 #include <errno.h>
@@ -521,15 +522,18 @@ int cmd_inject(int argc, const char **argv)
 		SPEC_FLAG("ignore-vmlinux", 0, &o.ignore_vmlinux, "don't load vmlinux even if found"),
 		SPEC_TEXT("kallsyms", 0, &o.kallsyms, "file", "kallsyms pathname"),
 		SPEC_FLAG("force", 'f', &o.force, "don't complain, do it"),
-		SPEC_TEXT_OPT("itrace", 0, &o.itrace, "opts", "Instruction Tracing options", ""),
+		SPEC_TEXT_OPT("itrace", 0, &o.itrace, "opts", itrace_help, ""),
 		SPEC_FLAG("strip", 0, &o.strip, "strip non-synthesized events (use with --itrace)"),
 		SPEC_REFUSED("known-build-ids", 0, "buildid path [,buildid path...]",
 			     "build-ids to use for given paths"),
-		SPEC_REFUSED("guest-data", 0, "opts", "inject events from a guest perf.data file"),
+		{ .name = "guest-data", .kind = OPTK_HANDLER, .traits = OPTT_VALUE_OPTIONAL,
+		  .handler = opts_refuse, .label = "opts",
+		  .desc = "inject events from a guest perf.data file" },
 		SPEC_REFUSED("guestmount", 0, "directory",
 			     "guest mount directory under which every guest os instance has a subdir"),
-		SPEC_REFUSED("vm-time-correlation", 0, "opts",
-			     "correlate time between VM guests and the host"),
+		{ .name = "vm-time-correlation", .kind = OPTK_HANDLER, .traits = OPTT_VALUE_OPTIONAL,
+		  .handler = opts_refuse, .label = "opts",
+		  .desc = "correlate time between VM guests and the host" },
 		SPEC_END(),
 	};
 	struct inject in = { .o = &o };

@@ -82,6 +82,11 @@ test_expect_success PERF '--itrace on a file without AUX data: the records in ti
 	! grep -q ID_INDEX actual
 '
 
+test_expect_success PERF '-h: the options and help of perf inject' '
+	"$PERF" inject -h >expect 2>&1; "$SONDE" inject -h 2>&1 | sed "s/sonde inject/perf inject/" >actual;
+	test_cmp expect actual
+'
+
 test_expect_success 'a missing input, the same file in and out' '
 	test_exit_code 255 "$SONDE" inject -i none.data -o out.data 2>err &&
 	test_grep "failed to open none.data: No such file or directory" err &&
