@@ -37,6 +37,7 @@ struct inject_opts {
 struct inject_bid {
 	const char *name;
 	char *owned_name; /* --jit's .so paths */
+	u32 order;	  /* where perf lists it: the dso's creation order */
 	u16 cpumode;
 	u8 id[BUILD_ID_SIZE];
 	u8 size;
@@ -122,6 +123,7 @@ static struct inject_bid *bid_add(struct inject *in, const struct dso *dso, cons
 	b = &in->bids[in->nr_bids++];
 	b->name = dso->long_name;
 	b->owned_name = NULL;
+	b->order = dso->id;
 	b->cpumode = dso->is_kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	memcpy(b->id, id, len);
 	b->size = (u8)len;
@@ -271,6 +273,7 @@ static int jit_record(struct inject *in, struct session *session, const union pe
 			in->bids[in->nr_bids++] = (struct inject_bid){ .owned_name = xstrdup(l->path),
 				.cpumode = PERF_RECORD_MISC_USER, .size = 20 };
 			in->bids[in->nr_bids - 1].name = in->bids[in->nr_bids - 1].owned_name;
+			in->bids[in->nr_bids - 1].order = 0x80000000u + (u32)i; /* mapped after the file's dsos */
 			memcpy(in->bids[in->nr_bids - 1].id, l->build_id, 20);
 		}
 	return 0;
@@ -370,9 +373,21 @@ static void copy_features(struct inject *in, int argc, const char **argv)
 }
 
 /* the BUILD_ID feature: the dsos -b saw (kernel first, then in hit order), and the vdso as perf keeps it */
+static int bid_order_cmp(const void *a, const void *b)
+{
+	const struct inject_bid *x = a, *y = b;
+	bool kx = x->cpumode == PERF_RECORD_MISC_KERNEL, ky = y->cpumode == PERF_RECORD_MISC_KERNEL;
+
+	if (kx != ky)
+		return kx ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
 static void add_build_id_feature(struct inject *in, struct machine *m)
 {
 	const struct perf_header *h = in->in_hdr;
+	struct inject_bid *v;
+	int nr = in->nr_bids;
 	bool vdso = false;
 
 	if (in->o->buildid_all) {
@@ -383,25 +398,32 @@ static void add_build_id_feature(struct inject *in, struct machine *m)
 			if (len > 0)
 				bid_add(in, d, bid, len);
 		}
+		nr = in->nr_bids;
 	}
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < in->nr_bids; i++) {
-			const struct inject_bid *b = &in->bids[i];
-
-			if ((b->cpumode == PERF_RECORD_MISC_KERNEL) != (pass == 0))
-				continue;
-			vdso |= !strcmp(b->name, "[vdso]");
-			data_writer_add_build_id(in->w, -1, b->cpumode, b->id, b->size, b->name);
-		}
+	/* kernel first, then the others in the order their dsos appeared (perf's) */
+	v = xcalloc(nr + 1, sizeof(*v));
+	memcpy(v, in->bids, nr * sizeof(*v));
+	for (int i = 0; i < nr; i++)
+		vdso |= !strcmp(v[i].name, "[vdso]");
 	for (int i = 0; !vdso && i < h->nr_build_ids; i++) {
 		const struct build_id_entry *e = &h->build_ids[i];
 
-		if (!strcmp(e->filename, "[vdso]")) {
-			data_writer_add_build_id(in->w, e->pid, e->cpumode, e->build_id, e->size,
-						 e->filename);
-			vdso = true;
-		}
+		if (strcmp(e->filename, "[vdso]"))
+			continue;
+		/* perf keeps the recorded vdso entry, hit or not */
+		v[nr] = (struct inject_bid){ .name = e->filename, .cpumode = e->cpumode,
+					     .size = e->size, .order = 0x7fffffffu };
+		memcpy(v[nr].id, e->build_id, e->size);
+		for (struct dso *d = m->dsos; d; d = d->next)
+			if (!strcmp(d->long_name, "[vdso]"))
+				v[nr].order = d->id;
+		nr++;
+		vdso = true;
 	}
+	qsort(v, nr, sizeof(*v), bid_order_cmp);
+	for (int i = 0; i < nr; i++)
+		data_writer_add_build_id(in->w, -1, v[i].cpumode, v[i].id, v[i].size, v[i].name);
+	free(v);
 }
 
 static bool same_file(const char *a, const char *b)
