@@ -402,7 +402,8 @@ static void add_build_id_feature(struct inject *in, struct machine *m)
 	}
 	/* kernel first, then the others in the order their dsos appeared (perf's) */
 	v = xcalloc(nr + 1, sizeof(*v));
-	memcpy(v, in->bids, nr * sizeof(*v));
+	if (nr)
+		memcpy(v, in->bids, nr * sizeof(*v));
 	for (int i = 0; i < nr; i++)
 		vdso |= !strcmp(v[i].name, "[vdso]");
 	for (int i = 0; !vdso && i < h->nr_build_ids; i++) {
