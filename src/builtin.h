@@ -18,6 +18,7 @@ int cmd_archive(int argc, const char **argv);
 int cmd_bench(int argc, const char **argv);
 int cmd_buildid_cache(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
+int cmd_inject(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);

@@ -33,6 +33,7 @@ static const struct cmd_struct commands[] = {
 	{ "evlist", cmd_evlist, "List the event names in a perf.data file" },
 	{ "flamegraph", cmd_flamegraph, "Draw a flame graph (SVG/HTML) or fold the stacks of perf.data" },
 	{ "heatmap", cmd_heatmap, "Draw latency or sub-second offset heat maps (SVG) from perf.data" },
+	{ "inject", cmd_inject, "Filter to augment the events stream with additional information" },
 	{ "kmem", cmd_kmem, "Tool to trace/measure kernel memory properties" },
 	{ "list", cmd_list, "List all symbolic event types" },
 	{ "lock", cmd_lock, "Analyze lock events" },

@@ -331,6 +331,7 @@ static void print_event(struct diff_table *t, const char *event, struct diff_fil
 	int nr = 0;
 	char buf[1024];
 	static const char *const compute_title[] = { "Delta", "Delta Abs", "Ratio", "Weighted diff" };
+	const char *sep = o->sep ? o->sep : "  ";
 
 	add_col(cols, &nr, 0, 0, 0, "Baseline", 8, multi);
 	if (o->show_period)
@@ -375,7 +376,7 @@ static void print_event(struct diff_table *t, const char *event, struct diff_fil
 	printf("# ");
 	for (int i = 0; i < nr; i++) {
 		if (i)
-			printf("  ");
+			printf("%s", sep);
 		if (cols[i].kind == 5 && o->keys[cols[i].key] == SORT_PID)
 			printf("%7s:%-*s", "Pid", cols[i].width - 8, "Command");
 		else if (cols[i].kind == 5)
@@ -383,28 +384,42 @@ static void print_event(struct diff_table *t, const char *event, struct diff_fil
 		else
 			printf("%*s", cols[i].width, cols[i].title);
 	}
-	printf("\n# ");
-	for (int i = 0; i < nr; i++) {
-		if (i)
-			printf("  ");
-		for (int k = 0; k < cols[i].width; k++)
-			putchar('.');
+	if (o->sep) {
+		printf("\n"); /* perf: no dots and no "#" line with -t */
+	} else {
+		printf("\n# ");
+		for (int i = 0; i < nr; i++) {
+			if (i)
+				printf("  ");
+			for (int k = 0; k < cols[i].width; k++)
+				putchar('.');
+		}
+		printf("\n#\n");
 	}
-	printf("\n#\n");
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		const struct diff_row *r = t->rows[i];
 
 		if (!row_shown(t, r))
 			continue;
-		printf("  ");
+		if (!o->sep)
+			printf("  ");
 		for (int c = 0; c < nr; c++) {
+			bool right;
+
 			if (c)
-				printf("  ");
+				printf("%s", sep);
 			col_text(t, &cols[c], r, buf, sizeof(buf));
+			if (o->sep && cols[c].kind == 0 && buf[0])
+				buf[strlen(buf) - 1] = '\0'; /* perf drops the baseline's '%' with -t */
+			if (o->sep && cols[c].kind == 2 && o->compute == DIFF_WDIFF && !strcmp(buf, "0"))
+				buf[0] = '\0'; /* and leaves a zero weighted diff blank */
+			/* with -t perf left-aligns the numbers, but for ratio and wdiff values */
+			right = !o->sep || (cols[c].kind == 2 && o->compute >= DIFF_RATIO && buf[0] &&
+					    strcmp(buf, "N/A"));
 			if (cols[c].kind == 2 && o->compute == DIFF_WDIFF && buf[0] && strcmp(buf, "N/A"))
 				printf("%-*s", cols[c].width, tmp_wdiff(buf)); /* perf: %14 in a wider column */
 			else if (cols[c].kind != 5)
-				printf("%*s", cols[c].width, buf);
+				printf(right ? "%*s" : "%-*s", cols[c].width, buf);
 			else if (c == nr - 1 && o->keys[cols[c].key] == SORT_SYM)
 				printf("%s", buf); /* perf leaves the symbol column unpadded */
 			else

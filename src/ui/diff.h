@@ -19,6 +19,7 @@ struct diff_opts {
 	bool baseline_only;	/* -b */
 	unsigned int elide_keys; /* bit per sort key: a one-value filter hides its column */
 	bool relative;		/* --percentage relative: of what the filters leave */
+	const char *sep;	/* -t: the column separator (NULL: two spaces, dots under the titles) */
 	int order;		/* -o: the file whose column orders the rows (1: the first new one) */
 	enum sort_key keys[SORT_NR_KEYS];
 	int nr_keys;

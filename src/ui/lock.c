@@ -156,9 +156,12 @@ static int lock_sample(struct tool *tool, struct session *session, const union p
 		if (te)
 			trace_tep_field_u64(te, s->raw_data, s->raw_size, "flags", &flags);
 		caller = caller_of(r, t, s, ips, &n);
-		/* a call stack is its frames past the skipped ones */
+		/* a call stack is its frames past the skipped ones; report keys by lock address */
 		if (r->o->threads)
 			key = (u64)s->tid;
+		else if (r->o->report && te &&
+			 !trace_tep_field_u64(te, s->raw_data, s->raw_size, "lock_addr", &key))
+			;
 		else if (n > (u32)r->o->stack_skip)
 			key = hash_chain(ips + r->o->stack_skip, n - (u32)r->o->stack_skip);
 		else
@@ -176,8 +179,10 @@ static int lock_sample(struct tool *tool, struct session *session, const union p
 			w = xcalloc(1, sizeof(*w));
 			u64map_set(&r->waits, s->tid, w);
 		}
-		w->time = s->time;
-		w->stat = st;
+		if (!w->stat) { /* a second begin before the end (a mutex spins, then sleeps) keeps the first */
+			w->time = s->time;
+			w->stat = st;
+		}
 	} else if (evsel == r->end) {
 		struct lock_stat *st;
 		u64 d;
@@ -288,6 +293,112 @@ static const char *lock_type(u32 flags)
 	return flags ? "unknown" : "semaphore";
 }
 
+static int tid_cmp(const void *a, const void *b)
+{
+	const struct lock_stat *x = *(const struct lock_stat *const *)a;
+	const struct lock_stat *y = *(const struct lock_stat *const *)b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* perf lock info: the threads by tid (-t), or each lock address and its name (-m) */
+static void info_print(struct lock_run *r)
+{
+	if (r->o->info == 't') {
+		fprintf(stderr, " Thread ID: comm\n");
+		if (r->nr > 1)
+			qsort(r->list, r->nr, sizeof(*r->list), tid_cmp);
+		for (size_t i = 0; i < r->nr; i++) {
+			const struct lock_stat *st = r->list[i];
+			struct thread *t = machine_find_thread(&r->session->machine, st->tid);
+
+			if (t && u64map_find(&r->named, (u64)st->tid))
+				fprintf(stderr, "%10d: %s\n", st->tid, t->comm);
+			else
+				fprintf(stderr, "%10d: :%d\n", st->tid, st->tid);
+		}
+		return;
+	}
+	fprintf(stderr, "Address of instance: name of class\n");
+	for (size_t i = 0; i < r->nr; i++)
+		fprintf(stderr, " %#" PRIx64 ": %s\n", r->list[i]->key, r->list[i]->caller);
+}
+
+/* perf lock report's table: Name (callers cut to 16 characters and "..."), then the -F columns */
+static void report_print(struct lock_run *r)
+{
+	static const char *const titles[] = { "acquired", "contended", "avg wait", "total wait",
+					      "max wait", "min wait" };
+	const struct lock_contention_opts *o = r->o;
+	char buf[32];
+	size_t shown = 0;
+
+	if (o->combine) /* one row per name: fold later rows into the first of that name */
+		for (size_t i = 0; i < r->nr; i++)
+			for (size_t j = 0; j < i && r->list[i]->nr; j++) {
+				struct lock_stat *a = r->list[j], *b = r->list[i];
+
+				if (!a->nr || strcmp(a->caller, b->caller))
+					continue;
+				a->total += b->total;
+				a->max = b->max > a->max ? b->max : a->max;
+				a->min = b->min < a->min ? b->min : a->min;
+				a->nr += b->nr;
+				b->nr = 0;
+			}
+	if (r->nr > 1)
+		qsort(r->list, r->nr, sizeof(*r->list), stat_cmp);
+	fprintf(stderr, "%20s ", "Name");
+	for (int c = 0; c < o->nr_cols; c++)
+		fprintf(stderr, "%*s ", o->cols[c] < 2 ? 10 : 12, titles[o->cols[c]]);
+	fprintf(stderr, "\n\n");
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct lock_stat *st = r->list[i];
+		char name[32];
+
+		if (!st->nr)
+			continue;
+		if (o->entries > 0 && shown >= (size_t)o->entries)
+			break;
+		shown++;
+		const char *who = st->caller;
+		char tidname[32];
+
+		if (o->threads) { /* the thread's comm, or ":tid" for one no COMM named */
+			struct thread *t = machine_find_thread(&r->session->machine, st->tid);
+
+			snprintf(tidname, sizeof(tidname), ":%d", st->tid);
+			who = t && u64map_find(&r->named, (u64)st->tid) ? t->comm : tidname;
+		}
+		if (strlen(who) >= 20)
+			snprintf(name, sizeof(name), "%.16s...", who);
+		else
+			snprintf(name, sizeof(name), "%s", who);
+		fprintf(stderr, "%20s ", name);
+		for (int c = 0; c < o->nr_cols; c++) {
+			switch (o->cols[c]) {
+			case 0:
+			case 1:
+				fprintf(stderr, "%10" PRIu64 " ", st->nr);
+				break;
+			case 2:
+				fprintf(stderr, "%s ", fmt_time(buf, sizeof(buf), st->total / st->nr));
+				break;
+			case 3:
+				fprintf(stderr, "%s ", fmt_time(buf, sizeof(buf), st->total));
+				break;
+			case 4:
+				fprintf(stderr, "%s ", fmt_time(buf, sizeof(buf), st->max));
+				break;
+			default:
+				fprintf(stderr, "%s ", fmt_time(buf, sizeof(buf), st->min));
+				break;
+			}
+		}
+		fprintf(stderr, "\n");
+	}
+}
+
 int lock_contention(struct session *session, const struct lock_contention_opts *o)
 {
 	const struct perf_header *h = data_reader_header(session->reader);
@@ -326,6 +437,14 @@ int lock_contention(struct session *session, const struct lock_contention_opts *
 		goto out;
 	}
 	sort_run = &r;
+	if (o->info) {
+		info_print(&r);
+		goto out;
+	}
+	if (o->report) {
+		report_print(&r);
+		goto out;
+	}
 	if (r.nr > 1)
 		qsort(r.list, r.nr, sizeof(*r.list), stat_cmp);
 	fprintf(stderr, "%10s %12s %12s %12s ", "contended", "total wait", "max wait", "avg wait");

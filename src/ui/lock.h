@@ -17,6 +17,15 @@ struct lock_contention_opts {
 	bool threads;	   /* -t: per thread, not per call stack */
 	int max_stack;	   /* --max-stack (8) */
 	int stack_skip;	   /* --stack-skip (3) */
+	/*
+	 * perf lock report's layout instead (Name, then these columns: 0
+	 * acquired, 1 contended, 2 avg wait, 3 total wait, 4 max wait, 5 min
+	 * wait); rows merged by name with @combine (-c)
+	 */
+	bool report;
+	bool combine;
+	char info;	   /* perf lock info instead: 't' the threads, 'm' the lock instances */
+	int cols[7], nr_cols;
 };
 
 /*

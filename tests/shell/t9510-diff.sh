@@ -53,6 +53,16 @@ test_expect_success PERF 'three files: data file list, per-file columns, -o' '
 	same d3.data d1.data d2.data
 '
 
+test_expect_success PERF '-t: separated columns (numbers left-aligned, no dots line), two and three files' '
+	test -s "$TRASH/d3.data" && cd "$TRASH" &&
+	for args in "-t ," "-t : -p" "-t , -F" "-t , -c ratio" "-t , -c wdiff:1,2" "-t , -s comm,pid" \
+		"-t ; -c delta -p -F"; do
+		same $args d1.data d2.data || return 1
+	done &&
+	same -t , d1.data d2.data && test_grep "^[0-9.]+ +,[-+][0-9.]+% +,rptmix +,\[\.\] hot$" actual &&
+	same -t : d1.data d2.data d3.data && same -t , -p -c ratio d1.data d2.data d3.data
+'
+
 test_expect_success PERF 'bad input: method, sort key, missing file' '
 	test -s "$TRASH/d2.data" && cd "$TRASH" &&
 	same -c foo d1.data d2.data &&
