@@ -195,6 +195,9 @@ static int row_cmp(const void *pa, const void *pb)
 			return a->period[first] > b->period[first] ? -1 : 1;
 		if (ra == 2 && a->has[0] != b->has[0])
 			return a->has[0] ? -1 : 1;
+		/* no entry in the ordering file: the baseline's period decides first */
+		if (ra == 2 && a->period[0] != b->period[0])
+			return a->period[0] > b->period[0] ? -1 : 1;
 		for (int f = 1; f < t->nr_files; f++) {
 			if (f == first)
 				continue;

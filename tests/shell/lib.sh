@@ -36,6 +36,10 @@ have_prereq_one() {
 		{ prereq_reason="no hardware PMU counters on this machine"; return 1; } ;;
 	KPROBES) [ -e /sys/kernel/tracing/kprobe_events ] ||
 		{ prereq_reason="kernel has no kprobe_events (kprobes missing)"; return 1; } ;;
+	NOKPROBES) [ ! -e /sys/kernel/tracing/kprobe_events ] ||
+		{ prereq_reason="this kernel has kprobe_events: the no-kprobes path cannot be shown"; return 1; } ;;
+	LOCKTP) [ -e /sys/kernel/tracing/events/lock/contention_begin ] ||
+		{ prereq_reason="kernel has no lock:contention_begin tracepoint"; return 1; } ;;
 	UPROBES) [ -e /sys/kernel/tracing/uprobe_events ] ||
 		{ prereq_reason="kernel has no uprobe_events"; return 1; } ;;
 	NOBODY) [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null ||
