@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report's sort keys, output fields and -g modes: option text -> struct hists_opts. */
 #include "cmd/report.h"
+#include "session/hists-mem.h"
 #include "lib/strvec.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
@@ -72,6 +73,12 @@ int report_parse_sort(const char *s, struct hists_opts *ho)
 		k = sort_key_parse(v.v[i]);
 		if (k < 0 || k == SORT_IPC_NULL) {
 			fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", v.v[i]);
+			ret = -EINVAL;
+			break;
+		}
+		/* the data_src keys exist in --mem-mode only */
+		if (sort_key_is_mem((enum sort_key)k) && !ho->mem_mode) {
+			fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", v.v[i]);
 			ret = -EINVAL;
 			break;
 		}

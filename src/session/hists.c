@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Histogram aggregation: hash-keyed entries, children periods, callchain tries, output order. */
 #include "session/hists.h"
+#include "session/hists-mem.h"
 
 #include "lib/rbtree.h"
 #include "lib/xalloc.h"
@@ -22,6 +23,8 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_TRANSACTION] = "transaction", [SORT_CODE_PAGE_SIZE] = "code_page_size",
 	[SORT_INS_LAT] = "ins_lat", [SORT_P_STAGE_CYC] = "p_stage_cyc", [SORT_IPC_NULL] = "ipc_null",
 	[SORT_TRACE_FIELDS] = "trace_fields", [SORT_TRACE_FIELDS_RAW] = "trace_fields/raw",
+	[SORT_MEM] = "mem", [SORT_SNOOP] = "snoop", [SORT_TLB] = "tlb", [SORT_LOCKED] = "locked",
+	[SORT_BLOCKED] = "blocked",
 };
 
 int sort_key_parse(const char *name)
@@ -193,6 +196,13 @@ static int sample_key_cmp(enum sort_key key, const struct hist_entry *a,
 	case SORT_P_STAGE_CYC:
 		x = a->p_stage_cyc, y = b->p_stage_cyc;
 		break;
+	case SORT_MEM:
+	case SORT_SNOOP:
+	case SORT_TLB:
+	case SORT_LOCKED:
+	case SORT_BLOCKED:
+		x = mem_key_field(key, a->data_src), y = mem_key_field(key, b->data_src);
+		break;
 	default:
 		return 0;
 	}
@@ -224,6 +234,12 @@ static u64 sample_key_value(enum sort_key key, const struct hist_entry *e)
 		return e->ins_lat;
 	case SORT_P_STAGE_CYC:
 		return e->p_stage_cyc;
+	case SORT_MEM:
+	case SORT_SNOOP:
+	case SORT_TLB:
+	case SORT_LOCKED:
+	case SORT_BLOCKED:
+		return mem_key_field(key, e->data_src);
 	default:
 		return 0;
 	}
@@ -741,6 +757,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.time = hs->time;
 	key.weight = hs->weight;
 	key.transaction = hs->transaction;
+	key.data_src = hs->data_src;
 	key.code_page_size = hs->code_page_size;
 	key.ins_lat = hs->ins_lat;
 	key.p_stage_cyc = hs->p_stage_cyc;

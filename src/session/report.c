@@ -163,6 +163,7 @@ static void sample_values(struct report *rep, const struct evsel *evsel,
 		hs->weight = sample->weight;
 	}
 	hs->transaction = sample->transaction;
+	hs->data_src = sample->data_src;
 	hs->code_page_size = sample->code_page_size;
 	switch (sample->cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
@@ -198,6 +199,10 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	if (evsel->idx < 0 || evsel->idx >= rep->nr_hists)
 		return 0;
 	hists = &rep->hists[evsel->idx];
+	/* --mem-mode: the access cost (weight) is what the overheads share */
+	if (hists->opts.mem_mode)
+		period = (evsel->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ? (u32)sample->weight
+									: sample->weight;
 	if (switch_discards(rep, evsel))
 		return 0;
 	if (!cpu_bitmap_has(&f->cpus, sample->cpu) ||

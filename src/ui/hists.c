@@ -3,6 +3,7 @@
 #include "ui/hists.h"
 
 #include "ui/callchain.h"
+#include "session/hists-mem.h"
 
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -98,6 +99,16 @@ static const char *key_title(int key)
 		return "Pipeline Stage Cycle";
 	case SORT_IPC_NULL:
 		return "IPC   [IPC Coverage]";
+	case SORT_MEM:
+		return "Memory access";
+	case SORT_SNOOP:
+		return "Snoop";
+	case SORT_TLB:
+		return "TLB access";
+	case SORT_LOCKED:
+		return "Locked";
+	case SORT_BLOCKED:
+		return "Blocked";
 	default:
 		return "?";
 	}
@@ -113,6 +124,14 @@ static int key_min_width(int key)
 		return 12;
 	case SORT_TRANSACTION:
 		return 27;
+	case SORT_MEM: /* perf's fixed widths: longer texts overflow */
+		return 24;
+	case SORT_SNOOP:
+		return 12;
+	case SORT_TLB:
+		return 22;
+	case SORT_BLOCKED:
+		return 10;
 	default:
 		return (int)strlen(key_title(key));
 	}
@@ -294,6 +313,12 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 		return buf;
 	case SORT_IPC_NULL:
 		return "-      -";
+	case SORT_MEM:
+	case SORT_SNOOP:
+	case SORT_TLB:
+	case SORT_LOCKED:
+	case SORT_BLOCKED:
+		return mem_key_text(key, e->data_src, buf, size);
 	default:
 		return "";
 	}
@@ -532,6 +557,7 @@ widths:
 			}
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
 			    col->key == SORT_SYM_SIZE || col->key == SORT_DSO_SIZE ||
+			    sort_key_is_mem(col->key) ||
 			    (col->key == SORT_TRACE && !e->trace_compared))
 				continue;
 			w = (int)strlen(key_text(p, e, col->key, p->buf, sizeof(p->buf)));
@@ -735,6 +761,10 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 				  col->key == SORT_SRCFILE || col->key == SORT_TIME ||
 				  col->key == SORT_CGROUP || col->key == SORT_CGROUP_ID) && last)
 				fputs(t, fp);
+			else if ((col->key == SORT_LOCKED || col->key == SORT_BLOCKED) && last)
+				fputs(t, fp); /* perf pads these only before another column */
+			else if (sort_key_is_mem(col->key))
+				fprintf(fp, "%-*s", col->width, t); /* a longer text overflows */
 			else if (col->left)
 				fprintf(fp, "%-*.*s", col->width, col->width, t);
 			else
@@ -799,7 +829,12 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
 	if (o->time_str)
 		fprintf(fp, " (time slices: %s)", o->time_str);
 	fputc('\n', fp);
-	fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)count);
+	if (o->total_weight)
+		fprintf(fp, "# Total weight : %llu\n", (unsigned long long)count);
+	else
+		fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)count);
+	if (o->sort_order)
+		fprintf(fp, "# Sort order   : %s\n", o->sort_order);
 	fputs("#\n", fp);
 }
 
