@@ -78,8 +78,14 @@ static int setup_options(const struct report_hist_args *a, struct hists_opts *ho
 		po->percent_limit = strtod(a->percent_limit, NULL);
 	ho->mem_mode = a->mem_mode;
 	po->total_weight = a->mem_mode;
-	if (a->mem_mode)
-		po->sort_order = a->sort;
+	if (a->mem_mode && a->sort) {
+		/* perf shows the key it adds for a "symbol..." key too */
+		static char order[1024];
+
+		snprintf(order, sizeof(order), "%s%s", a->sort,
+			 strstr(a->sort, "symbol") ? ",ipc_null" : "");
+		po->sort_order = order;
+	}
 	if (a->mem_mode && !a->sort && !a->fields) {
 		/* perf's mem sort order needs the data address keys (symbol_daddr, ...) */
 		fprintf(stderr, "sonde: 'report --mem-mode' without --sort is not implemented yet (see docs/cmd/report.md)\n");

@@ -2,6 +2,9 @@
 /* The memory sort keys (mem, snoop, tlb, locked, blocked): data_src fields and their texts. */
 #include "session/hists-mem.h"
 
+#include "symbol/symtab.h"
+
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +33,21 @@ u64 mem_key_field(enum sort_key key, u64 data_src)
 	default:
 		return 0;
 	}
+}
+
+u64 mem_key_daddr(enum sort_key key, const struct frame *f)
+{
+	if (!f)
+		return 0;
+	if (key == SORT_DSO_DADDR)
+		return (u64)(uintptr_t)f->dso;
+	/* one row per data symbol, per address outside any */
+	return f->sym ? f->sym->start ^ (u64)(uintptr_t)f->dso : f->addr;
+}
+
+bool sort_key_needs_mem_mode(enum sort_key key)
+{
+	return sort_key_is_mem(key) || key == SORT_SYMBOL_DADDR || key == SORT_DSO_DADDR;
 }
 
 bool sort_key_is_mem(enum sort_key key)

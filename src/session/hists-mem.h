@@ -11,8 +11,14 @@
 /* sort_key_is_mem - @key is one of the data_src keys */
 bool sort_key_is_mem(enum sort_key key);
 
+/* sort_key_needs_mem_mode - perf takes @key only in --mem-mode (data_src and data address keys) */
+bool sort_key_needs_mem_mode(enum sort_key key);
+
 /* mem_key_field - the data_src field that @key compares (mem: the level bits, ...) */
 u64 mem_key_field(enum sort_key key, u64 data_src);
+
+/* mem_key_daddr - what symbol_daddr / dso_daddr compare for the data address frame @f */
+u64 mem_key_daddr(enum sort_key key, const struct frame *f);
 
 /*
  * mem_key_text - @key's column text for @data_src as perf prints it

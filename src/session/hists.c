@@ -24,7 +24,8 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_INS_LAT] = "ins_lat", [SORT_P_STAGE_CYC] = "p_stage_cyc", [SORT_IPC_NULL] = "ipc_null",
 	[SORT_TRACE_FIELDS] = "trace_fields", [SORT_TRACE_FIELDS_RAW] = "trace_fields/raw",
 	[SORT_MEM] = "mem", [SORT_SNOOP] = "snoop", [SORT_TLB] = "tlb", [SORT_LOCKED] = "locked",
-	[SORT_BLOCKED] = "blocked",
+	[SORT_BLOCKED] = "blocked", [SORT_SYMBOL_DADDR] = "symbol_daddr",
+	[SORT_DSO_DADDR] = "dso_daddr", [SORT_LOCAL_INS_LAT] = "local_ins_lat",
 };
 
 int sort_key_parse(const char *name)
@@ -203,6 +204,13 @@ static int sample_key_cmp(enum sort_key key, const struct hist_entry *a,
 	case SORT_BLOCKED:
 		x = mem_key_field(key, a->data_src), y = mem_key_field(key, b->data_src);
 		break;
+	case SORT_SYMBOL_DADDR:
+	case SORT_DSO_DADDR:
+		x = mem_key_daddr(key, a->dframe), y = mem_key_daddr(key, b->dframe);
+		break;
+	case SORT_LOCAL_INS_LAT:
+		x = a->ins_lat, y = b->ins_lat;
+		break;
 	default:
 		return 0;
 	}
@@ -240,6 +248,11 @@ static u64 sample_key_value(enum sort_key key, const struct hist_entry *e)
 	case SORT_LOCKED:
 	case SORT_BLOCKED:
 		return mem_key_field(key, e->data_src);
+	case SORT_SYMBOL_DADDR:
+	case SORT_DSO_DADDR:
+		return mem_key_daddr(key, e->dframe);
+	case SORT_LOCAL_INS_LAT:
+		return e->ins_lat;
 	default:
 		return 0;
 	}
@@ -758,6 +771,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.weight = hs->weight;
 	key.transaction = hs->transaction;
 	key.data_src = hs->data_src;
+	key.dframe = hs->dframe;
 	key.code_page_size = hs->code_page_size;
 	key.ins_lat = hs->ins_lat;
 	key.p_stage_cyc = hs->p_stage_cyc;

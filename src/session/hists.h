@@ -47,6 +47,9 @@ enum sort_key {
 	SORT_TLB,
 	SORT_LOCKED,
 	SORT_BLOCKED,
+	SORT_SYMBOL_DADDR, /* the data address's symbol, dso */
+	SORT_DSO_DADDR,
+	SORT_LOCAL_INS_LAT, /* the first sample's instruction latency */
 	SORT_NR_KEYS,
 };
 
@@ -125,6 +128,7 @@ struct hist_entry {
 	u64 weight;		    /* the sample's weight (local_weight) */
 	u64 transaction;
 	u64 data_src;		    /* the first sample's (mem, snoop, ... keys) */
+	const struct frame *dframe; /* the data address's frame (symbol_daddr, dso_daddr) */
 	u64 code_page_size;
 	u16 ins_lat, p_stage_cyc;
 	u64 weight_sum, ins_lat_sum; /* over the samples of the entry (global forms) */
@@ -236,6 +240,7 @@ struct hist_sample {
 	u64 time;		/* already cut to the time quantum */
 	u64 weight, transaction, code_page_size;
 	u64 data_src;
+	const struct frame *dframe; /* --mem-mode: the frame of the data address, or NULL */
 	u16 ins_lat, p_stage_cyc;
 	int mode;		/* 0 kernel, 1 user, 2 guest kernel, 3 guest user, -1 other */
 	u64 period;

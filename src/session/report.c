@@ -256,6 +256,8 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	hs.cpu = (int)sample->cpu;
 	hs.socket = -1;
 	sample_values(rep, evsel, sample, loc.thread, &hs);
+	if (hists->opts.mem_mode && (evsel->attr.sample_type & PERF_SAMPLE_ADDR))
+		hs.dframe = resolver_frame_fb(&rep->res, loc.thread, loc.cpumode, sample->addr)->frame;
 	if (rep->want_srcline)
 		sample_srcline(rep, s, &loc, sample->ip, &hs.srcline, &hs.srcfile);
 	if (rep->want_trace) {

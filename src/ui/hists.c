@@ -109,6 +109,12 @@ static const char *key_title(int key)
 		return "Locked";
 	case SORT_BLOCKED:
 		return "Blocked";
+	case SORT_SYMBOL_DADDR:
+		return "Data Symbol";
+	case SORT_DSO_DADDR:
+		return "Data Object";
+	case SORT_LOCAL_INS_LAT:
+		return "Local INSTR Latency";
 	default:
 		return "?";
 	}
@@ -319,6 +325,20 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 	case SORT_LOCKED:
 	case SORT_BLOCKED:
 		return mem_key_text(key, e->data_src, buf, size);
+	case SORT_SYMBOL_DADDR:
+		/* outside any map, the level is the sample's */
+		if (e->dframe && e->dframe->sym)
+			snprintf(buf, size, "[%c] %s", e->dframe->level, e->dframe->sym->name);
+		else
+			snprintf(buf, size, "[%c] %#.16llx",
+				 e->dframe && e->dframe->dso ? e->dframe->level : e->level,
+				 (unsigned long long)(e->dframe ? e->dframe->addr : 0));
+		return buf;
+	case SORT_DSO_DADDR:
+		return e->dframe && e->dframe->dso ? e->dframe->dso->short_name : "[unknown]";
+	case SORT_LOCAL_INS_LAT:
+		snprintf(buf, size, "%u", (unsigned)e->ins_lat);
+		return buf;
 	default:
 		return "";
 	}
@@ -535,8 +555,11 @@ widths:
 				if (col->key == SORT_DSO && col->width < 16 && !p->o->has_dso_filter &&
 				    !p->o->field_sep)
 					col->width = 16;
-				if (col->key == SORT_SYM && col->width < 22)
+				if ((col->key == SORT_SYM || col->key == SORT_SYMBOL_DADDR) &&
+				    col->width < 22)
 					col->width = 22;
+				if (col->key == SORT_DSO_DADDR && col->width < 16)
+					col->width = 16;
 			}
 		}
 		for (int c = 0; c < p->nr_cols; c++) {
