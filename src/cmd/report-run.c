@@ -87,9 +87,16 @@ static int setup_options(const struct report_hist_args *a, struct hists_opts *ho
 		po->sort_order = order;
 	}
 	if (a->mem_mode && !a->sort && !a->fields) {
-		/* perf's mem sort order needs the data address keys (symbol_daddr, ...) */
-		fprintf(stderr, "sonde: 'report --mem-mode' without --sort is not implemented yet (see docs/cmd/report.md)\n");
-		return 1;
+		/* perf's mem sort order: no IPC column added for its "symbol_daddr" */
+		static const char mem_order[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,"
+						"snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc";
+
+		if (report_parse_sort(mem_order, ho))
+			return 129;
+		if (ho->nr_keys && ho->keys[ho->nr_keys - 1] == SORT_IPC_NULL)
+			ho->nr_keys--;
+		ho->nr_sort_list = 0;
+		po->sort_order = mem_order;
 	}
 	if (a->sort && report_parse_sort(a->sort, ho))
 		return 129;

@@ -558,7 +558,7 @@ widths:
 				if ((col->key == SORT_SYM || col->key == SORT_SYMBOL_DADDR) &&
 				    col->width < 22)
 					col->width = 22;
-				if (col->key == SORT_DSO_DADDR && col->width < 16)
+				if (col->key == SORT_DSO_DADDR && col->width < 16 && !p->o->field_sep)
 					col->width = 16;
 			}
 		}
