@@ -104,7 +104,7 @@ static int mem_report_dump(const struct mem_report_opts *o)
 		evlist_for_each_entry(data_reader_evlist(reader), evsel)
 			has_cpu |= (evsel->attr.sample_type & PERF_SAMPLE_CPU) != 0;
 		if (!has_cpu) {
-			fputs("File does not contain CPU events. Remove -C option to proceed.", stderr);
+			fputs("File does not contain CPU events. Remove -C option to proceed.\n", stderr);
 			data_reader_close(reader);
 			return 255;
 		}

@@ -39,16 +39,19 @@ static int refuse_live(void)
 	return 255;
 }
 
-/* the report side needs report's memory sort keys (issue 14: not done yet) */
-static int report_not_done(const char *cmd, const char *input, bool force)
+/*
+ * c2c report: its cacheline tables are not done (docs/cmd/c2c.md); the file
+ * is opened first for perf's checks and messages
+ */
+static int c2c_report_not_done(const char *input, bool force)
 {
 	struct data_reader *reader = data_open_for_read(input, force);
 
 	if (!reader)
 		return 255;
 	data_reader_close(reader);
-	fprintf(stderr, "sonde: '%s report' is not implemented yet: it needs report's memory sort keys\n",
-		cmd);
+	fprintf(stderr, "sonde: 'c2c report' is not implemented yet: its cacheline tables are not done "
+			"(docs/cmd/c2c.md)\n");
 	return 1;
 }
 
@@ -188,7 +191,7 @@ int cmd_c2c(int argc, const char **argv)
 		static const char *const report_usage[] = { "perf c2c report", NULL };
 
 		opts_parse(argc, argv, ropts, report_usage, 0);
-		return report_not_done("c2c", input, false);
+		return c2c_report_not_done(input, false);
 	}
 	opts_usage_print(c2c_usage, options);
 	return 129;
