@@ -380,6 +380,18 @@ static int report_load(const struct report_hist_args *a, struct session *s, stru
 	u64 nr = 0;
 	int ret;
 
+	if (ho->mem_mode) {
+		struct evsel *evsel;
+		bool has_addr = false;
+
+		evlist_for_each_entry(s->evlist, evsel)
+			has_addr |= (evsel->attr.sample_type & PERF_SAMPLE_ADDR) != 0;
+		if (!has_addr) {
+			/* perf's words and exit status */
+			fprintf(stderr, "Error:\nSelected --mem-mode but no mem data. Did you call perf record without -d?\n");
+			return 0;
+		}
+	}
 	if (report_init(&rep, s, ho, filter, a->parent)) {
 		fprintf(stderr, "Invalid regex: %s\n", a->parent);
 		return 129;

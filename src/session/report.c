@@ -200,9 +200,13 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 		return 0;
 	hists = &rep->hists[evsel->idx];
 	/* --mem-mode: the access cost (weight) is what the overheads share */
-	if (hists->opts.mem_mode)
+	if (hists->opts.mem_mode) {
+		/* (a sample without weight counts 1) */
 		period = (evsel->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ? (u32)sample->weight
 									: sample->weight;
+		if (!period)
+			period = 1;
+	}
 	if (switch_discards(rep, evsel))
 		return 0;
 	if (!cpu_bitmap_has(&f->cpus, sample->cpu) ||

@@ -58,6 +58,12 @@ test_expect_success 'memory keys without --mem-mode: perf'"'"'s error' '
 	test_grep "Invalid --sort key: .mem" sonde.err
 '
 
+test_expect_success 'report --mem-mode on a file without data addresses: perf'"'"'s error' '
+	report_same "$FIXTURES/script/callgraph.data" --mem-mode &&
+	test_grep "^Selected --mem-mode but no mem data. Did you call perf record without -d" sonde.err &&
+	report_same "$FIXTURES/script/faults.data" --mem-mode --sort mem,snoop
+'
+
 # mem_same ARGS...: perf mem and sonde mem print the same (tips dropped), exit alike
 mem_same() {
 	local prc=0 src=0
