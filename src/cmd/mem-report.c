@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* sonde mem report: report --mem-mode with mem's sort orders, and the -D dump of the samples. */
 #include "builtin.h"
 #include "cmd/mem.h"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* The memory sort keys (mem, snoop, tlb, locked, blocked): data_src fields and their texts. */
 #include "session/hists-mem.h"
 
