@@ -131,6 +131,7 @@ static int mem_report_dump(const struct mem_report_opts *o)
 int mem_report_run(const struct mem_report_opts *o)
 {
 	const char *argv[24];
+	char sort[160];
 	int argc = 0;
 	bool load = !o->type, store = !o->type;
 
@@ -140,20 +141,19 @@ int mem_report_run(const struct mem_report_opts *o)
 	}
 	if (o->dump)
 		return mem_report_dump(o);
-	if (o->phys || o->page_size) {
-		/* their sort keys (phys_daddr, data_page_size) are not done: docs/cmd/mem.md */
-		fprintf(stderr, "sonde: 'mem report %s' is not implemented yet\n",
-			o->phys ? "--phys-data" : "--data-page-size");
-		return 1;
-	}
 	/* perf's mem report leaves -U and -C to the dump (and record) */
 	argv[argc++] = "report";
 	argv[argc++] = "--mem-mode";
 	argv[argc++] = "-n";
-	/* stores only: perf's store sort order (no weight, snoop, blocked) */
-	if (store && !load) {
+	/* perf's mem order, or its store order, and the -p / --data-page-size keys */
+	if ((store && !load) || o->phys || o->page_size) {
+		snprintf(sort, sizeof(sort), "%s%s%s",
+			 store && !load ? "mem,sym,dso,symbol_daddr,dso_daddr,tlb,locked"
+					: "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,"
+					  "locked,blocked",
+			 o->phys ? ",phys_daddr" : "", o->page_size ? ",data_page_size" : "");
 		argv[argc++] = "--sort";
-		argv[argc++] = "mem,sym,dso,symbol_daddr,dso_daddr,tlb,locked";
+		argv[argc++] = sort;
 	}
 	if (o->input) {
 		argv[argc++] = "-i";

@@ -47,7 +47,8 @@ u64 mem_key_daddr(enum sort_key key, const struct frame *f)
 
 bool sort_key_needs_mem_mode(enum sort_key key)
 {
-	return sort_key_is_mem(key) || key == SORT_SYMBOL_DADDR || key == SORT_DSO_DADDR;
+	return sort_key_is_mem(key) || key == SORT_SYMBOL_DADDR || key == SORT_DSO_DADDR ||
+	       key == SORT_DCACHELINE || key == SORT_PHYS_DADDR || key == SORT_DATA_PAGE_SIZE;
 }
 
 bool sort_key_is_mem(enum sort_key key)

@@ -26,6 +26,8 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_MEM] = "mem", [SORT_SNOOP] = "snoop", [SORT_TLB] = "tlb", [SORT_LOCKED] = "locked",
 	[SORT_BLOCKED] = "blocked", [SORT_SYMBOL_DADDR] = "symbol_daddr",
 	[SORT_DSO_DADDR] = "dso_daddr", [SORT_LOCAL_INS_LAT] = "local_ins_lat",
+	[SORT_DCACHELINE] = "dcacheline", [SORT_PHYS_DADDR] = "phys_daddr",
+	[SORT_DATA_PAGE_SIZE] = "data_page_size",
 };
 
 int sort_key_parse(const char *name)
@@ -211,6 +213,15 @@ static int sample_key_cmp(enum sort_key key, const struct hist_entry *a,
 	case SORT_LOCAL_INS_LAT:
 		x = a->ins_lat, y = b->ins_lat;
 		break;
+	case SORT_DCACHELINE:
+		x = a->daddr & ~63ULL, y = b->daddr & ~63ULL;
+		break;
+	case SORT_PHYS_DADDR:
+		x = a->phys_addr, y = b->phys_addr;
+		break;
+	case SORT_DATA_PAGE_SIZE:
+		x = a->data_page_size, y = b->data_page_size;
+		break;
 	default:
 		return 0;
 	}
@@ -253,6 +264,12 @@ static u64 sample_key_value(enum sort_key key, const struct hist_entry *e)
 		return mem_key_daddr(key, e->dframe);
 	case SORT_LOCAL_INS_LAT:
 		return e->ins_lat;
+	case SORT_DCACHELINE:
+		return e->daddr & ~63ULL;
+	case SORT_PHYS_DADDR:
+		return e->phys_addr;
+	case SORT_DATA_PAGE_SIZE:
+		return e->data_page_size;
 	default:
 		return 0;
 	}
@@ -772,6 +789,9 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.transaction = hs->transaction;
 	key.data_src = hs->data_src;
 	key.dframe = hs->dframe;
+	key.daddr = hs->daddr;
+	key.phys_addr = hs->phys_addr;
+	key.data_page_size = hs->data_page_size;
 	key.code_page_size = hs->code_page_size;
 	key.ins_lat = hs->ins_lat;
 	key.p_stage_cyc = hs->p_stage_cyc;

@@ -50,6 +50,9 @@ enum sort_key {
 	SORT_SYMBOL_DADDR, /* the data address's symbol, dso */
 	SORT_DSO_DADDR,
 	SORT_LOCAL_INS_LAT, /* the first sample's instruction latency */
+	SORT_DCACHELINE,    /* the data address's 64-byte line */
+	SORT_PHYS_DADDR,
+	SORT_DATA_PAGE_SIZE,
 	SORT_NR_KEYS,
 };
 
@@ -129,6 +132,7 @@ struct hist_entry {
 	u64 transaction;
 	u64 data_src;		    /* the first sample's (mem, snoop, ... keys) */
 	const struct frame *dframe; /* the data address's frame (symbol_daddr, dso_daddr) */
+	u64 daddr, phys_addr, data_page_size; /* the first sample's */
 	u64 code_page_size;
 	u16 ins_lat, p_stage_cyc;
 	u64 weight_sum, ins_lat_sum; /* over the samples of the entry (global forms) */
@@ -241,6 +245,7 @@ struct hist_sample {
 	u64 weight, transaction, code_page_size;
 	u64 data_src;
 	const struct frame *dframe; /* --mem-mode: the frame of the data address, or NULL */
+	u64 daddr, phys_addr, data_page_size;
 	u16 ins_lat, p_stage_cyc;
 	int mode;		/* 0 kernel, 1 user, 2 guest kernel, 3 guest user, -1 other */
 	u64 period;

@@ -164,6 +164,9 @@ static void sample_values(struct report *rep, const struct evsel *evsel,
 	}
 	hs->transaction = sample->transaction;
 	hs->data_src = sample->data_src;
+	hs->daddr = sample->addr;
+	hs->phys_addr = sample->phys_addr;
+	hs->data_page_size = sample->data_page_size;
 	hs->code_page_size = sample->code_page_size;
 	switch (sample->cpumode) {
 	case PERF_RECORD_MISC_KERNEL:

@@ -115,6 +115,12 @@ static const char *key_title(int key)
 		return "Data Object";
 	case SORT_LOCAL_INS_LAT:
 		return "Local INSTR Latency";
+	case SORT_DCACHELINE:
+		return "Data Cacheline";
+	case SORT_PHYS_DADDR:
+		return "Data Physical Address";
+	case SORT_DATA_PAGE_SIZE:
+		return "Data Page Size";
 	default:
 		return "?";
 	}
@@ -138,6 +144,10 @@ static int key_min_width(int key)
 		return 22;
 	case SORT_BLOCKED:
 		return 10;
+	case SORT_DCACHELINE:
+	case SORT_PHYS_DADDR:
+	case SORT_DATA_PAGE_SIZE:
+		return 22;
 	default:
 		return (int)strlen(key_title(key));
 	}
@@ -339,6 +349,15 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 	case SORT_LOCAL_INS_LAT:
 		snprintf(buf, size, "%u", (unsigned)e->ins_lat);
 		return buf;
+	case SORT_DCACHELINE:
+		/* outside any map (all the fixtures know): perf's [X] */
+		snprintf(buf, size, "[X] %#.16llx", (unsigned long long)(e->daddr & ~63ULL));
+		return buf;
+	case SORT_PHYS_DADDR:
+		snprintf(buf, size, "[.] %#.16llx", (unsigned long long)e->phys_addr);
+		return buf;
+	case SORT_DATA_PAGE_SIZE:
+		return page_size_text(e->data_page_size, buf, size);
 	default:
 		return "";
 	}
@@ -525,7 +544,7 @@ static void setup_cols(struct printer *p)
 				continue;
 			if (f->type != COL_KEY)
 				add_col(p, f->type, 0, num_col_width(f->type), false);
-			else if (!((p->o->elide_keys >> f->key) & 1) || h->opts.nr_keys <= 1)
+			else if (f->key >= 32 || !((p->o->elide_keys >> f->key) & 1) || h->opts.nr_keys <= 1)
 				add_col(p, COL_KEY, f->key, key_min_width(f->key),
 					!key_right_aligned(f->key));
 		}
@@ -534,7 +553,7 @@ static void setup_cols(struct printer *p)
 	for (int i = 0; i < h->opts.nr_keys; i++) {
 		int k = h->opts.keys[i];
 
-		if (((p->o->elide_keys >> k) & 1) && h->opts.nr_keys > 1)
+		if (k < 32 && ((p->o->elide_keys >> k) & 1) && h->opts.nr_keys > 1)
 			continue;
 		add_col(p, COL_KEY, k, key_min_width(k), !key_right_aligned(k));
 	}

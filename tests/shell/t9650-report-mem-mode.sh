@@ -12,6 +12,7 @@ if ! test_have_prereq PERF; then
 fi
 
 F="$FIXTURES/script/mem.data"
+P="$FIXTURES/script/memphys.data"
 
 test_expect_success 'perf and sonde script decode the fixture alike' '
 	"$PERF" script -i "$F" -F data_src,weight,addr >perf.out 2>/dev/null &&
@@ -38,6 +39,14 @@ test_expect_success 'memory keys combined with the others, as perf' '
 	report_same "$F" --mem-mode --sort dso_daddr,symbol_daddr &&
 	report_same "$F" --mem-mode --sort local_weight,mem &&
 	report_same "$F" --mem-mode --sort mem,snoop,locked,blocked,symbol_daddr,dso_daddr -t ,
+'
+
+test_expect_success 'dcacheline, phys_daddr, data_page_size, as perf' '
+	for k in dcacheline phys_daddr data_page_size mem,data_page_size,phys_daddr dcacheline,snoop; do
+		report_same "$P" --mem-mode --sort $k -n || return 1
+	done &&
+	report_same "$P" --mem-mode --sort data_page_size -n &&
+	test_grep "^ +25.70% +34  2M" sonde.out
 '
 
 test_expect_success 'the mem-mode default sort order, as perf' '
@@ -84,7 +93,10 @@ test_expect_success 'mem report: default and store sort orders, options before o
 	mem_same -t load report -i "$F" --stdio &&
 	mem_same report -i "$F" --stdio --sort mem &&
 	mem_same -U report -i "$F" --stdio &&
-	mem_same -x , report -i "$F" --stdio
+	mem_same -x , report -i "$F" --stdio &&
+	mem_same -p report -i "$P" --stdio &&
+	mem_same --data-page-size report -i "$P" --stdio &&
+	mem_same -t store -p --data-page-size report -i "$P" --stdio
 '
 
 test_expect_success 'mem report -D: perf'"'"'s dump lines' '
@@ -93,7 +105,10 @@ test_expect_success 'mem report -D: perf'"'"'s dump lines' '
 	mem_same report -D -i "$F" &&
 	mem_same -D -x , report -i "$F" &&
 	mem_same -D report -i "$FIXTURES/script/faults.data" &&
-	mem_same -D -U report -i "$FIXTURES/script/faults.data"
+	mem_same -D -U report -i "$FIXTURES/script/faults.data" &&
+	mem_same -D -p --data-page-size report -i "$P" &&
+	test_grep "^# PID, TID, IP, ADDR, PHYS ADDR, DATA PAGE SIZE, LOCAL WEIGHT" sonde.out &&
+	mem_same -D -x , -p --data-page-size report -i "$P"
 '
 
 test_expect_success 'mem report -D -C on a file without sample cpus: perf'"'"'s refusal' '
