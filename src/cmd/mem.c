@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde mem and c2c: their options and perf's refusal where the cpu has no memory sampling events. */
 #include "builtin.h"
+#include "cmd/mem.h"
 #include "cmd/open.h"
 #include "lib/optspec.h"
+#include "lib/xalloc.h"
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,16 +39,19 @@ static int refuse_live(void)
 	return 255;
 }
 
-/* the report side needs report's memory sort keys (issue 14: not done yet) */
-static int report_not_done(const char *cmd, const char *input, bool force)
+/*
+ * c2c report: its cacheline tables are not done (docs/cmd/c2c.md); the file
+ * is opened first for perf's checks and messages
+ */
+static int c2c_report_not_done(const char *input, bool force)
 {
 	struct data_reader *reader = data_open_for_read(input, force);
 
 	if (!reader)
 		return 255;
 	data_reader_close(reader);
-	fprintf(stderr, "sonde: '%s report' is not implemented yet: it needs report's memory sort keys\n",
-		cmd);
+	fprintf(stderr, "sonde: 'c2c report' is not implemented yet: its cacheline tables are not done "
+			"(docs/cmd/c2c.md)\n");
 	return 1;
 }
 
@@ -60,6 +66,60 @@ static int report_not_done_record(const char *cmd)
 static bool is_word(const char *arg, const char *word)
 {
 	return strlen(arg) > 2 && !strncmp(word, arg, strlen(arg));
+}
+
+/*
+ * mem_value_opt - @argv[*i] is mem option @lng (or -@shrt) taking a value:
+ * its value (the next word, or after '='), *i moved past it; else NULL
+ */
+static const char *mem_value_opt(int argc, const char **argv, int *i, const char *lng, char shrt)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(lng);
+
+	if ((a[0] == '-' && a[1] == shrt && shrt && !a[2]) || (!strncmp(a, "--", 2) && !strcmp(a + 2, lng))) {
+		if (*i + 1 >= argc)
+			return NULL;
+		return argv[++*i];
+	}
+	if (shrt && a[0] == '-' && a[1] == shrt && a[2])
+		return a + 2;
+	if (!strncmp(a, "--", 2) && !strncmp(a + 2, lng, n) && a[2 + n] == '=')
+		return a + 3 + n;
+	return NULL;
+}
+
+/*
+ * mem_report_args - the words after "report": mem's own options, the rest
+ * for report (perf passes them on: --stdio, --sort, ...)
+ */
+static void mem_report_args(int argc, const char **argv, struct mem_report_opts *o)
+{
+	o->extra = xcalloc((size_t)argc + 1, sizeof(*o->extra));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+
+		if (!strcmp(a, "-D") || !strcmp(a, "--dump-raw-samples"))
+			o->dump = true;
+		else if (!strcmp(a, "-U") || !strcmp(a, "--hide-unresolved"))
+			o->hide_unresolved = true;
+		else if (!strcmp(a, "-f") || !strcmp(a, "--force"))
+			o->force = true;
+		else if (!strcmp(a, "-p") || !strcmp(a, "--phys-data"))
+			o->phys = true;
+		else if (!strcmp(a, "--data-page-size"))
+			o->page_size = true;
+		else if ((v = mem_value_opt(argc, argv, &i, "type", 't')))
+			o->type = v;
+		else if ((v = mem_value_opt(argc, argv, &i, "input", 'i')))
+			o->input = v;
+		else if ((v = mem_value_opt(argc, argv, &i, "field-separator", 'x')))
+			o->sep = v;
+		else if ((v = mem_value_opt(argc, argv, &i, "cpu", 'C')))
+			o->cpus = v;
+		else
+			o->extra[o->nr_extra++] = a;
+	}
 }
 
 static const char *const mem_usage[] = {
@@ -90,9 +150,16 @@ int cmd_mem(int argc, const char **argv)
 	if (argc && is_word(argv[0], "record"))
 		return have_mem_events() ? report_not_done_record("mem") : refuse_live();
 	if (argc && is_word(argv[0], "report")) {
-		/* mem's options may follow the word too */
-		opts_parse(argc, argv, options, mem_usage, 0);
-		return report_not_done("mem", input, force);
+		struct mem_report_opts ro = { .input = input, .cpus = cpus, .type = type, .sep = sep,
+					      .dump = dump, .force = force, .phys = phys,
+					      .hide_unresolved = hide, .page_size = page_size };
+		int ret;
+
+		/* mem's options may follow the word too; the others are report's */
+		mem_report_args(argc, argv, &ro);
+		ret = mem_report_run(&ro);
+		free(ro.extra);
+		return ret;
 	}
 	opts_usage_print(mem_usage, options);
 	return 129;
@@ -124,7 +191,7 @@ int cmd_c2c(int argc, const char **argv)
 		static const char *const report_usage[] = { "perf c2c report", NULL };
 
 		opts_parse(argc, argv, ropts, report_usage, 0);
-		return report_not_done("c2c", input, false);
+		return c2c_report_not_done(input, false);
 	}
 	opts_usage_print(c2c_usage, options);
 	return 129;

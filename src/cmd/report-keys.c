@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report's sort keys, output fields and -g modes: option text -> struct hists_opts. */
 #include "cmd/report.h"
+#include "session/hists-mem.h"
 #include "lib/strvec.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
@@ -70,8 +71,16 @@ int report_parse_sort(const char *s, struct hists_opts *ho)
 			continue;
 		}
 		k = sort_key_parse(v.v[i]);
+		if (!strcmp(v.v[i], "local_p_stage_cyc"))
+			k = SORT_P_STAGE_CYC;
 		if (k < 0 || k == SORT_IPC_NULL) {
 			fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", v.v[i]);
+			ret = -EINVAL;
+			break;
+		}
+		/* the data_src keys exist in --mem-mode only */
+		if (sort_key_needs_mem_mode((enum sort_key)k) && !ho->mem_mode) {
+			fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", v.v[i]);
 			ret = -EINVAL;
 			break;
 		}

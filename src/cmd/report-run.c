@@ -76,6 +76,28 @@ static int setup_options(const struct report_hist_args *a, struct hists_opts *ho
 	}
 	if (a->percent_limit)
 		po->percent_limit = strtod(a->percent_limit, NULL);
+	ho->mem_mode = a->mem_mode;
+	po->total_weight = a->mem_mode;
+	if (a->mem_mode && a->sort) {
+		/* perf shows the key it adds for a "symbol..." key too */
+		static char order[1024];
+
+		snprintf(order, sizeof(order), "%s%s", a->sort,
+			 strstr(a->sort, "symbol") ? ",ipc_null" : "");
+		po->sort_order = order;
+	}
+	if (a->mem_mode && !a->sort && !a->fields) {
+		/* perf's mem sort order: no IPC column added for its "symbol_daddr" */
+		static const char mem_order[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,"
+						"snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc";
+
+		if (report_parse_sort(mem_order, ho))
+			return 129;
+		if (ho->nr_keys && ho->keys[ho->nr_keys - 1] == SORT_IPC_NULL)
+			ho->nr_keys--;
+		ho->nr_sort_list = 0;
+		po->sort_order = mem_order;
+	}
 	if (a->sort && report_parse_sort(a->sort, ho))
 		return 129;
 	if (a->fields && a->sort)
@@ -358,6 +380,18 @@ static int report_load(const struct report_hist_args *a, struct session *s, stru
 	u64 nr = 0;
 	int ret;
 
+	if (ho->mem_mode) {
+		struct evsel *evsel;
+		bool has_addr = false;
+
+		evlist_for_each_entry(s->evlist, evsel)
+			has_addr |= (evsel->attr.sample_type & PERF_SAMPLE_ADDR) != 0;
+		if (!has_addr) {
+			/* perf's words and exit status */
+			fprintf(stderr, "Error:\nSelected --mem-mode but no mem data. Did you call perf record without -d?\n");
+			return 0;
+		}
+	}
 	if (report_init(&rep, s, ho, filter, a->parent)) {
 		fprintf(stderr, "Invalid regex: %s\n", a->parent);
 		return 129;

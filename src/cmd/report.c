@@ -44,6 +44,7 @@ struct report_opts {
 	const char *field_separator;
 	bool threads;
 	bool hide_unresolved;
+	bool mem_mode;
 	bool exclude_other;
 	bool asm_raw;
 	bool children;
@@ -151,6 +152,7 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.max_stack = o->max_stack ? atoi(o->max_stack) : 0,
 		.field_sep = o->field_separator,
 		.hide_unresolved = o->hide_unresolved,
+		.mem_mode = o->mem_mode,
 		.exclude_other = o->exclude_other,
 		.symbol_filter = o->symbol_filter,
 		.switch_on = o->switch_on,
@@ -362,7 +364,7 @@ int cmd_report(int argc, const char **argv)
 			   "kallsyms pathname"),
 		SPEC_TEXT("max-stack", 0, &o->max_stack, "n",
 			   "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
-		SPEC_REFUSED_NOVAL("mem-mode", 0, "mem access profile"),
+		SPEC_FLAG("mem-mode", 0, &o->mem_mode, "mem access profile"),
 		SPEC_REFUSED_NOVAL("mmaps", 0, "Display recorded tasks memory maps"),
 		SPEC_REFUSED_NOVAL("ns", 0, "Show times in nanosecs"),
 		SPEC_TEXT("objdump", 0, &o->objdump, "path",

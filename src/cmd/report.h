@@ -26,6 +26,7 @@ struct report_hist_args {
 	const char *percentage;	   /* --percentage relative|absolute */
 	bool show_nr_samples;	   /* -n */
 	bool show_total_period;	   /* --show-total-period */
+	bool mem_mode;		   /* --mem-mode */
 	bool quiet;		   /* -q */
 	bool show_header;	   /* --header: the header was printed already by the caller */
 	int group;		   /* --group: 1, --no-group: 0, -1: when the file has groups */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Histogram aggregation: hash-keyed entries, children periods, callchain tries, output order. */
 #include "session/hists.h"
+#include "session/hists-mem.h"
 
 #include "lib/rbtree.h"
 #include "lib/xalloc.h"
@@ -22,6 +23,11 @@ static const char *const key_names[SORT_NR_KEYS] = {
 	[SORT_TRANSACTION] = "transaction", [SORT_CODE_PAGE_SIZE] = "code_page_size",
 	[SORT_INS_LAT] = "ins_lat", [SORT_P_STAGE_CYC] = "p_stage_cyc", [SORT_IPC_NULL] = "ipc_null",
 	[SORT_TRACE_FIELDS] = "trace_fields", [SORT_TRACE_FIELDS_RAW] = "trace_fields/raw",
+	[SORT_MEM] = "mem", [SORT_SNOOP] = "snoop", [SORT_TLB] = "tlb", [SORT_LOCKED] = "locked",
+	[SORT_BLOCKED] = "blocked", [SORT_SYMBOL_DADDR] = "symbol_daddr",
+	[SORT_DSO_DADDR] = "dso_daddr", [SORT_LOCAL_INS_LAT] = "local_ins_lat",
+	[SORT_DCACHELINE] = "dcacheline", [SORT_PHYS_DADDR] = "phys_daddr",
+	[SORT_DATA_PAGE_SIZE] = "data_page_size",
 };
 
 int sort_key_parse(const char *name)
@@ -193,6 +199,29 @@ static int sample_key_cmp(enum sort_key key, const struct hist_entry *a,
 	case SORT_P_STAGE_CYC:
 		x = a->p_stage_cyc, y = b->p_stage_cyc;
 		break;
+	case SORT_MEM:
+	case SORT_SNOOP:
+	case SORT_TLB:
+	case SORT_LOCKED:
+	case SORT_BLOCKED:
+		x = mem_key_field(key, a->data_src), y = mem_key_field(key, b->data_src);
+		break;
+	case SORT_SYMBOL_DADDR:
+	case SORT_DSO_DADDR:
+		x = mem_key_daddr(key, a->dframe), y = mem_key_daddr(key, b->dframe);
+		break;
+	case SORT_LOCAL_INS_LAT:
+		x = a->ins_lat, y = b->ins_lat;
+		break;
+	case SORT_DCACHELINE:
+		x = a->daddr & ~63ULL, y = b->daddr & ~63ULL;
+		break;
+	case SORT_PHYS_DADDR:
+		x = a->phys_addr, y = b->phys_addr;
+		break;
+	case SORT_DATA_PAGE_SIZE:
+		x = a->data_page_size, y = b->data_page_size;
+		break;
 	default:
 		return 0;
 	}
@@ -224,6 +253,23 @@ static u64 sample_key_value(enum sort_key key, const struct hist_entry *e)
 		return e->ins_lat;
 	case SORT_P_STAGE_CYC:
 		return e->p_stage_cyc;
+	case SORT_MEM:
+	case SORT_SNOOP:
+	case SORT_TLB:
+	case SORT_LOCKED:
+	case SORT_BLOCKED:
+		return mem_key_field(key, e->data_src);
+	case SORT_SYMBOL_DADDR:
+	case SORT_DSO_DADDR:
+		return mem_key_daddr(key, e->dframe);
+	case SORT_LOCAL_INS_LAT:
+		return e->ins_lat;
+	case SORT_DCACHELINE:
+		return e->daddr & ~63ULL;
+	case SORT_PHYS_DADDR:
+		return e->phys_addr;
+	case SORT_DATA_PAGE_SIZE:
+		return e->data_page_size;
 	default:
 		return 0;
 	}
@@ -741,6 +787,11 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	key.time = hs->time;
 	key.weight = hs->weight;
 	key.transaction = hs->transaction;
+	key.data_src = hs->data_src;
+	key.dframe = hs->dframe;
+	key.daddr = hs->daddr;
+	key.phys_addr = hs->phys_addr;
+	key.data_page_size = hs->data_page_size;
 	key.code_page_size = hs->code_page_size;
 	key.ins_lat = hs->ins_lat;
 	key.p_stage_cyc = hs->p_stage_cyc;

@@ -42,6 +42,17 @@ enum sort_key {
 	SORT_IPC_NULL,	/* perf's "IPC [IPC Coverage]" without branch data: "-" */
 	SORT_TRACE_FIELDS,     /* a column per tracepoint field, values from the payload text */
 	SORT_TRACE_FIELDS_RAW, /* trace_fields/raw: the fields' raw values */
+	SORT_MEM,	/* data_src keys (session/hists-mem.c): memory level */
+	SORT_SNOOP,
+	SORT_TLB,
+	SORT_LOCKED,
+	SORT_BLOCKED,
+	SORT_SYMBOL_DADDR, /* the data address's symbol, dso */
+	SORT_DSO_DADDR,
+	SORT_LOCAL_INS_LAT, /* the first sample's instruction latency */
+	SORT_DCACHELINE,    /* the data address's 64-byte line */
+	SORT_PHYS_DADDR,
+	SORT_DATA_PAGE_SIZE,
 	SORT_NR_KEYS,
 };
 
@@ -119,6 +130,9 @@ struct hist_entry {
 	u64 time;		    /* sample time cut to the quantum */
 	u64 weight;		    /* the sample's weight (local_weight) */
 	u64 transaction;
+	u64 data_src;		    /* the first sample's (mem, snoop, ... keys) */
+	const struct frame *dframe; /* the data address's frame (symbol_daddr, dso_daddr) */
+	u64 daddr, phys_addr, data_page_size; /* the first sample's */
 	u64 code_page_size;
 	u16 ins_lat, p_stage_cyc;
 	u64 weight_sum, ins_lat_sum; /* over the samples of the entry (global forms) */
@@ -167,6 +181,7 @@ struct hists_opts {
 	struct hist_field fields[HIST_MAX_FIELDS]; /* -F: columns and sort order, in order */
 	int nr_fields;	       /* 0: perf's default columns */
 	int nr_sort_first;     /* -F with --sort: keys[0..n) order the rows before the fields */
+	bool mem_mode;	       /* --mem-mode: a sample's weight is its period; data_src keys */
 };
 
 /*
@@ -228,6 +243,9 @@ struct hist_sample {
 	u64 cgroup_id, ns_dev, ns_ino;
 	u64 time;		/* already cut to the time quantum */
 	u64 weight, transaction, code_page_size;
+	u64 data_src;
+	const struct frame *dframe; /* --mem-mode: the frame of the data address, or NULL */
+	u64 daddr, phys_addr, data_page_size;
 	u16 ins_lat, p_stage_cyc;
 	int mode;		/* 0 kernel, 1 user, 2 guest kernel, 3 guest user, -1 other */
 	u64 period;

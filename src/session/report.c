@@ -163,6 +163,10 @@ static void sample_values(struct report *rep, const struct evsel *evsel,
 		hs->weight = sample->weight;
 	}
 	hs->transaction = sample->transaction;
+	hs->data_src = sample->data_src;
+	hs->daddr = sample->addr;
+	hs->phys_addr = sample->phys_addr;
+	hs->data_page_size = sample->data_page_size;
 	hs->code_page_size = sample->code_page_size;
 	switch (sample->cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
@@ -198,6 +202,14 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	if (evsel->idx < 0 || evsel->idx >= rep->nr_hists)
 		return 0;
 	hists = &rep->hists[evsel->idx];
+	/* --mem-mode: the access cost (weight) is what the overheads share */
+	if (hists->opts.mem_mode) {
+		/* (a sample without weight counts 1) */
+		period = (evsel->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ? (u32)sample->weight
+									: sample->weight;
+		if (!period)
+			period = 1;
+	}
 	if (switch_discards(rep, evsel))
 		return 0;
 	if (!cpu_bitmap_has(&f->cpus, sample->cpu) ||
@@ -251,6 +263,8 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	hs.cpu = (int)sample->cpu;
 	hs.socket = -1;
 	sample_values(rep, evsel, sample, loc.thread, &hs);
+	if (hists->opts.mem_mode && (evsel->attr.sample_type & PERF_SAMPLE_ADDR))
+		hs.dframe = resolver_frame_fb(&rep->res, loc.thread, loc.cpumode, sample->addr)->frame;
 	if (rep->want_srcline)
 		sample_srcline(rep, s, &loc, sample->ip, &hs.srcline, &hs.srcfile);
 	if (rep->want_trace) {

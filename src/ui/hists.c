@@ -3,6 +3,7 @@
 #include "ui/hists.h"
 
 #include "ui/callchain.h"
+#include "session/hists-mem.h"
 
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -98,6 +99,28 @@ static const char *key_title(int key)
 		return "Pipeline Stage Cycle";
 	case SORT_IPC_NULL:
 		return "IPC   [IPC Coverage]";
+	case SORT_MEM:
+		return "Memory access";
+	case SORT_SNOOP:
+		return "Snoop";
+	case SORT_TLB:
+		return "TLB access";
+	case SORT_LOCKED:
+		return "Locked";
+	case SORT_BLOCKED:
+		return "Blocked";
+	case SORT_SYMBOL_DADDR:
+		return "Data Symbol";
+	case SORT_DSO_DADDR:
+		return "Data Object";
+	case SORT_LOCAL_INS_LAT:
+		return "Local INSTR Latency";
+	case SORT_DCACHELINE:
+		return "Data Cacheline";
+	case SORT_PHYS_DADDR:
+		return "Data Physical Address";
+	case SORT_DATA_PAGE_SIZE:
+		return "Data Page Size";
 	default:
 		return "?";
 	}
@@ -113,6 +136,18 @@ static int key_min_width(int key)
 		return 12;
 	case SORT_TRANSACTION:
 		return 27;
+	case SORT_MEM: /* perf's fixed widths: longer texts overflow */
+		return 24;
+	case SORT_SNOOP:
+		return 12;
+	case SORT_TLB:
+		return 22;
+	case SORT_BLOCKED:
+		return 10;
+	case SORT_DCACHELINE:
+	case SORT_PHYS_DADDR:
+	case SORT_DATA_PAGE_SIZE:
+		return 22;
 	default:
 		return (int)strlen(key_title(key));
 	}
@@ -294,6 +329,35 @@ static const char *key_text(struct printer *p, const struct hist_entry *e, int k
 		return buf;
 	case SORT_IPC_NULL:
 		return "-      -";
+	case SORT_MEM:
+	case SORT_SNOOP:
+	case SORT_TLB:
+	case SORT_LOCKED:
+	case SORT_BLOCKED:
+		return mem_key_text(key, e->data_src, buf, size);
+	case SORT_SYMBOL_DADDR:
+		/* outside any map, the level is the sample's */
+		if (e->dframe && e->dframe->sym)
+			snprintf(buf, size, "[%c] %s", e->dframe->level, e->dframe->sym->name);
+		else
+			snprintf(buf, size, "[%c] %#.16llx",
+				 e->dframe && e->dframe->dso ? e->dframe->level : e->level,
+				 (unsigned long long)(e->dframe ? e->dframe->addr : 0));
+		return buf;
+	case SORT_DSO_DADDR:
+		return e->dframe && e->dframe->dso ? e->dframe->dso->short_name : "[unknown]";
+	case SORT_LOCAL_INS_LAT:
+		snprintf(buf, size, "%u", (unsigned)e->ins_lat);
+		return buf;
+	case SORT_DCACHELINE:
+		/* outside any map (all the fixtures know): perf's [X] */
+		snprintf(buf, size, "[X] %#.16llx", (unsigned long long)(e->daddr & ~63ULL));
+		return buf;
+	case SORT_PHYS_DADDR:
+		snprintf(buf, size, "[.] %#.16llx", (unsigned long long)e->phys_addr);
+		return buf;
+	case SORT_DATA_PAGE_SIZE:
+		return page_size_text(e->data_page_size, buf, size);
 	default:
 		return "";
 	}
@@ -480,7 +544,7 @@ static void setup_cols(struct printer *p)
 				continue;
 			if (f->type != COL_KEY)
 				add_col(p, f->type, 0, num_col_width(f->type), false);
-			else if (!((p->o->elide_keys >> f->key) & 1) || h->opts.nr_keys <= 1)
+			else if (f->key >= 32 || !((p->o->elide_keys >> f->key) & 1) || h->opts.nr_keys <= 1)
 				add_col(p, COL_KEY, f->key, key_min_width(f->key),
 					!key_right_aligned(f->key));
 		}
@@ -489,7 +553,7 @@ static void setup_cols(struct printer *p)
 	for (int i = 0; i < h->opts.nr_keys; i++) {
 		int k = h->opts.keys[i];
 
-		if (((p->o->elide_keys >> k) & 1) && h->opts.nr_keys > 1)
+		if (k < 32 && ((p->o->elide_keys >> k) & 1) && h->opts.nr_keys > 1)
 			continue;
 		add_col(p, COL_KEY, k, key_min_width(k), !key_right_aligned(k));
 	}
@@ -510,8 +574,11 @@ widths:
 				if (col->key == SORT_DSO && col->width < 16 && !p->o->has_dso_filter &&
 				    !p->o->field_sep)
 					col->width = 16;
-				if (col->key == SORT_SYM && col->width < 22)
+				if ((col->key == SORT_SYM || col->key == SORT_SYMBOL_DADDR) &&
+				    col->width < 22)
 					col->width = 22;
+				if (col->key == SORT_DSO_DADDR && col->width < 16 && !p->o->field_sep)
+					col->width = 16;
 			}
 		}
 		for (int c = 0; c < p->nr_cols; c++) {
@@ -532,6 +599,7 @@ widths:
 			}
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
 			    col->key == SORT_SYM_SIZE || col->key == SORT_DSO_SIZE ||
+			    sort_key_is_mem(col->key) ||
 			    (col->key == SORT_TRACE && !e->trace_compared))
 				continue;
 			w = (int)strlen(key_text(p, e, col->key, p->buf, sizeof(p->buf)));
@@ -735,6 +803,10 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 				  col->key == SORT_SRCFILE || col->key == SORT_TIME ||
 				  col->key == SORT_CGROUP || col->key == SORT_CGROUP_ID) && last)
 				fputs(t, fp);
+			else if ((col->key == SORT_LOCKED || col->key == SORT_BLOCKED) && last)
+				fputs(t, fp); /* perf pads these only before another column */
+			else if (sort_key_is_mem(col->key))
+				fprintf(fp, "%-*s", col->width, t); /* a longer text overflows */
 			else if (col->left)
 				fprintf(fp, "%-*.*s", col->width, col->width, t);
 			else
@@ -799,7 +871,12 @@ void hists_fprintf_event_header(const struct hists *hists, const struct hists_pr
 	if (o->time_str)
 		fprintf(fp, " (time slices: %s)", o->time_str);
 	fputc('\n', fp);
-	fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)count);
+	if (o->total_weight)
+		fprintf(fp, "# Total weight : %llu\n", (unsigned long long)count);
+	else
+		fprintf(fp, "# Event count (approx.): %llu\n", (unsigned long long)count);
+	if (o->sort_order)
+		fprintf(fp, "# Sort order   : %s\n", o->sort_order);
 	fputs("#\n", fp);
 }
 

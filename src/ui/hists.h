@@ -12,6 +12,8 @@
 struct hists_print_opts {
 	bool show_nr_samples;	/* -n */
 	bool show_total_period; /* --show-total-period */
+	bool total_weight;	/* --mem-mode: the event count line is perf's Total weight */
+	const char *sort_order; /* --mem-mode: the sort order line, NULL: none */
 	bool quiet;		/* -q: no header lines */
 	double percent_limit;	/* --percent-limit */
 	bool percent_absolute;	/* --percentage absolute (perf's default): filtered-out

@@ -41,7 +41,6 @@ test_expect_success 'options sonde does not implement are refused' '
 	refused inline --inline &&
 	refused itrace --itrace &&
 	refused itrace --itrace=i100 &&
-	refused mem-mode --mem-mode &&
 	refused mmaps --mmaps &&
 	refused tasks --tasks &&
 	refused ns --ns &&
