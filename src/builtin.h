@@ -13,6 +13,8 @@
 
 #include "cmd/options.h"
 
+struct strvec;
+
 int cmd_annotate(int argc, const char **argv);
 int cmd_archive(int argc, const char **argv);
 int cmd_bench(int argc, const char **argv);
@@ -31,6 +33,11 @@ int cmd_mem(int argc, const char **argv);
 int cmd_c2c(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
+/*
+ * cmd_run_strvec - @fn (a cmd_* entry) on a copy of @v's pointers, since the
+ * option parsers reorder their argv; @v is cleared. Returns @fn's status.
+ */
+int cmd_run_strvec(int (*fn)(int, const char **), struct strvec *v);
 int cmd_report(int argc, const char **argv);
 int cmd_sched(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);

@@ -26,17 +26,6 @@ struct kmem_args {
 	int lines;
 };
 
-static bool kmem_tp_exists(const char *name)
-{
-	const char *root = tracefs_root();
-	char path[512];
-
-	if (!root)
-		return false;
-	snprintf(path, sizeof(path), "%s/events/kmem/%s", root, name);
-	return access(path, F_OK) == 0;
-}
-
 static int kmem_record(const struct kmem_args *a, int argc, const char **argv)
 {
 	static const char *const slab_events[] = { "kmalloc", "kfree", "kmem_cache_alloc",
@@ -44,8 +33,6 @@ static int kmem_record(const struct kmem_args *a, int argc, const char **argv)
 						   "kmem_cache_free" };
 	static const char *const page_events[] = { "mm_page_alloc", "mm_page_free" };
 	struct strvec v = STRVEC_INIT;
-	const char **args;
-	int ret;
 
 	strvec_push(&v, "record");
 	strvec_push(&v, "-a");
@@ -54,19 +41,14 @@ static int kmem_record(const struct kmem_args *a, int argc, const char **argv)
 	strvec_push(&v, "1");
 	if (a->slab || !a->page)
 		for (size_t i = 0; i < sizeof(slab_events) / sizeof(slab_events[0]); i++)
-			if (kmem_tp_exists(slab_events[i]))
+			if (tracefs_event_id("kmem", slab_events[i]) >= 0)
 				strvec_pushf(&v, "-ekmem:%s", slab_events[i]);
 	if (a->page)
 		for (size_t i = 0; i < 2; i++)
 			strvec_pushf(&v, "-ekmem:%s", page_events[i]);
 	for (int i = 1; i < argc; i++)
 		strvec_push(&v, argv[i]);
-	args = xcalloc(v.nr + 1, sizeof(*args));
-	memcpy(args, v.v, v.nr * sizeof(*args));
-	ret = cmd_record((int)v.nr, args);
-	free(args);
-	strvec_clear(&v);
-	return ret;
+	return cmd_run_strvec(cmd_record, &v);
 }
 
 int cmd_kmem(int argc, const char **argv)

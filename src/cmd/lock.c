@@ -50,8 +50,6 @@ static struct lock_globals g;
 static int lock_record(int argc, const char **argv)
 {
 	struct strvec v = STRVEC_INIT;
-	const char **args;
-	int ret;
 
 	strvec_push(&v, "record");
 	strvec_push(&v, "-R");
@@ -64,12 +62,7 @@ static int lock_record(int argc, const char **argv)
 	strvec_push(&v, "lock:contention_end");
 	for (int i = 1; i < argc; i++)
 		strvec_push(&v, argv[i]);
-	args = xcalloc(v.nr + 1, sizeof(*args));
-	memcpy(args, v.v, v.nr * sizeof(*args));
-	ret = cmd_record((int)v.nr, args);
-	free(args);
-	strvec_clear(&v);
-	return ret;
+	return cmd_run_strvec(cmd_record, &v);
 }
 
 static const char *const contention_usage[] = { "perf lock contention [<options>]", NULL };

@@ -10,6 +10,7 @@
 #include "core/threadmap.h"
 #include "data/synthesize.h"
 #include "data/writer.h"
+#include "lib/strvec.h"
 #include "lib/debug.h"
 #include "lib/optspec.h"
 #include "lib/strbuf.h"
@@ -640,5 +641,17 @@ int cmd_record(int argc, const char **argv)
 	free(rec->kept_dumps);
 	evlist_free(rec->evlist);
 	free(rec);
+	return ret;
+}
+
+int cmd_run_strvec(int (*fn)(int, const char **), struct strvec *v)
+{
+	const char **args = xcalloc(v->nr + 1, sizeof(*args));
+	int ret;
+
+	memcpy(args, v->v, v->nr * sizeof(*args));
+	ret = fn((int)v->nr, args);
+	free(args);
+	strvec_clear(v);
 	return ret;
 }

@@ -45,30 +45,7 @@ static const char *const record_events[] = {
 	"sched_stat_runtime", "sched_process_fork", "sched_wakeup_new", "sched_migrate_task",
 };
 
-static bool tracepoint_exists(const char *name)
-{
-	const char *root = tracefs_root();
-	char path[512];
-
-	if (!root)
-		return false;
-	snprintf(path, sizeof(path), "%s/events/sched/%s", root, name);
-	return access(path, F_OK) == 0;
-}
-
 /* run @fn on a copy of @v's pointers (the parser reorders its argv), then free @v */
-static int run_with_copy(int (*fn)(int, const char **), struct strvec *v)
-{
-	const char **args = xcalloc(v->nr + 1, sizeof(*args));
-	int ret;
-
-	memcpy(args, v->v, v->nr * sizeof(*args));
-	ret = fn((int)v->nr, args);
-	free(args);
-	strvec_clear(v);
-	return ret;
-}
-
 static int sched_record(int argc, const char **argv)
 {
 	struct strvec v = STRVEC_INIT;
@@ -83,7 +60,7 @@ static int sched_record(int argc, const char **argv)
 	strvec_push(&v, "-c");
 	strvec_push(&v, "1");
 	for (size_t i = 0; i < sizeof(record_events) / sizeof(record_events[0]); i++) {
-		if (!tracepoint_exists(record_events[i]))
+		if (tracefs_event_id("sched", record_events[i]) < 0)
 			continue;
 		snprintf(ev, sizeof(ev), "sched:%s", record_events[i]);
 		strvec_push(&v, "-e");
@@ -91,10 +68,10 @@ static int sched_record(int argc, const char **argv)
 	}
 	/* sched_waking where the kernel has it (it covers every wakeup), else sched_wakeup */
 	strvec_push(&v, "-e");
-	strvec_push(&v, tracepoint_exists("sched_waking") ? "sched:sched_waking" : "sched:sched_wakeup");
+	strvec_push(&v, tracefs_event_id("sched", "sched_waking") >= 0 ? "sched:sched_waking" : "sched:sched_wakeup");
 	for (int i = 1; i < argc; i++)
 		strvec_push(&v, argv[i]);
-	ret = run_with_copy(cmd_record, &v);
+	ret = cmd_run_strvec(cmd_record, &v);
 	return ret;
 }
 
@@ -113,7 +90,7 @@ static int sched_script(int argc, const char **argv)
 		strvec_push(&v, "-f");
 	for (int i = 1; i < argc; i++)
 		strvec_push(&v, argv[i]);
-	ret = run_with_copy(cmd_script, &v);
+	ret = cmd_run_strvec(cmd_script, &v);
 	return ret;
 }
 

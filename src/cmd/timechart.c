@@ -49,7 +49,6 @@ static int timechart_record(int argc, const char **argv)
 {
 	bool io_only = false, power_only = false, tasks_only = false, callchain = false;
 	struct strvec av = STRVEC_INIT;
-	int ret;
 	struct opt_spec options[] = {
 		SPEC_FLAG("power-only", 'P', &power_only, "output power data only"),
 		SPEC_FLAG("tasks-only", 'T', &tasks_only, "output processes data only"),
@@ -87,16 +86,7 @@ static int timechart_record(int argc, const char **argv)
 	}
 	for (int i = 0; i < argc; i++)
 		strvec_push(&av, argv[i]);
-	{
-		/* record's parser reorders its argv: give it a copy of the pointers */
-		const char **copy = xcalloc(av.nr + 1, sizeof(*copy));
-
-		memcpy(copy, av.v, av.nr * sizeof(*copy));
-		ret = cmd_record((int)av.nr, copy);
-		free(copy);
-	}
-	strvec_clear(&av);
-	return ret;
+	return cmd_run_strvec(cmd_record, &av);
 }
 
 /* ---- the model, from the samples ---- */
