@@ -468,7 +468,7 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, struct evsel
 		} else if (o->wakeups && !o->idle_hist) {
 			lb_spaces(&l, 32);
 		}
-		if (r->show_chain)
+		if (r->show_chain && !prev_idle) /* perf shows no chain for the idle task */
 			lb_chain(r, &l, s, evsel, prev);
 		lb_mem(&l, "\n", 1);
 		lb_flush(&l);
