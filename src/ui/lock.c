@@ -156,13 +156,16 @@ static int lock_sample(struct tool *tool, struct session *session, const union p
 		if (te)
 			trace_tep_field_u64(te, s->raw_data, s->raw_size, "flags", &flags);
 		caller = caller_of(r, t, s, ips, &n);
-		/* a call stack is its frames past the skipped ones; report keys by lock address */
+		/*
+		 * a call stack is its frames past the skipped ones (perf puts every stack
+		 * without a caller in one "Unknown" row); report keys by lock address
+		 */
 		if (r->o->threads)
 			key = (u64)s->tid;
 		else if (r->o->report && te &&
 			 !trace_tep_field_u64(te, s->raw_data, s->raw_size, "lock_addr", &key))
 			;
-		else if (n > (u32)r->o->stack_skip)
+		else if (n > (u32)r->o->stack_skip && strcmp(caller, "Unknown"))
 			key = hash_chain(ips + r->o->stack_skip, n - (u32)r->o->stack_skip);
 		else
 			key = 1;
