@@ -514,10 +514,12 @@ static u32 node_new(struct hists *hists, const struct frame *frame, u64 ip)
 static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 {
 	const struct frame *cf = c->frame;
-	long dc = cf->dso ? (long)cf->dso->id : -1, df = f->dso ? (long)f->dso->id : -1;
+	long dc, df;
 
 	if (cf == f)
 		return 0;
+	dc = cf->dso ? (long)cf->dso->id : -1;
+	df = f->dso ? (long)f->dso->id : -1;
 	if (dc != df)
 		return dc < df ? -1 : 1;
 	if (cf->sym && f->sym) {
@@ -717,8 +719,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	struct hist_entry key;
 	struct hist_entry *self;
 	const struct frame *stackbuf[128];
-	const struct frame **cur = stackbuf;
-	u64 ipsbuf[128], *ips = ipsbuf;
+	const struct frame *const *cur = stackbuf;
+	const u64 *ips;
+	u64 ipsbuf[128];
+	void *heap_frames = NULL, *heap_ips = NULL;
 	u32 n = hs->nr_chain;
 
 	memset(&key, 0, sizeof(key));
@@ -778,16 +782,21 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	if (!n || (!hists->opts.use_callchain && !hists->opts.children))
 		return;
 
-	if (n > 128) {
-		cur = xmalloc(n * sizeof(*cur));
-		ips = xmalloc(n * sizeof(*ips));
-	}
-	/* the cursor (frames and their raw ips) in display order */
+	/* the cursor (frames and their raw ips) in display order: the queue's, or made here */
 	if (hs->chain_frames) {
-		memcpy(cur, hs->chain_frames, n * sizeof(*cur));
-		memcpy(ips, hs->chain_ips, n * sizeof(*ips));
+		cur = hs->chain_frames;
+		ips = hs->chain_ips;
 	} else {
-		hists_chain_cursor(hists, hs->chain, n, cur, ips);
+		const struct frame **fr = stackbuf;
+		u64 *ip = ipsbuf;
+
+		if (n > 128) {
+			fr = heap_frames = xmalloc(n * sizeof(*fr));
+			ip = heap_ips = xmalloc(n * sizeof(*ip));
+		}
+		hists_chain_cursor(hists, hs->chain, n, fr, ip);
+		cur = fr;
+		ips = ip;
 	}
 	if (hists->opts.use_callchain)
 		chain_append(hists, self, cur, ips, n, hs->period);
@@ -842,10 +851,8 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				chain_append(hists, e, cur + k, ips + k, n - k, hs->period);
 		}
 	}
-	if (cur != stackbuf) {
-		free(cur);
-		free(ips);
-	}
+	free(heap_frames);
+	free(heap_ips);
 }
 
 /* ---- output order ----------------------------------------------------- */
