@@ -63,6 +63,7 @@ void hists_release(struct hists *hists)
 		free(hists->link_chunks[i]);
 	free(hists->link_chunks);
 	free(hists->grp_pool);
+	free(hists->memo);
 	tf_release(hists->tf_tree);
 	u64map_release(&hists->child_of);
 	memset(hists, 0, sizeof(*hists));
@@ -395,6 +396,82 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	hists->entries[hists->nr_entries++] = e;
 	if (++hists->table_used * 2 > hists->table_mask)
 		table_grow(hists);
+	return e;
+}
+
+/*
+ * struct hist_memo - the cumulative entries a sample's chain met, by frame.
+ * The entries of one sample's chain share every key but the frame's
+ * (frame, level, addr); while samples keep those other keys (@ctx, checked
+ * with key_equal under the same frame), a frame seen again finds the entry
+ * entry_findnew() would. @gen changes with the other keys, and whenever
+ * entries go (decay) or move (sort).
+ */
+#define MEMO_BITS 12
+
+struct hist_memo_slot {
+	const struct frame *frame;
+	u64 addr;
+	struct hist_entry *e;
+	u32 gen;
+	char level;
+};
+
+struct hist_memo {
+	struct hist_entry ctx; /* the keys of the samples since @gen changed */
+	bool has_ctx;
+	u32 gen;	       /* never 0, which marks an empty slot */
+	struct hist_memo_slot slots[1u << MEMO_BITS];
+};
+
+/* memo_forget - no memo entry is valid any more */
+static void memo_forget(struct hists *hists)
+{
+	if (hists->memo)
+		hists->memo->has_ctx = false; /* memo_begin() moves to a new generation */
+}
+
+/* memo_begin - the memo for a sample whose own key is @key, restarted when its other keys differ */
+static struct hist_memo *memo_begin(struct hists *hists, const struct hist_entry *key)
+{
+	struct hist_memo *m = hists->memo;
+
+	if (!m) {
+		m = hists->memo = xzalloc(sizeof(*m));
+		m->gen = 1;
+	}
+	if (m->has_ctx) {
+		m->ctx.frame = key->frame;
+		m->ctx.level = key->level;
+		m->ctx.addr = key->addr;
+		if (key_equal(hists, &m->ctx, key))
+			return m;
+	}
+	if (++m->gen == 0) {
+		memset(m->slots, 0, sizeof(m->slots));
+		m->gen = 1;
+	}
+	m->ctx = *key;
+	m->has_ctx = true;
+	return m;
+}
+
+/* memo_findnew - entry_findnew() for a chain frame's @key, through the memo */
+static struct hist_entry *memo_findnew(struct hists *hists, struct hist_memo *m,
+				       const struct hist_entry *key, u32 pos)
+{
+	u64 h = ((u64)(uintptr_t)key->frame ^ key->addr * 0x9e3779b97f4a7c15ULL) *
+		0xff51afd7ed558ccdULL;
+	struct hist_memo_slot *sl = &m->slots[h >> (64 - MEMO_BITS)];
+	struct hist_entry *e;
+
+	if (sl->gen == m->gen && sl->frame == key->frame && sl->addr == key->addr &&
+	    sl->level == key->level) {
+		sl->e->trace_compared = true; /* as entry_findnew() marks a met entry */
+		return sl->e;
+	}
+	e = entry_findnew(hists, key, pos);
+	*sl = (struct hist_memo_slot){ key->frame, key->addr, e, m->gen, key->level };
 	return e;
 }
 
@@ -827,6 +904,8 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				break;
 			}
 		}
+		struct hist_memo *memo = memo_begin(hists, &key);
+
 		/* the entries this sample counted: stamped with its number (counted once each) */
 		self->seen_in = hists->nr_samples;
 		for (u32 k = 0; k < n; k++) {
@@ -841,7 +920,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				key.level = cur[k]->level;
 			/* a resolved frame is one per symbol: show this sample's raw ip */
 			key.addr = ips[k];
-			e = entry_findnew(hists, &key, k + 1);
+			e = memo_findnew(hists, memo, &key, k + 1);
 			if (e->seen_in == hists->nr_samples && !every_frame)
 				continue;
 			e->seen_in = hists->nr_samples;
@@ -1266,6 +1345,7 @@ static void chains_sum(struct hists *hists)
 
 void hists_sort(struct hists *hists)
 {
+	memo_forget(hists);
 	chains_sum(hists);
 	mark_compared_traces(hists);
 	tf_collapse(hists);
@@ -1361,6 +1441,8 @@ size_t hists_decay(struct hists *hists)
 {
 	size_t kept = 0, removed;
 	u64 total = 0, samples = 0;
+
+	memo_forget(hists);
 
 	for (size_t i = 0; i < hists->nr_entries; i++) {
 		struct hist_entry *e = hists->entries[i];
