@@ -303,6 +303,10 @@ static void add_recorded(struct resolver *res, struct thread *thread, const stru
 			first = i;
 		}
 	}
+	/* locals: the frames written below could alias the options for the compiler */
+	u32 nr = out->nr, stop = opts->max_stack && !opts->caller_order ? opts->max_stack : 0;
+	struct resolved_frame *frames = out->frames;
+
 	for (u64 i = 0; i < cc->nr; i++) {
 		u64 ip = cc->ips[i];
 
@@ -321,10 +325,11 @@ static void add_recorded(struct resolver *res, struct thread *thread, const stru
 		}
 		if (i < first)
 			continue;
-		if (opts->max_stack && !opts->caller_order && out->nr == opts->max_stack)
+		if (stop && nr == stop)
 			break;
-		out->frames[out->nr++] = *space_frame(res, maps, key, thread, cpumode, ip);
+		frames[nr++] = *space_frame(res, maps, key, thread, cpumode, ip);
 	}
+	out->nr = nr;
 }
 
 /* an unwound user address: one frame, or one per function inlined there (innermost first) */
