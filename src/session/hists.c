@@ -400,78 +400,92 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 }
 
 /*
- * struct hist_memo - the cumulative entries a sample's chain met, by frame.
+ * struct hist_memo - the cumulative entries samples' chains met, by frame.
  * The entries of one sample's chain share every key but the frame's
- * (frame, level, addr); while samples keep those other keys (@ctx, checked
- * with key_equal under the same frame), a frame seen again finds the entry
- * entry_findnew() would. @gen changes with the other keys, and whenever
- * entries go (decay) or move (sort).
+ * (frame, level, addr): a "context". The memo knows a few recent
+ * contexts (checked with key_equal under the same frame), each by an id
+ * never given twice; a frame seen again in a context finds the entry
+ * entry_findnew() would. Entries going (decay) or moving (sort) drop the
+ * contexts, so no older slot matches again.
  */
 #define MEMO_BITS 12
+#define MEMO_CTX 8
 
 struct hist_memo_slot {
 	const struct frame *frame;
 	u64 addr;
 	struct hist_entry *e;
-	u32 gen;
+	u32 ctx;	/* context id, 0: empty */
 	char level;
 };
 
 struct hist_memo {
-	struct hist_entry ctx; /* the keys of the samples since @gen changed */
-	bool has_ctx;
-	u32 gen;	       /* never 0, which marks an empty slot */
+	struct hist_entry ctx[MEMO_CTX]; /* a sample's key of each known context */
+	u32 ctx_id[MEMO_CTX];
+	int nr_ctx, last, next;
+	u32 last_id;
 	struct hist_memo_slot slots[1u << MEMO_BITS];
 };
 
-/* memo_forget - no memo entry is valid any more */
+/* memo_forget - no memo slot is valid any more */
 static void memo_forget(struct hists *hists)
 {
 	if (hists->memo)
-		hists->memo->has_ctx = false; /* memo_begin() moves to a new generation */
+		hists->memo->nr_ctx = 0;
 }
 
-/* memo_begin - the memo for a sample whose own key is @key, restarted when its other keys differ */
-static struct hist_memo *memo_begin(struct hists *hists, const struct hist_entry *key)
+/* memo_context - the id of the context of a sample whose own key is @key */
+static u32 memo_context(struct hists *hists, const struct hist_entry *key)
 {
 	struct hist_memo *m = hists->memo;
+	int i;
 
-	if (!m) {
+	if (!m)
 		m = hists->memo = xzalloc(sizeof(*m));
-		m->gen = 1;
+	for (int k = 0; k < m->nr_ctx; k++) {
+		i = (m->last + k) % m->nr_ctx;
+		m->ctx[i].frame = key->frame;
+		m->ctx[i].level = key->level;
+		m->ctx[i].addr = key->addr;
+		if (key_equal(hists, &m->ctx[i], key)) {
+			m->last = i;
+			return m->ctx_id[i];
+		}
 	}
-	if (m->has_ctx) {
-		m->ctx.frame = key->frame;
-		m->ctx.level = key->level;
-		m->ctx.addr = key->addr;
-		if (key_equal(hists, &m->ctx, key))
-			return m;
-	}
-	if (++m->gen == 0) {
+	if (++m->last_id == 0) {
+		/* ids ran out: start again with an empty memo */
 		memset(m->slots, 0, sizeof(m->slots));
-		m->gen = 1;
+		m->nr_ctx = m->next = 0;
+		m->last_id = 1;
 	}
-	m->ctx = *key;
-	m->has_ctx = true;
-	return m;
+	if (m->nr_ctx < MEMO_CTX) {
+		i = m->nr_ctx++;
+	} else {
+		i = m->next;
+		m->next = (m->next + 1) % MEMO_CTX;
+	}
+	m->ctx[i] = *key;
+	m->ctx_id[i] = m->last_id;
+	m->last = i;
+	return m->last_id;
 }
 
-/* memo_findnew - entry_findnew() for a chain frame's @key, through the memo */
-static struct hist_entry *memo_findnew(struct hists *hists, struct hist_memo *m,
-				       const struct hist_entry *key, u32 pos)
+/* memo_findnew - entry_findnew() for a chain frame's @key in context @ctx, through the memo */
+static struct hist_entry *memo_findnew(struct hists *hists, u32 ctx, const struct hist_entry *key,
+				       u32 pos)
 {
-	u64 h = ((u64)(uintptr_t)key->frame ^ key->addr * 0x9e3779b97f4a7c15ULL) *
+	u64 h = ((u64)(uintptr_t)key->frame ^ (key->addr + ctx) * 0x9e3779b97f4a7c15ULL) *
 		0xff51afd7ed558ccdULL;
-	struct hist_memo_slot *sl = &m->slots[h >> (64 - MEMO_BITS)];
+	struct hist_memo_slot *sl = &hists->memo->slots[h >> (64 - MEMO_BITS)];
 	struct hist_entry *e;
 
-	if (sl->gen == m->gen && sl->frame == key->frame && sl->addr == key->addr &&
+	if (sl->ctx == ctx && sl->frame == key->frame && sl->addr == key->addr &&
 	    sl->level == key->level) {
 		sl->e->trace_compared = true; /* as entry_findnew() marks a met entry */
 		return sl->e;
 	}
 	e = entry_findnew(hists, key, pos);
-	*sl = (struct hist_memo_slot){ key->frame, key->addr, e, m->gen, key->level };
+	*sl = (struct hist_memo_slot){ key->frame, key->addr, e, ctx, key->level };
 	return e;
 }
 
@@ -904,7 +918,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				break;
 			}
 		}
-		struct hist_memo *memo = memo_begin(hists, &key);
+		u32 ctx = memo_context(hists, &key);
 
 		/* the entries this sample counted: stamped with its number (counted once each) */
 		self->seen_in = hists->nr_samples;
@@ -920,7 +934,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				key.level = cur[k]->level;
 			/* a resolved frame is one per symbol: show this sample's raw ip */
 			key.addr = ips[k];
-			e = memo_findnew(hists, memo, &key, k + 1);
+			e = memo_findnew(hists, ctx, &key, k + 1);
 			if (e->seen_in == hists->nr_samples && !every_frame)
 				continue;
 			e->seen_in = hists->nr_samples;
