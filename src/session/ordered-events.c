@@ -139,7 +139,7 @@ void ordered_events_queue(struct ordered_events *oe, const union perf_event *ev,
 	}
 	memcpy(at + prefix, ev, size);
 	/* the delivered front is reused once it is at least as long as the queue */
-	if (oe->head + oe->nr == oe->alloc && oe->head >= oe->nr) {
+	if (oe->head && oe->head + oe->nr == oe->alloc && oe->head >= oe->nr) {
 		memmove(oe->entries, oe->entries + oe->head, oe->nr * sizeof(*oe->entries));
 		oe->head = 0;
 	}
