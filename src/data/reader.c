@@ -1046,11 +1046,11 @@ static int swap_record(struct data_reader *r, union perf_event *ev, u64 off, str
 static void drop_consumed(struct data_reader *r, u64 upto)
 {
 	const u64 step = (u64)8 << 20;
-	u64 page = (u64)sysconf(_SC_PAGESIZE);
-	u64 from, to;
+	u64 page, from, to;
 
 	if (r->is_pipe || r->is_stream || r->cur != r->map || upto < r->dropped_to + step)
 		return;
+	page = (u64)sysconf(_SC_PAGESIZE);
 	from = (r->data_start + page - 1) / page * page;
 	if (from < r->dropped_to)
 		from = r->dropped_to;

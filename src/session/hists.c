@@ -69,6 +69,7 @@ void hists_release(struct hists *hists)
 		free(hists->link_chunks[i]);
 	free(hists->link_chunks);
 	free(hists->grp_pool);
+	free(hists->memo);
 	tf_release(hists->tf_tree);
 	u64map_release(&hists->child_of);
 	memset(hists, 0, sizeof(*hists));
@@ -444,6 +445,96 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	return e;
 }
 
+/*
+ * struct hist_memo - the cumulative entries samples' chains met, by frame.
+ * The entries of one sample's chain share every key but the frame's
+ * (frame, level, addr): a "context". The memo knows a few recent
+ * contexts (checked with key_equal under the same frame), each by an id
+ * never given twice; a frame seen again in a context finds the entry
+ * entry_findnew() would. Entries going (decay) or moving (sort) drop the
+ * contexts, so no older slot matches again.
+ */
+#define MEMO_BITS 12
+#define MEMO_CTX 8
+
+struct hist_memo_slot {
+	const struct frame *frame;
+	u64 addr;
+	struct hist_entry *e;
+	u32 ctx;	/* context id, 0: empty */
+	char level;
+};
+
+struct hist_memo {
+	struct hist_entry ctx[MEMO_CTX]; /* a sample's key of each known context */
+	u32 ctx_id[MEMO_CTX];
+	int nr_ctx, last, next;
+	u32 last_id;
+	struct hist_memo_slot slots[1u << MEMO_BITS];
+};
+
+/* memo_forget - no memo slot is valid any more */
+static void memo_forget(struct hists *hists)
+{
+	if (hists->memo)
+		hists->memo->nr_ctx = 0;
+}
+
+/* memo_context - the id of the context of a sample whose own key is @key */
+static u32 memo_context(struct hists *hists, const struct hist_entry *key)
+{
+	struct hist_memo *m = hists->memo;
+	int i;
+
+	if (!m)
+		m = hists->memo = xzalloc(sizeof(*m));
+	for (int k = 0; k < m->nr_ctx; k++) {
+		i = (m->last + k) % m->nr_ctx;
+		m->ctx[i].frame = key->frame;
+		m->ctx[i].level = key->level;
+		m->ctx[i].addr = key->addr;
+		if (key_equal(hists, &m->ctx[i], key)) {
+			m->last = i;
+			return m->ctx_id[i];
+		}
+	}
+	if (++m->last_id == 0) {
+		/* ids ran out: start again with an empty memo */
+		memset(m->slots, 0, sizeof(m->slots));
+		m->nr_ctx = m->next = 0;
+		m->last_id = 1;
+	}
+	if (m->nr_ctx < MEMO_CTX) {
+		i = m->nr_ctx++;
+	} else {
+		i = m->next;
+		m->next = (m->next + 1) % MEMO_CTX;
+	}
+	m->ctx[i] = *key;
+	m->ctx_id[i] = m->last_id;
+	m->last = i;
+	return m->last_id;
+}
+
+/* memo_findnew - entry_findnew() for a chain frame's @key in context @ctx, through the memo */
+static struct hist_entry *memo_findnew(struct hists *hists, u32 ctx, const struct hist_entry *key,
+				       u32 pos)
+{
+	u64 h = ((u64)(uintptr_t)key->frame ^ (key->addr + ctx) * 0x9e3779b97f4a7c15ULL) *
+		0xff51afd7ed558ccdULL;
+	struct hist_memo_slot *sl = &hists->memo->slots[h >> (64 - MEMO_BITS)];
+	struct hist_entry *e;
+
+	if (sl->ctx == ctx && sl->frame == key->frame && sl->addr == key->addr &&
+	    sl->level == key->level) {
+		sl->e->trace_compared = true; /* as entry_findnew() marks a met entry */
+		return sl->e;
+	}
+	e = entry_findnew(hists, key, pos);
+	*sl = (struct hist_memo_slot){ key->frame, key->addr, e, ctx, key->level };
+	return e;
+}
+
 static struct hist_entry *entry_find(const struct hists *hists, const struct hist_entry *key)
 {
 	u64 h = key_hash(hists, key);
@@ -560,10 +651,12 @@ static u32 node_new(struct hists *hists, const struct frame *frame, u64 ip)
 static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 {
 	const struct frame *cf = c->frame;
-	long dc = cf->dso ? (long)cf->dso->id : -1, df = f->dso ? (long)f->dso->id : -1;
+	long dc, df;
 
 	if (cf == f)
 		return 0;
+	dc = cf->dso ? (long)cf->dso->id : -1;
+	df = f->dso ? (long)f->dso->id : -1;
 	if (dc != df)
 		return dc < df ? -1 : 1;
 	if (cf->sym && f->sym) {
@@ -763,8 +856,10 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	struct hist_entry key;
 	struct hist_entry *self;
 	const struct frame *stackbuf[128];
-	const struct frame **cur = stackbuf;
-	u64 ipsbuf[128], *ips = ipsbuf;
+	const struct frame *const *cur = stackbuf;
+	const u64 *ips;
+	u64 ipsbuf[128];
+	void *heap_frames = NULL, *heap_ips = NULL;
 	u32 n = hs->nr_chain;
 
 	memset(&key, 0, sizeof(key));
@@ -829,16 +924,21 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 	if (!n || (!hists->opts.use_callchain && !hists->opts.children))
 		return;
 
-	if (n > 128) {
-		cur = xmalloc(n * sizeof(*cur));
-		ips = xmalloc(n * sizeof(*ips));
-	}
-	/* the cursor (frames and their raw ips) in display order */
+	/* the cursor (frames and their raw ips) in display order: the queue's, or made here */
 	if (hs->chain_frames) {
-		memcpy(cur, hs->chain_frames, n * sizeof(*cur));
-		memcpy(ips, hs->chain_ips, n * sizeof(*ips));
+		cur = hs->chain_frames;
+		ips = hs->chain_ips;
 	} else {
-		hists_chain_cursor(hists, hs->chain, n, cur, ips);
+		const struct frame **fr = stackbuf;
+		u64 *ip = ipsbuf;
+
+		if (n > 128) {
+			fr = heap_frames = xmalloc(n * sizeof(*fr));
+			ip = heap_ips = xmalloc(n * sizeof(*ip));
+		}
+		hists_chain_cursor(hists, hs->chain, n, fr, ip);
+		cur = fr;
+		ips = ip;
 	}
 	if (hists->opts.use_callchain)
 		chain_append(hists, self, cur, ips, n, hs->period);
@@ -869,6 +969,8 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				break;
 			}
 		}
+		u32 ctx = memo_context(hists, &key);
+
 		/* the entries this sample counted: stamped with its number (counted once each) */
 		self->seen_in = hists->nr_samples;
 		for (u32 k = 0; k < n; k++) {
@@ -883,7 +985,7 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				key.level = cur[k]->level;
 			/* a resolved frame is one per symbol: show this sample's raw ip */
 			key.addr = ips[k];
-			e = entry_findnew(hists, &key, k + 1);
+			e = memo_findnew(hists, ctx, &key, k + 1);
 			if (e->seen_in == hists->nr_samples && !every_frame)
 				continue;
 			e->seen_in = hists->nr_samples;
@@ -893,10 +995,8 @@ void hists_add(struct hists *hists, const struct hist_sample *hs)
 				chain_append(hists, e, cur + k, ips + k, n - k, hs->period);
 		}
 	}
-	if (cur != stackbuf) {
-		free(cur);
-		free(ips);
-	}
+	free(heap_frames);
+	free(heap_ips);
 }
 
 /* ---- output order ----------------------------------------------------- */
@@ -1310,6 +1410,7 @@ static void chains_sum(struct hists *hists)
 
 void hists_sort(struct hists *hists)
 {
+	memo_forget(hists);
 	chains_sum(hists);
 	mark_compared_traces(hists);
 	tf_collapse(hists);
@@ -1405,6 +1506,8 @@ size_t hists_decay(struct hists *hists)
 {
 	size_t kept = 0, removed;
 	u64 total = 0, samples = 0;
+
+	memo_forget(hists);
 
 	for (size_t i = 0; i < hists->nr_entries; i++) {
 		struct hist_entry *e = hists->entries[i];

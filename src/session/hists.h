@@ -210,6 +210,7 @@ struct hists {
 	int nr_group;		     /* group view: members (leader included), else 0 */
 	struct hist_group_val *grp_pool; /* owned: nr_entries * nr_group values */
 	struct tf_tree *tf_tree;     /* trace_fields: perf's input tree, replayed (hists.c) */
+	struct hist_memo *memo;	     /* --children: recent frame -> entry lookups (hists.c) */
 };
 
 /* sort_key_parse - "comm" -> SORT_COMM ("symbol" and "sym" alike). Returns -1 if unknown. */

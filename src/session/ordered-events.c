@@ -32,8 +32,9 @@ struct entry {
 
 struct ordered_events {
 	struct entry *entries;
+	size_t head;	  /* the queue is entries[head..head + nr): delivery moves head */
 	size_t nr, alloc;
-	size_t nr_sorted; /* entries[0..nr_sorted) are in order */
+	size_t nr_sorted; /* the queue's first nr_sorted are in order */
 	u64 seq;
 	u64 max_time;
 	u64 last_delivered;
@@ -137,8 +138,13 @@ void ordered_events_queue(struct ordered_events *oe, const union perf_event *ev,
 		memcpy(at, pos ? pos : &none, prefix);
 	}
 	memcpy(at + prefix, ev, size);
-	oe->entries = xgrow(oe->entries, oe->nr + 1, &oe->alloc, sizeof(*oe->entries));
-	e = &oe->entries[oe->nr++];
+	/* the delivered front is reused once it is at least as long as the queue */
+	if (oe->head && oe->head + oe->nr == oe->alloc && oe->head >= oe->nr) {
+		memmove(oe->entries, oe->entries + oe->head, oe->nr * sizeof(*oe->entries));
+		oe->head = 0;
+	}
+	oe->entries = xgrow(oe->entries, oe->head + oe->nr + 1, &oe->alloc, sizeof(*oe->entries));
+	e = &oe->entries[oe->head + oe->nr++];
 	e->time = time;
 	e->seq = oe->seq++;
 	e->ev = (union perf_event *)(at + prefix);
@@ -179,7 +185,7 @@ static size_t run_end(const struct entry *v, size_t from, size_t n)
 static void sort_entries(struct ordered_events *oe)
 {
 	size_t n = oe->nr, runs = 0;
-	struct entry *src = oe->entries, *dst, *swap;
+	struct entry *base = oe->entries + oe->head, *src = base, *dst, *swap;
 
 	for (size_t i = 0; i < n; i = run_end(src, i, n))
 		runs++;
@@ -211,8 +217,8 @@ static void sort_entries(struct ordered_events *oe)
 		src = dst;
 		dst = swap;
 	}
-	if (src != oe->entries) {
-		memcpy(oe->entries, src, n * sizeof(*src));
+	if (src != base) {
+		memcpy(base, src, n * sizeof(*src));
 		dst = src;
 	}
 	free(dst);
@@ -245,8 +251,8 @@ static int deliver_front(struct ordered_events *oe, u64 limit, bool all, size_t 
 
 	if (oe->nr_sorted < oe->nr)
 		sort_entries(oe);
-	while (done < oe->nr && done < max && (all || oe->entries[done].time <= limit)) {
-		struct entry *e = &oe->entries[done++];
+	while (done < oe->nr && done < max && (all || oe->entries[oe->head + done].time <= limit)) {
+		struct entry *e = &oe->entries[oe->head + done++];
 		const struct record_pos *pos =
 			oe->keep_pos ? (const struct record_pos *)((const u8 *)e->ev - sizeof(*pos)) :
 				       NULL;
@@ -258,8 +264,7 @@ static int deliver_front(struct ordered_events *oe, u64 limit, bool all, size_t 
 			break;
 	}
 	oe->nr -= done;
-	if (done && oe->nr)
-		memmove(oe->entries, oe->entries + done, oe->nr * sizeof(*oe->entries));
+	oe->head = oe->nr ? oe->head + done : 0;
 	oe->nr_sorted = oe->nr;
 	return err;
 }

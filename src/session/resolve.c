@@ -208,20 +208,14 @@ static inline const struct maps *space_maps(struct resolver *res, struct thread 
 	return thread ? thread->maps : NULL;
 }
 
-/* space_frame - resolver_frame() with the space's maps and key already known */
-static const struct resolved_frame *space_frame(struct resolver *res, const struct maps *maps,
-						u64 key, struct thread *thread, int cpumode, u64 ip)
+/* space_frame_miss - space_frame() past its direct-mapped slot: the space's map, else a new frame */
+static __attribute__((noinline)) const struct resolved_frame *
+space_frame_miss(struct resolver *res, const struct maps *maps, u64 key, struct thread *thread,
+		 int cpumode, u64 ip, struct resolver_slot *slot, u32 gen)
 {
-	u32 gen = maps ? maps->gen : 0;
-	/* Fibonacci hashing: the top bits of a multiply, inline on the hot path */
-	struct resolver_slot *slot = &res->slots[((ip ^ key) * 0x9e3779b97f4a7c15ULL) >> (64 - SLOT_BITS)];
-	struct resolver_space *sp;
-	struct resolved_frame *rf;
+	struct resolver_space *sp = space_of(res, maps, key);
+	struct resolved_frame *rf = u64map_find(&sp->ips, ip);
 
-	if (slot->rf && slot->ip == ip && slot->key == key && slot->gen == gen)
-		return slot->rf;
-	sp = space_of(res, maps, key);
-	rf = u64map_find(&sp->ips, ip);
 	if (!rf) {
 		rf = frame_alloc(res);
 		frame_fill(res, rf, maps, thread, cpumode, ip);
@@ -229,6 +223,23 @@ static const struct resolved_frame *space_frame(struct resolver *res, const stru
 	}
 	*slot = (struct resolver_slot){ key, ip, gen, rf };
 	return rf;
+}
+
+/*
+ * space_frame - resolver_frame() with the space's maps and key already
+ * known; the slot hit is inline, as most frames of a file hit
+ */
+static inline const struct resolved_frame *space_frame(struct resolver *res,
+						       const struct maps *maps, u64 key,
+						       struct thread *thread, int cpumode, u64 ip)
+{
+	u32 gen = maps ? maps->gen : 0;
+	/* Fibonacci hashing: the top bits of a multiply */
+	struct resolver_slot *slot = &res->slots[((ip ^ key) * 0x9e3779b97f4a7c15ULL) >> (64 - SLOT_BITS)];
+
+	if (__builtin_expect(slot->rf && slot->ip == ip && slot->key == key && slot->gen == gen, 1))
+		return slot->rf;
+	return space_frame_miss(res, maps, key, thread, cpumode, ip, slot, gen);
 }
 
 const struct resolved_frame *resolver_frame(struct resolver *res, struct thread *thread,
@@ -292,6 +303,10 @@ static void add_recorded(struct resolver *res, struct thread *thread, const stru
 			first = i;
 		}
 	}
+	/* locals: the frames written below could alias the options for the compiler */
+	u32 nr = out->nr, stop = opts->max_stack && !opts->caller_order ? opts->max_stack : 0;
+	struct resolved_frame *frames = out->frames;
+
 	for (u64 i = 0; i < cc->nr; i++) {
 		u64 ip = cc->ips[i];
 
@@ -310,10 +325,11 @@ static void add_recorded(struct resolver *res, struct thread *thread, const stru
 		}
 		if (i < first)
 			continue;
-		if (opts->max_stack && !opts->caller_order && out->nr == opts->max_stack)
+		if (stop && nr == stop)
 			break;
-		out->frames[out->nr++] = *space_frame(res, maps, key, thread, cpumode, ip);
+		frames[nr++] = *space_frame(res, maps, key, thread, cpumode, ip);
 	}
+	out->nr = nr;
 }
 
 /* an unwound user address: one frame, or one per function inlined there (innermost first) */

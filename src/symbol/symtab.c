@@ -197,6 +197,45 @@ void symtab_release(struct symtab *st)
 	st->is_finished = false;
 }
 
+/*
+ * radix_sort_ents - @ents by start, ties in their present order (the
+ * order cmp_sort_ent gives, as idx rises along the array): a stable
+ * byte-wise sort from the low byte, skipping bytes all starts share
+ */
+static void radix_sort_ents(struct sort_ent *ents, size_t n)
+{
+	struct sort_ent *tmp, *src = ents, *dst;
+	u64 diff = 0;
+
+	if (n < 64) {
+		qsort(ents, n, sizeof(*ents), cmp_sort_ent);
+		return;
+	}
+	for (size_t i = 1; i < n; i++)
+		diff |= ents[i].start ^ ents[0].start;
+	tmp = xmalloc(n * sizeof(*tmp));
+	dst = tmp;
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+
+		if (!((diff >> shift) & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[((src[i].start >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].start >> shift) & 0xff]++] = src[i];
+		struct sort_ent *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	if (src != ents)
+		memcpy(ents, src, n * sizeof(*ents));
+	free(tmp);
+}
+
 static void sort_stable(struct symbol *in, size_t n, struct symbol *out, u32 *order)
 {
 	struct sort_ent *ents = xmalloc((n ? n : 1) * sizeof(*ents));
@@ -206,7 +245,7 @@ static void sort_stable(struct symbol *in, size_t n, struct symbol *out, u32 *or
 		ents[i].start = in[i].start;
 		ents[i].idx = i;
 	}
-	qsort(ents, n, sizeof(*ents), cmp_sort_ent);
+	radix_sort_ents(ents, n);
 	for (i = 0; i < n; i++) {
 		out[i] = in[ents[i].idx];
 		if (order)

@@ -10,6 +10,7 @@
 #include "symbol/elf.h"
 #include "trace/tep.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -692,6 +693,43 @@ static double pct(u64 v, u64 total)
 }
 
 /*
+ * pct_text - "%.2f%%" of @v into @buf (at least 32 bytes). The hundredths
+ * are rounded here unless @v lies near a tie, a sign or out of range:
+ * snprintf decides those, so the text is always printf's.
+ */
+static void pct_text(char *buf, size_t size, double v)
+{
+	double x = v * 100.0, fl, frac;
+	char digits[24];
+	int nd = 0;
+	size_t o = 0;
+	u64 n;
+
+	if (!(v >= 0.0 && v < 1e9) || signbit(v))
+		goto slow;
+	fl = floor(x);
+	frac = x - fl;
+	if (fabs(frac - 0.5) < 1e-6)
+		goto slow;
+	n = (u64)fl + (frac > 0.5);
+	/* the digits of n, at least three (0.0x), lowest first */
+	do {
+		digits[nd++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n || nd < 3);
+	while (nd > 2)
+		buf[o++] = digits[--nd];
+	buf[o++] = '.';
+	buf[o++] = digits[1];
+	buf[o++] = digits[0];
+	buf[o++] = '%';
+	buf[o] = '\0';
+	return;
+slow:
+	snprintf(buf, size, "%.2f%%", v);
+}
+
+/*
  * sep_safe - perf -t: the separator's first character inside a value
  * becomes '.' (the "[k]" level marker included, as in perf). Returns
  * @t or a copy in @p's scratch.
@@ -742,7 +780,7 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 			for (int m = 0; m < n; m++) {
 				u64 v = n > 1 ? e->grp[m].period_mode[mode] : e->period_mode[mode];
 
-				snprintf(num, sizeof(num), "%.2f%%",
+				pct_text(num, sizeof(num),
 					 pct(v, n > 1 ? p->o->group_totals[m] : p->total));
 				if (sep)
 					fprintf(fp, " %-*s", w - 1, num);
@@ -767,9 +805,9 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 				if (col->type == COL_CHILDREN && !p->hists->opts.children)
 					snprintf(num, sizeof(num), "N/A");
 				else if (col->type == COL_OVERHEAD)
-					snprintf(num, sizeof(num), "%.2f%%", pct(period, total));
+					pct_text(num, sizeof(num), pct(period, total));
 				else if (col->type == COL_CHILDREN)
-					snprintf(num, sizeof(num), "%.2f%%", pct(acc, total));
+					pct_text(num, sizeof(num), pct(acc, total));
 				else
 					snprintf(num, sizeof(num), "%llu",
 						 (unsigned long long)(col->type == COL_SAMPLE ? events
