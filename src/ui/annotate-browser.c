@@ -109,49 +109,21 @@ static int hex_digits(u64 v)
 	return n;
 }
 
-/* is_func_line - objdump -l's "name():" line before the instructions of @next */
-static bool is_func_line(const struct annotate_line *al, const struct disasm_insn *next)
-{
-	size_t n;
-
-	if (!next || !next->func || !al->text)
-		return false;
-	n = strlen(next->func);
-	return !strncmp(al->text, next->func, n) && !strcmp(al->text + n, ":");
-}
-
 static void build_rows(struct abrowser *b)
 {
 	const struct annotate_browse_args *a = b->a;
 	const struct annotate_sym *as = a->as;
 	u64 start = as->sym->start, end = as->sym->end;
-	size_t first = 0;
 	int max_jumps = 0;
 
-	/* the text up to the "<sym>:" header is objdump's, not the function's */
-	for (size_t i = 0; i < a->nr_lines; i++)
-		if (a->lines[i].kind == ALINE_TEXT && a->lines[i].text &&
-		    strstr(a->lines[i].text, ">:") && strlen(a->lines[i].text) > 16 &&
-		    a->lines[i].text[16] == ' ') {
-			first = i + 1;
-			break;
-		}
 	b->rows = xcalloc(a->nr_lines ? a->nr_lines : 1, sizeof(*b->rows));
-	for (size_t i = first; i < a->nr_lines; i++) {
+	for (size_t i = 0; i < a->nr_lines; i++) {
 		const struct annotate_line *al = &a->lines[i];
 		struct arow *r;
 
+		/* perf's browser shows objdump's lines but the "file:line" markers */
 		if (al->kind == ALINE_MARKER)
 			continue;
-		if (al->kind == ALINE_TEXT) {
-			const struct disasm_insn *next = NULL;
-
-			for (size_t j = i + 1; j < a->nr_lines && !next; j++)
-				if (a->lines[j].kind == ALINE_INSN)
-					next = a->lines[j].insn;
-			if (is_func_line(al, next))
-				continue;
-		}
 		r = &b->rows[b->nr_rows++];
 		r->al = al;
 		r->in = al->kind == ALINE_INSN ? al->insn : NULL;
@@ -452,7 +424,7 @@ static void draw(struct abrowser *b)
 	for (int y = 0; y < h && b->top + (size_t)y < b->nr_view; y++) {
 		size_t vi = b->top + (size_t)y;
 		const struct arow *r = &b->rows[b->view[vi]];
-		bool selected = vi == b->sel;
+		bool selected = vi == b->sel && !b->fresh;
 		attr_t sel = b->color ? COLOR_PAIR(APAIR_SELECTED) : A_REVERSE;
 
 		if (r->in && r->pct > 0)
@@ -575,6 +547,24 @@ static void move_sel(struct abrowser *b, long d)
 	b->sel = (size_t)s;
 }
 
+/* page_move - perf's page keys: the view moves a page, the selection keeps its screen row */
+static void page_move(struct abrowser *b, long d)
+{
+	size_t row = b->sel - b->top;
+	long top = (long)b->top + d;
+
+	if (!b->nr_view)
+		return;
+	if (top < 0)
+		top = 0;
+	b->top = (size_t)top;
+	b->sel = b->top + row;
+	if (b->sel >= b->nr_view) {
+		b->sel = b->nr_view - 1;
+		b->top = b->sel > row ? b->sel - row : 0;
+	}
+}
+
 static void run(struct abrowser *b)
 {
 	int page = LINES - 3 > 1 ? LINES - 3 : 1;
@@ -588,7 +578,9 @@ static void run(struct abrowser *b)
 		draw(b);
 		timeout(-1);
 		key = getch();
-		if (b->fresh && (key == KEY_DOWN || key == KEY_UP)) {
+		/* perf shows no selection before the first key; a moving key only shows it */
+		if (b->fresh && (key == KEY_DOWN || key == KEY_UP || key == KEY_NPAGE ||
+				 key == KEY_PPAGE || key == ' ')) {
 			b->fresh = false;
 			continue;
 		}
@@ -602,10 +594,8 @@ static void run(struct abrowser *b)
 			break;
 		case KEY_NPAGE:
 		case ' ':
-			move_sel(b, page);
-			break;
 		case KEY_PPAGE:
-			move_sel(b, -page);
+			page_move(b, key == KEY_PPAGE ? -page : page);
 			break;
 		case KEY_HOME:
 			b->sel = 0;
