@@ -155,6 +155,7 @@ struct tui_ctx {
 	const struct annotate_print_opts *po;
 	const struct annotate_sym *cur;
 	int depth;
+	u64 title_samples, title_period; /* the title's numbers (0: the symbol's) */
 };
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size);
@@ -197,21 +198,22 @@ static int follow_call(void *arg, u64 addr, char *msg, size_t size)
 }
 
 /* annotate_title - the browser's first line: the symbol's samples, the event, its rate */
-static void annotate_title(struct session *s, const struct annotate_sym *as, char *buf,
+static void annotate_title(const struct tui_ctx *c, const struct annotate_sym *as, char *buf,
 			   size_t size)
 {
 	struct evsel *evsel, *ev = NULL;
 	unsigned long long n;
 	char unit, freq[64] = "";
 
-	evlist_for_each_entry(s->evlist, evsel)
+	evlist_for_each_entry(c->s->evlist, evsel)
 		if (evsel->idx == as->evsel_idx)
 			ev = evsel;
 	if (ev && ev->attr.freq)
 		snprintf(freq, sizeof(freq), ", %llu Hz", (unsigned long long)ev->attr.sample_freq);
-	hists_browser_sample_unit(as->hits, &n, &unit);
+	hists_browser_sample_unit(c->title_samples ? c->title_samples : as->hits, &n, &unit);
 	snprintf(buf, size, "Samples: %llu%c of event '%s'%s, Event count (approx.): %llu", n, unit,
-		 ev && ev->name ? ev->name : "", freq, (unsigned long long)as->period);
+		 ev && ev->name ? ev->name : "", freq,
+		 (unsigned long long)(c->title_period ? c->title_period : as->period));
 }
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size)
@@ -241,7 +243,7 @@ static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *ms
 	}
 	disasm_lines(dd->d, insns, nr);
 	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, true, &nr_lines);
-	annotate_title(c->s, as, title, sizeof(title));
+	annotate_title(c, as, title, sizeof(title));
 	a.lines = lines;
 	a.nr_lines = nr_lines;
 	a.as = as;
@@ -265,8 +267,8 @@ static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *ms
 }
 
 int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
-		       const struct symbol *sym, const struct dso *dso, int evsel_idx, char *msg,
-		       size_t size)
+		       const struct symbol *sym, const struct dso *dso, int evsel_idx, u64 nr_samples,
+		       u64 period, char *msg, size_t size)
 {
 	struct symbol_opts so = *sopts;
 	struct machine_opts mopts = { .symbol_opts = &so };
@@ -301,6 +303,8 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 	c.ah = &ah;
 	c.cache = &cache;
 	c.po = &po;
+	c.title_samples = nr_samples;
+	c.title_period = period;
 	snprintf(msg, size, "No samples for %s", sym->name);
 	for (size_t i = 0; i < ah.nr_syms; i++)
 		if (evsel_idx < 0 || ah.syms[i]->evsel_idx == evsel_idx) {
@@ -437,8 +441,8 @@ int cmd_annotate(int argc, const char **argv)
 		fprintf(stderr, "sonde annotate: --stdio2 is not supported, use --stdio or --tui\n");
 		return 129;
 	}
-	/* the TUI: asked for, or the default on a terminal */
-	use_tui = o.tui || (!o.stdio && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
+	/* the TUI on a terminal, unless --stdio; --tui without one prints text as perf does */
+	use_tui = !o.stdio && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	po.show_total_period = o.show_total_period;
 	if (o.percent_limit)
 		limit = strtod(o.percent_limit, NULL);
