@@ -164,7 +164,8 @@ static void build_rows(struct abrowser *b)
 		if (b->rows[i].in && hex_digits(b->rows[i].in->addr) > b->addr_width)
 			b->addr_width = hex_digits(b->rows[i].in->addr);
 	}
-	b->cnt_width = max_jumps ? hex_digits(0) + (max_jumps >= 10) + (max_jumps >= 100) : 0;
+	/* the counts column is there with J even when nothing jumps in the symbol */
+	b->cnt_width = 1 + (max_jumps >= 10) + (max_jumps >= 100);
 	/* the hot rows, hottest first (ties: address order) */
 	b->hot = xcalloc(b->nr_rows ? b->nr_rows : 1, sizeof(*b->hot));
 	for (size_t i = 0; i < b->nr_rows; i++)
@@ -431,7 +432,8 @@ static void draw(struct abrowser *b)
 			snprintf(buf, sizeof(buf), "%6.2f ", r->pct);
 		else
 			snprintf(buf, sizeof(buf), "%7s", "");
-		if (y == 0)
+		/* the column's title sits on the first row unless that row has a value */
+		if (y == 0 && !(r->in && r->pct > 0))
 			snprintf(buf, sizeof(buf), "Percent");
 		put_utf8(y + 2, 0, buf, 7, selected ? sel : y ? pct_attr(b, r->pct) : A_NORMAL);
 		put_utf8(y + 2, 7, "\u2502", 1, A_NORMAL);
@@ -553,7 +555,8 @@ static void page_move(struct abrowser *b, long d)
 	size_t row = b->sel - b->top;
 	long top = (long)b->top + d;
 
-	if (!b->nr_view)
+	/* forward with the last line on screen already: nothing moves */
+	if (!b->nr_view || (d > 0 && b->top + (size_t)d >= b->nr_view))
 		return;
 	if (top < 0)
 		top = 0;
@@ -580,7 +583,7 @@ static void run(struct abrowser *b)
 		key = getch();
 		/* perf shows no selection before the first key; a moving key only shows it */
 		if (b->fresh && (key == KEY_DOWN || key == KEY_UP || key == KEY_NPAGE ||
-				 key == KEY_PPAGE || key == ' ')) {
+				 key == KEY_PPAGE || key == ' ' || key == KEY_HOME || key == KEY_END)) {
 			b->fresh = false;
 			continue;
 		}
@@ -598,10 +601,12 @@ static void run(struct abrowser *b)
 			page_move(b, key == KEY_PPAGE ? -page : page);
 			break;
 		case KEY_HOME:
-			b->sel = 0;
+			b->sel = b->top = 0;
 			break;
 		case KEY_END:
+			/* the last line, with the last page on screen */
 			move_sel(b, (long)b->nr_view);
+			b->top = b->nr_view > (size_t)page ? b->nr_view - (size_t)page : 0;
 			break;
 		case 'q':
 		case 'Q':
