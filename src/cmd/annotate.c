@@ -126,7 +126,7 @@ static const char *event_name(struct session *s, int idx)
 /* annotate_one - one symbol's text on stdout. Returns 0 or -errno (nothing printed). */
 static int annotate_one(struct dso_disasm *dd, const struct annotate_sym *as,
 			const struct annotate_hists *ah, const char *evname,
-			const struct annotate_print_opts *po)
+			const struct annotate_print_opts *po, bool stdio2, const char *title)
 {
 	struct disasm_insn *insns;
 	struct annotate_line *lines;
@@ -139,9 +139,18 @@ static int annotate_one(struct dso_disasm *dd, const struct annotate_sym *as,
 	if (ret)
 		return ret;
 	disasm_lines(dd->d, insns, nr);
-	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, po->source, &nr_lines);
-	annotate_fprintf(stdout, lines, nr_lines, as, ah, as->dso->short_name, as->dso->long_name,
-			 evname, po);
+	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, po->source || stdio2,
+				     &nr_lines);
+	if (stdio2) {
+		struct annotate_browse_args a = { .lines = lines, .nr_lines = nr_lines, .as = as,
+						  .ah = ah, .title = title, .dso_path = as->dso->long_name,
+						  .percent_type = po->percent_type };
+
+		annotate_stdio2_fprintf(stdout, &a);
+	} else {
+		annotate_fprintf(stdout, lines, nr_lines, as, ah, as->dso->short_name,
+				 as->dso->long_name, evname, po);
+	}
 	annotate_lines_free(lines, nr_lines);
 	disasm_insns_free(insns, nr);
 	return 0;
@@ -210,10 +219,13 @@ static void annotate_title(const struct tui_ctx *c, const struct annotate_sym *a
 			ev = evsel;
 	if (ev && ev->attr.freq)
 		snprintf(freq, sizeof(freq), ", %llu Hz", (unsigned long long)ev->attr.sample_freq);
-	hists_browser_sample_unit(c->title_samples ? c->title_samples : as->hits, &n, &unit);
+	/* the event's samples that passed the filters (the named symbol's, or all) */
+	hists_browser_sample_unit(c->title_samples ? c->title_samples
+						   : c->ah->total_hits[as->evsel_idx], &n, &unit);
 	snprintf(buf, size, "Samples: %llu%c of event '%s'%s, Event count (approx.): %llu", n, unit,
 		 ev && ev->name ? ev->name : "", freq,
-		 (unsigned long long)(c->title_period ? c->title_period : as->period));
+		 (unsigned long long)(c->title_period ? c->title_period
+						       : c->ah->total_period[as->evsel_idx]));
 }
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size)
@@ -412,6 +424,7 @@ int cmd_annotate(int argc, const char **argv)
 	struct session *s;
 	struct u64map cache;
 	bool kernel_said = false, use_tui;
+	char title[512] = "";
 	double limit = 0;
 	size_t nr_shown = 0;
 	int ret = 0;
@@ -437,12 +450,8 @@ int cmd_annotate(int argc, const char **argv)
 		opts_usage_for(NULL, options, 'n', NULL);
 		return 129;
 	}
-	if (o.stdio2) {
-		fprintf(stderr, "sonde annotate: --stdio2 is not supported, use --stdio or --tui\n");
-		return 129;
-	}
 	/* the TUI on a terminal, unless --stdio; --tui without one prints text as perf does */
-	use_tui = !o.stdio && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	use_tui = !o.stdio && !o.stdio2 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	po.show_total_period = o.show_total_period;
 	if (o.percent_limit)
 		limit = strtod(o.percent_limit, NULL);
@@ -490,7 +499,12 @@ int cmd_annotate(int argc, const char **argv)
 			continue;
 		}
 		dd = get_disasm(&cache, as->dso, po.source);
-		e = annotate_one(dd, as, &ah, event_name(s, as->evsel_idx), &po);
+		if (o.stdio2) {
+			struct tui_ctx c = { .s = s, .ah = &ah };
+
+			annotate_title(&c, as, title, sizeof(title));
+		}
+		e = annotate_one(dd, as, &ah, event_name(s, as->evsel_idx), &po, o.stdio2, title);
 		if (e) {
 			if (!o.quiet && !o.skip_missing)
 				fprintf(stderr, "Couldn't annotate %s: %s (%s)\n", as->sym->name,

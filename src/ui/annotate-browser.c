@@ -121,12 +121,13 @@ static void build_rows(struct abrowser *b)
 		const struct annotate_line *al = &a->lines[i];
 		struct arow *r;
 
-		/* perf's browser shows objdump's lines but the "file:line" markers */
-		if (al->kind == ALINE_MARKER)
+		/* perf's browser shows objdump's lines but the absolute "file:line" markers */
+		if (al->kind == ALINE_MARKER && al->text && al->text[0] == '/')
 			continue;
 		r = &b->rows[b->nr_rows++];
 		r->al = al;
 		r->in = al->kind == ALINE_INSN ? al->insn : NULL;
+		/* a relative-path marker is shown as text */
 		if (r->in) {
 			const char *ops;
 			size_t ml = split_insn(r->in->text, &ops);
@@ -302,7 +303,12 @@ static void row_text(struct strbuf *sb, const struct abrowser *b, const struct a
 		strbuf_addf(sb, "%*s", lw + 1, "");
 	ml = split_insn(r->in->text, &ops);
 	if (b->arrows) {
-		if (is_call(r->in->text, ml))
+		bool inside = r->has_target && r->target >= b->a->as->sym->start &&
+			      r->target < b->a->as->sym->end;
+
+		/* calls, and jumps out of the symbol (tail calls), point right */
+		if (is_call(r->in->text, ml) ||
+		    (r->has_target && !inside && is_jump(r->in->text, ml)))
 			arrow = "\u2192 ";
 		else if (is_ret(r->in->text, ml))
 			arrow = "\u2190 ";
@@ -740,4 +746,54 @@ int annotate_browse(const struct annotate_browse_args *a)
 	own_screen = 0;
 	delscreen(scr);
 	return 0;
+}
+
+/* utf8_cols - the columns of @s (every UTF-8 character is one) */
+static size_t utf8_cols(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+void annotate_stdio2_fprintf(FILE *out, const struct annotate_browse_args *a)
+{
+	struct abrowser b = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	b.a = a;
+	b.show_source = true;
+	b.arrows = true;
+	build_rows(&b);
+	fprintf(out, "%s, [percent: %s]\n%s() %s\n", a->title,
+		annotate_percent_type_name(a->percent_type), a->as->sym->name, a->dso_path);
+	for (size_t i = 0; i < b.nr_rows; i++) {
+		const struct arow *r = &b.rows[i];
+		size_t col, prefix, min;
+
+		if (r->in && r->pct > 0)
+			fprintf(out, "%6.2f  ", r->pct);
+		else
+			fprintf(out, "%-7s ", i ? "" : "Percent");
+		if (!r->in && !(r->al->text && r->al->text[strspn(r->al->text, " \t")])) {
+			/* an empty line: seven blanks */
+			fprintf(out, "%7s\n", "");
+			continue;
+		}
+		strbuf_reset(&sb);
+		row_text(&sb, &b, r, NULL, false);
+		fputs(sb.buf, out);
+		/* perf pads a line's text (after label and arrow): source to 10 columns, instructions to 14 */
+		prefix = (size_t)b.off_width + (r->in ? 4 : 2);
+		min = r->in ? 14 : 10;
+		for (col = utf8_cols(sb.buf) - prefix; col < min; col++)
+			fputc(' ', out);
+		fputc('\n', out);
+	}
+	strbuf_release(&sb);
+	free(b.rows);
+	free(b.view);
+	free(b.hot);
 }

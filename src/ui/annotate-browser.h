@@ -32,4 +32,10 @@ struct annotate_browse_args {
  */
 int annotate_browse(const struct annotate_browse_args *a);
 
+/*
+ * annotate_stdio2_fprintf - perf annotate --stdio2: the browser's lines as
+ * text (its title with the percent type, "SYM() PATH", then each line)
+ */
+void annotate_stdio2_fprintf(FILE *out, const struct annotate_browse_args *a);
+
 #endif
