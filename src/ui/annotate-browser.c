@@ -52,22 +52,33 @@ static bool starts_with(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-/* split_insn - objdump's "mnem   operands": the mnemonic's length and the operands */
+/* split_insn - objdump's "mnem   operands": the mnemonic's length (prefixes included) and the operands */
 static size_t split_insn(const char *text, const char **ops)
 {
-	const char *sp = strstr(text, "  ");
-	const char *p;
+	static const char *const prefixes[] = { "rep", "repz", "repnz", "repe", "repne", "lock",
+						"data16", "cs", "ds", "notrack", "bnd", "addr32" };
+	const char *end = text;
 
-	/* prefixes ("rep stos", "lock add") keep their single space */
-	if (!sp) {
-		*ops = text + strlen(text);
-		return strlen(text);
+	for (;;) {
+		const char *w = end;
+		size_t n;
+		bool prefix = false;
+
+		while (*end && *end != ' ')
+			end++;
+		n = (size_t)(end - w);
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			if (strlen(prefixes[i]) == n && !strncmp(w, prefixes[i], n))
+				prefix = true;
+		/* a prefix is followed by its instruction, one blank apart */
+		if (!prefix || end[0] != ' ' || end[1] == ' ' || !end[1])
+			break;
+		end++;
 	}
-	p = sp;
-	while (*p == ' ')
-		p++;
-	*ops = p;
-	return (size_t)(sp - text);
+	*ops = end;
+	while (**ops == ' ')
+		(*ops)++;
+	return (size_t)(end - text);
 }
 
 static bool is_jump(const char *mnem, size_t len)
