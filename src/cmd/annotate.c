@@ -14,7 +14,10 @@
 #include "session/session.h"
 #include "symbol/disasm.h"
 #include "symbol/elf.h"
+#include "ui/annotate-browser.h"
 #include "ui/annotate-stdio.h"
+#include "ui/hists-browser.h"
+#include "cmd/annotate.h"
 #include "ui/header.h"
 
 #include <errno.h>
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct annotate_opts {
 	const char *input, *symbol, *dsos, *percent_type, *symfs, *vmlinux, *objdump;
@@ -122,7 +126,7 @@ static const char *event_name(struct session *s, int idx)
 /* annotate_one - one symbol's text on stdout. Returns 0 or -errno (nothing printed). */
 static int annotate_one(struct dso_disasm *dd, const struct annotate_sym *as,
 			const struct annotate_hists *ah, const char *evname,
-			const struct annotate_print_opts *po)
+			const struct annotate_print_opts *po, bool stdio2, const char *title)
 {
 	struct disasm_insn *insns;
 	struct annotate_line *lines;
@@ -135,12 +139,232 @@ static int annotate_one(struct dso_disasm *dd, const struct annotate_sym *as,
 	if (ret)
 		return ret;
 	disasm_lines(dd->d, insns, nr);
-	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, po->source, &nr_lines);
-	annotate_fprintf(stdout, lines, nr_lines, as, ah, as->dso->short_name, as->dso->long_name,
-			 evname, po);
+	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, po->source || stdio2,
+				     &nr_lines);
+	if (stdio2) {
+		struct annotate_browse_args a = { .lines = lines, .nr_lines = nr_lines, .as = as,
+						  .ah = ah, .title = title, .dso_path = as->dso->long_name,
+						  .percent_type = po->percent_type };
+
+		annotate_stdio2_fprintf(stdout, &a);
+	} else {
+		annotate_fprintf(stdout, lines, nr_lines, as, ah, as->dso->short_name,
+				 as->dso->long_name, evname, po);
+	}
 	annotate_lines_free(lines, nr_lines);
 	disasm_insns_free(insns, nr);
 	return 0;
+}
+
+/* struct tui_ctx - what the annotate browser's call following needs */
+struct tui_ctx {
+	struct session *s;
+	struct annotate_hists *ah;
+	struct u64map *cache;
+	const struct annotate_print_opts *po;
+	const struct annotate_sym *cur;
+	int depth;
+	u64 title_samples, title_period; /* the title's numbers (0: the symbol's) */
+};
+
+static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size);
+
+/* follow_call - Enter on a call: the callee of the same dso, with its samples if it has any */
+static int follow_call(void *arg, u64 addr, char *msg, size_t size)
+{
+	struct tui_ctx *c = arg;
+	const struct annotate_sym *from = c->cur;
+	const struct symbol *sym = NULL;
+	struct annotate_sym empty;
+	int ret;
+
+	if (from->dso->ss)
+		sym = symtab_find(&from->dso->ss->symtab, addr);
+	if (!sym) {
+		snprintf(msg, size, "The called function was not found.");
+		return -ENOENT;
+	}
+	if (c->depth > 32) {
+		snprintf(msg, size, "Too many nested annotations.");
+		return -ELOOP;
+	}
+	for (size_t i = 0; i < c->ah->nr_syms; i++) {
+		const struct annotate_sym *as = c->ah->syms[i];
+
+		if (as->sym == sym && as->evsel_idx == from->evsel_idx) {
+			ret = browse_sym(c, as, msg, size);
+			c->cur = from;
+			return ret;
+		}
+	}
+	memset(&empty, 0, sizeof(empty));
+	empty.sym = sym;
+	empty.dso = from->dso;
+	empty.evsel_idx = from->evsel_idx;
+	ret = browse_sym(c, &empty, msg, size);
+	c->cur = from;
+	return ret;
+}
+
+/* annotate_title - the browser's first line: the symbol's samples, the event, its rate */
+static void annotate_title(const struct tui_ctx *c, const struct annotate_sym *as, char *buf,
+			   size_t size)
+{
+	struct evsel *evsel, *ev = NULL;
+	unsigned long long n;
+	char unit, freq[64] = "";
+
+	evlist_for_each_entry(c->s->evlist, evsel)
+		if (evsel->idx == as->evsel_idx)
+			ev = evsel;
+	if (ev && ev->attr.freq)
+		snprintf(freq, sizeof(freq), ", %llu Hz", (unsigned long long)ev->attr.sample_freq);
+	/* the event's samples that passed the filters (the named symbol's, or all) */
+	hists_browser_sample_unit(c->title_samples ? c->title_samples
+						   : c->ah->total_hits[as->evsel_idx], &n, &unit);
+	snprintf(buf, size, "Samples: %llu%c of event '%s'%s, Event count (approx.): %llu", n, unit,
+		 ev && ev->name ? ev->name : "", freq,
+		 (unsigned long long)(c->title_period ? c->title_period
+						       : c->ah->total_period[as->evsel_idx]));
+}
+
+static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size)
+{
+	struct dso_disasm *dd = get_disasm(c->cache, as->dso, true);
+	struct annotate_browse_args a = { 0 };
+	struct disasm_insn *insns;
+	struct annotate_line *lines;
+	size_t nr, nr_lines;
+	char title[512];
+	int ret;
+
+	if (as->dso->is_kernel) {
+		snprintf(msg, size, "Couldn't annotate %s: no vmlinux or readable kcore", as->sym->name);
+		return -ENOENT;
+	}
+	if (!dd->d) {
+		ret = dd->err ? dd->err : -ENOENT;
+		snprintf(msg, size, "Couldn't annotate %s: %s", as->sym->name,
+			 ret == -ESTALE ? "build-id mismatch" : strerror(-ret));
+		return ret;
+	}
+	ret = disasm_range(dd->d, as->sym->start, as->sym->end, &insns, &nr);
+	if (ret) {
+		snprintf(msg, size, "Couldn't annotate %s: %s", as->sym->name, strerror(-ret));
+		return ret;
+	}
+	disasm_lines(dd->d, insns, nr);
+	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, true, &nr_lines);
+	annotate_title(c, as, title, sizeof(title));
+	a.lines = lines;
+	a.nr_lines = nr_lines;
+	a.as = as;
+	a.ah = c->ah;
+	a.title = title;
+	a.dso_path = as->dso->long_name;
+	a.percent_type = c->po->percent_type;
+	a.follow = follow_call;
+	a.arg = c;
+	c->cur = as;
+	c->depth++;
+	ret = annotate_browse(&a);
+	c->depth--;
+	annotate_lines_free(lines, nr_lines);
+	disasm_insns_free(insns, nr);
+	if (ret == -EMSGSIZE)
+		snprintf(msg, size, "Error: the terminal is too small for the TUI, use --stdio");
+	else if (ret)
+		snprintf(msg, size, "Error: the TUI needs a terminal, use --stdio");
+	return ret;
+}
+
+int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
+		       const struct symbol *sym, const struct dso *dso, int evsel_idx, u64 nr_samples,
+		       u64 period, char *msg, size_t size)
+{
+	struct symbol_opts so = *sopts;
+	struct machine_opts mopts = { .symbol_opts = &so };
+	struct annotate_filter filter = { .symbol = sym->name, .dso = dso->long_name };
+	struct annotate_print_opts po = { .source = true };
+	struct data_error err = { 0 };
+	struct annotate_hists ah;
+	struct data_reader *r;
+	struct session *s;
+	struct u64map cache;
+	struct tui_ctx c = { 0 };
+	int ret = -ENOENT;
+
+	if (dso->is_kernel) {
+		snprintf(msg, size, "Couldn't annotate %s: no vmlinux or readable kcore", sym->name);
+		return -ENOENT;
+	}
+	r = data_open_for_read(input, true);
+	if (!r) {
+		snprintf(msg, size, "Couldn't reopen %s", input ? input : "perf.data");
+		return -EIO;
+	}
+	s = session_new(r, &mopts);
+	annotate_hists_init(&ah, s, &filter);
+	u64map_init(&cache);
+	if (annotate_collect(&ah, s, &err) < 0) {
+		snprintf(msg, size, "%s", err.msg);
+		ret = -EIO;
+		goto out;
+	}
+	c.s = s;
+	c.ah = &ah;
+	c.cache = &cache;
+	c.po = &po;
+	c.title_samples = nr_samples;
+	c.title_period = period;
+	snprintf(msg, size, "No samples for %s", sym->name);
+	for (size_t i = 0; i < ah.nr_syms; i++)
+		if (evsel_idx < 0 || ah.syms[i]->evsel_idx == evsel_idx) {
+			msg[0] = '\0';
+			ret = browse_sym(&c, ah.syms[i], msg, size);
+			break;
+		}
+out:
+	u64map_for_each(&cache, free_dd, NULL);
+	u64map_release(&cache);
+	annotate_hists_release(&ah);
+	session_free(s);
+	return ret;
+}
+
+/*
+ * annotate_tui - the browser on the hottest symbol that can be annotated
+ * (under --percent-limit's floor); the exit status
+ */
+static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64map *cache,
+			const struct annotate_print_opts *po, double limit, bool quiet)
+{
+	struct tui_ctx c = { .s = s, .ah = ah, .cache = cache, .po = po };
+	char msg[512] = "";
+
+	for (size_t i = 0; i < ah->nr_syms; i++) {
+		const struct annotate_sym *as = ah->syms[i];
+		struct dso_disasm *dd;
+		int e;
+
+		if (limit > 0 && ah->total_period[as->evsel_idx] &&
+		    100.0 * (double)as->period / (double)ah->total_period[as->evsel_idx] < limit)
+			continue;
+		if (as->dso->is_kernel) {
+			if (!quiet)
+				print_kernel_error(as);
+			continue;
+		}
+		dd = get_disasm(cache, as->dso, true);
+		if (!dd->d)
+			continue;
+		e = browse_sym(&c, as, msg, sizeof(msg));
+		if (e && msg[0])
+			fprintf(stderr, "%s\n", msg);
+		return e ? (e == -ENOTTY || e == -EMSGSIZE ? 255 : 1) : 0;
+	}
+	fprintf(stderr, "Error:\nThe %s data has no samples!\n", data_reader_path(s->reader));
+	return 1;
 }
 
 int cmd_annotate(int argc, const char **argv)
@@ -199,7 +423,8 @@ int cmd_annotate(int argc, const char **argv)
 	struct data_reader *r;
 	struct session *s;
 	struct u64map cache;
-	bool kernel_said = false;
+	bool kernel_said = false, use_tui;
+	char title[512] = "";
 	double limit = 0;
 	size_t nr_shown = 0;
 	int ret = 0;
@@ -225,6 +450,8 @@ int cmd_annotate(int argc, const char **argv)
 		opts_usage_for(NULL, options, 'n', NULL);
 		return 129;
 	}
+	/* the TUI on a terminal, unless --stdio; --tui without one prints text as perf does */
+	use_tui = !o.stdio && !o.stdio2 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	po.show_total_period = o.show_total_period;
 	if (o.percent_limit)
 		limit = strtod(o.percent_limit, NULL);
@@ -250,6 +477,12 @@ int cmd_annotate(int argc, const char **argv)
 		goto out;
 	}
 	u64map_init(&cache);
+	if (use_tui) {
+		ret = annotate_tui(s, &ah, &cache, &po, limit, o.quiet);
+		u64map_for_each(&cache, free_dd, NULL);
+		u64map_release(&cache);
+		goto out;
+	}
 	for (size_t i = 0; i < ah.nr_syms; i++) {
 		const struct annotate_sym *as = ah.syms[i];
 		struct dso_disasm *dd;
@@ -266,7 +499,12 @@ int cmd_annotate(int argc, const char **argv)
 			continue;
 		}
 		dd = get_disasm(&cache, as->dso, po.source);
-		e = annotate_one(dd, as, &ah, event_name(s, as->evsel_idx), &po);
+		if (o.stdio2) {
+			struct tui_ctx c = { .s = s, .ah = &ah };
+
+			annotate_title(&c, as, title, sizeof(title));
+		}
+		e = annotate_one(dd, as, &ah, event_name(s, as->evsel_idx), &po, o.stdio2, title);
 		if (e) {
 			if (!o.quiet && !o.skip_missing)
 				fprintf(stderr, "Couldn't annotate %s: %s (%s)\n", as->sym->name,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* report's histogram path: option values checked, the session loaded, the view chosen, exit status. */
+#include "cmd/annotate.h"
 #include "cmd/report.h"
 
 #include "core/evlist.h"
@@ -369,6 +370,38 @@ static void group_events(const struct report_hist_args *a, struct report *rep,
 	}
 }
 
+/* struct report_tui_arg - what report's annotate hook needs */
+struct report_tui_arg {
+	const char *input;
+	const struct symbol_opts *symbol_opts;
+	struct report *rep;
+};
+
+/* report_annotate - the browser's 'a': the annotate browser on the entry's symbol */
+static int report_annotate(void *arg, const struct hist_entry *e, char *msg, size_t size)
+{
+	const struct report_tui_arg *ra = arg;
+	static const struct symbol_opts none;
+
+	if (!e->frame->sym || !e->frame->dso) {
+		snprintf(msg, size, "No symbol to annotate");
+		return -ENOENT;
+	}
+	/* the event holding @e: its index, and its totals for the title line */
+	for (int i = 0; i < ra->rep->nr_hists; i++) {
+		const struct hists *h = &ra->rep->hists[i];
+
+		for (size_t k = 0; k < h->nr_entries; k++)
+			if (h->entries[k] == e)
+				return annotate_tui_entry(ra->input,
+							  ra->symbol_opts ? ra->symbol_opts : &none,
+							  e->frame->sym, e->frame->dso, i, h->nr_samples,
+							  h->total_period, msg, size);
+	}
+	return annotate_tui_entry(ra->input, ra->symbol_opts ? ra->symbol_opts : &none,
+				  e->frame->sym, e->frame->dso, -1, 0, 0, msg, size);
+}
+
 /* report_load - fill @rep from @s and print the report: the exit status */
 static int report_load(const struct report_hist_args *a, struct session *s, struct hists_opts *ho,
 		       struct report_filter *filter, struct report_print_args *pa, FILE *out)
@@ -420,7 +453,11 @@ static int report_load(const struct report_hist_args *a, struct session *s, stru
 	}
 	hide_entries(a, &rep);
 	if (a->tui) {
-		ret = report_browse(&rep, pa, NULL);
+		struct report_tui_arg ra = { input, a->symbol_opts, &rep };
+		struct hist_browser_ops ops = { .annotate = report_annotate, .arg = &ra };
+
+		/* annotate reads the file again: not a pipe */
+		ret = report_browse(&rep, pa, strcmp(input, "-") ? &ops : NULL);
 		if (ret == -EMSGSIZE)
 			fprintf(stderr, "Error: the terminal is too small for the TUI (needs %dx%d), "
 					"use --stdio\n", HIST_BROWSER_MIN_COLS, HIST_BROWSER_MIN_ROWS);

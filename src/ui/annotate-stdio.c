@@ -230,8 +230,8 @@ static void insn_text(struct strbuf *sb, const struct disasm_insn *in, bool raw,
 	strbuf_release(&t);
 }
 
-static double percent_of(const struct annotate_addr *a, const struct annotate_sym *as,
-			 const struct annotate_hists *ah, enum annotate_percent_type t)
+double annotate_percent(const struct annotate_addr *a, const struct annotate_sym *as,
+			const struct annotate_hists *ah, enum annotate_percent_type t)
 {
 	u64 v, total;
 
@@ -300,7 +300,7 @@ static const char **print_line_summary(FILE *out, const struct annotate_line *li
 		if (lines[i].kind != ALINE_INSN)
 			continue;
 		a = annotate_sym_find_addr(as, in->addr);
-		pct = percent_of(a, as, ah, o->percent_type);
+		pct = annotate_percent(a, as, ah, o->percent_type);
 		if (!a || pct < 0.5)
 			continue;
 		if (in->file) {
@@ -402,7 +402,7 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 					fprintf(out, "%8" PRIu64 " :   %s\n", pa ? pa->hits : 0, sb.buf);
 				else
 					fprintf(out, "%8.2f :   %s\n",
-						percent_of(pa, as, ah, o->percent_type), sb.buf);
+						annotate_percent(pa, as, ah, o->percent_type), sb.buf);
 				counter++;
 			}
 			continue;

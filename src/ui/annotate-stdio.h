@@ -30,6 +30,10 @@ struct annotate_print_opts {
 /* annotate_percent_type_name - "local period", "global hits"... as the header says it */
 const char *annotate_percent_type_name(enum annotate_percent_type t);
 
+/* annotate_percent - @a's share (%) of @as or of its event, by @t; 0 when @a is NULL */
+double annotate_percent(const struct annotate_addr *a, const struct annotate_sym *as,
+			const struct annotate_hists *ah, enum annotate_percent_type t);
+
 /*
  * enum annotate_line_kind - the lines of an annotation, in the order perf's
  * objdump run prints them: text (section and symbol headers, function

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* sonde annotate's TUI entry for the other commands' browsers (report's 'a' key). */
+#ifndef SONDE_CMD_ANNOTATE_H
+#define SONDE_CMD_ANNOTATE_H
+
+#include "session/machine.h"
+
+#include <stddef.h>
+
+/*
+ * annotate_tui_entry - the annotate browser for @sym of @dso in @input
+ * (read again, its samples of event @evsel_idx, -1: the first), inside the
+ * running TUI. @nr_samples and @period: the title's numbers (0: the symbol's).
+ * Returns 0 after the user left it, or -errno with a message in @msg.
+ */
+int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
+		       const struct symbol *sym, const struct dso *dso, int evsel_idx, u64 nr_samples,
+		       u64 period, char *msg, size_t size);
+
+#endif

@@ -1,0 +1,810 @@
+/* SPDX-License-Identifier: MIT */
+/* annotate's TUI (ncursesw): one symbol's disassembly with percentages, jump arrows and perf's keys. */
+#include "ui/annotate-browser.h"
+
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the histogram browser's colour pairs (the same numbers when nested) */
+enum { APAIR_HOT = 1, APAIR_WARM, APAIR_TITLE, APAIR_SELECTED };
+
+#define AKEY_ESCAPE 27
+#define AKEY_CTRL_C 3
+#define AKEY_TAB 9
+
+/* struct arow - one line of the view: a source line or an instruction */
+struct arow {
+	const struct annotate_line *al;
+	const struct disasm_insn *in;	/* NULL: source text */
+	double pct;
+	int nr_jumps_in;		/* jumps of the symbol landing here */
+	bool has_target;		/* a jump/call with a decoded target */
+	u64 target;
+};
+
+struct abrowser {
+	const struct annotate_browse_args *a;
+	struct arow *rows;
+	size_t nr_rows;
+	size_t *view;			/* indices of the rows shown (source toggle) */
+	size_t nr_view;
+	size_t *hot;			/* rows with samples, hottest first */
+	size_t nr_hot, hot_pos;
+	size_t top, sel;		/* in view indices */
+	bool show_source, raw_offsets, jump_counts, arrows, color;
+	int off_width, addr_width, cnt_width, mnem_width;
+	bool fresh;			/* no key yet: perf's first Up/Down does not move */
+	char status[256];
+};
+
+static bool starts_with(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+/* split_insn - objdump's "mnem   operands": the mnemonic's length (prefixes included) and the operands */
+static size_t split_insn(const char *text, const char **ops)
+{
+	static const char *const prefixes[] = { "rep", "repz", "repnz", "repe", "repne", "lock",
+						"data16", "cs", "ds", "notrack", "bnd", "addr32" };
+	const char *end = text;
+
+	for (;;) {
+		const char *w = end;
+		size_t n;
+		bool prefix = false;
+
+		while (*end && *end != ' ')
+			end++;
+		n = (size_t)(end - w);
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			if (strlen(prefixes[i]) == n && !strncmp(w, prefixes[i], n))
+				prefix = true;
+		/* a prefix is followed by its instruction, one blank apart */
+		if (!prefix || end[0] != ' ' || end[1] == ' ' || !end[1])
+			break;
+		end++;
+	}
+	*ops = end;
+	while (**ops == ' ')
+		(*ops)++;
+	return (size_t)(end - text);
+}
+
+static bool is_jump(const char *mnem, size_t len)
+{
+	return len && (mnem[0] == 'j' || (len >= 4 && starts_with(mnem, "loop")));
+}
+
+static bool is_call(const char *mnem, size_t len)
+{
+	return len >= 4 && starts_with(mnem, "call");
+}
+
+static bool is_ret(const char *mnem, size_t len)
+{
+	return len >= 3 && starts_with(mnem, "ret");
+}
+
+/* decode_target - "1181 <leaf+0x38>": the address; false for indirect operands */
+static bool decode_target(const char *ops, u64 *addr)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!((*ops >= '0' && *ops <= '9') || (*ops >= 'a' && *ops <= 'f')))
+		return false;
+	v = strtoull(ops, &end, 16);
+	if (end == ops || (*end && *end != ' '))
+		return false;
+	*addr = v;
+	return true;
+}
+
+static int hex_digits(u64 v)
+{
+	int n = 1;
+
+	while (v >>= 4)
+		n++;
+	return n;
+}
+
+static void build_rows(struct abrowser *b)
+{
+	const struct annotate_browse_args *a = b->a;
+	const struct annotate_sym *as = a->as;
+	u64 start = as->sym->start, end = as->sym->end;
+	int max_jumps = 0;
+
+	b->rows = xcalloc(a->nr_lines ? a->nr_lines : 1, sizeof(*b->rows));
+	for (size_t i = 0; i < a->nr_lines; i++) {
+		const struct annotate_line *al = &a->lines[i];
+		struct arow *r;
+
+		/* perf's browser shows objdump's lines but the absolute "file:line" markers */
+		if (al->kind == ALINE_MARKER && al->text && al->text[0] == '/')
+			continue;
+		r = &b->rows[b->nr_rows++];
+		r->al = al;
+		r->in = al->kind == ALINE_INSN ? al->insn : NULL;
+		/* a relative-path marker is shown as text */
+		if (r->in) {
+			const char *ops;
+			size_t ml = split_insn(r->in->text, &ops);
+
+			r->pct = annotate_percent(annotate_sym_find_addr(as, r->in->addr), as, a->ah,
+						  a->percent_type);
+			if ((is_jump(r->in->text, ml) || is_call(r->in->text, ml)) &&
+			    decode_target(ops, &r->target))
+				r->has_target = true;
+		}
+	}
+	/* jump sources per target inside the symbol */
+	for (size_t i = 0; i < b->nr_rows; i++) {
+		struct arow *r = &b->rows[i];
+		const char *ops;
+
+		if (!r->has_target || r->target < start || r->target >= end ||
+		    !is_jump(r->in->text, split_insn(r->in->text, &ops)))
+			continue;
+		for (size_t j = 0; j < b->nr_rows; j++)
+			if (b->rows[j].in && b->rows[j].in->addr == r->target) {
+				b->rows[j].nr_jumps_in++;
+				if (b->rows[j].nr_jumps_in > max_jumps)
+					max_jumps = b->rows[j].nr_jumps_in;
+				break;
+			}
+	}
+	b->off_width = hex_digits(end > start ? end - start - 1 : 0);
+	for (size_t i = 0; i < b->nr_rows; i++) {
+		const char *ops;
+		int ml = b->rows[i].in ? (int)split_insn(b->rows[i].in->text, &ops) : 0;
+
+		if (ml + 1 > b->mnem_width)
+			b->mnem_width = ml + 1;
+		if (b->rows[i].in && hex_digits(b->rows[i].in->addr) > b->addr_width)
+			b->addr_width = hex_digits(b->rows[i].in->addr);
+	}
+	/* the counts column is there with J even when nothing jumps in the symbol */
+	b->cnt_width = 1 + (max_jumps >= 10) + (max_jumps >= 100);
+	/* the hot rows, hottest first (ties: address order) */
+	b->hot = xcalloc(b->nr_rows ? b->nr_rows : 1, sizeof(*b->hot));
+	for (size_t i = 0; i < b->nr_rows; i++)
+		if (b->rows[i].in && b->rows[i].pct > 0)
+			b->hot[b->nr_hot++] = i;
+	for (size_t i = 1; i < b->nr_hot; i++) {
+		size_t v = b->hot[i], j = i;
+
+		while (j && b->rows[b->hot[j - 1]].pct < b->rows[v].pct) {
+			b->hot[j] = b->hot[j - 1];
+			j--;
+		}
+		b->hot[j] = v;
+	}
+}
+
+/* build_view - the rows shown: all, or the instructions alone without source */
+static void build_view(struct abrowser *b)
+{
+	size_t keep = b->nr_view && b->sel < b->nr_view ? b->view[b->sel] : (size_t)-1;
+
+	free(b->view);
+	b->view = xcalloc(b->nr_rows ? b->nr_rows : 1, sizeof(*b->view));
+	b->nr_view = 0;
+	for (size_t i = 0; i < b->nr_rows; i++)
+		if (b->show_source || b->rows[i].in)
+			b->view[b->nr_view++] = i;
+	b->sel = 0;
+	for (size_t i = 0; i < b->nr_view && keep != (size_t)-1; i++)
+		if (b->view[i] >= keep) {
+			b->sel = i;
+			break;
+		}
+}
+
+static void select_row(struct abrowser *b, size_t row)
+{
+	for (size_t i = 0; i < b->nr_view; i++)
+		if (b->view[i] == row) {
+			b->sel = i;
+			return;
+		}
+}
+
+/* centre - the selected line in the middle of the screen (perf's jumps to hot lines) */
+static void centre(struct abrowser *b)
+{
+	size_t half = (size_t)(LINES - 2 > 0 ? LINES - 2 : 0) / 2;
+
+	b->top = b->sel > half ? b->sel - half : 0;
+}
+
+/* operands as perf's simplified view shows them: jump offsets, symbol names for rip-relative data */
+static void simple_operands(struct strbuf *sb, const struct abrowser *b, const struct arow *r,
+			    const char *ops)
+{
+	const struct annotate_sym *as = b->a->as;
+	const char *lt, *gt, *rip, *hash;
+
+	if (r->has_target) {
+		if (r->target >= as->sym->start && r->target < as->sym->end) {
+			strbuf_addf(sb, "%" PRIx64, r->target - as->sym->start);
+			return;
+		}
+		lt = strchr(ops, '<');
+		gt = lt ? strrchr(lt, '>') : NULL;
+		if (lt && gt) {
+			strbuf_add(sb, lt + 1, (size_t)(gt - lt - 1));
+			return;
+		}
+	}
+	rip = strstr(ops, "(%rip)");
+	hash = strstr(ops, "# ");
+	lt = hash ? strchr(hash, '<') : NULL;
+	gt = lt ? strrchr(lt, '>') : NULL;
+	if (rip && hash && lt && gt && rip < hash) {
+		const char *disp = rip;
+		const char *tail = rip + strlen("(%rip)");
+		const char *cend = hash;
+
+		while (disp > ops && disp[-1] != ',' && disp[-1] != ' ')
+			disp--;
+		while (cend > tail && cend[-1] == ' ')
+			cend--;
+		strbuf_add(sb, ops, (size_t)(disp - ops));
+		strbuf_add(sb, lt + 1, (size_t)(gt - lt - 1));
+		strbuf_add(sb, tail, (size_t)(cend - tail));
+		return;
+	}
+	strbuf_addstr(sb, ops);
+}
+
+/*
+ * row_text - the text right of the "│" (UTF-8; the arrows are one column
+ * each). @g3: the 3 columns after the label (the selected jump's box
+ * corners), or NULL; @bar: inside the selected jump's range, a "│" in the
+ * column after the label.
+ */
+static void row_text(struct strbuf *sb, const struct abrowser *b, const struct arow *r,
+		     const char *g3, bool bar)
+{
+	int lw = b->raw_offsets ? b->addr_width : b->off_width;
+	/* jump counts go with the offsets of the simplified view only */
+	bool counts = b->jump_counts && !b->raw_offsets;
+	int cw = counts ? b->cnt_width + (b->cnt_width ? 1 : 0) : 0;
+	const char *ops, *arrow = "  ";
+	size_t ml;
+
+	if (!r->in) {
+		const char *t = r->al->text ? r->al->text : "";
+
+		/* source lines lose their indentation, as in perf's browser */
+		while (*t == ' ' || *t == '\t')
+			t++;
+		/* perf indents source lines for the jump counts even in the raw view */
+		int scw = b->jump_counts && b->cnt_width ? b->cnt_width + 1 : 0;
+
+		strbuf_addf(sb, "%*s", scw + lw + 1, "");
+		strbuf_addstr(sb, bar ? "\u2502" : " ");
+		strbuf_addstr(sb, t);
+		return;
+	}
+	if (counts && b->cnt_width) {
+		if (r->nr_jumps_in)
+			strbuf_addf(sb, "%*d ", b->cnt_width, r->nr_jumps_in);
+		else
+			strbuf_addf(sb, "%*s", cw, "");
+	}
+	if (b->raw_offsets)
+		strbuf_addf(sb, "%*" PRIx64 ":", lw, r->in->addr);
+	else if (r->nr_jumps_in)
+		strbuf_addf(sb, "%*" PRIx64 ":", lw, r->in->addr - b->a->as->sym->start);
+	else
+		strbuf_addf(sb, "%*s", lw + 1, "");
+	ml = split_insn(r->in->text, &ops);
+	if (b->arrows) {
+		bool inside = r->has_target && r->target >= b->a->as->sym->start &&
+			      r->target < b->a->as->sym->end;
+
+		/* calls, and jumps out of the symbol (tail calls), point right */
+		if (is_call(r->in->text, ml) ||
+		    (r->has_target && !inside && is_jump(r->in->text, ml)))
+			arrow = "\u2192 ";
+		else if (is_ret(r->in->text, ml))
+			arrow = "\u2190 ";
+		else if (r->has_target && is_jump(r->in->text, ml) &&
+			 r->target >= b->a->as->sym->start && r->target < b->a->as->sym->end)
+			arrow = r->target > r->in->addr ? "\u2193 " : "\u2191 ";
+	}
+	if (g3) {
+		strbuf_addstr(sb, g3);
+	} else {
+		strbuf_addstr(sb, bar ? "\u2502" : " ");
+		strbuf_addstr(sb, arrow);
+	}
+	strbuf_add(sb, r->in->text, ml);
+	if (*ops) {
+		/* perf's simplified view: mnemonics padded to the longest of the function, plus one */
+		for (size_t n = ml; n < (size_t)b->mnem_width; n++)
+			strbuf_addch(sb, ' ');
+		if (ml >= (size_t)b->mnem_width)
+			strbuf_addch(sb, ' ');
+		if (b->raw_offsets)
+			strbuf_addstr(sb, ops);
+		else
+			simple_operands(sb, b, r, ops);
+	}
+}
+
+/* is_fused - @prev (cmp/test) and the conditional jump @jump run as one on the CPU: drawn joined */
+static bool is_fused(const struct arow *prev, const struct arow *jump)
+{
+	const char *ops;
+	size_t jl;
+
+	if (!prev || !prev->in)
+		return false;
+	jl = split_insn(jump->in->text, &ops);
+	if (jl >= 3 && starts_with(jump->in->text, "jmp"))
+		return false;
+	return starts_with(prev->in->text, "cmp") || starts_with(prev->in->text, "test");
+}
+
+/*
+ * jump_box - with a jump of the symbol selected, the view indices of the
+ * jump, its target and the fused compare before it (or SIZE_MAX). False
+ * when the selection is no such jump.
+ */
+static bool jump_box(const struct abrowser *b, size_t *j, size_t *t, size_t *f)
+{
+	const struct arow *r = b->nr_view ? &b->rows[b->view[b->sel]] : NULL;
+	const struct annotate_sym *as = b->a->as;
+	const char *ops;
+
+	if (!r || !r->in || !r->has_target || r->target < as->sym->start ||
+	    r->target >= as->sym->end || !is_jump(r->in->text, split_insn(r->in->text, &ops)))
+		return false;
+	*j = b->sel;
+	*t = *f = SIZE_MAX;
+	for (size_t i = 0; i < b->nr_view; i++)
+		if (b->rows[b->view[i]].in && b->rows[b->view[i]].in->addr == r->target)
+			*t = i;
+	if (*t == SIZE_MAX)
+		return false;
+	for (size_t i = b->sel; i-- > 0;)
+		if (b->rows[b->view[i]].in) {
+			if (is_fused(&b->rows[b->view[i]], r))
+				*f = i;
+			break;
+		}
+	return true;
+}
+
+/* put_utf8 - @s from column 0 of @y, cut or padded to @width columns */
+static void put_utf8(int y, int x0, const char *s, int width, attr_t attr)
+{
+	int x = 0;
+
+	attrset(attr);
+	move(y, x0);
+	while (*s && x < width) {
+		int n = 1;
+
+		if ((unsigned char)*s >= 0xc0)
+			n = (unsigned char)*s >= 0xf0 ? 4 : (unsigned char)*s >= 0xe0 ? 3 : 2;
+		addnstr(s, n);
+		s += n;
+		x++;
+	}
+	for (; x < width; x++)
+		addch(' ');
+	attrset(A_NORMAL);
+}
+
+static attr_t pct_attr(const struct abrowser *b, double v)
+{
+	if (v >= 5.0)
+		return b->color ? COLOR_PAIR(APAIR_HOT) : A_BOLD;
+	if (v >= 0.5)
+		return b->color ? COLOR_PAIR(APAIR_WARM) : A_NORMAL;
+	return A_NORMAL;
+}
+
+static void draw(struct abrowser *b)
+{
+	int h = LINES - 3 > 1 ? LINES - 3 : 1;
+	struct strbuf sb = STRBUF_INIT;
+	size_t bj = 0, bt = 0, bf = 0;
+	bool boxed = jump_box(b, &bj, &bt, &bf), bar;
+	const char *g3;
+	char buf[512];
+
+	if (b->sel < b->top)
+		b->top = b->sel;
+	if (b->sel >= b->top + (size_t)h)
+		b->top = b->sel - (size_t)h + 1;
+	erase();
+	put_utf8(0, 0, b->a->title, COLS, b->color ? COLOR_PAIR(APAIR_TITLE) : A_NORMAL);
+	snprintf(buf, sizeof(buf), "%s  %s [Percent: %s]", b->a->as->sym->name, b->a->dso_path,
+		 annotate_percent_type_name(b->a->percent_type));
+	put_utf8(1, 0, buf, COLS, A_NORMAL);
+	for (int y = 0; y < h && b->top + (size_t)y < b->nr_view; y++) {
+		size_t vi = b->top + (size_t)y;
+		const struct arow *r = &b->rows[b->view[vi]];
+		bool selected = vi == b->sel && !b->fresh;
+		attr_t sel = b->color ? COLOR_PAIR(APAIR_SELECTED) : A_REVERSE;
+
+		if (r->in && r->pct > 0)
+			snprintf(buf, sizeof(buf), "%6.2f ", r->pct);
+		else
+			snprintf(buf, sizeof(buf), "%7s", "");
+		/* the column's title sits on the first row unless that row has a value */
+		if (y == 0 && !(r->in && r->pct > 0))
+			snprintf(buf, sizeof(buf), "Percent");
+		put_utf8(y + 2, 0, buf, 7, selected ? sel : y ? pct_attr(b, r->pct) : A_NORMAL);
+		put_utf8(y + 2, 7, "\u2502", 1, A_NORMAL);
+		strbuf_reset(&sb);
+		g3 = NULL;
+		bar = false;
+		if (boxed) {
+			size_t lo = bj < bt ? (bf != SIZE_MAX ? bf : bj) : bt;
+			size_t hi = bj < bt ? bt : bj;
+
+			if (vi == bj)
+				g3 = bt < bj ? "\u2514\u2500\u2500" : bf != SIZE_MAX ? "\u251c\u2500\u2500"
+									 : "\u250c\u2500\u2500";
+			else if (vi == bt)
+				g3 = bt < bj ? "\u250c\u2500\u2192" : "\u2514\u2500\u2192";
+			else if (vi == bf)
+				g3 = bt < bj ? "\u251c\u2500\u2500" : "\u250c\u2500\u2500";
+			else
+				bar = vi > lo && vi < hi;
+		}
+		row_text(&sb, b, r, g3, bar);
+		put_utf8(y + 2, 8, sb.buf, COLS - 8, selected ? sel : A_NORMAL);
+	}
+	/* a message stays until the next one, as perf's does */
+	put_utf8(LINES - 1, 0, b->status[0] ? b->status : "Press 'h' for help on key bindings",
+		 COLS, A_NORMAL);
+	strbuf_release(&sb);
+	refresh();
+}
+
+static const char *const help_lines[] = {
+	"UP/DOWN/PGUP",
+	"PGDN/SPACE    Navigate",
+	"q/ESC/CTRL+C  Exit",
+	"",
+	"ENTER         Go to target",
+	"ESC           Exit",
+	"H             Go to hottest instruction",
+	"TAB/shift+TAB Cycle thru hottest instructions",
+	"j             Toggle showing jump to target arrows",
+	"J             Toggle showing number of jump sources on targets",
+	"o             Toggle disassembler output/simplified view",
+	"s             Toggle source code view",
+	"",
+	"Press any key...",
+};
+
+static void show_help(void)
+{
+	int n = (int)(sizeof(help_lines) / sizeof(help_lines[0])), w = 0, h;
+	WINDOW *win;
+
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(help_lines[i]) > w)
+			w = (int)strlen(help_lines[i]);
+	w += 2;
+	h = n + 2 < LINES ? n + 2 : LINES;
+	if (w > COLS)
+		w = COLS;
+	win = newwin(h, w, (LINES - h) / 2, (COLS - w) / 2);
+	box(win, 0, 0);
+	mvwaddstr(win, 0, 1, "Help");
+	for (int i = 0; i < n && i + 2 < h; i++)
+		mvwaddnstr(win, i + 1, 1, help_lines[i], w - 2);
+	wrefresh(win);
+	timeout(-1);
+	getch();
+	delwin(win);
+	touchwin(stdscr);
+}
+
+/* enter - follow the selected jump (to its line) or call (through the hook) */
+static void enter(struct abrowser *b)
+{
+	const struct arow *r = b->nr_view ? &b->rows[b->view[b->sel]] : NULL;
+	const struct annotate_sym *as = b->a->as;
+	const char *ops;
+
+	if (!r || !r->in) {
+		snprintf(b->status, sizeof(b->status), "Actions are only available for assembly lines.");
+		return;
+	}
+	if (!r->has_target) {
+		snprintf(b->status, sizeof(b->status), "The called function was not found.");
+		return;
+	}
+	if (r->target >= as->sym->start && r->target < as->sym->end) {
+		for (size_t i = 0; i < b->nr_rows; i++)
+			if (b->rows[i].in && b->rows[i].in->addr == r->target) {
+				if (!b->show_source || b->rows[i].in)
+					select_row(b, i);
+				return;
+			}
+		snprintf(b->status, sizeof(b->status), "Invalid jump offset: %" PRIx64, r->target);
+		return;
+	}
+	if (!is_call(r->in->text, split_insn(r->in->text, &ops)) || !b->a->follow) {
+		snprintf(b->status, sizeof(b->status), "The called function was not found.");
+		return;
+	}
+	if (!b->a->follow(b->a->arg, r->target, b->status, sizeof(b->status)))
+		touchwin(stdscr);
+}
+
+static void move_sel(struct abrowser *b, long d)
+{
+	long s = (long)b->sel + d;
+
+	if (s >= (long)b->nr_view)
+		s = (long)b->nr_view - 1;
+	if (s < 0)
+		s = 0;
+	b->sel = (size_t)s;
+}
+
+/* page_move - perf's page keys: the view moves a page, the selection keeps its screen row */
+static void page_move(struct abrowser *b, long d)
+{
+	size_t row = b->sel - b->top;
+	long top = (long)b->top + d;
+
+	/* forward with the last line on screen already: nothing moves */
+	if (!b->nr_view || (d > 0 && b->top + (size_t)d >= b->nr_view))
+		return;
+	if (top < 0)
+		top = 0;
+	b->top = (size_t)top;
+	b->sel = b->top + row;
+	if (b->sel >= b->nr_view) {
+		b->sel = b->nr_view - 1;
+		b->top = b->sel > row ? b->sel - row : 0;
+	}
+}
+
+static void run(struct abrowser *b)
+{
+	int page = LINES - 3 > 1 ? LINES - 3 : 1;
+
+	if (b->nr_hot)
+		select_row(b, b->hot[0]);
+	centre(b);
+	for (;;) {
+		int key;
+
+		draw(b);
+		timeout(-1);
+		key = getch();
+		/* perf shows no selection before the first key; a moving key only shows it */
+		if (b->fresh && (key == KEY_DOWN || key == KEY_UP || key == KEY_NPAGE ||
+				 key == KEY_PPAGE || key == ' ' || key == KEY_HOME || key == KEY_END)) {
+			b->fresh = false;
+			continue;
+		}
+		b->fresh = false;
+		switch (key) {
+		case KEY_DOWN:
+			move_sel(b, 1);
+			break;
+		case KEY_UP:
+			move_sel(b, -1);
+			break;
+		case KEY_NPAGE:
+		case ' ':
+		case KEY_PPAGE:
+			page_move(b, key == KEY_PPAGE ? -page : page);
+			break;
+		case KEY_HOME:
+			b->sel = b->top = 0;
+			break;
+		case KEY_END:
+			/* the last line, with the last page on screen */
+			move_sel(b, (long)b->nr_view);
+			b->top = b->nr_view > (size_t)page ? b->nr_view - (size_t)page : 0;
+			break;
+		case 'q':
+		case 'Q':
+		case AKEY_ESCAPE:
+		case KEY_LEFT:
+		case AKEY_CTRL_C:
+			return;
+		case 'H':
+			/* perf's H: back to the hot line Tab/shift-Tab last went to */
+			if (b->nr_hot) {
+				select_row(b, b->hot[b->hot_pos]);
+				centre(b);
+			}
+			break;
+		case AKEY_TAB:
+		case KEY_BTAB:
+			if (!b->nr_hot)
+				break;
+			if (key == AKEY_TAB)
+				b->hot_pos = (b->hot_pos + 1) % b->nr_hot;
+			else
+				b->hot_pos = (b->hot_pos + b->nr_hot - 1) % b->nr_hot;
+			select_row(b, b->hot[b->hot_pos]);
+			centre(b);
+			break;
+		case 's': {
+			/* the selected line keeps its screen row */
+			size_t row = b->sel - b->top;
+
+			b->show_source = !b->show_source;
+			build_view(b);
+			b->top = b->sel > row ? b->sel - row : 0;
+			break;
+		}
+		case 'o':
+			b->raw_offsets = !b->raw_offsets;
+			break;
+		case 'J':
+			b->jump_counts = !b->jump_counts;
+			break;
+		case 'j':
+			b->arrows = !b->arrows;
+			break;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+		case KEY_RIGHT:
+			enter(b);
+			break;
+		case 'h':
+		case '?':
+		case KEY_F(1):
+			show_help();
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static volatile sig_atomic_t own_screen;
+
+static void restore_on_signal(int sig)
+{
+	if (own_screen) {
+		endwin();
+		own_screen = 0;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int annotate_browse(const struct annotate_browse_args *a)
+{
+	struct abrowser b = { 0 };
+	SCREEN *scr = NULL;
+	bool nested = stdscr && !isendwin();
+
+	if (!nested) {
+		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT,
+					    SIGBUS, SIGFPE };
+		struct sigaction sa;
+
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+			return -ENOTTY;
+		setlocale(LC_CTYPE, "");
+		scr = newterm(NULL, stdout, stdin);
+		if (!scr)
+			return -ENOTTY;
+		if (LINES < 5 || COLS < 40) {
+			endwin();
+			delscreen(scr);
+			return -EMSGSIZE;
+		}
+		own_screen = 1;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = restore_on_signal;
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigaction(sigs[i], &sa, NULL);
+		raw();
+		noecho();
+		keypad(stdscr, TRUE);
+		curs_set(0);
+		set_escdelay(25);
+		if (has_colors() && !getenv("NO_COLOR")) {
+			start_color();
+			use_default_colors();
+			init_pair(APAIR_HOT, COLOR_RED, -1);
+			init_pair(APAIR_WARM, COLOR_GREEN, -1);
+			init_pair(APAIR_TITLE, COLORS >= 16 ? COLOR_WHITE + 8 : COLOR_WHITE, COLOR_BLUE);
+			init_pair(APAIR_SELECTED, COLOR_BLACK,
+				  COLORS >= 16 ? COLOR_YELLOW + 8 : COLOR_YELLOW);
+		}
+	}
+	b.a = a;
+	b.color = has_colors() && !getenv("NO_COLOR");
+	b.show_source = true;
+	b.arrows = true;
+	b.fresh = true;
+	build_rows(&b);
+	build_view(&b);
+	run(&b);
+	free(b.rows);
+	free(b.view);
+	free(b.hot);
+	if (nested) {
+		touchwin(stdscr);
+		return 0;
+	}
+	endwin();
+	own_screen = 0;
+	delscreen(scr);
+	return 0;
+}
+
+/* utf8_cols - the columns of @s (every UTF-8 character is one) */
+static size_t utf8_cols(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+void annotate_stdio2_fprintf(FILE *out, const struct annotate_browse_args *a)
+{
+	struct abrowser b = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	b.a = a;
+	b.show_source = true;
+	b.arrows = true;
+	build_rows(&b);
+	fprintf(out, "%s, [percent: %s]\n%s() %s\n", a->title,
+		annotate_percent_type_name(a->percent_type), a->as->sym->name, a->dso_path);
+	for (size_t i = 0; i < b.nr_rows; i++) {
+		const struct arow *r = &b.rows[i];
+		size_t col, prefix, min;
+
+		if (r->in && r->pct > 0)
+			fprintf(out, "%6.2f  ", r->pct);
+		else
+			fprintf(out, "%-7s ", i ? "" : "Percent");
+		if (!r->in && !(r->al->text && r->al->text[strspn(r->al->text, " \t")])) {
+			/* an empty line: seven blanks */
+			fprintf(out, "%7s\n", "");
+			continue;
+		}
+		strbuf_reset(&sb);
+		row_text(&sb, &b, r, NULL, false);
+		fputs(sb.buf, out);
+		/* perf pads a line's text (after label and arrow): source to 10 columns, instructions to 14 */
+		prefix = (size_t)b.off_width + (r->in ? 4 : 2);
+		min = r->in ? 14 : 10;
+		for (col = utf8_cols(sb.buf) - prefix; col < min; col++)
+			fputc(' ', out);
+		fputc('\n', out);
+	}
+	strbuf_release(&sb);
+	free(b.rows);
+	free(b.view);
+	free(b.hot);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* annotate's TUI (ncursesw): one symbol's disassembly with percentages, jump arrows and perf's keys. */
+#ifndef SONDE_UI_ANNOTATE_BROWSER_H
+#define SONDE_UI_ANNOTATE_BROWSER_H
+
+#include "ui/annotate-stdio.h"
+
+/* struct annotate_browse_args - what the browser shows */
+struct annotate_browse_args {
+	const struct annotate_line *lines; /* annotate_build_lines() with source */
+	size_t nr_lines;
+	const struct annotate_sym *as;
+	const struct annotate_hists *ah;
+	const char *title;	  /* the first line ("Samples: ... of event ...") */
+	const char *dso_path;	  /* the second line's path */
+	enum annotate_percent_type percent_type;
+	/*
+	 * follow - Enter on a call to @addr (an ELF address outside the
+	 * symbol): browse that symbol; 0 when shown, else -errno with a
+	 * message in @msg. NULL: calls are not followed.
+	 */
+	int (*follow)(void *arg, u64 addr, char *msg, size_t size);
+	void *arg;
+};
+
+/*
+ * annotate_browse - the annotate browser until q/Esc/Left. Inside a
+ * running curses screen (the histogram browser's) it draws there; else it
+ * opens its own on the terminal and restores it on return and on signals.
+ * Returns 0, -ENOTTY (no terminal) or -EMSGSIZE (terminal too small),
+ * the last two before anything was drawn.
+ */
+int annotate_browse(const struct annotate_browse_args *a);
+
+/*
+ * annotate_stdio2_fprintf - perf annotate --stdio2: the browser's lines as
+ * text (its title with the percent type, "SYM() PATH", then each line)
+ */
+void annotate_stdio2_fprintf(FILE *out, const struct annotate_browse_args *a);
+
+#endif

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# sonde annotate's TUI against perf's, screen by screen, through tmux on the same recording and keys.
+. "$(dirname "$0")/lib.sh"
+
+BURN=$SONDE_WORKLOADS/cpuburn
+SHOTS=$TRASH/screens
+mkdir -p "$SHOTS"
+SOCK=$TRASH/tmux.sock
+KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down"
+
+if ! command -v tmux >/dev/null; then
+	test_skip 'annotate TUI against perf' 'tmux is not installed'
+	test_done
+	exit 0
+fi
+trap 'for s in "$SOCK".*; do tmux -S "$s" kill-server 2>/dev/null; done; cd /; rm -rf "$TRASH"' EXIT
+
+# screens WHO CMD: CMD in a 120x40 pane, then one screen after each of $KEYS into $SHOTS/WHO.N
+# (trailing blanks and perf's scroll bar dropped; the first screen is not kept: perf draws it twice)
+screens() {
+	local s="$SOCK.$1" n=0 k i
+	tmux -S "$s" new-session -d -s t -x 120 -y 40 "cd $TRASH; LANG=C.UTF-8 LC_ALL= $2; sleep 60"
+	for i in $(seq 50); do
+		tmux -S "$s" capture-pane -p -t t | grep -q "^Percent" && break
+		sleep 0.1
+	done
+	sleep 0.5
+	for k in $KEYS; do
+		n=$((n + 1))
+		tmux -S "$s" send-keys -t t "$k"
+		sleep 0.4
+		tmux -S "$s" capture-pane -p -t t | sed -E 's/[ ▒◆]+$//' >"$SHOTS/$1.$n"
+	done
+	tmux -S "$s" kill-server
+	[ -z "$SONDE_TEST_ARTEFACTS" ] || cp "$SHOTS/$1".* "$SONDE_TEST_ARTEFACTS/"
+}
+
+test_expect_success ROOT 'a recording of cpuburn' '
+	"$SONDE" record -q -o rec.data "$BURN" 300 2>/dev/null &&
+	"$PERF" annotate --stdio -i rec.data leaf >/dev/null 2>&1
+'
+
+test_expect_success ROOT 'every screen after each key is perf'"'"'s' '
+	screens perf "$PERF annotate -i rec.data leaf" &&
+	screens sonde "$SONDE annotate -i rec.data leaf" &&
+	n=0 bad=0 &&
+	for k in $KEYS; do
+		n=$((n + 1))
+		grep -q "│" "$SHOTS/perf.$n" || { echo "perf screen $n is empty"; bad=1; }
+		diff -u "$SHOTS/perf.$n" "$SHOTS/sonde.$n" || { echo "after key $n ($k)"; bad=1; }
+	done &&
+	test "$bad" = 0
+'
+
+test_done
