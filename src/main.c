@@ -34,6 +34,7 @@ static const struct cmd_struct commands[] = {
 	{ "flamegraph", cmd_flamegraph, "Draw a flame graph (SVG/HTML) or fold the stacks of perf.data" },
 	{ "heatmap", cmd_heatmap, "Draw latency or sub-second offset heat maps (SVG) from perf.data" },
 	{ "kmem", cmd_kmem, "Tool to trace/measure kernel memory properties" },
+	{ "kvm", cmd_kvm, "Tool to trace/measure kvm guest os" },
 	{ "list", cmd_list, "List all symbolic event types" },
 	{ "lock", cmd_lock, "Analyze lock events" },
 	{ "mem", cmd_mem, "Profile memory accesses" },

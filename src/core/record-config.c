@@ -2,6 +2,7 @@
 /* Sampling attrs as perf 6.1's record sets them, the tracking dummy, and opening for sampling. */
 #define PR_PREFIX "record"
 #include "core/record-config.h"
+#include "core/parse-events.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
 #include "core/evsel.h"
@@ -110,7 +111,9 @@ void record_add_default_event(struct evlist *evlist)
 	 * precise sampling (IBS) cannot exclude guests: "cpu-clock:ppp".
 	 */
 	if (!sys_cpu_is_amd())
-		evsel->attr.exclude_guest = 1;
+		evsel->attr.exclude_guest = parse_events_plain_sides.exclude_guest;
+	/* perf kvm: guest only ("cpu-clock:pppG") unless --host */
+	evsel->attr.exclude_host = parse_events_plain_sides.exclude_host;
 	evsel->precise_max = true;
 	evsel->name = xstrdup("cycles:P");
 	evsel->pmu_name = xstrdup("cpu");

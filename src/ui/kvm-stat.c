@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/* perf kvm stat report: pairs kvm_exit with the next kvm_entry per vcpu thread and tabulates exits. */
+#include "ui/kvm-stat.h"
+#include "core/evlist.h"
+#include "core/evsel.h"
+#include "data/reader.h"
+#include "lib/hashmap.h"
+#include "lib/xalloc.h"
+#include "session/session.h"
+#include "trace/tep.h"
+#include "ui/header.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* one row: an exit reason and the time spent handling it */
+struct kvm_row {
+	u64 key;
+	u64 nr, total_ns, min_ns, max_ns;
+};
+
+/* an exit seen on a vcpu thread, waiting for its entry */
+struct kvm_pending {
+	size_t row;	/* index + 1; 0: none */
+	u64 time;
+};
+
+struct kvm_run {
+	struct tool tool;
+	const struct kvm_stat_opts *o;
+	struct tep_handle *tep;
+	struct kvm_row *rows;
+	size_t nr_rows, alloc_rows;
+	struct u64map open;	/* tid -> struct kvm_pending */
+	u64 nr_samples, total_ns;
+	int *pids;
+	size_t nr_pids;
+};
+
+static u64 tp_field(struct kvm_run *r, struct evsel *evsel, const struct perf_sample *s,
+		    const char *name, bool *found)
+{
+	struct tep_event *te = r->tep ? trace_tep_find_event(r->tep, (int)evsel->attr.config) : NULL;
+	u64 v = 0;
+
+	*found = te && !trace_tep_field_u64(te, s->raw_data, s->raw_size, name, &v);
+	return v;
+}
+
+static struct kvm_row *row_findnew(struct kvm_run *r, u64 key, size_t *idx)
+{
+	for (size_t i = 0; i < r->nr_rows; i++)
+		if (r->rows[i].key == key) {
+			*idx = i;
+			return &r->rows[i];
+		}
+	if (r->nr_rows == r->alloc_rows) {
+		r->alloc_rows = r->alloc_rows ? 2 * r->alloc_rows : 16;
+		r->rows = xrealloc(r->rows, r->alloc_rows * sizeof(*r->rows));
+	}
+	*idx = r->nr_rows;
+	r->rows[r->nr_rows] = (struct kvm_row){ .key = key, .min_ns = UINT64_MAX };
+	return &r->rows[r->nr_rows++];
+}
+
+static bool pid_wanted(const struct kvm_run *r, int pid)
+{
+	if (!r->nr_pids)
+		return true;
+	for (size_t i = 0; i < r->nr_pids; i++)
+		if (r->pids[i] == pid)
+			return true;
+	return false;
+}
+
+static int kvm_sample(struct tool *tool, struct session *session, const union perf_event *ev,
+		      const struct perf_sample *s, struct evsel *evsel)
+{
+	struct kvm_run *r = (struct kvm_run *)tool;
+	const char *n = evsel->name ? evsel->name : "";
+	struct kvm_pending *p;
+	bool found;
+	u64 v;
+
+	(void)session;
+	(void)ev;
+	if (!pid_wanted(r, (int)s->pid))
+		return 0;
+	if (r->o->kind != KVM_STAT_VMEXIT)
+		return 0;	/* mmio/ioport pairing: see docs/cmd/kvm.md */
+	if (!strcmp(n, "kvm:kvm_exit")) {
+		size_t idx;
+
+		v = tp_field(r, evsel, s, "exit_reason", &found);
+		if (!found)
+			return 0;
+		row_findnew(r, v, &idx);
+		p = u64map_find(&r->open, s->tid);
+		if (!p) {
+			p = xcalloc(1, sizeof(*p));
+			u64map_set(&r->open, s->tid, p);
+		}
+		p->row = idx + 1;
+		p->time = s->time;
+	} else if (!strcmp(n, "kvm:kvm_entry")) {
+		size_t idx1;
+		u64 vcpu;
+
+		vcpu = tp_field(r, evsel, s, "vcpu_id", &found);
+		p = u64map_find(&r->open, s->tid);
+		if (!p || !p->row)
+			return 0;
+		idx1 = p->row;
+		p->row = 0;
+		if (r->o->vcpu >= 0 && (!found || vcpu != (u64)r->o->vcpu))
+			return 0;
+		if (s->time >= p->time) {
+			struct kvm_row *row = &r->rows[idx1 - 1];
+			u64 d = s->time - p->time;
+
+			row->nr++;
+			row->total_ns += d;
+			if (d < row->min_ns)
+				row->min_ns = d;
+			if (d > row->max_ns)
+				row->max_ns = d;
+			r->nr_samples++;
+			r->total_ns += d;
+		}
+	}
+	return 0;
+}
+
+void kvm_stat_header(const struct kvm_stat_opts *o)
+{
+	static const char *const names[] = { "VM-EXIT", "MMIO Access", "IO Port Access" };
+
+	fprintf(stderr, "\n\nAnalyze events for ");
+	if (o->pids)
+		fprintf(stderr, "pid(s) %s, ", o->pids);
+	else
+		fprintf(stderr, "all VMs, ");
+	if (o->vcpu >= 0)
+		fprintf(stderr, "VCPU %d:\n\n", o->vcpu);
+	else
+		fprintf(stderr, "all VCPUs:\n\n");
+	fprintf(stderr, "%20s %10s %9s %9s %11s %11s %16s \n\n", names[o->kind], "Samples",
+		"Samples%", "Time%", "Min Time", "Max Time", "Avg time");
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct kvm_row *x = a, *y = b;
+
+	return x->nr < y->nr ? 1 : x->nr > y->nr ? -1 : 0;
+}
+
+static int by_avg(const void *a, const void *b)
+{
+	const struct kvm_row *x = a, *y = b;
+	double ax = x->nr ? (double)x->total_ns / (double)x->nr : 0;
+	double ay = y->nr ? (double)y->total_ns / (double)y->nr : 0;
+
+	return ax < ay ? 1 : ax > ay ? -1 : 0;
+}
+
+static void parse_pids(struct kvm_run *r, const char *list)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		r->pids = xrealloc(r->pids, (r->nr_pids + 1) * sizeof(*r->pids));
+		r->pids[r->nr_pids++] = (int)v;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+}
+
+static int free_pending(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+	return 0;
+}
+
+int kvm_stat_report(struct session *session, const struct kvm_stat_opts *o)
+{
+	const struct perf_header *h = data_reader_header(session->reader);
+	struct kvm_run r = { .o = o };
+	struct data_error err = { 0 };
+	int ret;
+
+	if (h->tracing_data && trace_tep_from_data(h->tracing_data, h->tracing_data_size, &r.tep))
+		r.tep = NULL;
+	parse_pids(&r, o->pids);
+	u64map_init(&r.open);
+	r.tool.sample = kvm_sample;
+	r.tool.ordered = true;
+	ret = session_process(session, &r.tool, &err);
+	if (ret < 0) {
+		data_error_print(data_reader_path(session->reader), &err);
+	} else {
+		kvm_stat_header(o);
+		qsort(r.rows, r.nr_rows, sizeof(*r.rows), o->sort_time ? by_avg : by_samples);
+		for (size_t i = 0; i < r.nr_rows; i++) {
+			const struct kvm_row *row = &r.rows[i];
+
+			if (!row->nr)
+				continue;
+			fprintf(stderr, "%20" PRIu64 " %10" PRIu64 " %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus\n",
+				row->key, row->nr, 100.0 * (double)row->nr / (double)r.nr_samples,
+				r.total_ns ? 100.0 * (double)row->total_ns / (double)r.total_ns : 0.0,
+				(double)row->min_ns / 1e3, (double)row->max_ns / 1e3,
+				(double)row->total_ns / (double)row->nr / 1e3);
+		}
+		fprintf(stderr, "\nTotal Samples:%" PRIu64 ", Total events handled time:%.2fus.\n\n",
+			r.nr_samples, (double)r.total_ns / 1e3);
+	}
+	u64map_for_each(&r.open, free_pending, NULL);
+	u64map_release(&r.open);
+	trace_tep_free(r.tep);
+	free(r.rows);
+	free(r.pids);
+	return ret < 0 ? ret : 0;
+}
