@@ -5,26 +5,31 @@
 #include "core/evsel.h"
 #include "data/reader.h"
 #include "lib/hashmap.h"
+#include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "session/session.h"
 #include "trace/tep.h"
 #include "ui/header.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* one row: an exit reason and the time spent handling it */
+/* one row: an exit reason and the time spent handling it (Welford's running mean/variance) */
 struct kvm_row {
 	u64 key;
+	char *name;
 	u64 nr, total_ns, min_ns, max_ns;
+	double mean, m2;
 };
 
 /* an exit seen on a vcpu thread, waiting for its entry */
 struct kvm_pending {
 	size_t row;	/* index + 1; 0: none */
 	u64 time;
+	bool entered;	/* a kvm_entry was seen: exits before it are not counted, as in perf */
 };
 
 struct kvm_run {
@@ -75,6 +80,32 @@ static bool pid_wanted(const struct kvm_run *r, int pid)
 	return false;
 }
 
+/*
+ * The exit reason's name as the recorded print format spells it
+ * ("vcpu 0 reason HLT rip ..."), or its number when the format has none.
+ */
+static char *reason_name(struct kvm_run *r, struct evsel *evsel, const struct perf_sample *s,
+			 u64 reason)
+{
+	struct tep_event *te = r->tep ? trace_tep_find_event(r->tep, (int)evsel->attr.config) : NULL;
+	struct strbuf sb = STRBUF_INIT;
+	const char *at;
+	char *name;
+
+	if (te)
+		trace_tep_format(te, s->raw_data, s->raw_size, (int)s->cpu, s->time, &sb);
+	at = sb.len ? strstr(sb.buf, " reason ") : NULL;
+	if (at) {
+		at += strlen(" reason ");
+		name = xstrndup(at, strcspn(at, " "));
+	} else {
+		name = xcalloc(1, 24);
+		snprintf(name, 24, "%" PRIu64, reason);
+	}
+	strbuf_release(&sb);
+	return name;
+}
+
 static int kvm_sample(struct tool *tool, struct session *session, const union perf_event *ev,
 		      const struct perf_sample *s, struct evsel *evsel)
 {
@@ -92,16 +123,15 @@ static int kvm_sample(struct tool *tool, struct session *session, const union pe
 		return 0;	/* mmio/ioport pairing: see docs/cmd/kvm.md */
 	if (!strcmp(n, "kvm:kvm_exit")) {
 		size_t idx;
+		struct kvm_row *row;
 
 		v = tp_field(r, evsel, s, "exit_reason", &found);
-		if (!found)
-			return 0;
-		row_findnew(r, v, &idx);
 		p = u64map_find(&r->open, s->tid);
-		if (!p) {
-			p = xcalloc(1, sizeof(*p));
-			u64map_set(&r->open, s->tid, p);
-		}
+		if (!found || !p || !p->entered)
+			return 0;
+		row = row_findnew(r, v, &idx);
+		if (!row->name)
+			row->name = reason_name(r, evsel, s, v);
 		p->row = idx + 1;
 		p->time = s->time;
 	} else if (!strcmp(n, "kvm:kvm_entry")) {
@@ -110,7 +140,12 @@ static int kvm_sample(struct tool *tool, struct session *session, const union pe
 
 		vcpu = tp_field(r, evsel, s, "vcpu_id", &found);
 		p = u64map_find(&r->open, s->tid);
-		if (!p || !p->row)
+		if (!p) {
+			p = xcalloc(1, sizeof(*p));
+			u64map_set(&r->open, s->tid, p);
+		}
+		p->entered = true;
+		if (!p->row)
 			return 0;
 		idx1 = p->row;
 		p->row = 0;
@@ -120,8 +155,12 @@ static int kvm_sample(struct tool *tool, struct session *session, const union pe
 			struct kvm_row *row = &r->rows[idx1 - 1];
 			u64 d = s->time - p->time;
 
+			double delta = (double)d - row->mean;
+
 			row->nr++;
 			row->total_ns += d;
+			row->mean += delta / (double)row->nr;
+			row->m2 += delta * ((double)d - row->mean);
 			if (d < row->min_ns)
 				row->min_ns = d;
 			if (d > row->max_ns)
@@ -154,7 +193,9 @@ static int by_samples(const void *a, const void *b)
 {
 	const struct kvm_row *x = a, *y = b;
 
-	return x->nr < y->nr ? 1 : x->nr > y->nr ? -1 : 0;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? 1 : -1;
+	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 static int by_avg(const void *a, const void *b)
@@ -163,7 +204,9 @@ static int by_avg(const void *a, const void *b)
 	double ax = x->nr ? (double)x->total_ns / (double)x->nr : 0;
 	double ay = y->nr ? (double)y->total_ns / (double)y->nr : 0;
 
-	return ax < ay ? 1 : ax > ay ? -1 : 0;
+	if (ax != ay)
+		return ax < ay ? 1 : -1;
+	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 static void parse_pids(struct kvm_run *r, const char *list)
@@ -211,14 +254,20 @@ int kvm_stat_report(struct session *session, const struct kvm_stat_opts *o)
 		qsort(r.rows, r.nr_rows, sizeof(*r.rows), o->sort_time ? by_avg : by_samples);
 		for (size_t i = 0; i < r.nr_rows; i++) {
 			const struct kvm_row *row = &r.rows[i];
+			double avg, rel;
 
 			if (!row->nr)
 				continue;
-			fprintf(stderr, "%20" PRIu64 " %10" PRIu64 " %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus\n",
-				row->key, row->nr, 100.0 * (double)row->nr / (double)r.nr_samples,
+			avg = (double)row->total_ns / (double)row->nr;
+			rel = row->nr > 1 && avg > 0 ?
+				      100.0 * sqrt(row->m2 / (double)(row->nr - 1) / (double)row->nr) /
+					      avg : 0.0;
+			/* perf shows 0 as the minimum once --vcpu narrows the table */
+			fprintf(stderr, "%20s %10" PRIu64 " %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus ( +-%7.2f%% )\n",
+				row->name, row->nr, 100.0 * (double)row->nr / (double)r.nr_samples,
 				r.total_ns ? 100.0 * (double)row->total_ns / (double)r.total_ns : 0.0,
-				(double)row->min_ns / 1e3, (double)row->max_ns / 1e3,
-				(double)row->total_ns / (double)row->nr / 1e3);
+				o->vcpu >= 0 ? 0.0 : (double)row->min_ns / 1e3,
+				(double)row->max_ns / 1e3, avg / 1e3, rel);
 		}
 		fprintf(stderr, "\nTotal Samples:%" PRIu64 ", Total events handled time:%.2fus.\n\n",
 			r.nr_samples, (double)r.total_ns / 1e3);
@@ -226,6 +275,8 @@ int kvm_stat_report(struct session *session, const struct kvm_stat_opts *o)
 	u64map_for_each(&r.open, free_pending, NULL);
 	u64map_release(&r.open);
 	trace_tep_free(r.tep);
+	for (size_t i = 0; i < r.nr_rows; i++)
+		free(r.rows[i].name);
 	free(r.rows);
 	free(r.pids);
 	return ret < 0 ? ret : 0;
