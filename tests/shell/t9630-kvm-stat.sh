@@ -41,6 +41,11 @@ test_expect_success 'stat report errors: bad key, bad event, bad option, missing
 	same kvm && same kvm bogus
 '
 
+test_expect_success 'stat live: a clear not-implemented message, exit 1' '
+	test_exit_code 1 "$SONDE" kvm stat live -d 1 2>err &&
+	test_grep "^sonde: .kvm stat live. is not implemented yet" err
+'
+
 if [ ! -e /sys/kernel/tracing/events/kvm/kvm_exit ] || ! test_have_prereq ROOT; then
 	test_skip "kvm stat record" "no kvm tracepoints here or not root"
 	test_done
