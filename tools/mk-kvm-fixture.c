@@ -13,7 +13,7 @@
 #define PID 4242
 #define BASE 1000000000000ULL
 
-enum { ID_ENTRY = 101, ID_EXIT = 102 };
+enum { ID_ENTRY = 101, ID_EXIT = 102, ID_MMIO = 103, ID_PIO = 104 };
 
 /* sample_type IP|TID|TIME|ID|CPU|PERIOD|RAW, as perf kvm stat record asks */
 static void put_sample(struct data_writer *w, u64 id, u32 tid, u32 cpu, u64 time,
@@ -90,9 +90,38 @@ static void put_entry(struct data_writer *w, u32 tid, u32 cpu, u32 vcpu, u64 tim
 	put_sample(w, ID_ENTRY, tid, cpu, time, raw, sizeof(raw));
 }
 
+static void put_mmio(struct data_writer *w, u32 tid, u32 cpu, u64 time, u32 type, u64 gpa)
+{
+	u8 raw[32];
+
+	memset(raw, 0, sizeof(raw));
+	*(u16 *)raw = 38;			/* common_type: kvm_mmio */
+	*(s32 *)(raw + 4) = (s32)tid;
+	*(u32 *)(raw + 8) = type;		/* 1 read, 2 write */
+	*(u32 *)(raw + 12) = 4;			/* len */
+	*(u64 *)(raw + 16) = gpa;
+	*(u64 *)(raw + 24) = 0x11;
+	put_sample(w, ID_MMIO, tid, cpu, time, raw, sizeof(raw));
+}
+
+static void put_pio(struct data_writer *w, u32 tid, u32 cpu, u64 time, u32 rw, u32 port)
+{
+	u8 raw[28];
+
+	memset(raw, 0, sizeof(raw));
+	*(u16 *)raw = 110;			/* common_type: kvm_pio */
+	*(s32 *)(raw + 4) = (s32)tid;
+	*(u32 *)(raw + 8) = rw;
+	*(u32 *)(raw + 12) = port;
+	*(u32 *)(raw + 16) = 1;			/* size */
+	*(u32 *)(raw + 20) = 1;			/* count */
+	put_sample(w, ID_PIO, tid, cpu, time, raw, sizeof(raw));
+}
+
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "kvm:kvm_entry", "kvm:kvm_exit" };
+	static const char *const names[] = { "kvm:kvm_entry", "kvm:kvm_exit", "kvm:kvm_mmio",
+					     "kvm:kvm_pio" };
 	/* exit reason, handling time in ns: HLT, EXTERNAL_INTERRUPT, IO_INSTRUCTION, EPT_VIOLATION, MSR_WRITE */
 	static const u32 reasons[] = { 12, 1, 30, 48, 32, 12, 1, 12, 48, 1, 30, 12 };
 	static const u64 cost[] = { 95000, 2100, 7300, 4100, 1200, 180000, 1900, 64000, 3900, 2500,
@@ -103,7 +132,7 @@ int main(int argc, char **argv)
 	u64 id, t = BASE;
 	int err;
 
-	if (argc != 2 || tracing_data_build(&td, names, 2)) {
+	if (argc != 2 || tracing_data_build(&td, names, 4)) {
 		fprintf(stderr, "usage: mk-kvm-fixture OUT (needs tracefs with kvm events)\n");
 		return 1;
 	}
@@ -124,6 +153,12 @@ int main(int argc, char **argv)
 	attr.config = 103;
 	id = ID_EXIT;
 	data_writer_add_attr(w, &attr, &id, 1, "kvm:kvm_exit");
+	attr.config = 38;
+	id = ID_MMIO;
+	data_writer_add_attr(w, &attr, &id, 1, "kvm:kvm_mmio");
+	attr.config = 110;
+	id = ID_PIO;
+	data_writer_add_attr(w, &attr, &id, 1, "kvm:kvm_pio");
 	data_writer_set_string(w, HEADER_HOSTNAME, "kvm-host");
 	data_writer_set_string(w, HEADER_OSRELEASE, "6.1.0-synth");
 	data_writer_set_string(w, HEADER_VERSION, "6.1.192");
@@ -148,6 +183,11 @@ int main(int argc, char **argv)
 
 		t += 250000;
 		put_exit(w, tid, vcpu, vcpu, t, reasons[i], rip);
+		/* port IO and EPT faults on MMIO: the access, a third of the way in */
+		if (reasons[i] == 30)
+			put_pio(w, tid, vcpu, t + cost[i] / 3, i & 1, i < 6 ? 0x3f8 : 0x70);
+		if (reasons[i] == 48)
+			put_mmio(w, tid, vcpu, t + cost[i] / 3, 2 - (i & 1), 0xfee00000ULL + (i & 4) * 0x40);
 		put_entry(w, tid, vcpu, vcpu, t + cost[i], rip);
 	}
 	if (data_writer_finish(w))

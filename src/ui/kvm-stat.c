@@ -20,6 +20,8 @@
 /* one row: an exit reason and the time spent handling it (Welford's running mean/variance) */
 struct kvm_row {
 	u64 key;
+	u32 dir;	/* accesses: 1 write/out, 0 read/in */
+	size_t seq;	/* creation order */
 	char *name;
 	u64 nr, total_ns, min_ns, max_ns;
 	double mean, m2;
@@ -27,9 +29,11 @@ struct kvm_row {
 
 /* an exit seen on a vcpu thread, waiting for its entry */
 struct kvm_pending {
-	size_t row;	/* index + 1; 0: none */
-	u64 time;
+	size_t row;	/* index + 1 of the event being handled; 0: none */
+	u64 time;	/* when it began */
+	u64 vcpu;	/* from the thread's last kvm_entry */
 	bool entered;	/* a kvm_entry was seen: exits before it are not counted, as in perf */
+	bool exited;	/* in the guest's exit, between kvm_exit and kvm_entry */
 };
 
 struct kvm_run {
@@ -54,10 +58,10 @@ static u64 tp_field(struct kvm_run *r, struct evsel *evsel, const struct perf_sa
 	return v;
 }
 
-static struct kvm_row *row_findnew(struct kvm_run *r, u64 key, size_t *idx)
+static struct kvm_row *row_findnew(struct kvm_run *r, u64 key, u32 dir, size_t *idx)
 {
 	for (size_t i = 0; i < r->nr_rows; i++)
-		if (r->rows[i].key == key) {
+		if (r->rows[i].key == key && r->rows[i].dir == dir) {
 			*idx = i;
 			return &r->rows[i];
 		}
@@ -66,7 +70,8 @@ static struct kvm_row *row_findnew(struct kvm_run *r, u64 key, size_t *idx)
 		r->rows = xrealloc(r->rows, r->alloc_rows * sizeof(*r->rows));
 	}
 	*idx = r->nr_rows;
-	r->rows[r->nr_rows] = (struct kvm_row){ .key = key, .min_ns = UINT64_MAX };
+	r->rows[r->nr_rows] = (struct kvm_row){ .key = key, .dir = dir, .seq = r->nr_rows,
+						.min_ns = UINT64_MAX };
 	return &r->rows[r->nr_rows++];
 }
 
@@ -106,6 +111,43 @@ static char *reason_name(struct kvm_run *r, struct evsel *evsel, const struct pe
 	return name;
 }
 
+/* one handled event of @p's thread ends now: its time goes to the pending row */
+static void account(struct kvm_run *r, struct kvm_pending *p, u64 now)
+{
+	struct kvm_row *row = &r->rows[p->row - 1];
+	u64 d;
+	double delta;
+
+	p->row = 0;
+	if (now < p->time || (r->o->vcpu >= 0 && p->vcpu != (u64)r->o->vcpu))
+		return;
+	d = now - p->time;
+	delta = (double)d - row->mean;
+	row->nr++;
+	row->total_ns += d;
+	row->mean += delta / (double)row->nr;
+	row->m2 += delta * ((double)d - row->mean);
+	if (d < row->min_ns)
+		row->min_ns = d;
+	if (d > row->max_ns)
+		row->max_ns = d;
+	r->nr_samples++;
+	r->total_ns += d;
+}
+
+/* an access row: "0xADDR:R" / "0xPORT:POUT" keyed by address and direction */
+static size_t access_row(struct kvm_run *r, u64 addr, u32 dir, const char *fmt, const char *tag)
+{
+	size_t idx;
+	struct kvm_row *row = row_findnew(r, addr, dir, &idx);
+
+	if (!row->name) {
+		row->name = xcalloc(1, 48);
+		snprintf(row->name, 48, fmt, addr, tag);
+	}
+	return idx + 1;
+}
+
 static int kvm_sample(struct tool *tool, struct session *session, const union perf_event *ev,
 		      const struct perf_sample *s, struct evsel *evsel)
 {
@@ -119,55 +161,56 @@ static int kvm_sample(struct tool *tool, struct session *session, const union pe
 	(void)ev;
 	if (!pid_wanted(r, (int)s->pid))
 		return 0;
-	if (r->o->kind != KVM_STAT_VMEXIT)
-		return 0;	/* mmio/ioport pairing: see docs/cmd/kvm.md */
-	if (!strcmp(n, "kvm:kvm_exit")) {
-		size_t idx;
-		struct kvm_row *row;
-
-		v = tp_field(r, evsel, s, "exit_reason", &found);
-		p = u64map_find(&r->open, s->tid);
-		if (!found || !p || !p->entered)
-			return 0;
-		row = row_findnew(r, v, &idx);
-		if (!row->name)
-			row->name = reason_name(r, evsel, s, v);
-		p->row = idx + 1;
-		p->time = s->time;
-	} else if (!strcmp(n, "kvm:kvm_entry")) {
-		size_t idx1;
-		u64 vcpu;
-
-		vcpu = tp_field(r, evsel, s, "vcpu_id", &found);
-		p = u64map_find(&r->open, s->tid);
+	p = u64map_find(&r->open, s->tid);
+	if (!strcmp(n, "kvm:kvm_entry")) {
 		if (!p) {
 			p = xcalloc(1, sizeof(*p));
 			u64map_set(&r->open, s->tid, p);
 		}
 		p->entered = true;
-		if (!p->row)
-			return 0;
-		idx1 = p->row;
+		p->vcpu = tp_field(r, evsel, s, "vcpu_id", &found);
+		if (p->row)
+			account(r, p, s->time);
+		p->exited = false;
+		return 0;
+	}
+	/* perf knows a thread's vcpu from its first kvm_entry: nothing counts before it */
+	if (!p || !p->entered)
+		return 0;
+	if (!strcmp(n, "kvm:kvm_exit")) {
+		p->exited = true;
+		p->time = s->time;
 		p->row = 0;
-		if (r->o->vcpu >= 0 && (!found || vcpu != (u64)r->o->vcpu))
-			return 0;
-		if (s->time >= p->time) {
-			struct kvm_row *row = &r->rows[idx1 - 1];
-			u64 d = s->time - p->time;
+		if (r->o->kind == KVM_STAT_VMEXIT) {
+			size_t idx;
+			struct kvm_row *row;
 
-			double delta = (double)d - row->mean;
-
-			row->nr++;
-			row->total_ns += d;
-			row->mean += delta / (double)row->nr;
-			row->m2 += delta * ((double)d - row->mean);
-			if (d < row->min_ns)
-				row->min_ns = d;
-			if (d > row->max_ns)
-				row->max_ns = d;
-			r->nr_samples++;
-			r->total_ns += d;
+			v = tp_field(r, evsel, s, "exit_reason", &found);
+			if (!found)
+				return 0;
+			row = row_findnew(r, v, 0, &idx);
+			if (!row->name)
+				row->name = reason_name(r, evsel, s, v);
+			p->row = idx + 1;
 		}
+	} else if (!strcmp(n, "kvm:kvm_mmio") && r->o->kind == KVM_STAT_MMIO && p->exited) {
+		u64 type = tp_field(r, evsel, s, "type", &found);
+		u64 gpa = tp_field(r, evsel, s, "gpa", &found);
+
+		if (type == 1) {	/* a read: done now, timed from the exit */
+			p->row = access_row(r, gpa, 0, "%#" PRIx64 ":%s", "R");
+			account(r, p, s->time);
+			p->exited = false;
+		} else {		/* a write (or a read to finish): timed to the entry */
+			p->row = access_row(r, gpa, type == 2, "%#" PRIx64 ":%s", type == 2 ? "W" : "R");
+			p->time = s->time;
+		}
+	} else if (!strcmp(n, "kvm:kvm_pio") && r->o->kind == KVM_STAT_IOPORT && p->exited) {
+		u64 rw = tp_field(r, evsel, s, "rw", &found);
+		u64 port = tp_field(r, evsel, s, "port", &found);
+
+		p->row = access_row(r, port, rw != 0, "%#" PRIx64 ":%s", rw ? "POUT" : "PIN");
+		p->time = s->time;
 	}
 	return 0;
 }
@@ -189,13 +232,21 @@ void kvm_stat_header(const struct kvm_stat_opts *o)
 		"Samples%", "Time%", "Min Time", "Max Time", "Avg time");
 }
 
+/* equal sort keys: by address or reason, then the newest row first, as perf lists them */
+static int tie(const struct kvm_row *x, const struct kvm_row *y)
+{
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
+}
+
 static int by_samples(const void *a, const void *b)
 {
 	const struct kvm_row *x = a, *y = b;
 
 	if (x->nr != y->nr)
 		return x->nr < y->nr ? 1 : -1;
-	return x->key < y->key ? -1 : x->key > y->key;
+	return tie(x, y);
 }
 
 static int by_avg(const void *a, const void *b)
@@ -206,7 +257,7 @@ static int by_avg(const void *a, const void *b)
 
 	if (ax != ay)
 		return ax < ay ? 1 : -1;
-	return x->key < y->key ? -1 : x->key > y->key;
+	return tie(x, y);
 }
 
 static void parse_pids(struct kvm_run *r, const char *list)

@@ -25,12 +25,17 @@ KD=$FIXTURES/kvm-stat.data
 
 test_expect_success 'stat report on vmexit samples: perf'"'"'s table, every key and filter' '
 	for a in "" "-k time" "-k sample" "--vcpu 0" "--vcpu 1 -k time" "--vcpu 7" \
-		"--event mmio" "--event ioport" "-p 4242" "-p 1,4242" "-p 1"; do
+		"--event mmio" "--event ioport" "--event mmio -k time --vcpu 1" \
+		"--event ioport --vcpu 0" "--event ioport -p 4242" "-p 4242" "-p 1,4242" "-p 1"; do
 		same kvm -i "$KD" stat report $a || return 1
 	done &&
 	"$SONDE" kvm -i "$KD" stat report 2>table &&
 	grep -q "^ *HLT  *3  *30.00%  *92.62% .*( +-  27.60% )$" table &&
-	grep -qx "Total Samples:10, Total events handled time:393.00us." table
+	grep -qx "Total Samples:10, Total events handled time:393.00us." table &&
+	"$SONDE" kvm -i "$KD" stat report --event ioport 2>table &&
+	grep -q "^ *0x70:PIN  *1  *50.00%  *52.60%  *5.40us" table &&
+	"$SONDE" kvm -i "$KD" stat report --event mmio 2>table &&
+	grep -q "^ *0xfee00000:W  *1 " table && grep -q "^ *0xfee00000:R  *1 .* 1.37us" table
 '
 
 test_expect_success 'stat report errors: bad key, bad event, bad option, missing file' '
