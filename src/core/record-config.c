@@ -276,7 +276,8 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 		set_bit(evsel, PERF_SAMPLE_TIME);
 	if (opts->no_inherit && per_thread && !opts->sample_time_set && !has_cpu)
 		attr->sample_type &= ~(u64)PERF_SAMPLE_TIME;
-	if ((opts->raw_samples || is_tp) && !is_dummy(evsel))
+	/* -R reaches the tracking dummy too (perf kvm stat record -a) */
+	if (opts->raw_samples || (is_tp && !is_dummy(evsel)))
 		set_bit(evsel, PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU);
 	if (opts->sample_address)
 		set_bit(evsel, PERF_SAMPLE_DATA_SRC);

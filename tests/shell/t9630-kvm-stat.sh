@@ -63,7 +63,12 @@ test_expect_success 'stat record: perf'"'"'s events and attrs; report on the emp
 	"$PERF" evlist -v -i sonde.kvm >sonde.ev &&
 	test_cmp perf.ev sonde.ev &&
 	same kvm -i sonde.kvm stat report &&
-	same kvm -i perf.kvm stat report --event ioport --vcpu 0
+	same kvm -i perf.kvm stat report --event ioport --vcpu 0 &&
+	"$PERF" kvm stat record -a -o perf.kvm -- true 2>/dev/null &&
+	"$SONDE" kvm stat record -a -o sonde.kvm -- true 2>/dev/null &&
+	"$PERF" evlist -v -i perf.kvm >perf.ev &&
+	"$PERF" evlist -v -i sonde.kvm >sonde.ev &&
+	test_cmp perf.ev sonde.ev
 '
 
 test_expect_success 'kvm record: default file and guest/host exclusion as perf' '
