@@ -302,7 +302,8 @@ int kvm_stat_report(struct session *session, const struct kvm_stat_opts *o)
 		data_error_print(data_reader_path(session->reader), &err);
 	} else {
 		kvm_stat_header(o);
-		qsort(r.rows, r.nr_rows, sizeof(*r.rows), o->sort_time ? by_avg : by_samples);
+		if (r.nr_rows)
+			qsort(r.rows, r.nr_rows, sizeof(*r.rows), o->sort_time ? by_avg : by_samples);
 		for (size_t i = 0; i < r.nr_rows; i++) {
 			const struct kvm_row *row = &r.rows[i];
 			double avg, rel;
