@@ -284,52 +284,103 @@ static int free_pending(uint64_t key, void *val, void *arg)
 	return 0;
 }
 
-int kvm_stat_report(struct session *session, const struct kvm_stat_opts *o)
+struct kvm_stat *kvm_stat_new(struct session *session, const struct kvm_stat_opts *o)
 {
 	const struct perf_header *h = data_reader_header(session->reader);
-	struct kvm_run r = { .o = o };
+	struct kvm_run *r = xcalloc(1, sizeof(*r));
+
+	r->o = o;
+	if (h->tracing_data && trace_tep_from_data(h->tracing_data, h->tracing_data_size, &r->tep))
+		r->tep = NULL;
+	if (!r->tep && trace_tep_from_tracefs(&r->tep))
+		r->tep = NULL;
+	parse_pids(r, o->pids);
+	u64map_init(&r->open);
+	r->tool.sample = kvm_sample;
+	r->tool.ordered = true;
+	return (struct kvm_stat *)r;
+}
+
+struct tool *kvm_stat_tool(struct kvm_stat *ks)
+{
+	return &((struct kvm_run *)ks)->tool;
+}
+
+void kvm_stat_print(struct kvm_stat *ks)
+{
+	struct kvm_run *r = (struct kvm_run *)ks;
+	const struct kvm_stat_opts *o = r->o;
+
+	kvm_stat_header(o);
+	if (r->nr_rows)
+		qsort(r->rows, r->nr_rows, sizeof(*r->rows), o->sort_time ? by_avg : by_samples);
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		const struct kvm_row *row = &r->rows[i];
+		double avg, rel;
+
+		if (!row->nr)
+			continue;
+		avg = (double)row->total_ns / (double)row->nr;
+		rel = row->nr > 1 && avg > 0 ?
+			      100.0 * sqrt(row->m2 / (double)(row->nr - 1) / (double)row->nr) / avg :
+			      0.0;
+		/* perf shows 0 as the minimum once --vcpu narrows the table */
+		fprintf(stderr, "%20s %10" PRIu64 " %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus ( +-%7.2f%% )\n",
+			row->name, row->nr, 100.0 * (double)row->nr / (double)r->nr_samples,
+			r->total_ns ? 100.0 * (double)row->total_ns / (double)r->total_ns : 0.0,
+			o->vcpu >= 0 ? 0.0 : (double)row->min_ns / 1e3, (double)row->max_ns / 1e3,
+			avg / 1e3, rel);
+	}
+	fprintf(stderr, "\nTotal Samples:%" PRIu64 ", Total events handled time:%.2fus.\n\n",
+		r->nr_samples, (double)r->total_ns / 1e3);
+}
+
+/* a reset drops the rows: an event still being handled is not counted */
+static int drop_pending_row(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	((struct kvm_pending *)val)->row = 0;
+	return 0;
+}
+
+void kvm_stat_reset(struct kvm_stat *ks)
+{
+	struct kvm_run *r = (struct kvm_run *)ks;
+
+	for (size_t i = 0; i < r->nr_rows; i++)
+		free(r->rows[i].name);
+	r->nr_rows = 0;
+	r->nr_samples = r->total_ns = 0;
+	u64map_for_each(&r->open, drop_pending_row, NULL);
+}
+
+void kvm_stat_free(struct kvm_stat *ks)
+{
+	struct kvm_run *r = (struct kvm_run *)ks;
+
+	if (!r)
+		return;
+	kvm_stat_reset(ks);
+	u64map_for_each(&r->open, free_pending, NULL);
+	u64map_release(&r->open);
+	trace_tep_free(r->tep);
+	free(r->rows);
+	free(r->pids);
+	free(r);
+}
+
+int kvm_stat_report(struct session *session, const struct kvm_stat_opts *o)
+{
+	struct kvm_stat *ks = kvm_stat_new(session, o);
 	struct data_error err = { 0 };
 	int ret;
 
-	if (h->tracing_data && trace_tep_from_data(h->tracing_data, h->tracing_data_size, &r.tep))
-		r.tep = NULL;
-	parse_pids(&r, o->pids);
-	u64map_init(&r.open);
-	r.tool.sample = kvm_sample;
-	r.tool.ordered = true;
-	ret = session_process(session, &r.tool, &err);
-	if (ret < 0) {
+	ret = session_process(session, kvm_stat_tool(ks), &err);
+	if (ret < 0)
 		data_error_print(data_reader_path(session->reader), &err);
-	} else {
-		kvm_stat_header(o);
-		if (r.nr_rows)
-			qsort(r.rows, r.nr_rows, sizeof(*r.rows), o->sort_time ? by_avg : by_samples);
-		for (size_t i = 0; i < r.nr_rows; i++) {
-			const struct kvm_row *row = &r.rows[i];
-			double avg, rel;
-
-			if (!row->nr)
-				continue;
-			avg = (double)row->total_ns / (double)row->nr;
-			rel = row->nr > 1 && avg > 0 ?
-				      100.0 * sqrt(row->m2 / (double)(row->nr - 1) / (double)row->nr) /
-					      avg : 0.0;
-			/* perf shows 0 as the minimum once --vcpu narrows the table */
-			fprintf(stderr, "%20s %10" PRIu64 " %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus ( +-%7.2f%% )\n",
-				row->name, row->nr, 100.0 * (double)row->nr / (double)r.nr_samples,
-				r.total_ns ? 100.0 * (double)row->total_ns / (double)r.total_ns : 0.0,
-				o->vcpu >= 0 ? 0.0 : (double)row->min_ns / 1e3,
-				(double)row->max_ns / 1e3, avg / 1e3, rel);
-		}
-		fprintf(stderr, "\nTotal Samples:%" PRIu64 ", Total events handled time:%.2fus.\n\n",
-			r.nr_samples, (double)r.total_ns / 1e3);
-	}
-	u64map_for_each(&r.open, free_pending, NULL);
-	u64map_release(&r.open);
-	trace_tep_free(r.tep);
-	for (size_t i = 0; i < r.nr_rows; i++)
-		free(r.rows[i].name);
-	free(r.rows);
-	free(r.pids);
+	else
+		kvm_stat_print(ks);
+	kvm_stat_free(ks);
 	return ret < 0 ? ret : 0;
 }
