@@ -2,7 +2,15 @@
 /* sonde kvm: stat record/report over the kvm tracepoints, and record/report/top for the guest or host. */
 #include "builtin.h"
 #include "cmd/open.h"
+#include "core/cpumap.h"
+#include "core/evlist-open.h"
+#include "core/evlist.h"
+#include "core/mmap.h"
 #include "core/parse-events.h"
+#include "core/record-config.h"
+#include "core/threadmap.h"
+#include "data/reader.h"
+#include "lib/util.h"
 #include "lib/debug.h"
 #include "lib/optspec.h"
 #include "lib/strvec.h"
@@ -10,10 +18,14 @@
 #include "session/session.h"
 #include "ui/kvm-stat.h"
 
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 
 static const char *const kvm_usage[] = {
 	"perf kvm [<options>] {top|record|report|diff|buildid-list|stat}",
@@ -131,6 +143,170 @@ static int kvm_stat_report_run(const struct kvm_args *a, int argc, const char **
 	return ret < 0 ? 255 : 0;
 }
 
+static const char *const kvm_stat_live_usage[] = {
+	"perf kvm stat live [<options>]",
+	NULL,
+};
+
+static volatile sig_atomic_t live_done;
+
+static void live_stop(int sig)
+{
+	(void)sig;
+	live_done = 1;
+}
+
+/* the rings' records go straight to the tables (perf's live mode does not reorder either) */
+static void live_drain(struct perf_mmap_set *rings, struct session *session, struct tool *tool)
+{
+	for (int i = 0; i < rings->nr; i++) {
+		struct perf_mmap *m = &rings->rings[i];
+		union perf_event *ev;
+
+		if (perf_mmap_read_init(m))
+			continue;
+		while ((ev = perf_mmap_read_event(m)))
+			session_deliver_event(session, tool, ev);
+		perf_mmap_read_done(m);
+	}
+}
+
+/* perf's refresh: clear the screen on stdout, the wall time and the table on stderr */
+static void live_show(struct kvm_stat *ks)
+{
+	struct timeval tv;
+	struct tm tm;
+	char hms[16];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
+	printf("\033[H\033[2J\n");
+	fflush(stdout);
+	fprintf(stderr, "%s.%06ld", hms, (long)tv.tv_usec);
+	kvm_stat_print(ks);
+	kvm_stat_reset(ks);
+}
+
+static int kvm_stat_live(int argc, const char **argv)
+{
+	static const char *const events[] = { "kvm:kvm_entry", "kvm:kvm_exit", "kvm:kvm_mmio",
+					      "kvm:kvm_pio", "kvm:kvm_msr" };
+	const char *event = "vmexit", *key = "sample";
+	int display = 1, pages = 0, duration = 0, timeout_ms = 500;
+	struct kvm_stat_opts ko = { .vcpu = -1 };
+	struct record_opts ro;
+	const struct opt_spec options[] = {
+		SPEC_FLAG("all-cpus", 'a', &ro.target.system_wide, "system-wide collection from all CPUs"),
+		SPEC_INT("display", 'd', &display, "time in seconds between display updates"),
+		SPEC_TEXT("key", 'k', &key, "sort-key",
+			  "key for sorting: sample(sort by samples number) time (sort by avg time)"),
+		SPEC_INT("mmap-pages", 'm', &pages, "number of mmap data pages"),
+		SPEC_TEXT("pid", 'p', &ko.pids, "pid", "record events on existing process id"),
+		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose (show counter open errors, etc)"),
+		SPEC_INT("duration", 0, &duration,
+			 "show events other than HLT (x86 only) or Wait state (s390 only) that take longer than duration usecs"),
+		SPEC_TEXT("event", 0, &event, "report event",
+			  "event for reporting: vmexit, mmio (x86 only), ioport (x86 only)"),
+		SPEC_INT("proc-map-timeout", 0, &timeout_ms, "per thread proc mmap processing timeout in ms"),
+		SPEC_INT("vcpu", 0, &ko.vcpu, "vcpu id to report"),
+		SPEC_END(),
+	};
+	struct evlist *evlist;
+	struct evsel *failed = NULL;
+	struct perf_mmap_set rings = { 0 };
+	struct machine_opts mopts = { .no_symbols = true };
+	struct session *session;
+	struct kvm_stat *ks;
+	struct sigaction sa;
+	char msg[256], buf[BUFSIZ];
+	u64 next;
+	int err;
+
+	record_opts_init(&ro);
+	argc = opts_parse(argc, argv, options, kvm_stat_live_usage, 0);
+	if (argc)
+		opts_usage_exit(kvm_stat_live_usage, options);
+	if (!strcmp(event, "mmio"))
+		ko.kind = KVM_STAT_MMIO;
+	else if (!strcmp(event, "ioport"))
+		ko.kind = KVM_STAT_IOPORT;
+	else if (strcmp(event, "vmexit"))
+		return 234;
+	if (!strcmp(key, "time"))
+		ko.sort_time = true;
+	else if (strcmp(key, "sample")) {
+		fprintf(stderr, "Unknown compare key:%s\n", key);
+		return 234;
+	}
+	if (display < 1)
+		display = 1;
+	ro.target.pid = ko.pids;
+	if (!ro.target.pid)
+		ro.target.system_wide = true;
+	ro.raw_samples = true;
+	ro.default_interval = 1;
+	ro.user_interval = true;
+	ro.freq = 0;
+	evlist = evlist_new();
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		if (parse_events(evlist, events[i], NULL)) {
+			evlist_free(evlist);
+			fprintf(stderr, "Failed to set up the kvm events\n");
+			return 255;
+		}
+	err = evlist_create_maps(evlist, &ro.target);
+	if (err) {
+		fprintf(stderr, "Error:\nCouldn't create thread/CPU maps: %s\n", strerror(-err));
+		evlist_free(evlist);
+		return 255;
+	}
+	record_config_evlist(evlist, &ro, true, false);
+	err = record_open_evlist(evlist, evlist->cpus, evlist->threads, &failed, msg, sizeof(msg));
+	if (err) {
+		evlist_strerror_open(failed, &ro.target, -err, buf, sizeof(buf));
+		fprintf(stderr, "Error:\n%s\n", buf);
+		evlist_free(evlist);
+		return 255;
+	}
+	err = perf_mmap_set_open(&rings, evlist, evlist->cpus->nr, evlist->cpus->map,
+				 evlist->threads->nr, evlist->threads->pids,
+				 pages > 0 ? (size_t)pages : perf_mmap_default_pages(), false);
+	if (err) {
+		fprintf(stderr, "failed to mmap with %d (%s)\n", -err, strerror(-err));
+		evlist_free(evlist);
+		return 255;
+	}
+	session = session_new(data_reader_new_live(evlist), &mopts);
+	ks = kvm_stat_new(session, &ko);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = live_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	evlist_enable(evlist);
+	next = monotonic_ns() + (u64)display * NSEC_PER_SEC;
+	while (!live_done) {
+		struct pollfd pfd[1024];
+		int nfds = 0;
+		u64 now = monotonic_ns();
+
+		for (int i = 0; i < rings.nr && nfds < 1024; i++)
+			pfd[nfds++] = (struct pollfd){ .fd = rings.rings[i].fd, .events = POLLIN };
+		poll(pfd, nfds, now >= next ? 0 : (int)((next - now) / NSEC_PER_MSEC) + 1);
+		live_drain(&rings, session, kvm_stat_tool(ks));
+		if (monotonic_ns() >= next) {
+			live_show(ks);
+			next += (u64)display * NSEC_PER_SEC;
+		}
+	}
+	evlist_disable(evlist);
+	kvm_stat_free(ks);
+	session_free(session);
+	perf_mmap_set_release(&rings);
+	evlist_free(evlist);
+	return 1;	/* perf's status once Ctrl-C ends it */
+}
+
 static int kvm_stat(const struct kvm_args *a, int argc, const char **argv)
 {
 	struct strvec v = STRVEC_INIT;
@@ -139,10 +315,8 @@ static int kvm_stat(const struct kvm_args *a, int argc, const char **argv)
 		return kvm_stat_record(a, argc - 1, argv + 1);
 	if (argc > 1 && is_cmd(argv[1], "report", 3))
 		return kvm_stat_report_run(a, argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "live")) {
-		fprintf(stderr, "sonde: 'kvm stat live' is not implemented yet\n");
-		return 1;
-	}
+	if (argc > 1 && !strcmp(argv[1], "live"))
+		return kvm_stat_live(argc - 1, argv + 1);
 	/* anything else is perf stat */
 	for (int i = 0; i < argc; i++)
 		strvec_push(&v, i ? argv[i] : "stat");
