@@ -27,6 +27,7 @@ int cmd_evlist(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_heatmap(int argc, const char **argv);
 int cmd_kmem(int argc, const char **argv);
+int cmd_kvm(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
 int cmd_mem(int argc, const char **argv);

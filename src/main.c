@@ -35,6 +35,7 @@ static const struct cmd_struct commands[] = {
 	{ "heatmap", cmd_heatmap, "Draw latency or sub-second offset heat maps (SVG) from perf.data" },
 	{ "inject", cmd_inject, "Filter to augment the events stream with additional information" },
 	{ "kmem", cmd_kmem, "Tool to trace/measure kernel memory properties" },
+	{ "kvm", cmd_kvm, "Tool to trace/measure kvm guest os" },
 	{ "list", cmd_list, "List all symbolic event types" },
 	{ "lock", cmd_lock, "Analyze lock events" },
 	{ "mem", cmd_mem, "Profile memory accesses" },

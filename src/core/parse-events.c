@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct parse_events_sides parse_events_plain_sides = { .exclude_guest = true };
+
 #define MODIFIER_CHARS "ukhpPGHSDIWeb"
 /* HW_BREAKPOINT_R is 1; spelled here to avoid pulling linux/hw_breakpoint.h */
 enum { HW_BREAKPOINT_R_BIT = 1 };
@@ -927,8 +929,9 @@ finish:
 		if (ev.has_mods)
 			apply_modifiers(evsel, s + ev.mods_start, ev.mods_end - ev.mods_start);
 		else {
-			evsel->attr.exclude_guest = 1;
-			evsel->guest_off_implicit = true;
+			evsel->attr.exclude_guest = parse_events_plain_sides.exclude_guest;
+			evsel->attr.exclude_host = parse_events_plain_sides.exclude_host;
+			evsel->guest_off_implicit = parse_events_plain_sides.exclude_guest;
 		}
 		if (!evsel->name && !named)
 			evsel->name = xstrdup(text);

@@ -81,6 +81,15 @@ enum parse_events_flags {
  *  time, driver-config, percore, aux-output, aux-sample-size, metric-id, and
  *  whether period/freq were given).
  */
+/*
+ * What an event without modifiers shuts out: the guest, as perf does on a
+ * host; perf kvm makes it the host (guest-only) or nothing (--host --guest).
+ */
+struct parse_events_sides {
+	bool exclude_guest, exclude_host;
+};
+extern struct parse_events_sides parse_events_plain_sides;
+
 int parse_events(struct evlist *evlist, const char *str, struct parse_events_error *err);
 /* parse_events_flags - parse_events() with PARSE_EVENTS_* @flags. */
 int parse_events_flags(struct evlist *evlist, const char *str, struct parse_events_error *err,

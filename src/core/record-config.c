@@ -2,6 +2,7 @@
 /* Sampling attrs as perf 6.1's record sets them, the tracking dummy, and opening for sampling. */
 #define PR_PREFIX "record"
 #include "core/record-config.h"
+#include "core/parse-events.h"
 #include "core/cpumap.h"
 #include "core/evlist-open.h"
 #include "core/evsel.h"
@@ -110,7 +111,9 @@ void record_add_default_event(struct evlist *evlist)
 	 * precise sampling (IBS) cannot exclude guests: "cpu-clock:ppp".
 	 */
 	if (!sys_cpu_is_amd())
-		evsel->attr.exclude_guest = 1;
+		evsel->attr.exclude_guest = parse_events_plain_sides.exclude_guest;
+	/* perf kvm: guest only ("cpu-clock:pppG") unless --host */
+	evsel->attr.exclude_host = parse_events_plain_sides.exclude_host;
 	evsel->precise_max = true;
 	evsel->name = xstrdup("cycles:P");
 	evsel->pmu_name = xstrdup("cpu");
@@ -273,7 +276,8 @@ static void config_evsel(struct evsel *evsel, struct record_opts *opts, bool tra
 		set_bit(evsel, PERF_SAMPLE_TIME);
 	if (opts->no_inherit && per_thread && !opts->sample_time_set && !has_cpu)
 		attr->sample_type &= ~(u64)PERF_SAMPLE_TIME;
-	if ((opts->raw_samples || is_tp) && !is_dummy(evsel))
+	/* -R reaches the tracking dummy too (perf kvm stat record -a) */
+	if (opts->raw_samples || (is_tp && !is_dummy(evsel)))
 		set_bit(evsel, PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU);
 	if (opts->sample_address)
 		set_bit(evsel, PERF_SAMPLE_DATA_SRC);
