@@ -66,14 +66,26 @@ test_expect_success 'perf'"'"'s timechart file: the same rows, names, pids and r
 	test_grep "^dd:" sonde.rows && test_grep "^sleep:" sonde.rows
 '
 
-test_expect_success 'a file sonde recorded: both draw the workload'"'"'s dd and sleep rows' '
+test_expect_success 'sonde timechart record of a sleep/dd workload' '
 	mkdir live && (cd live &&
 	"$SONDE" timechart record -- sh -c "sleep 0.05; dd if=/dev/zero of=io.tmp bs=64k count=16 conv=fsync 2>/dev/null; sleep 0.02; rm -f io.tmp" >log 2>&1 &&
+	test -s perf.data)
+'
+
+# a slow (ASan) build on a loaded machine can overflow the system-wide rings:
+# the tasks whose events were lost have no row, in either tool's picture
+if "$SONDE" report --stats -i "$TRASH/live/perf.data" 2>/dev/null | grep -q "LOST events"; then
+	test_skip 'a file sonde recorded: both draw the workload'"'"'s dd and sleep rows' \
+		'the recording lost events (rings overflowed on a loaded machine)'
+else
+test_expect_success 'a file sonde recorded: both draw the workload'"'"'s dd and sleep rows' '
+	cd live &&
 	"$PERF" timechart -o perf.svg 2>/dev/null && "$SONDE" timechart 2>/dev/null &&
 	for f in perf.svg output.svg; do
 		rows $f >$f.rows && test_grep "^dd:" $f.rows && test_grep "^sleep:" $f.rows || return 1
-	done)
+	done
 '
+fi
 
 # running and blocked boxes and rows match perf's within 10%; sonde's
 # waiting boxes are known to differ more (up to 20%: docs/cmd/timechart.md)
