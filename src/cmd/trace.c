@@ -269,6 +269,21 @@ static void on_signal(int sig)
 		done_signal = sig;
 }
 
+/*
+ * workload_gone - the workload @pid has exited (not reaped here: the end of
+ * cmd_trace reaps it). A SIGCHLD alone does not say so: it may come from
+ * another child of ours.
+ */
+static bool workload_gone(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return errno == ECHILD;
+	return si.si_pid == pid;
+}
+
 static int deliver(void *arg, const union perf_event *ev, u64 time, const struct record_pos *pos)
 {
 	return trace_process_event(arg, ev, time);
@@ -304,7 +319,7 @@ static int trace_loop(struct trace *trace, struct perf_mmap_set *rings, const si
 {
 	struct ordered_events *oe = ordered_events_new(0, false);
 	struct pollfd *pfd = xcalloc(rings->nr, sizeof(*pfd));
-	bool done = false;
+	bool done = false, workload_done = false;
 	int err = 0;
 
 	for (int i = 0; i < rings->nr; i++) {
@@ -328,7 +343,12 @@ static int trace_loop(struct trace *trace, struct perf_mmap_set *rings, const si
 				continue;
 			}
 		}
-		if (got_sigchld || done_signal) {
+		if (got_sigchld) {
+			got_sigchld = 0;
+			if (!trace->target.has_workload || workload_gone(trace->evlist->workload.pid))
+				workload_done = true;
+		}
+		if (workload_done || done_signal) {
 			if (!done)
 				evlist_disable(trace->evlist);
 			done = true;
@@ -478,6 +498,7 @@ static int trace_run(struct trace *trace, const char **argv)
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_NOCLDSTOP; /* a stopped or continued child is not an end */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
