@@ -29,10 +29,12 @@ test_expect_success PERF,ROOT,TRACEFS 'latency: default, -p, --sort, -C' '
 		"-C 0" "-p -C 1"; do
 		same latency "$TRASH/p.data" $args || return 1
 	done &&
-	# the workload is there, by comm and per pid
-	"$SONDE" sched latency -i "$TRASH/p.data" | test_grep "^  schedfork:\(5\) " - &&
+	# the workload is there, by comm and per pid: as many of its tasks as perf
+	# sees (5 when no switch record was lost on a loaded machine)
+	"$PERF" sched latency -i "$TRASH/p.data" -p 2>/dev/null | grep -c "^  schedfork:" >n.perf &&
 	"$SONDE" sched latency -i "$TRASH/p.data" -p | grep -c "^  schedfork:" >n &&
-	test "$(cat n)" = 5
+	test_cmp n.perf n && test "$(cat n)" -ge 1 &&
+	"$SONDE" sched latency -i "$TRASH/p.data" | test_grep "^  schedfork:\($(cat n)\) " -
 '
 
 test_expect_success PERF,ROOT,TRACEFS 'timehist: events, -w -M -V -n --state, -I, filters' '
