@@ -174,8 +174,16 @@ static int lat_sample(struct tool *tool, struct session *session, const union pe
 			k->ready = s->time;
 		break;
 	case SCHED_RUNTIME:
-		if (rec.pid)
-			lat_findnew(r, rec.pid)->runtime += rec.runtime;
+		if (!rec.pid)
+			break;
+		k = lat_findnew(r, rec.pid);
+		k->runtime += rec.runtime;
+		/* perf: a task first seen by its runtime (charged by another cpu,
+		 * e.g. a migration thread) waits for a cpu from then on */
+		if (k->state == LAT_NONE) {
+			k->state = LAT_WAITING;
+			k->ready = s->time;
+		}
 		break;
 	default:
 		break;
