@@ -535,10 +535,22 @@ static const char *const timechart_usage[] = {
 	NULL
 };
 
+/* -p NAME|PID: perf's is repeatable, each a name or pid (no comma lists) */
+static int opt_process(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct strvec *procs = opt->dest;
+
+	if (unset)
+		strvec_clear(procs);
+	else
+		strvec_push(procs, arg);
+	return 0;
+}
+
 int cmd_timechart(int argc, const char **argv)
 {
 	const char *input = NULL, *output = "output.svg", *highlight = NULL, *symfs = NULL;
-	const char *proc_text = NULL, *io_min = NULL, *io_merge = NULL;
+	const char *io_min = NULL, *io_merge = NULL;
 	bool force = false, topology = false, skip_eagain = false;
 	struct tc_tool t;
 	struct data_reader *reader;
@@ -563,8 +575,8 @@ int cmd_timechart(int argc, const char **argv)
 		  .desc = "output power data only", .traits = OPTT_HIDDEN },
 		{ .name = "tasks-only", .letter = 'T', .kind = OPTK_FLAG, .dest = &t.tc.tasks_only,
 		  .desc = "output processes data only", .traits = OPTT_HIDDEN },
-		SPEC_TEXT("process", 'p', &proc_text, "process",
-			  "process selector. Pass a pid or process name."),
+		SPEC_FN("process", 'p', &procs, "process",
+			"process selector. Pass a pid or process name.", opt_process),
 		SPEC_TEXT("symfs", 0, &symfs, "directory",
 			  "Look for files with symbols relative to this directory"),
 		SPEC_INT("proc-num", 'n', &t.tc.proc_num, "min. number of tasks to print"),
@@ -598,15 +610,8 @@ int cmd_timechart(int argc, const char **argv)
 		else
 			t.highlight_name = highlight;
 	}
-	if (proc_text) {
-		/* -p may be given once with a comma list */
-		char *dup = xstrdup(proc_text), *save = NULL;
-
-		for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			strvec_push(&procs, tok);
-		free(dup);
+	if (procs.nr)
 		t.tc.procs = (const char *const *)procs.v;
-	}
 
 	reader = data_open_for_read(input, force);
 	if (!reader) {
