@@ -168,7 +168,7 @@ int jit_read_dump(const char *dump_path, struct jit_load **loads, int *nr)
 	struct stat st, so;
 	u8 *map;
 	size_t pos;
-	int fd, ret = 0;
+	int fd, ret = 0, first = *nr;
 
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - dump_path) : 1,
 		 slash ? dump_path : ".");
@@ -232,7 +232,7 @@ int jit_read_dump(const char *dump_path, struct jit_load **loads, int *nr)
 		pos += rh.total_size;
 	}
 	munmap(map, (size_t)st.st_size);
-	if (*nr > 1)
-		qsort(*loads, *nr, sizeof(**loads), load_cmp);
+	if (*nr - first > 1)
+		qsort(*loads + first, (size_t)(*nr - first), sizeof(**loads), load_cmp);
 	return ret;
 }

@@ -26,7 +26,7 @@ bool jit_is_marker(const char *filename);
 /*
  * jit_read_dump - read the jitdump at @dump_path: for each JIT_CODE_LOAD
  * write DIR/jitted-PID-INDEX.so next to it and append a jit_load to
- * *@loads (*@nr of them, realloc'ed; sorted by time on return).
+ * *@loads (*@nr of them, realloc'ed; the appended ones sorted by time).
  * Returns 0 or -errno (-EINVAL: not a jitdump of this byte order).
  */
 int jit_read_dump(const char *dump_path, struct jit_load **loads, int *nr);

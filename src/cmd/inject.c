@@ -212,12 +212,12 @@ static int jit_write_mmap(struct inject *in, const struct jit_load *l)
 	return ret;
 }
 
-/* --jit: the code loads up to @time go out before the record of that time */
-static int jit_flush(struct inject *in, u64 time)
+/* --jit: write the code loads read so far that are not written yet */
+static int jit_flush(struct inject *in)
 {
 	int ret = 0;
 
-	while (!ret && in->next_load < in->nr_loads && in->loads[in->next_load].time <= time)
+	while (!ret && in->next_load < in->nr_loads)
 		ret = jit_write_mmap(in, &in->loads[in->next_load++]);
 	return ret;
 }
@@ -234,9 +234,8 @@ static int jit_record(struct inject *in, struct session *session, const union pe
 	const char *filename = NULL;
 	int ret;
 
-	if (data_reader_parse_sample(session->reader, ev, &s, &evsel) == 0 && s.time &&
-	    (ret = jit_flush(in, s.time)))
-		return ret;
+	if (data_reader_parse_sample(session->reader, ev, &s, &evsel) != 0)
+		memset(&s, 0, sizeof(s));
 	if (ev->header.type == PERF_RECORD_MMAP2)
 		filename = ev->mmap2.filename;
 	else if (ev->header.type == PERF_RECORD_MMAP)
@@ -254,10 +253,13 @@ static int jit_record(struct inject *in, struct session *session, const union pe
 			return ret;
 		in->load_hit = xrealloc(in->load_hit, in->nr_loads ? in->nr_loads : 1);
 		memset(in->load_hit + old, 0, in->nr_loads - old);
-		/* loads older than what was delivered go out now, in time order */
-		if (in->nr_loads > old)
-			in->next_load = in->next_load < old ? in->next_load : old;
-		return 1;
+		/*
+		 * perf inject writes all the dump's code loads in place of the
+		 * marker, in time order, though their times are later and records
+		 * of the times between follow them (found by running perf)
+		 */
+		ret = jit_flush(in);
+		return ret ? ret : 1;
 	}
 	if (ev->header.type == PERF_RECORD_SAMPLE)
 		for (int i = 0; i < in->nr_loads; i++) {
@@ -493,7 +495,7 @@ static int run_inject(struct inject *in_, const char **argv, int argc)
 	if (!ret)
 		ret = session_process(session, &in.tool, &err);
 	if (!ret && o.jit)
-		ret = jit_flush(&in, ~0ULL);
+		ret = jit_flush(&in);
 	if (ret < 0 && !in.err) {
 		data_error_print(data_reader_path(r), &err);
 		ret = 255;
