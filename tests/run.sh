@@ -64,9 +64,11 @@ run_part() {
 		echo "[$label] not ok - TAP plan ${plan:-missing}, but $results results (exit $rc)"
 		tail -5 "$out" | sed "s/^/[$label]   /"
 	fi
-	# show the diagnostics of failing tests
+	# show the diagnostics of failing tests, and keep a short form for the end
 	if grep -q '^not ok' "$out"; then
 		grep -B8 '^not ok' "$out" | grep -v '^ok ' | sed "s/^/[$label]   /" | tail -60
+		grep -B6 '^not ok' "$out" | grep -v '^ok ' | grep -v '^--$' | cut -c1-160 |
+			sed "s/^/  [$label] /" | tail -14 >>"$LOG/diag"
 	fi
 }
 
@@ -109,16 +111,22 @@ for v in $variants; do
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 done
 
-if [ ${#failures[@]} -gt 0 ]; then
-	echo
-	echo "failures:"
-	printf '  %s\n' "${failures[@]}"
-fi
 echo
 echo "slowest parts (seconds):"
 sort -rn "$LOG/times" | head -10 | while read -r ms label; do
 	printf '  %4d.%03d  %s\n' $((ms / 1000)) $((ms % 1000)) "$label"
 done
+# last, so that a log cut to its tail still says what failed and why
+if [ ${#failures[@]} -gt 0 ]; then
+	if [ -s "$LOG/diag" ]; then
+		echo
+		echo "what the failing tests printed (short):"
+		tail -60 "$LOG/diag"
+	fi
+	echo
+	echo "failures:"
+	printf '  %s\n' "${failures[@]}"
+fi
 if [ -n "$asan_note" ]; then
 	echo
 	echo "$asan_note"
