@@ -174,52 +174,77 @@ static int row_rank(const struct diff_table *t, const struct diff_row *r, int f,
 	return r->has[f] ? 1 : 2;
 }
 
+static int row_origin(const struct diff_table *t, const struct diff_row *r)
+{
+	for (int f = 0; f < t->nr_files; f++)
+		if (r->has[f])
+			return f;
+	return t->nr_files;
+}
+
+/* -1/1: the row with the larger period in file @f first (0 where it has none) */
+static int period_cmp(const struct diff_row *a, const struct diff_row *b, int f)
+{
+	u64 pa = a->has[f] ? a->period[f] : 0, pb = b->has[f] ? b->period[f] : 0;
+
+	return pa == pb ? 0 : pa > pb ? -1 : 1;
+}
+
+/*
+ * perf's order, found by running perf diff on many files: the ordering
+ * file's column (a value, highest first, then N/A, then no entry). Rows equal
+ * there: with a value or N/A, as perf meets them (the baseline's rows, then
+ * those new in file 1, 2, ..., each by its period in that file, then in the
+ * ordering file); without an
+ * entry, the baseline's rows first, by its period. Then by the other files'
+ * columns, the baseline's period, the sort keys.
+ */
 static int row_cmp(const void *pa, const void *pb)
 {
 	const struct diff_table *t = sort_table;
 	const struct diff_row *a = *(const struct diff_row *const *)pa;
 	const struct diff_row *b = *(const struct diff_row *const *)pb;
 	int first = t->o->order > 0 && t->o->order < t->nr_files ? t->o->order : 1;
+	double va = 0, vb = 0;
+	int ra = row_rank(t, a, first, &va), rb = row_rank(t, b, first, &vb);
+	int c;
 
-	/* the ordering file's column first; rows equal there by the other files' columns
-	   (more than two files), rows without a value there in baseline order */
-	{
-		double va = 0, vb = 0;
-		int ra = row_rank(t, a, first, &va), rb = row_rank(t, b, first, &vb);
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if (!ra && va != vb)
+		return va > vb ? -1 : 1;
+	if (ra == 2) {
+		if (a->has[0] != b->has[0])
+			return a->has[0] ? -1 : 1;
+		if ((c = period_cmp(a, b, 0)))
+			return c;
+	} else {
+		int oa = row_origin(t, a), ob = row_origin(t, b);
 
+		if (oa != ob)
+			return oa < ob ? -1 : 1;
+		if (oa < t->nr_files && (c = period_cmp(a, b, oa)))
+			return c;
+		if ((c = period_cmp(a, b, first)))
+			return c;
+	}
+	for (int f = 1; f < t->nr_files; f++) {
+		if (f == first)
+			continue;
+		ra = row_rank(t, a, f, &va);
+		rb = row_rank(t, b, f, &vb);
 		if (ra != rb)
 			return ra < rb ? -1 : 1;
 		if (!ra && va != vb)
 			return va > vb ? -1 : 1;
-		if (ra == 1 && a->period[first] != b->period[first])
-			return a->period[first] > b->period[first] ? -1 : 1;
-		if (ra == 2 && a->has[0] != b->has[0])
-			return a->has[0] ? -1 : 1;
-		/* no entry in the ordering file: the baseline's period decides first */
-		if (ra == 2 && a->period[0] != b->period[0])
-			return a->period[0] > b->period[0] ? -1 : 1;
-		for (int f = 1; f < t->nr_files; f++) {
-			if (f == first)
-				continue;
-			ra = row_rank(t, a, f, &va);
-			rb = row_rank(t, b, f, &vb);
-			if (ra != rb)
-				return ra < rb ? -1 : 1;
-			if (!ra && va != vb)
-				return va > vb ? -1 : 1;
-			if (ra == 1 && a->period[f] != b->period[f])
-				return a->period[f] > b->period[f] ? -1 : 1;
-		}
-	}
-	if (a->period[0] != b->period[0])
-		return a->period[0] > b->period[0] ? -1 : 1;
-	/* then perf's order of the sort keys (symbols by address, ...) */
-	{
-		int c = hists_entry_cmp_keys(a->first_hists, a->first, b->first);
-
-		if (c)
+		if (ra == 1 && (c = period_cmp(a, b, f)))
 			return c;
 	}
+	if ((c = period_cmp(a, b, 0)))
+		return c;
+	c = hists_entry_cmp_keys(a->first_hists, a->first, b->first);
+	if (c)
+		return c;
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
@@ -292,7 +317,7 @@ static const char *tmp_wdiff(const char *v)
 {
 	static char out[64];
 
-	snprintf(out, sizeof(out), "%14s", v);
+	snprintf(out, sizeof(out), "%14.60s", v); /* values are short: the bound quiets -Wformat-truncation */
 	return out;
 }
 
