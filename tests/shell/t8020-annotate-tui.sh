@@ -4,52 +4,10 @@
 . "$(dirname "$0")/lib.sh"
 
 BURN=$SONDE_WORKLOADS/cpuburn
-# every captured screen is kept here (and copied to $SONDE_TEST_ARTEFACTS when set)
-SHOTS=$TRASH/screens
-mkdir -p "$SHOTS"
-SOCK=$TRASH/tmux.sock
-
-if ! command -v tmux >/dev/null; then
-	test_skip 'annotate TUI through tmux' 'tmux is not installed'
-	test_done
-	exit 0
-fi
-
-echo 0 >"$TRASH/nsock"
-tm() { tmux -S "$SOCK.$(cat "$TRASH/nsock")" "$@"; }
-trap 'for s in "$SOCK".*; do tmux -S "$s" kill-server 2>/dev/null; done; cd /; [ -n "$KEEP" ] || rm -rf "$TRASH"' EXIT
-
-# tui_start W H CMD: CMD in a fresh monochrome tmux pane (the selection is reverse video)
-tui_start() {
-	tm kill-server 2>/dev/null || true
-	echo $(($(cat "$TRASH/nsock") + 1)) >"$TRASH/nsock"
-	tm new-session -d -s t -x "$1" -y "$2" \
-		"cd $TRASH; LANG=C.UTF-8 LC_ALL= NO_COLOR=1 $3; echo rc=\$?; sleep 60"
-	wait_screen 'Samples:|rc=' || return 1
-}
-
-wait_screen() {
-	local i
-	for i in $(seq 50); do
-		tm capture-pane -p -t t | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "screen never showed: $1"
-	tm capture-pane -p -t t
-	return 1
-}
-
-# shot NAME: the pane's text (trailing blanks dropped) and, in NAME.sel, the selected line
-shot() {
-	sleep 0.3
-	tm capture-pane -p -t t >"$SHOTS/$1.raw"
-	sed -E 's/ +$//' "$SHOTS/$1.raw" >"$SHOTS/$1.txt"
-	tm capture-pane -p -e -t t | grep -F "$(printf '\033[7m')" |
-		sed -E 's/\x1b\[[0-9;]*m//g; s/ +$//' >"$SHOTS/$1.sel"
-	[ -z "$SONDE_TEST_ARTEFACTS" ] || cp "$SHOTS/$1.raw" "$SONDE_TEST_ARTEFACTS/t8020-$1.txt"
-}
-
-keys() { tm send-keys -t t "$@"; sleep 0.3; }
+. "$SONDE_ROOT/tests/shell/tui.sh"
+TUI_ENV=NO_COLOR=1	# monochrome: the selection is reverse video
+tui_setup t8020 'annotate TUI'
+trap 'tui_kill; cd /; [ -n "$KEEP" ] || rm -rf "$TRASH"' EXIT
 
 # pcts FILE: the percentages of the TUI rows ("NN.NN" before the bar), in order
 pcts() { sed -nE 's/^ *([0-9]+\.[0-9]+) │.*/\1/p' "$1"; }

@@ -4,52 +4,11 @@
 . "$(dirname "$0")/lib.sh"
 
 BURN=$SONDE_WORKLOADS/cpuburn
-# every captured screen is kept here (and copied to $SONDE_TEST_ARTEFACTS when set)
-SHOTS=$TRASH/screens
-mkdir -p "$SHOTS"
-SOCK=$TRASH/tmux.sock
-
-if ! command -v tmux >/dev/null; then
-	test_skip 'report TUI through tmux' 'tmux is not installed'
-	test_done
-	exit 0
-fi
-
-echo 0 >"$TRASH/nsock"
-# one tmux server per pane started (a new one never meets the old one shutting down)
-tm() { tmux -S "$SOCK.$(cat "$TRASH/nsock")" "$@"; }
-trap 'for s in "$SOCK".*; do tmux -S "$s" kill-server 2>/dev/null; done; cd /; rm -rf "$TRASH"' EXIT
-
-# tui_start W H CMD: CMD in a fresh tmux pane of W x H, then "rc=N" when it ends
-tui_start() {
-	tm kill-server 2>/dev/null || true
-	echo $(($(cat "$TRASH/nsock") + 1)) >"$TRASH/nsock"
-	tm new-session -d -s t -x "$1" -y "$2" \
-		"cd $TRASH; LANG=C.UTF-8 LC_ALL= $3; echo rc=\$?; sleep 60"
-	wait_screen 'Samples:|Available samples|rc=' || return 1
-}
-
-# wait_screen REGEX: until the pane shows REGEX (5 s at most)
-wait_screen() {
-	local i
-	for i in $(seq 50); do
-		tm capture-pane -p -t t | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "screen never showed: $1"
-	tm capture-pane -p -t t
-	return 1
-}
-
-# shot NAME: the pane's text into $SHOTS/NAME.txt (trailing blanks and the scroll bar dropped)
-shot() {
-	sleep 0.3
-	tm capture-pane -p -t t >"$SHOTS/$1.raw"
-	sed -E 's/[ ◆▒]+$//' "$SHOTS/$1.raw" >"$SHOTS/$1.txt"
-	[ -z "$SONDE_TEST_ARTEFACTS" ] || cp "$SHOTS/$1.raw" "$SONDE_TEST_ARTEFACTS/t8051-$1.txt"
-}
-
-keys() { tm send-keys -t t "$@"; sleep 0.3; }
+. "$SONDE_ROOT/tests/shell/tui.sh"
+TUI_STRIP=' ◆▒'	# and the scroll bar
+TUI_READY='Samples:|Available samples|rc='
+tui_setup t8051 'report TUI'
+trap 'tui_kill; cd /; rm -rf "$TRASH"' EXIT
 
 test_expect_success ROOT 'a small recording with callchains, and its --stdio report' '
 	"$SONDE" record -q -g -o rec.data "$BURN" 300 2>/dev/null &&
