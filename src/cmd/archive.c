@@ -18,28 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* the dso each sample ip lands in is hit (samples in time order, after the maps they need) */
-static int archive_hit(struct tool *tool, struct session *session, const union perf_event *ev,
-		       const struct perf_sample *s, struct evsel *evsel)
-{
-	struct machine *m = &session->machine;
-	struct thread *t = machine_findnew_thread(m, (int)s->pid, (int)s->tid);
-	const struct maps *maps = NULL;
-	struct map *map;
-
-	(void)tool;
-	(void)ev;
-	(void)evsel;
-	if (s->cpumode == PERF_RECORD_MISC_KERNEL || s->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
-		maps = &m->kmaps;
-	else if (s->cpumode == PERF_RECORD_MISC_USER || s->cpumode == PERF_RECORD_MISC_GUEST_USER)
-		maps = t->maps;
-	map = maps ? maps_find(maps, s->ip) : NULL;
-	if (map && map->dso)
-		map->dso->is_hit = true;
-	return 0;
-}
-
 static bool entry_hit(struct machine *m, const struct build_id_entry *e)
 {
 	for (struct dso *d = m->dsos; d; d = d->next)
@@ -69,7 +47,7 @@ int cmd_archive(int argc, const char **argv)
 {
 	const char *input = argc > 1 ? argv[1] : "perf.data";
 	struct machine_opts mopts = { .no_symbols = true };
-	struct tool tool = { .sample = archive_hit, .ordered = true };
+	struct tool tool = { .sample = session_mark_hit, .ordered = true };
 	struct data_error err = { 0 };
 	const struct perf_header *h;
 	struct strvec args = STRVEC_INIT;

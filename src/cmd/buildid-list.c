@@ -62,34 +62,9 @@ static int print_kernel(bool maps)
 	return 0;
 }
 
-/*
- * The hit marker, a tool on the session: the dso each sample ip lands in
- * (perf marks only the sample address, not callchains), in file order.
- */
-static int hit_sample(struct tool *tool, struct session *session, const union perf_event *ev,
-		      const struct perf_sample *s, struct evsel *evsel)
-{
-	struct machine *m = &session->machine;
-	struct thread *t = machine_findnew_thread(m, (int)s->pid, (int)s->tid);
-	const struct maps *maps = NULL;
-	struct map *map;
-
-	(void)tool;
-	(void)ev;
-	(void)evsel;
-	if (s->cpumode == PERF_RECORD_MISC_KERNEL || s->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
-		maps = &m->kmaps;
-	else if (s->cpumode == PERF_RECORD_MISC_USER || s->cpumode == PERF_RECORD_MISC_GUEST_USER)
-		maps = t->maps;
-	map = maps ? maps_find(maps, s->ip) : NULL;
-	if (map && map->dso)
-		map->dso->is_hit = true;
-	return 0;
-}
-
 static int mark_hits(struct session *session)
 {
-	struct tool tool = { .sample = hit_sample };
+	struct tool tool = { .sample = session_mark_hit };
 	struct data_error err = { 0 };
 
 	if (session_process(session, &tool, &err) < 0) {

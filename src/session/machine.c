@@ -643,6 +643,19 @@ static char cpumode_level(int cpumode)
 	}
 }
 
+struct map *machine_sample_map(struct machine *machine, const struct perf_sample *sample)
+{
+	const struct maps *maps = NULL;
+
+	if (sample->cpumode == PERF_RECORD_MISC_KERNEL ||
+	    sample->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		maps = &machine->kmaps;
+	else if (sample->cpumode == PERF_RECORD_MISC_USER ||
+		 sample->cpumode == PERF_RECORD_MISC_GUEST_USER)
+		maps = machine_findnew_thread(machine, (int)sample->pid, (int)sample->tid)->maps;
+	return maps ? maps_find(maps, sample->ip) : NULL;
+}
+
 /* intern the frame for a resolved (or not) address */
 static struct frame *frame_intern(struct machine *machine, struct map *map, u64 ip, char level)
 {

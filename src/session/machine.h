@@ -203,6 +203,12 @@ struct dso *machine_findnew_dso(struct machine *machine, const char *long_name,
 struct map *maps_find(const struct maps *maps, u64 addr);
 
 /*
+ * machine_sample_map - the map @sample's ip lands in: the kernel's maps or
+ * its thread's (made if new) by its cpumode; NULL for other modes or no map.
+ */
+struct map *machine_sample_map(struct machine *machine, const struct perf_sample *sample);
+
+/*
  * machine_resolve_ip - the frame for address @ip seen in @thread with
  * @cpumode (PERF_RECORD_MISC_USER/KERNEL/...). Loads the dso's symbols on
  * first use. Never NULL; the frame is owned by the machine.

@@ -239,6 +239,17 @@ static void read_pos(struct session *s, u64 offset, struct record_pos *pos)
 	pos->file = data_reader_cur_path(s->reader);
 }
 
+int session_mark_hit(struct tool *tool, struct session *session, const union perf_event *ev,
+		     const struct perf_sample *sample, struct evsel *evsel)
+{
+	struct map *map = machine_sample_map(&session->machine, sample);
+
+	(void)tool, (void)ev, (void)evsel;
+	if (map && map->dso)
+		map->dso->is_hit = true;
+	return 0;
+}
+
 int session_process(struct session *s, struct tool *tool, struct data_error *err)
 {
 	struct delivery d = { s, tool };

@@ -105,6 +105,14 @@ void session_free(struct session *session);
 int session_process(struct session *session, struct tool *tool, struct data_error *err);
 
 /*
+ * session_mark_hit - a tool's sample callback: the dso the sample's ip lands
+ * in is hit (dso->is_hit; perf marks the sample address only, not the
+ * callchain), for the build-id lists of archive and buildid-list. Returns 0.
+ */
+int session_mark_hit(struct tool *tool, struct session *session, const union perf_event *ev,
+		     const struct perf_sample *sample, struct evsel *evsel);
+
+/*
  * session_deliver_event - one kernel record that did not come from the
  * reader (a live session's rings, synthesized /proc state): update the
  * machine and call @tool at once, without ordering. Tool records
