@@ -143,4 +143,14 @@ char *trace_build_filter(struct trace *trace);
 /* trace_release - free threads and descriptions. */
 void trace_release(struct trace *trace);
 
+/*
+ * trace_run - the live trace (cmd/trace-run.c): the events set up and
+ * opened, @argv's workload started (none: the target), syscalls printed
+ * until it ends or a signal; perf trace's exit status.
+ */
+int trace_run(struct trace *trace, const char **argv);
+
+/* trace_raw_syscalls_layout - where sys_enter's id and args and sys_exit's id and ret are (cmd/trace-run.c) */
+int trace_raw_syscalls_layout(struct trace *trace);
+
 #endif
