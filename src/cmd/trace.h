@@ -150,6 +150,12 @@ void trace_release(struct trace *trace);
  */
 int trace_run(struct trace *trace, const char **argv);
 
+/* trace_desc_get - syscall @id's description, read on first use (NULL: @id < 0) (cmd/trace-out.c) */
+struct syscall_desc *trace_desc_get(struct trace *trace, int id);
+
+/* trace_desc_name - the syscall's name, or its number written into @buf when it has none */
+const char *trace_desc_name(struct syscall_desc *d, char *buf, size_t len);
+
 /* trace_raw_syscalls_layout - where sys_enter's id and args and sys_exit's id and ret are (cmd/trace-run.c) */
 int trace_raw_syscalls_layout(struct trace *trace);
 
