@@ -86,6 +86,12 @@ int record_rotate_file(struct record *rec, bool at_exit);
 int opt_exclude_perf(const struct opt_spec *opt, const char *arg, int unset);
 int opt_synth(const struct opt_spec *opt, const char *arg, int unset);
 int opt_control(const struct opt_spec *opt, const char *arg, int unset);
+/* -I[=regs] / --user-regs[=regs]: x86-64 register names into the sample masks ("?" lists them) */
+int opt_intr_regs(const struct opt_spec *opt, const char *arg, int unset);
+int opt_user_regs(const struct opt_spec *opt, const char *arg, int unset);
+/* -j FILTERS: perf's branch filter names (privilege levels alone: "any"); -b: any branch */
+int opt_branch_filter(const struct opt_spec *opt, const char *arg, int unset);
+int opt_branch_any(const struct opt_spec *opt, const char *arg, int unset);
 /* parse_delay_ranges - "-D A-B[,C-D...]" into rec->delay_ranges; -1 when malformed. */
 int parse_delay_ranges(struct record *rec, const char *arg);
 
