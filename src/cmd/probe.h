@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+struct opt_spec;
 struct strvec;
 struct probe_binary;
 struct probe_dwarf_func;
@@ -65,6 +66,20 @@ int probe_cmd_no_debuginfo(const char *path, const char *what);
  */
 int probe_cmd_find_funcs(struct probe_binary *pb, const char *name, const char *file, bool inlines,
 			 bool by_symbols, struct probe_dwarf_func **fns);
+
+/*
+ * probe_optional_values - a copy of @argv (strings malloc'ed) where a bare
+ * -F/--funcs or -l/--list, one without a value after it, has an empty one.
+ */
+const char **probe_optional_values(int argc, const char **argv);
+
+/*
+ * probe_check_exclusive - perf's exclusive commands, on argv before parsing:
+ * a second different one is a usage error naming both (@usage and the
+ * @options of both printed), exit 129.
+ */
+void probe_check_exclusive(int argc, const char **argv, const char *const usage[],
+			   const struct opt_spec *options);
 
 /* probe_base_name - perf's event name of a spec: EVENT, or FUNC up to a '.', "__return" added. */
 char *probe_base_name(const struct probe_spec *ps);
