@@ -8,8 +8,10 @@
 
 #include <stdbool.h>
 
+struct opt_spec;
 struct strvec;
 struct probe_binary;
+struct probe_dwarf_func;
 struct probe_plan;
 struct probe_spec;
 
@@ -49,6 +51,35 @@ int probe_dwarf_resolve(struct probe_binary *pb, const char *group, const struct
 			struct probe_plan *plan, const struct probe_dwarf_opts *po);
 /* probe_cmd_dwarf_release - free the arguments probe_dwarf_resolve() made. */
 void probe_cmd_dwarf_release(void);
+
+/*
+ * probe_cmd_no_debuginfo - perf's message that @path has no debug
+ * information, so --line or --vars (@what: "lines", "vars") fails: 254
+ */
+int probe_cmd_no_debuginfo(const char *path, const char *what);
+
+/*
+ * probe_cmd_find_funcs - the functions named @name in DWARF (@file: in that
+ * source file; @inlines: inlined copies too); failing that with @by_symbols,
+ * the DWARF functions at the ELF symbols of that name. Returns how many, in
+ * *@fns (malloc'ed), or -errno.
+ */
+int probe_cmd_find_funcs(struct probe_binary *pb, const char *name, const char *file, bool inlines,
+			 bool by_symbols, struct probe_dwarf_func **fns);
+
+/*
+ * probe_optional_values - a copy of @argv (strings malloc'ed) where a bare
+ * -F/--funcs or -l/--list, one without a value after it, has an empty one.
+ */
+const char **probe_optional_values(int argc, const char **argv);
+
+/*
+ * probe_check_exclusive - perf's exclusive commands, on argv before parsing:
+ * a second different one is a usage error naming both (@usage and the
+ * @options of both printed), exit 129.
+ */
+void probe_check_exclusive(int argc, const char **argv, const char *const usage[],
+			   const struct opt_spec *options);
 
 /* probe_base_name - perf's event name of a spec: EVENT, or FUNC up to a '.', "__return" added. */
 char *probe_base_name(const struct probe_spec *ps);

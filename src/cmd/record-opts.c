@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde record: option parsers for --exclude-perf, --synth, --control and -D ranges. */
+/* sonde record: option parsers for --exclude-perf, --synth, --control, -D ranges, -I/--user-regs and -j/-b. */
 #include "cmd/record.h"
 #include "core/evsel.h"
 #include "lib/optspec.h"
@@ -159,5 +159,129 @@ int parse_delay_ranges(struct record *rec, const char *arg)
 	if (!n)
 		return -1;
 	rec->nr_delay_ranges = n;
+	return 0;
+}
+
+/* x86-64 perf register numbers (arch/x86 perf_regs), in the order perf lists them */
+static const struct {
+	const char *name;
+	int bit;
+} x86_regs[] = {
+	{ "AX", 0 }, { "BX", 1 }, { "CX", 2 }, { "DX", 3 }, { "SI", 4 }, { "DI", 5 },
+	{ "BP", 6 }, { "SP", 7 }, { "IP", 8 }, { "FLAGS", 9 }, { "CS", 10 }, { "SS", 11 },
+	{ "R8", 16 }, { "R9", 17 }, { "R10", 18 }, { "R11", 19 }, { "R12", 20 }, { "R13", 21 },
+	{ "R14", 22 }, { "R15", 23 },
+};
+
+/* "-I[=regs]" / "--user-regs[=regs]": register names, "?" lists them */
+static int parse_regs(const char *arg, u64 *mask)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (!arg || !*arg) {
+		*mask = PERF_REGS_MASK_X86_64;
+		return 0;
+	}
+	if (!strcmp(arg, "?")) {
+		fprintf(stderr, "available registers: ");
+		for (size_t i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
+			fprintf(stderr, "%s ", x86_regs[i].name);
+		fprintf(stderr, "\n\n");
+		return -1;
+	}
+	copy = xstrdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
+			if (!strcasecmp(tok, x86_regs[i].name))
+				break;
+		if (i == sizeof(x86_regs) / sizeof(x86_regs[0])) {
+			fprintf(stderr, "unknown register %s, check man page\n\n", tok);
+			free(copy);
+			return -1;
+		}
+		*mask |= 1ULL << x86_regs[i].bit;
+	}
+	free(copy);
+	return 0;
+}
+
+int opt_intr_regs(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->dest;
+
+	if (unset) {
+		rec->opts.sample_regs_intr = 0;
+		return 0;
+	}
+	return parse_regs(arg, &rec->opts.sample_regs_intr);
+}
+
+int opt_user_regs(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->dest;
+
+	if (unset) {
+		rec->opts.sample_regs_user = 0;
+		return 0;
+	}
+	return parse_regs(arg, &rec->opts.sample_regs_user);
+}
+
+/* -j: perf's branch filter names; only privilege levels given means "any" branch */
+int opt_branch_filter(const struct opt_spec *opt, const char *arg, int unset)
+{
+	static const struct {
+		const char *name;
+		u64 bit;
+	} modes[] = {
+		{ "u", PERF_SAMPLE_BRANCH_USER }, { "k", PERF_SAMPLE_BRANCH_KERNEL },
+		{ "hv", PERF_SAMPLE_BRANCH_HV }, { "any", PERF_SAMPLE_BRANCH_ANY },
+		{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+		{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+		{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+		{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX }, { "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
+		{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX }, { "cond", PERF_SAMPLE_BRANCH_COND },
+		{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP }, { "call", PERF_SAMPLE_BRANCH_CALL },
+		{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+		{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+	};
+	const u64 plm = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV;
+	struct record *rec = opt->dest;
+	char *copy, *tok, *save = NULL;
+	u64 mask = 0;
+
+	if (unset) {
+		rec->opts.branch_stack = 0;
+		return 0;
+	}
+	copy = xstrdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (!strcasecmp(tok, modes[i].name))
+				break;
+		if (i == sizeof(modes) / sizeof(modes[0])) {
+			fprintf(stderr, "unknown branch filter %s, check man page\n\n", tok);
+			free(copy);
+			return -1;
+		}
+		mask |= modes[i].bit;
+	}
+	free(copy);
+	if (!(mask & ~plm))
+		mask |= PERF_SAMPLE_BRANCH_ANY;
+	rec->opts.branch_stack = mask;
+	return 0;
+}
+
+int opt_branch_any(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->dest;
+
+	(void)arg;
+	rec->opts.branch_stack = unset ? 0 : PERF_SAMPLE_BRANCH_ANY;
 	return 0;
 }

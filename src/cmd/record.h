@@ -9,6 +9,7 @@
 #include "lib/util.h"
 #include "session/recorder.h"
 
+#include <signal.h>
 #include <stdbool.h>
 
 struct opt_spec;
@@ -85,10 +86,30 @@ int record_rotate_file(struct record *rec, bool at_exit);
 int opt_exclude_perf(const struct opt_spec *opt, const char *arg, int unset);
 int opt_synth(const struct opt_spec *opt, const char *arg, int unset);
 int opt_control(const struct opt_spec *opt, const char *arg, int unset);
+/* -I[=regs] / --user-regs[=regs]: x86-64 register names into the sample masks ("?" lists them) */
+int opt_intr_regs(const struct opt_spec *opt, const char *arg, int unset);
+int opt_user_regs(const struct opt_spec *opt, const char *arg, int unset);
+/* -j FILTERS: perf's branch filter names (privilege levels alone: "any"); -b: any branch */
+int opt_branch_filter(const struct opt_spec *opt, const char *arg, int unset);
+int opt_branch_any(const struct opt_spec *opt, const char *arg, int unset);
 /* parse_delay_ranges - "-D A-B[,C-D...]" into rec->delay_ranges; -1 when malformed. */
 int parse_delay_ranges(struct record *rec, const char *arg);
 
 /* record_run - validate, open, record and write; returns the exit status. */
 int record_run(struct record *rec, const struct opt_spec *options, const char *const usage[]);
+
+/* record_install_handlers - SIGINT, SIGTERM, SIGCHLD and SIGUSR2 caught, without SA_RESTART (cmd/record-loop.c) */
+void record_install_handlers(void);
+
+/* record_block_signals - block those signals (the old mask in @orig): they are taken inside ppoll() only */
+void record_block_signals(sigset_t *orig);
+
+/*
+ * record_loop - read the rings into the output until the workload ends, a
+ * signal or --control stops it, or a limit is reached, waiting in ppoll()
+ * with @waitmask; -D delays and ranges and output switching included.
+ * Returns 0 or -errno.
+ */
+int record_loop(struct record *rec, const sigset_t *waitmask);
 
 #endif

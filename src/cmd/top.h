@@ -11,6 +11,7 @@
 #include "symbol/symtab.h"
 #include "ui/hists.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -64,6 +65,10 @@ extern const char top_call_graph_help[];
 
 /* top_opt_mmap_pages - -m PAGES (a count or a size) */
 int top_opt_mmap_pages(const struct opt_spec *opt, const char *arg, int unset);
+/* top_done - set by top's signal handler (cmd/top.c): the loops stop, the run ends */
+extern volatile sig_atomic_t top_done;
+/* top_synthesize - the kernel, modules and target tasks as records into the session (cmd/top-live.c) */
+int top_synthesize(struct top *top);
 /* top_read_rings - deliver what the rings hold; returns the number of rings that had data */
 int top_read_rings(struct top *top);
 /* top_take_stats - the header's numbers since the last refresh (and reset them) */

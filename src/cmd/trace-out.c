@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde trace: records to thread state, perf trace's syscall lines and its -s summary tables. */
+/* sonde trace: records to thread state and perf trace's syscall lines (the -s tables: cmd/trace-summary.c). */
 #include "cmd/trace.h"
 
 #include "data/event.h"
@@ -152,7 +152,7 @@ static const struct syscall_fmt_cb *fmt_cb(struct trace *trace, struct trace_thr
 	return &cb;
 }
 
-static struct syscall_desc *desc_get(struct trace *trace, int id)
+struct syscall_desc *trace_desc_get(struct trace *trace, int id)
 {
 	if (id < 0)
 		return NULL;
@@ -173,7 +173,7 @@ static struct syscall_desc *desc_get(struct trace *trace, int id)
 	return &trace->descs[id];
 }
 
-static const char *desc_name(struct syscall_desc *d, char *buf, size_t len)
+const char *trace_desc_name(struct syscall_desc *d, char *buf, size_t len)
 {
 	if (d->name)
 		return d->name;
@@ -270,7 +270,7 @@ static void add_call(struct trace *trace, struct strbuf *sb, struct syscall_desc
 {
 	char nbuf[16];
 
-	strbuf_addf(sb, "%s(", desc_name(d, nbuf, sizeof(nbuf)));
+	strbuf_addf(sb, "%s(", trace_desc_name(d, nbuf, sizeof(nbuf)));
 	syscall_format_args(d, args, fmt_cb(trace, t), sb);
 	strbuf_addch(sb, ')');
 }
@@ -289,7 +289,7 @@ static void flush_cut_entry(struct trace *trace, struct trace_thread *except)
 	t->entry.printed = true;
 	line_head(trace, &sb, &t->entry.time, -1, t);
 	from = sb.len;
-	add_call(trace, &sb, desc_get(trace, t->entry.id), t->entry.args, t);
+	add_call(trace, &sb, trace_desc_get(trace, t->entry.id), t->entry.args, t);
 	pad(&sb, from, ARGS_WIDTH - 3);
 	strbuf_addstr(&sb, " ...");
 	emit(trace, &sb);
@@ -342,7 +342,7 @@ static void stats_add(struct trace_thread *t, int id, u64 ns, s64 ret)
 static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int id,
 		     const u64 *args)
 {
-	struct syscall_desc *d = desc_get(trace, id);
+	struct syscall_desc *d = trace_desc_get(trace, id);
 
 	flush_cut_entry(trace, t);
 	/* the thread's last call never returned (rt_sigreturn's exit has id -1): shown cut */
@@ -377,7 +377,7 @@ static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int 
 
 static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int id, s64 ret)
 {
-	struct syscall_desc *d = desc_get(trace, id);
+	struct syscall_desc *d = trace_desc_get(trace, id);
 	bool have_entry = t->entry.active && t->entry.id == id;
 	u64 ns = have_entry && time > t->entry.time ? time - t->entry.time : 0;
 	double dur = ns / 1e6;
@@ -402,7 +402,7 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 	if (have_entry && !t->entry.printed)
 		add_call(trace, &sb, d, t->entry.args, t);
 	else
-		strbuf_addf(&sb, " ... [continued]: %s())", desc_name(d, nbuf, sizeof(nbuf)));
+		strbuf_addf(&sb, " ... [continued]: %s())", trace_desc_name(d, nbuf, sizeof(nbuf)));
 	pad(&sb, from, ARGS_WIDTH);
 	strbuf_addstr(&sb, " = ");
 	syscall_format_ret(d, have_entry ? t->entry.args : NULL, ret, fmt_cb(trace, t), &sb);
@@ -575,121 +575,6 @@ int trace_process_event(struct trace *trace, const union perf_event *ev, u64 tim
 	}
 	(void)time;
 	return trace_process_sample(trace, evsel_by_id(trace, sample.id), &sample);
-}
-
-/* ---- summary ---- */
-
-struct thread_vec {
-	struct trace_thread **v;
-	int nr, alloc;
-};
-
-static int collect_thread(uint64_t key, void *val, void *arg)
-{
-	struct thread_vec *tv = arg;
-
-	if (tv->nr == tv->alloc) {
-		tv->alloc = tv->alloc ? 2 * tv->alloc : 16;
-		tv->v = xrealloc(tv->v, tv->alloc * sizeof(*tv->v));
-	}
-	tv->v[tv->nr++] = val;
-	return 0;
-}
-
-/*
- * cmp_threads - perf's order: its thread table, 256 buckets by tid, each
- * bucket in tid order
- */
-static int cmp_threads(const void *a, const void *b)
-{
-	const struct trace_thread *x = *(struct trace_thread *const *)a;
-	const struct trace_thread *y = *(struct trace_thread *const *)b;
-
-	if ((x->tid & 255) != (y->tid & 255))
-		return (x->tid & 255) - (y->tid & 255);
-	return x->tid - y->tid;
-}
-
-static const struct syscall_stats *sort_base;
-
-static int cmp_stats(const void *a, const void *b)
-{
-	const struct syscall_stats *x = &sort_base[*(const int *)a];
-	const struct syscall_stats *y = &sort_base[*(const int *)b];
-
-	if (x->total_ns != y->total_ns)
-		return x->total_ns > y->total_ns ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
-}
-
-static void print_thread_summary(struct trace *trace, struct trace_thread *t)
-{
-	FILE *out = trace->out;
-	int *order = xcalloc(t->nr_stats ? t->nr_stats : 1, sizeof(int)), nr = 0;
-
-	fprintf(out, " %s (%d), %llu events, %.1f%%", t->comm, t->tid,
-		(unsigned long long)t->nr_events,
-		trace->nr_records ? 100.0 * t->nr_events / trace->nr_records : 0.0);
-	if (t->nr_majfaults)
-		fprintf(out, ", %llu majfaults", (unsigned long long)t->nr_majfaults);
-	if (t->nr_minfaults)
-		fprintf(out, ", %llu minfaults", (unsigned long long)t->nr_minfaults);
-	if (trace->sched)
-		fprintf(out, ", %.3f msec", t->runtime_ns / 1e6);
-	fprintf(out, "\n\n");
-	fprintf(out, "   syscall            calls  errors  total       min       avg       max       stddev\n");
-	fprintf(out, "                                     (msec)    (msec)    (msec)    (msec)        (%%)\n");
-	fprintf(out, "   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
-	for (int i = 0; i < t->nr_stats; i++)
-		if (t->stats[i].calls)
-			order[nr++] = i;
-	sort_base = t->stats;
-	qsort(order, nr, sizeof(int), cmp_stats);
-	for (int k = 0; k < nr; k++) {
-		const struct syscall_stats *s = &t->stats[order[k]];
-		struct syscall_desc *d = desc_get(trace, order[k]);
-		double avg = s->mean / 1e6, rel = 0;
-		char nbuf[16];
-
-		if (s->calls > 1 && s->mean > 0)
-			rel = 100.0 * sqrt(s->m2 / (s->calls - 1) / s->calls) / s->mean;
-		fprintf(out, "   %-15s %8llu %6llu %9.3f %9.3f %9.3f %9.3f %9.2f%%\n",
-			desc_name(d, nbuf, sizeof(nbuf)), (unsigned long long)s->calls,
-			(unsigned long long)s->errors, s->total_ns / 1e6, s->min_ns / 1e6, avg,
-			s->max_ns / 1e6, rel);
-		if (trace->errno_summary)
-			for (int e = 0; e < s->nr_errnos; e++)
-				if (s->errnos[e]) {
-					const char *name = errno_name(e);
-
-					if (name)
-						fprintf(out, "\t\t\t\t%s: %llu\n", name,
-							(unsigned long long)s->errnos[e]);
-					else
-						fprintf(out, "\t\t\t\t%d: %llu\n", e,
-							(unsigned long long)s->errnos[e]);
-				}
-	}
-	fprintf(out, "\n\n");
-	free(order);
-}
-
-void trace_print_summary(struct trace *trace)
-{
-	struct thread_vec tv = { 0 };
-
-	u64map_for_each(&trace->threads, collect_thread, &tv);
-	qsort(tv.v, tv.nr, sizeof(*tv.v), cmp_threads);
-	fprintf(trace->out, "\n Summary of events:\n\n");
-	for (int i = 0; i < tv.nr; i++) {
-		bool any = tv.v[i]->nr_majfaults || tv.v[i]->nr_minfaults;
-
-		for (int k = 0; k < tv.v[i]->nr_stats && !any; k++)
-			any = tv.v[i]->stats[k].calls;
-		if (any)
-			print_thread_summary(trace, tv.v[i]);
-	}
-	free(tv.v);
 }
 
 static int free_thread(uint64_t key, void *val, void *arg)

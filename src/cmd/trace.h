@@ -143,4 +143,20 @@ char *trace_build_filter(struct trace *trace);
 /* trace_release - free threads and descriptions. */
 void trace_release(struct trace *trace);
 
+/*
+ * trace_run - the live trace (cmd/trace-run.c): the events set up and
+ * opened, @argv's workload started (none: the target), syscalls printed
+ * until it ends or a signal; perf trace's exit status.
+ */
+int trace_run(struct trace *trace, const char **argv);
+
+/* trace_desc_get - syscall @id's description, read on first use (NULL: @id < 0) (cmd/trace-out.c) */
+struct syscall_desc *trace_desc_get(struct trace *trace, int id);
+
+/* trace_desc_name - the syscall's name, or its number written into @buf when it has none */
+const char *trace_desc_name(struct syscall_desc *d, char *buf, size_t len);
+
+/* trace_raw_syscalls_layout - where sys_enter's id and args and sys_exit's id and ret are (cmd/trace-run.c) */
+int trace_raw_syscalls_layout(struct trace *trace);
+
 #endif

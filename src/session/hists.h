@@ -209,7 +209,7 @@ struct hists {
 	size_t nr_chunks, alloc_chunks;
 	int nr_group;		     /* group view: members (leader included), else 0 */
 	struct hist_group_val *grp_pool; /* owned: nr_entries * nr_group values */
-	struct tf_tree *tf_tree;     /* trace_fields: perf's input tree, replayed (hists.c) */
+	struct tf_tree *tf_tree;     /* trace_fields: perf's input tree, replayed (hists-sort.c) */
 	struct hist_memo *memo;	     /* --children: recent frame -> entry lookups (hists.c) */
 };
 
