@@ -173,3 +173,19 @@ report_same() {
 	{ [ $rc_p = $rc_s ] || { echo "exit $rc_s, perf $rc_p: $*"; cat sonde.err; return 1; }; } ||
 	{ echo "failed: $f $*"; return 1; }
 }
+
+# wait_events_open PID: until PID holds perf_event fds (its events are open; 10 s at
+# most), then a moment for it to enable them; for tests whose workload must not
+# start before a tracer is ready on a loaded machine
+wait_events_open() {
+	local i
+	for i in $(seq 100); do
+		if ls -l "/proc/$1/fd" 2>/dev/null | grep -q "anon_inode:\[perf_event\]"; then
+			sleep 0.3
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "pid $1 opened no perf events in 10 s"
+	return 1
+}

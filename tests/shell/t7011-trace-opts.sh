@@ -8,12 +8,16 @@
 W=$SONDE_WORKLOADS/sysmix
 
 test_expect_success ROOT,TRACEFS,NOBODY '-u traces the processes of a user (and their children)' '
-	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "sleep 1; exec $W" </dev/null 2>log &
+	# the workload waits 3 s: the trace must be ready before it runs (checked)
+	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "sleep 3; exec $W" </dev/null 2>log &
 	wpid=$!
-	sleep 0.3 &&
+	sleep 0.3
+	# (not "sleep && trace &": that backgrounds a subshell, and $! is not the trace)
 	"$SONDE" trace -u nobody -e close,getppid -o out 2>err &
 	tpid=$!
-	sleep 2.5 && interrupt $tpid && wait $wpid &&
+	{ wait_events_open $tpid || { cat err; false; }; } &&
+	test "$(cat /proc/$wpid/comm)" = sh &&
+	wait $wpid && sleep 0.5 && interrupt $tpid &&
 	test_grep "sysmix/$wpid close\(fd: 1234\) += -1 EBADF \(Bad file descriptor\)$" out &&
 	test_grep "sysmix/[0-9]+ getppid\(\) += $wpid \(sysmix\)$" out &&
 	test_grep "sysmix/[0-9]+ close\(fd: 4321\) += -1 EBADF" out
