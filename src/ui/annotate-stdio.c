@@ -275,9 +275,9 @@ static int cmp_line_sum(const void *a, const void *b)
 
 /*
  * -l: perf's "Sorted summary for file" of the source lines whose
- * instructions hold at least half a percent, and the "// file:line" mark
- * of each such instruction that starts another line (returned per line
- * index, owned strings, NULL elsewhere).
+ * instructions hold more than half a percent (exactly 0.5 is out, as in
+ * perf), and the "// file:line" mark of each such instruction that starts
+ * another line (returned per line index, owned strings, NULL elsewhere).
  */
 static const char **print_line_summary(FILE *out, const struct annotate_line *lines, size_t nr,
 				       const struct annotate_sym *as,
@@ -301,7 +301,7 @@ static const char **print_line_summary(FILE *out, const struct annotate_line *li
 			continue;
 		a = annotate_sym_find_addr(as, in->addr);
 		pct = annotate_percent(a, as, ah, o->percent_type);
-		if (!a || pct < 0.5)
+		if (!a || pct <= 0.5)
 			continue;
 		if (in->file) {
 			file = o->full_paths || !strrchr(in->file, '/') ? in->file
