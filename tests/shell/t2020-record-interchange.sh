@@ -124,6 +124,12 @@ test_expect_success PERF 'perf report -D sees the synthesized records perf write
 test_expect_success PERF '-p: existing process maps synthesized (MMAP2 from /proc)' '
 	"$W/cpuburn" 2000 &
 	bp=$!
+	# attach once the forked shell child has become cpuburn (exec done)
+	for i in $(seq 50); do
+		test "$(cat /proc/$bp/comm 2>/dev/null)" = cpuburn && break
+		sleep 0.1
+	done
+	test "$(cat /proc/$bp/comm)" = cpuburn
 	"$SONDE" record -q -p $bp -o p.data &
 	rp=$!
 	sleep 0.4; interrupt $rp; wait $rp; kill $bp
