@@ -421,25 +421,54 @@ static void cache_missing(const char *dir, struct data_reader *r)
 	}
 }
 
+/* the build-id in the raw notes file @path; <= 0 when there is none */
+static int notes_file_build_id(const char *path, u8 *bid)
+{
+	u8 buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return buildid_parse_notes(buf, n, bid, BUILD_ID_SIZE);
+}
+
 /*
- * --kcore: perf copies the kernel's parts of a kcore file, with the
- * kallsyms and modules files beside it, under [kernel.kcore]/BUILDID/TIME.
- * sonde checks what perf needs and gives perf's message when something is
- * missing (a kernel without modules has no /proc/modules: perf fails so
- * too); the copy itself is not done yet.
+ * --kcore: perf copies the kernel's parts of a kcore file, with the kallsyms
+ * and modules files beside it, under [kernel.kcore]/BUILDID/TIME/, the
+ * build-id read from <root>/sys/kernel/notes (root: the directory above the
+ * kcore's). As perf: a path that is relative, not named kcore or right
+ * under / fails at once; with the build-id the
+ * cache directory is made (perf leaves it behind when a part is missing).
+ * sonde does not copy kcore files yet: it ends there with perf's message.
  */
-static void cache_kcore(const char *file)
+static void cache_kcore(const char *dir, const char *file)
 {
 	char *copy = xstrdup(file), *slash = strrchr(copy, '/');
-	const char *base = slash ? (slash == copy ? "/" : (*slash = 0, copy)) : ".";
-	char *kallsyms = xasprintf("%s/kallsyms", base), *modules = xasprintf("%s/modules", base);
+	char *kallsyms = NULL, *modules = NULL, *notes = NULL;
 	u8 bid[BUILD_ID_SIZE];
-	bool has_parts = !access(file, R_OK) && !access(kallsyms, R_OK) && !access(modules, R_OK) &&
-			 buildid_read_kernel(bid, sizeof(bid)) > 0;
 
+	if (file[0] == '/' && slash && slash != copy && !strcmp(slash + 1, "kcore")) {
+		char *up;
+
+		*slash = 0;
+		kallsyms = xasprintf("%s/kallsyms", copy);
+		modules = xasprintf("%s/modules", copy);
+		up = strrchr(copy, '/');
+		if (up)
+			*up = 0;
+		notes = xasprintf("%s/sys/kernel/notes", copy);
+		if (notes_file_build_id(notes, bid) > 0) {
+			mkdir(dir, 0755);
+			if (bc.verbose && !access(file, R_OK) && !access(kallsyms, R_OK) &&
+			    !access(modules, R_OK))
+				pr_err("sonde: copying a kcore file into the cache is not supported yet\n");
+		}
+	}
 	pr_err("Couldn't add %s\n", file);
-	if (has_parts && bc.verbose)
-		pr_err("sonde: copying a kcore file into the cache is not supported yet\n");
+	free(notes);
 	free(kallsyms);
 	free(modules);
 	free(copy);
@@ -488,7 +517,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 	for (size_t i = 0; i < bc.updates.nr; i++)
 		cache_update(dir, bc.updates.v[i]);
 	if (bc.kcore)
-		cache_kcore(bc.kcore);
+		cache_kcore(dir, bc.kcore);
 	if (r)
 		cache_missing(dir, r);
 	if (bc.list)

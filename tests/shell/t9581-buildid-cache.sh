@@ -73,6 +73,12 @@ test_expect_success PERF 'kcore: perf'"'"'s message where it cannot be added' '
 	fresh &&
 	both -k /nonexistent && test_grep "^Couldn.t add /nonexistent" err.s &&
 	both -k relative/kcore && test_grep "^Couldn.t add relative/kcore" err.s &&
+	both -k /kcore && both -k "$TRASH/root/proc/notkcore" &&
+	# a root of our own: the kernel notes, kallsyms and modules, no kcore: perf makes the cache
+	# directory, then fails on the missing kcore
+	mkdir -p root/proc root/sys/kernel && cp /sys/kernel/notes root/sys/kernel/notes &&
+	head -100 /proc/kallsyms >root/proc/kallsyms && : >root/proc/modules &&
+	both -v -k "$TRASH/root/proc/kcore" && test_grep "^\.debug$" tree.s &&
 	if ! test -r /proc/kcore || ! test -e /proc/modules; then
 		both -v -k /proc/kcore && test_grep "^Couldn.t add /proc/kcore" err.s
 	else
