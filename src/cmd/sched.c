@@ -257,9 +257,10 @@ static const char *const replay_usage[] = { "perf sched replay [<options>]", NUL
 /* calibrate first (perf does, before opening the file), then model and replay */
 static int sched_replay_cmd(int argc, const char **argv)
 {
-	int repeat = 10;
+	unsigned int repeat = 10;
 	const struct opt_spec options[] = {
-		SPEC_INT("repeat", 'r', &repeat, "repeat the workload replay N times (-1: infinite)"),
+		/* perf's help says -1 repeats forever, but its option takes no negative number */
+		SPEC_UINT("repeat", 'r', &repeat, "repeat the workload replay N times (-1: infinite)"),
 		SCHED_GLOBAL_SPECS(OPTT_HIDDEN),
 		SPEC_END(),
 	};

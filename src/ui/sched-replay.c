@@ -20,9 +20,10 @@ void sched_replay_calibrate_print(struct sched_replay *rp)
 	fflush(stdout);
 }
 
-int sched_replay(struct sched_replay *rp, struct session *session, int repeat)
+int sched_replay(struct sched_replay *rp, struct session *session, unsigned int repeat)
 {
 	double avg_ms = 0, avg_cpu = 0;
+	double weight = repeat;
 	int ret;
 
 	ret = sched_replay_load(rp, session);
@@ -42,7 +43,7 @@ int sched_replay(struct sched_replay *rp, struct session *session, int repeat)
 	}
 	printf("------------------------------------------------------------\n");
 	fflush(stdout);
-	for (int i = 1; repeat < 0 || i <= repeat; i++) {
+	for (unsigned int i = 1; i <= repeat; i++) {
 		struct replay_result res;
 		double ms, cpu;
 
@@ -51,10 +52,13 @@ int sched_replay(struct sched_replay *rp, struct session *session, int repeat)
 			return ret;
 		ms = (double)res.wall_ns / 1e6;
 		cpu = (double)res.cpu_ns / 1e6;
-		/* a running average weighted 9:1 towards the past, started at the first replay */
-		avg_ms = i == 1 ? ms : (avg_ms * 9 + ms) / 10;
-		avg_cpu = i == 1 ? cpu : (avg_cpu * 9 + cpu) / 10;
-		printf("#%-3d: %0.3f, ravg: %0.2f, cpu: %0.2f / %0.2f\n", i, ms, avg_ms, cpu, avg_cpu);
+		/*
+		 * a running average over the last N replays (N the repeat
+		 * count): the past weighs N-1 to the new one's 1
+		 */
+		avg_ms = i == 1 ? ms : (avg_ms * (weight - 1) + ms) / weight;
+		avg_cpu = i == 1 ? cpu : (avg_cpu * (weight - 1) + cpu) / weight;
+		printf("#%-3u: %0.3f, ravg: %0.2f, cpu: %0.2f / %0.2f\n", i, ms, avg_ms, cpu, avg_cpu);
 		fflush(stdout);
 	}
 	return 0;

@@ -72,9 +72,9 @@ void sched_replay_calibrate_print(struct sched_replay *rp);
 
 /*
  * sched_replay - perf sched replay on @session with calibrated @rp: build the
- * model, list its tasks, replay it @repeat times (-1: forever), a line each.
+ * model, list its tasks, replay it @repeat times, a line each.
  * Returns 0 or -errno.
  */
-int sched_replay(struct sched_replay *rp, struct session *session, int repeat);
+int sched_replay(struct sched_replay *rp, struct session *session, unsigned int repeat);
 
 #endif

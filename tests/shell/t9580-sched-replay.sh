@@ -42,14 +42,21 @@ test_expect_success PERF,ROOT,TRACEFS 'replay -r 1: the same event counts, task 
 	test_grep "^nr_wakeup_events: +[1-9]" actual
 '
 
-test_expect_success PERF,ROOT,TRACEFS '-r 3 / --repeat 2: a line per replay, running averages weighted 9:1' '
+# ravg_ok FILE N: the running averages of FILE's replay lines are perf's: each the past
+# average weighted N-1 (N: the repeat count, at most 10) to the new replay's 1
+ravg_ok() {
+	grep "^#" "$1" | sed -E "s/[:,\/]/ /g" |
+	awk -v n="$2" "NR==1 { r=\$2; c=\$6 } NR>1 { r=(r*(n-1)+\$2)/n; c=(c*(n-1)+\$6)/n }
+		{ if ((r-\$4)^2 > 0.0001 || (c-\$7)^2 > 0.0001) bad=1 } END { exit bad }"
+}
+
+test_expect_success PERF,ROOT,TRACEFS '-r 3 / --repeat 2: a line per replay, perf'"'"'s running averages' '
 	test -s "$TRASH/w.data" &&
 	same "$TRASH/w.data" -r 3 &&
 	test "$(grep -c "^#" actual)" = 3 &&
+	ravg_ok expect.raw 3 && ravg_ok actual.raw 3 &&
 	same "$TRASH/w.data" --repeat 2 &&
-	grep "^#" actual.raw | sed -E "s/[:,\/]/ /g" >runs &&
-	awk "NR==1 { d1=\$2; c1=\$6 } NR==2 { d2=\$2; c2=\$6; r=\$4; rc=\$7 }
-	     END { ok = (r - (d1*9+d2)/10)^2 < 0.0001 && (rc - (c1*9+c2)/10)^2 < 0.0001; exit !ok }" runs
+	ravg_ok expect.raw 2 && ravg_ok actual.raw 2
 '
 
 test_expect_success PERF 'no trace data, missing file, bad option: as perf' '
@@ -60,6 +67,8 @@ test_expect_success PERF 'no trace data, missing file, bad option: as perf' '
 	same "$TRASH/missing.data" -r 1 &&
 	test_grep "failed to open" actual.err &&
 	test_exit_code 129 "$SONDE" sched replay --bogus >/dev/null 2>&1 &&
+	test_exit_code 129 "$SONDE" sched replay -r -1 >/dev/null 2>err &&
+	test_grep "^ Error: switch .r. expects an unsigned numerical value" err &&
 	test_exit_code 129 "$SONDE" sched replay -h >help 2>&1 && test_grep "repeat the workload replay N times" help
 '
 
