@@ -2,6 +2,7 @@
 /* sonde inject: copy a perf.data stream (file or pipe) adding build-ids (-b) or merged sched_stat samples (-s). */
 #include "builtin.h"
 #include "cmd/inject-jit.h"
+#include "cmd/inject-sched.h"
 #include "cmd/open.h"
 #include "core/evlist.h"
 #include "core/evsel.h"
@@ -56,6 +57,7 @@ struct inject {
 	bool *load_hit;
 	u8 *trailer; /* the marker mmap's sample_id trailer, the model for the new MMAP2s */
 	int trailer_size;
+	struct inject_sched sched; /* -s */
 	int err;
 };
 
@@ -335,6 +337,11 @@ static int inject_deliver(struct tool *tool, struct session *session, const unio
 	int ret = 0;
 
 	(void)pos;
+	if (in->o->sched_stat) {
+		ev = inject_sched_record(&in->sched, session, ev);
+		if (!ev)
+			return 0;
+	}
 	if (in->o->jit) {
 		ret = jit_record(in, session, ev);
 		if (ret == 1)
@@ -448,10 +455,6 @@ static int run_inject(struct inject *in_, const char **argv, int argc)
 	const struct perf_header *h;
 	int ret = 0, oerr = 0;
 
-	if (o.sched_stat) {
-		fprintf(stderr, "sonde inject: --sched-stat is not supported yet\n");
-		return 255;
-	}
 	if (o.strip && !o.itrace) {
 		fprintf(stderr, "--strip option requires --itrace option\n");
 		return 255;
@@ -479,7 +482,7 @@ static int run_inject(struct inject *in_, const char **argv, int argc)
 		return 255;
 	}
 	in.in_hdr = h;
-	in.tool.ordered = o.build_ids || o.itrace || o.jit; /* perf orders then, and only then */
+	in.tool.ordered = o.build_ids || o.itrace || o.jit || o.sched_stat; /* perf orders then, and only then */
 	in.w = data_writer_open(o.output, NULL, &oerr);
 	if (!in.w) {
 		fprintf(stderr, "failed to create output file %s: %s\n", o.output, strerror(-oerr));
@@ -491,6 +494,8 @@ static int run_inject(struct inject *in_, const char **argv, int argc)
 				     h->attrs[i].name);
 	copy_features(&in, argc, argv);
 	session = session_new(r, &mopts);
+	if (o.sched_stat)
+		inject_sched_init(&in.sched, session);
 	ret = data_writer_start(in.w);
 	if (!ret)
 		ret = session_process(session, &in.tool, &err);
@@ -525,6 +530,8 @@ out:
 	free(in.loads);
 	free(in.load_hit);
 	free(in.trailer);
+	if (o.sched_stat)
+		inject_sched_release(&in.sched);
 	data_writer_free(in.w);
 	session_free(session);
 	return ret;

@@ -7,6 +7,7 @@
 #include "lib/optspec.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
+#include "session/sched-replay.h"
 #include "session/session.h"
 #include "trace/tracefs.h"
 #include "ui/sched.h"
@@ -251,6 +252,37 @@ static int sched_timehist_cmd(int argc, const char **argv)
 	return finish(session, ret ? 255 : 0);
 }
 
+static const char *const replay_usage[] = { "perf sched replay [<options>]", NULL };
+
+/* calibrate first (perf does, before opening the file), then model and replay */
+static int sched_replay_cmd(int argc, const char **argv)
+{
+	unsigned int repeat = 10;
+	const struct opt_spec options[] = {
+		/* perf's help says -1 repeats forever, but its option takes no negative number */
+		SPEC_UINT("repeat", 'r', &repeat, "repeat the workload replay N times (-1: infinite)"),
+		SCHED_GLOBAL_SPECS(OPTT_HIDDEN),
+		SPEC_END(),
+	};
+	struct sched_replay rp;
+	struct session *session;
+	int ret;
+
+	argc = opts_parse(argc, argv, options, replay_usage, 0);
+	if (argc)
+		opts_usage_exit(replay_usage, options);
+	sched_replay_init(&rp);
+	sched_replay_calibrate_print(&rp);
+	session = open_session();
+	if (!session) {
+		sched_replay_release(&rp);
+		return 255;
+	}
+	ret = sched_replay(&rp, session, repeat);
+	sched_replay_release(&rp);
+	return finish(session, ret < 0 ? 255 : 0);
+}
+
 int cmd_sched(int argc, const char **argv)
 {
 	const struct opt_spec options[] = {
@@ -273,9 +305,7 @@ int cmd_sched(int argc, const char **argv)
 		return sched_script(argc, argv);
 	if (!strcmp(sub, "timehist"))
 		return sched_timehist_cmd(argc, argv);
-	if (!strncmp(sub, "replay", strlen(sub) > 3 ? strlen(sub) : 3) && strlen(sub) >= 3) {
-		fprintf(stderr, "sonde: 'sched replay' is not implemented yet\n");
-		return 1;
-	}
+	if (!strncmp(sub, "replay", strlen(sub) > 3 ? strlen(sub) : 3) && strlen(sub) >= 3)
+		return sched_replay_cmd(argc, argv);
 	opts_usage_exit(sched_usage, options);
 }

@@ -25,6 +25,10 @@ static const struct {
 	{ "sched:sched_stat_runtime", SCHED_RUNTIME },
 	{ "sched:sched_process_fork", SCHED_FORK },
 	{ "sched:sched_process_exit", SCHED_EXIT },
+	{ "sched:sched_stat_wait", SCHED_STAT },
+	{ "sched:sched_stat_sleep", SCHED_STAT },
+	{ "sched:sched_stat_iowait", SCHED_STAT },
+	{ "sched:sched_stat_blocked", SCHED_STAT },
 };
 
 /* the tracepoint field behind each slot, per kind (NULL: unused) */
@@ -52,6 +56,9 @@ static const char *field_name(enum sched_kind kind, enum sched_fid fid)
 	static const char *const ex[SF_NR] = {
 		[SF_COMM] = "comm", [SF_PID] = "pid", [SF_PRIO] = "prio",
 	};
+	static const char *const st[SF_NR] = {
+		[SF_COMM] = "comm", [SF_PID] = "pid", [SF_RUNTIME] = "delay",
+	};
 
 	switch (kind) {
 	case SCHED_SWITCH:
@@ -68,6 +75,8 @@ static const char *field_name(enum sched_kind kind, enum sched_fid fid)
 		return fk[fid];
 	case SCHED_EXIT:
 		return ex[fid];
+	case SCHED_STAT:
+		return st[fid];
 	default:
 		return NULL;
 	}

@@ -22,6 +22,7 @@ enum sched_kind {
 	SCHED_RUNTIME,	  /* sched:sched_stat_runtime */
 	SCHED_FORK,	  /* sched:sched_process_fork */
 	SCHED_EXIT,	  /* sched:sched_process_exit */
+	SCHED_STAT,	  /* sched:sched_stat_{wait,sleep,iowait,blocked} */
 	SCHED_NR_KINDS,
 };
 
@@ -29,7 +30,8 @@ enum sched_kind {
  * struct sched_rec - one decoded scheduler tracepoint. Field use by kind:
  * switch: comm/pid/prio = prev_*, state = prev_state, next_* = next_*;
  * wakeups: comm/pid/prio, cpu = target_cpu; migrate: comm/pid/prio,
- * cpu = orig_cpu, dest_cpu; runtime: comm/pid, runtime; fork: comm/pid =
+ * cpu = orig_cpu, dest_cpu; runtime: comm/pid, runtime; stat: comm/pid,
+ * runtime = delay; fork: comm/pid =
  * parent_*, next_comm/next_pid = child_*; exit: comm/pid/prio.
  */
 struct sched_rec {

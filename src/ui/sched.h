@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 struct session;
+struct sched_replay;
 
 /* struct sched_timehist_opts - perf sched timehist's options */
 struct sched_timehist_opts {
@@ -62,5 +63,18 @@ struct sched_map_opts {
 
 /* sched_map - perf sched map's letter map. Returns 0, 1 or -errno as sched_timehist. */
 int sched_map(struct session *session, const struct sched_map_opts *opts);
+
+/*
+ * sched_replay_calibrate_print - measure the run and sleep costs into @rp and
+ * print perf's four calibration lines.
+ */
+void sched_replay_calibrate_print(struct sched_replay *rp);
+
+/*
+ * sched_replay - perf sched replay on @session with calibrated @rp: build the
+ * model, list its tasks, replay it @repeat times, a line each.
+ * Returns 0 or -errno.
+ */
+int sched_replay(struct sched_replay *rp, struct session *session, unsigned int repeat);
 
 #endif
