@@ -331,17 +331,17 @@ int cmd_lock(int argc, const char **argv)
 	if (argc < 1)
 		opts_usage_exit(lock_usage, options);
 	sub = argv[0];
-	if (strlen(sub) >= 3 && !strncmp(sub, "record", strlen(sub)))
+	if (cmd_is_abbrev(sub, "record"))
 		return lock_record(argc, argv);
-	if (strlen(sub) >= 3 && !strncmp(sub, "contention", strlen(sub)))
+	if (cmd_is_abbrev(sub, "contention"))
 		return lock_contention_cmd(argc, argv);
 	if (!strcmp(sub, "con"))
 		return lock_contention_cmd(argc, argv);
-	if (strlen(sub) >= 3 && !strncmp(sub, "report", strlen(sub)))
+	if (cmd_is_abbrev(sub, "report"))
 		return lock_report_cmd(argc, argv);
-	if (strlen(sub) >= 3 && !strncmp(sub, "info", strlen(sub)))
+	if (cmd_is_abbrev(sub, "info"))
 		return lock_info_cmd(argc, argv);
-	if (strlen(sub) >= 3 && !strncmp(sub, "script", strlen(sub))) {
+	if (cmd_is_abbrev(sub, "script")) {
 		fprintf(stderr, "sonde: 'lock %s' is not implemented yet\n", sub);
 		return 1;
 	}

@@ -317,3 +317,10 @@ int opts_parse(int argc, const char **argv, const struct opt_spec *specs,
 		exit(opts_report(&err, argv, argc, specs, usage));
 	return ret;
 }
+
+bool cmd_is_abbrev(const char *word, const char *name)
+{
+	size_t n = strlen(word);
+
+	return n >= 3 && !strncmp(word, name, n);
+}

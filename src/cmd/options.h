@@ -22,6 +22,12 @@ int opts_refuse(const struct opt_spec *opt, const char *arg, int unset);
 void opts_report_unsupported(const char *name);
 
 /*
+ * cmd_is_abbrev - @word names the subcommand @name as perf takes it: three or
+ * more of its first letters ("rec", "lat", "con"...).
+ */
+bool cmd_is_abbrev(const char *word, const char *name);
+
+/*
  * opts_parse - opts_parse_raw(), and on its failure perf's texts on stderr
  * and exit(129): "-h"/"--help" print the help (or, for "-h WORD...", the
  * help of the options named), usage errors their message, the usage lines

@@ -295,9 +295,9 @@ int cmd_sched(int argc, const char **argv)
 	if (argc < 1)
 		opts_usage_exit(sched_usage, options);
 	sub = argv[0];
-	if (!strncmp(sub, "record", strlen(sub) > 3 ? strlen(sub) : 3) && strlen(sub) >= 3)
+	if (cmd_is_abbrev(sub, "record"))
 		return sched_record(argc, argv);
-	if (!strncmp(sub, "latency", strlen(sub) > 3 ? strlen(sub) : 3) && strlen(sub) >= 3)
+	if (cmd_is_abbrev(sub, "latency"))
 		return sched_latency_cmd(argc, argv);
 	if (!strcmp(sub, "map"))
 		return sched_map_cmd(argc, argv);
@@ -305,7 +305,7 @@ int cmd_sched(int argc, const char **argv)
 		return sched_script(argc, argv);
 	if (!strcmp(sub, "timehist"))
 		return sched_timehist_cmd(argc, argv);
-	if (!strncmp(sub, "replay", strlen(sub) > 3 ? strlen(sub) : 3) && strlen(sub) >= 3)
+	if (cmd_is_abbrev(sub, "replay"))
 		return sched_replay_cmd(argc, argv);
 	opts_usage_exit(sched_usage, options);
 }

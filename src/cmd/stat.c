@@ -284,13 +284,13 @@ int cmd_stat(int argc, const char **argv)
 	argc = opts_parse(argc, argv, options, stat_usage, OPTS_STOP_AT_ARG);
 	verbose += o.verbose_lvl;
 	/* perf takes "rec".."record" and "rep".."report" as its stat record/report modes */
-	if (argc && strlen(argv[0]) > 2 && !strncmp(argv[0], "report", strlen(argv[0]))) {
+	if (argc && cmd_is_abbrev(argv[0], "report")) {
 		evlist_free(o.evlist);
 		ret = cmd_stat_report(argc, argv, orig_argc, orig_argv);
 		free(orig_argv);
 		return ret;
 	}
-	if (argc && strlen(argv[0]) > 2 && !strncmp(argv[0], "record", strlen(argv[0]))) {
+	if (argc && cmd_is_abbrev(argv[0], "record")) {
 		/* the record mode's own options follow it; -o names the data file */
 		argc = opts_parse(argc, argv, options, stat_record_usage, OPTS_STOP_AT_ARG);
 		o.record_path = o.output_name ? o.output_name : "perf.data";
