@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* sonde c2c: record (perf's refusal without memory events) and report --stdio over session/c2c. */
 #include "builtin.h"
 #include "cmd/mem.h"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* c2c report's model: data_src decoded into access counts, samples grouped by cacheline and offset row. */
 #include "session/c2c.h"
 
@@ -189,15 +189,18 @@ static bool entry_match(const struct c2c_opts *o, const struct c2c_entry *e, u64
 	       (!(o->coalesce & C2C_COAL_DSO) || e->dso == dso);
 }
 
-static struct c2c_line *line_findnew(struct c2c *c, u64 addr)
+static struct c2c_line *line_findnew(struct c2c *c, u64 addr, const struct dso *dso)
 {
-	struct c2c_line *l = u64map_find(&c->lines, addr);
+	struct c2c_line *first = u64map_find(&c->lines, addr), *l;
 
-	if (l)
-		return l;
+	for (l = first; l; l = l->next)
+		if (l->dso == dso)
+			return l;
 	l = xcalloc(1, sizeof(*l));
 	l->addr = addr;
+	l->dso = dso;
 	l->pa_node = -2;
+	l->next = first;
 	u64map_set(&c->lines, addr, l);
 	c->nr_lines++;
 	return l;
@@ -297,7 +300,7 @@ static int c2c_sample(struct tool *tool, struct session *session, const union pe
 	c2c_stats_decode(&one, s->data_src, s->addr != 0, mapped);
 	c2c_stats_add(&c->all, &one);
 	/* every sample has its line, unparsed ones and those without an address (line 0) too */
-	line = line_findnew(c, s->addr & ~63ULL);
+	line = line_findnew(c, s->addr & ~63ULL, df ? resolved_frame_dso(df) : NULL);
 	off = s->addr & 63;
 	e = entry_findnew(c, line, off, s, rf, loc.thread ? loc.thread->comm : NULL);
 	c2c_stats_add(&line->st, &one);
@@ -355,12 +358,8 @@ void c2c_init(struct c2c *c, struct session *session, const struct c2c_opts *opt
 	read_topology(c);
 }
 
-static int free_line(uint64_t key, void *val, void *arg)
+static void line_free(struct c2c_line *l)
 {
-	struct c2c_line *l = val;
-
-	(void)key;
-	(void)arg;
 	for (u32 i = 0; i < l->nr_entries; i++) {
 		struct c2c_entry *e = l->entries[i];
 
@@ -371,12 +370,22 @@ static int free_line(uint64_t key, void *val, void *arg)
 	}
 	free(l->entries);
 	free(l);
+}
+
+static int free_lines(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	for (struct c2c_line *l = val, *next; l; l = next) {
+		next = l->next;
+		line_free(l);
+	}
 	return 0;
 }
 
 void c2c_release(struct c2c *c)
 {
-	u64map_for_each(&c->lines, free_line, NULL);
+	u64map_for_each(&c->lines, free_lines, NULL);
 	u64map_release(&c->lines);
 	resolver_release(&c->res);
 	free(c->sorted);
@@ -398,7 +407,14 @@ static int cmp_line(const void *pa, const void *pb)
 
 	if (r)
 		return r;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	/* equal counts: lines in a mapped object first, then by address */
+	if (!a->dso != !b->dso)
+		return a->dso ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->dso != b->dso)
+		return a->dso->id < b->dso->id ? -1 : 1;
+	return 0;
 }
 
 static int cmp_entry(const void *pa, const void *pb)
@@ -409,6 +425,8 @@ static int cmp_entry(const void *pa, const void *pb)
 	if (a->offset != b->offset)
 		return a->offset < b->offset ? -1 : 1;
 	r = cmp_u32_desc(c2c_line_hitm(&a->st, sort_display), c2c_line_hitm(&b->st, sort_display));
+	if (!r)
+		r = cmp_u32_desc(c2c_line_hitm(&a->st, C2C_DISPLAY_TOT), c2c_line_hitm(&b->st, C2C_DISPLAY_TOT));
 	if (r)
 		return r;
 	/* equal counts: the -c keys in their order; pids from the highest, tids, code addresses and objects from the lowest (as perf lists them) */
@@ -427,7 +445,7 @@ static int cmp_entry(const void *pa, const void *pb)
 				return a->ip < b->ip ? -1 : 1;
 			break;
 		case C2C_COAL_DSO:
-			r = strcmp(a->dso ? a->dso->long_name : "", b->dso ? b->dso->long_name : "");
+			r = strcmp(a->dso ? a->dso->short_name : "", b->dso ? b->dso->short_name : "");
 			if (r)
 				return r;
 			break;
@@ -441,7 +459,8 @@ static int collect_line(uint64_t key, void *val, void *arg)
 	struct c2c *c = arg;
 
 	(void)key;
-	c->sorted[c->nr_lines++] = val;
+	for (struct c2c_line *l = val; l; l = l->next)
+		c->sorted[c->nr_lines++] = l;
 	return 0;
 }
 

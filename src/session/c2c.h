@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* c2c report's model: memory samples decoded into access counts, grouped by cacheline and by offset. */
 #ifndef SONDE_SESSION_C2C_H
 #define SONDE_SESSION_C2C_H
@@ -66,9 +66,11 @@ struct c2c_entry {
 	int pa_node;		   /* node of the first physical address, -1 none */
 };
 
-/* struct c2c_line - one cacheline */
+/* struct c2c_line - one cacheline of one data object (perf splits a line by the dso mapped there) */
 struct c2c_line {
 	u64 addr;
+	const struct dso *dso;	   /* the data address's map's, NULL without one */
+	struct c2c_line *next;	   /* the same address in another dso */
 	struct c2c_stats st;
 	struct c2c_entry **entries;
 	u32 nr_entries, alloc_entries;
@@ -90,7 +92,7 @@ struct c2c {
 	struct tool tool; /* first */
 	struct c2c_opts opts;
 	struct c2c_stats all;	 /* every sample */
-	struct u64map lines;	 /* line address -> struct c2c_line * */
+	struct u64map lines;	 /* line address -> struct c2c_line * (chained by dso) */
 	struct c2c_line **sorted;
 	u32 nr_lines;
 	int nr_cpus, nr_nodes;

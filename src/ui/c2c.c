@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* c2c report --stdio: perf's statistics tables, the cacheline table and the per-offset Pareto. */
 #include "ui/c2c.h"
 
@@ -341,6 +341,37 @@ static void symbol_text(struct strbuf *sb, const struct c2c_entry *e)
 		strbuf_addf(sb, "%#018" PRIx64, f->addr);
 }
 
+/*
+ * the Symbol and Object widths of @l's rows: perf sizes them per line from
+ * its rows (the header keeps 22 and 16); a symbol shows at most 30 characters
+ * without --full-symbols
+ */
+static void line_widths(const struct c2c *c, const struct c2c_line *l, bool full,
+			int *sym_width, int *dso_width)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)c;
+	*sym_width = 22;
+	*dso_width = 16;
+	for (u32 i = 0; i < l->nr_entries; i++) {
+		const struct c2c_entry *e = l->entries[i];
+		int len;
+
+		strbuf_reset(&sb);
+		symbol_text(&sb, e);
+		len = (int)sb.len;
+		if (!full && len > 30)
+			len = 30;
+		if (len > *sym_width)
+			*sym_width = len;
+		len = e->dso ? (int)strlen(e->dso->short_name) : 9;
+		if (len > *dso_width)
+			*dso_width = len;
+	}
+	strbuf_release(&sb);
+}
+
 static bool entry_shown(const struct c2c *c, const struct c2c_entry *e)
 {
 	return c2c_line_hitm(&e->st, c->opts.display) || e->st.store;
@@ -352,7 +383,7 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 	bool peer = c->opts.display == C2C_DISPLAY_PEER;
 	unsigned int co = c->opts.coalesce;
 	struct col cols[24];
-	int n = 0, sym_width = 22;
+	int n = 0;
 	struct strbuf sb = STRBUF_INIT;
 	const char *node_hdr = o->node_info == 0 ? "Node" : o->node_info == 1 ?
 			       (peer ? "Node{cpus %peers %stores}" : "Node{cpus %hitms %stores}") :
@@ -360,15 +391,6 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 	u32 idx = 0;
 	char num[24];
 
-	if (o->full_symbols && (co & C2C_COAL_IADDR)) {
-		for (u32 i = 0; i < c->nr_lines; i++)
-			for (u32 j = 0; j < c->sorted[i]->nr_entries; j++) {
-				strbuf_reset(&sb);
-				symbol_text(&sb, c->sorted[i]->entries[j]);
-				if ((int)sb.len > sym_width)
-					sym_width = (int)sb.len;
-			}
-	}
 #define COL(...) (cols[n++] = (struct col){ __VA_ARGS__ })
 	COL(P_NUM, 5, NULL, 0, "Num", false);
 	COL(P_RMT, 7, peer ? "-- Peer Snoop --" : "----- HITM -----", 2, peer ? "Rmt" : "RmtHitm", false);
@@ -391,12 +413,23 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 	COL(P_RECORDS, 7, "Total", 0, "records", false);
 	COL(P_CPUS, 8, "cpu", 0, "cnt", false);
 	if (co & C2C_COAL_IADDR)
-		COL(P_SYMBOL, sym_width, NULL, 0, "Symbol", false);
+		COL(P_SYMBOL, 22, NULL, 0, "Symbol", false);
 	if (co & (C2C_COAL_IADDR | C2C_COAL_DSO))
 		COL(P_DSO, 16, "Shared", 0, "Object", false);
 	COL(P_NODES, 4, NULL, 0, node_hdr, true);
 #undef COL
 
+	/* peer mode's header is sized by the widest row of all (the others keep 22) */
+	for (u32 i = 0; peer && i < c->nr_lines; i++) {
+		int sw, dw;
+
+		if (!line_shown(c, c->sorted[i], total, o->show_all))
+			continue;
+		line_widths(c, c->sorted[i], o->full_symbols, &sw, &dw);
+		for (int k = 0; k < n; k++)
+			if (cols[k].id == P_SYMBOL && sw > cols[k].width)
+				cols[k].width = sw;
+	}
 	fprintf(fp, "\n");
 	banner(fp, "      Shared Cache Line Distribution Pareto      ");
 	print_header(fp, cols, n);
@@ -405,8 +438,11 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 		const struct c2c_stats *ls = &l->st;
 		u32 lr = peer ? ls->rmt_peer : ls->rmt_hitm, ll = peer ? ls->lcl_peer : ls->lcl_hitm;
 
+		int sym_width, dso_width;
+
 		if (!line_shown(c, l, total, o->show_all))
 			continue;
+		line_widths(c, l, o->full_symbols, &sym_width, &dso_width);
 		if (idx)
 			fprintf(fp, "\n");
 		fprintf(fp, "  ----------------------------------------------------------------------\n");
@@ -482,10 +518,10 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 				case P_SYMBOL:
 					strbuf_reset(&sb);
 					symbol_text(&sb, e);
-					fprintf(fp, "%-*.*s", cl->width, cl->width, sb.buf);
+					fprintf(fp, "%-*.*s", sym_width, sym_width, sb.buf);
 					break;
 				case P_DSO:
-					fprintf(fp, "%-16s", e->dso ? e->dso->short_name : "[unknown]");
+					fprintf(fp, "%-*s", dso_width, e->dso ? e->dso->short_name : "[unknown]");
 					break;
 				case P_NODES:
 					strbuf_reset(&sb);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* c2c report --stdio: perf's statistics tables, the cacheline table and the per-offset Pareto. */
 #ifndef SONDE_UI_C2C_H
 #define SONDE_UI_C2C_H
