@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde c2c: record (perf's refusal without memory events) and report --stdio over session/c2c. */
+/* sonde c2c: record (perf record with c2c's events and options) and report --stdio over session/c2c. */
 #include "builtin.h"
 #include "cmd/mem.h"
 #include "cmd/open.h"
 #include "core/evlist.h"
+#include "core/mem-events.h"
 #include "data/reader.h"
 #include "lib/optspec.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "session/c2c.h"
 #include "symbol/symtab.h"
 #include "ui/c2c.h"
@@ -146,6 +148,54 @@ static int c2c_report(int argc, const char **argv)
 	return 0;
 }
 
+static const char *const record_usage[] = {
+	"perf c2c record [<options>] <command>",
+	"perf c2c record [<options>] -- [<record command options>] <command>",
+	NULL
+};
+
+/*
+ * c2c record on a machine with memory events: perf record with c2c's
+ * options and events (core/mem-events.c), then the user's words
+ */
+static int c2c_record(int argc, const char **argv)
+{
+	struct c2c_record_opts ro = { 0 };
+	const char *event = NULL;
+	int verbose_lvl = 0;
+	struct opt_spec options[] = {
+		SPEC_TEXT("event", 'e', &event, "event", "event selector. Use 'perf c2c record -e list' to list available events"),
+		SPEC_COUNT("verbose", 'v', &verbose_lvl, "be more verbose (show counter open errors, etc)"),
+		SPEC_UINT("ldlat", 'l', &ro.ldlat, "setup mem-loads latency"),
+		SPEC_FLAG("all-kernel", 'k', &ro.all_kernel, "collect only kernel level data"),
+		SPEC_FLAG("all-user", 'u', &ro.all_user, "collect only user level data"),
+		SPEC_END()
+	};
+	struct strvec words;
+	int ret;
+
+	argc = opts_parse(argc, argv, options, record_usage, OPTS_STOP_AT_ARG);
+	if (event) {
+		if (!strcmp(event, "ldlat-loads"))
+			ro.kinds = MEM_EVENTS_LOAD;
+		else if (!strcmp(event, "ldlat-stores"))
+			ro.kinds = MEM_EVENTS_STORE;
+		else {
+			fprintf(stderr, "sonde: 'c2c record -e %s' is not implemented: only ldlat-loads and "
+					"ldlat-stores (docs/cmd/c2c.md)\n", event);
+			return 1;
+		}
+	}
+	strvec_init(&words);
+	if (!c2c_record_argv(&ro, argc, argv, &words)) {
+		strvec_clear(&words);
+		return mem_refuse_live();
+	}
+	ret = cmd_record((int)words.nr, (const char **)words.v);
+	strvec_clear(&words);
+	return ret;
+}
+
 static const char *const c2c_usage[] = {
 	"perf c2c {record|report}",
 	NULL
@@ -162,7 +212,7 @@ int cmd_c2c(int argc, const char **argv)
 	argc = opts_parse(argc, argv, options, c2c_usage, OPTS_STOP_AT_ARG);
 	/* perf checks for the events before it reads record's options (even -h) */
 	if (argc && is_word(argv[0], "record"))
-		return mem_have_events() ? mem_record_not_done("c2c") : mem_refuse_live();
+		return mem_have_events() ? c2c_record(argc, argv) : mem_refuse_live();
 	if (argc && is_word(argv[0], "report"))
 		return c2c_report(argc, argv);
 	opts_usage_print(c2c_usage, options);
