@@ -292,7 +292,11 @@ static void cpu_list(struct strbuf *sb, const struct c2c *c, const struct c2c_en
 	}
 }
 
-/* the Node column: the nodes whose cpus made the accesses, with -N's details */
+/*
+ * the Node column: the nodes whose cpus made the accesses (" 0  1"); -N
+ * gives each node of the machine a slot, blank when it made none
+ * (" 0{cpus %hitms %stores}"), -NN the cpus (" 0{0-3}")
+ */
 static void node_text(struct strbuf *sb, const struct c2c *c, const struct c2c_entry *e,
 		      int node_info)
 {
@@ -302,13 +306,20 @@ static void node_text(struct strbuf *sb, const struct c2c *c, const struct c2c_e
 
 	for (int node = 0; node < c->nr_nodes; node++) {
 		const struct c2c_node_stat *ns = &e->node_st[node];
+		bool present = bit_test(e->nodes, node);
+		int ncpu = 0;
 
-		if (!bit_test(e->nodes, node))
+		if (!present && node_info != 1)
 			continue;
-		strbuf_addf(sb, first ? "%2d" : ",%d", node);
+		if (!first)
+			strbuf_addch(sb, ' ');
 		first = false;
+		if (!present) {
+			strbuf_addchars(sb, ' ', 20);
+			continue;
+		}
+		strbuf_addf(sb, "%2d", node);
 		if (node_info == 1) {
-			int ncpu = 0;
 			u32 h = peer ? ns->peer : ns->hitm;
 
 			for (int cpu = 0; cpu < c->nr_cpus; cpu++)

@@ -17,8 +17,9 @@ MAP=/tmp/perf-3101.map
 trap 'rm -f "$MAP"' EXIT
 printf '401100 80 c2c_peer_spin\n401400 100 c2c_peer_update_shared_counter_with_a_long_name\n401500 40 peer_read\n' >"$MAP"
 
-# same_c2c OPTS...: perf and sonde print the same report (perf --no-source:
-# its Source:Line column runs addr2line on the fixture's missing binaries)
+# same_c2c OPTS...: perf and sonde print the same report on $DATA (perf
+# --no-source: its Source:Line column runs addr2line on the fixture's
+# missing binaries)
 same_c2c() {
 	"$PERF" c2c report --stdio --no-source -i "$DATA" "$@" >perf.out 2>perf.err || return 1
 	"$SONDE" c2c report --stdio --no-source -i "$DATA" "$@" >sonde.out 2>sonde.err || return 1
@@ -50,6 +51,14 @@ test_expect_success '-N, -NN, --full-symbols as perf' '
 test_expect_success '-c keys as perf' '
 	same_c2c -c tid && same_c2c -c pid && same_c2c -c tid,pid,iaddr,dso &&
 	same_c2c -c iaddr,pid && same_c2c -d lcl -c tid
+'
+
+test_expect_success 'two NUMA nodes: Node columns, -N slots, -NN cpu lists as perf' '
+	DATA=$FIXTURES/c2c/c2c-2node.data &&
+	same_c2c && same_c2c -N && same_c2c -NN && same_c2c -c pid &&
+	test_grep " 0  1$" sonde.out &&
+	same_c2c -c pid -N && same_c2c -d peer -N && same_c2c -c tid,pid -NN &&
+	DATA=$FIXTURES/c2c/c2c.data
 '
 
 test_expect_success 'bad -c and -d words: perf message, 255' '
