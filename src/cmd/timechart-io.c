@@ -55,18 +55,39 @@ static struct tc_task *io_task(struct tc_tool *t, int tid)
 	return io_task_new(t, tid, NULL);
 }
 
+/* the earlier row of @cur's tid named @comm, made current (last); NULL when none */
+static struct tc_task *io_task_again(struct tc_tool *t, struct tc_task *cur, const char *comm)
+{
+	struct timechart *tc = &t->tc;
+
+	for (int i = 0; i < tc->nr_tasks; i++) {
+		struct tc_task *task = tc->tasks[i];
+
+		if (task == cur || task->tid != cur->tid || strcmp(task->comm, comm))
+			continue;
+		memmove(&tc->tasks[i], &tc->tasks[i + 1], (size_t)(tc->nr_tasks - i - 1) * sizeof(task));
+		tc->tasks[tc->nr_tasks - 1] = task;
+		return task;
+	}
+	return NULL;
+}
+
 void tc_io_side_band(struct tc_tool *t, const union perf_event *ev)
 {
 	struct tc_task *task;
 
 	switch (ev->header.type) {
 	case PERF_RECORD_COMM:
-		/* a named row that gets another name: a new row from here */
+		/*
+		 * a named row that gets another name: the row it had under
+		 * that name before comes back (moved last, current), else a
+		 * new row from here
+		 */
 		task = io_task(t, (int)ev->comm.tid);
 		if (!task->comm_from_record) {
 			snprintf(task->comm, sizeof(task->comm), "%s", ev->comm.comm);
 			task->comm_from_record = true;
-		} else if (strcmp(task->comm, ev->comm.comm)) {
+		} else if (strcmp(task->comm, ev->comm.comm) && !io_task_again(t, task, ev->comm.comm)) {
 			io_task_new(t, (int)ev->comm.tid, ev->comm.comm);
 		}
 		break;
@@ -95,15 +116,10 @@ void tc_io_side_band(struct tc_tool *t, const union perf_event *ev)
 	}
 }
 
-/*
- * a call enters: its box opens, cutting the previous one short (or
- * starting after an error's end); the calls of a task entered twice are
- * dropped (perf's message)
- */
+/* a call enters: its box opens; a task's call entered while another is open drops both (perf's message) */
 static void io_enter(struct tc_tool *t, struct tc_task *task, int type, int fd, u64 time)
 {
 	struct tc_io *last = task->nr_ios ? &task->ios[task->nr_ios - 1] : NULL;
-	u64 start = time;
 
 	/* a call still open: perf drops it, and this one */
 	if (last && !last->end) {
@@ -111,19 +127,13 @@ static void io_enter(struct tc_tool *t, struct tc_task *task, int type, int fd, 
 		task->nr_ios--;
 		return;
 	}
-	if (last && last->end > time) {
-		if (last->err)
-			start = last->end;
-		else
-			last->end = time;
-	}
 	if (task->nr_ios == task->alloc_ios) {
 		task->alloc_ios = task->alloc_ios ? 2 * task->alloc_ios : 16;
 		task->ios = xrealloc(task->ios, task->alloc_ios * sizeof(*task->ios));
 	}
 	last = &task->ios[task->nr_ios++];
 	memset(last, 0, sizeof(*last));
-	last->start = start;
+	last->start = time;
 	last->enter = time;
 	last->type = (u8)type;
 	last->fd = fd;
@@ -132,7 +142,7 @@ static void io_enter(struct tc_tool *t, struct tc_task *task, int type, int fd, 
 	(void)t;
 }
 
-/* a call returns: at least --io-min-time long, merged into the box before when it may */
+/* a call returns: its box at least --io-min-time long, fitted to the box before, merged into it when it may */
 static void io_exit(struct tc_tool *t, struct tc_task *task, int type, s64 ret, u64 time)
 {
 	struct tc_io *last = task->nr_ios ? &task->ios[task->nr_ios - 1] : NULL, *prev;
@@ -155,6 +165,13 @@ static void io_exit(struct tc_tool *t, struct tc_task *task, int type, s64 ret, 
 	if (time - last->enter < t->io_min_time)
 		last->end = last->enter + t->io_min_time;
 	prev = task->nr_ios > 1 ? &task->ios[task->nr_ios - 2] : NULL;
+	/* a box still drawn when this call began is cut short there, or when it is an error's, this one starts after it */
+	if (prev && prev->end > last->start) {
+		if (prev->err)
+			last->start = prev->end;
+		else
+			prev->end = last->start;
+	}
 	/* the same class, fd and result, starting within --io-merge-dist of its end */
 	if (prev && prev->end && prev->type == type && prev->fd == last->fd &&
 	    prev->err == last->err &&

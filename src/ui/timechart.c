@@ -302,10 +302,13 @@ static int write_io_svg(struct timechart *tc, FILE *out)
 			double h = io_height(io, max_bytes), bx0, bx1;
 			bool upper = io->type == TC_IO_READ || io->type == TC_IO_RX;
 
-			if (!io->end || (tc->io_skip_eagain && io->err == -11))
+			if (tc->io_skip_eagain && io->err == -11)
 				continue;
 			bx0 = io_x(tc, io->start);
-			bx1 = io_x(tc, io->end);
+			/* a call that never returned: perf draws it to time 0, wrapped around */
+			bx1 = io->end ? io_x(tc, io->end)
+				      : (double)(0 - tc->first) * tc->width /
+					(double)(tc->last > tc->first ? tc->last - tc->first : 1);
 			fprintf(out, "<g>\n<title>fd=%d error=%lld merges=%d</title>\n", io->fd,
 				(long long)io->err, io->merges);
 			fprintf(out, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" class=\"%s\"/>\n",
