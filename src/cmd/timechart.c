@@ -448,7 +448,8 @@ static void order_cpus(struct timechart *tc, bool topology)
 {
 	int *key = xcalloc(tc->nr_cpus + 1, sizeof(int));
 
-	qsort(tc->cpus, tc->nr_cpus, sizeof(*tc->cpus), cmp_cpu);
+	if (tc->nr_cpus)
+		qsort(tc->cpus, tc->nr_cpus, sizeof(*tc->cpus), cmp_cpu);
 	for (int i = 0; i < tc->nr_cpus; i++) {
 		struct cpu_topo topo;
 
