@@ -142,6 +142,7 @@ static int c2c_report(int argc, const char **argv)
 	popts.full_symbols = full_symbols;
 	popts.show_all = show_all;
 	popts.stats_only = stats;
+	popts.no_source = no_source;
 	c2c_print(stdout, &c, session->evlist, &popts);
 	c2c_release(&c);
 	session_free(session);

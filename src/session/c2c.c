@@ -6,6 +6,8 @@
 #include "data/reader.h"
 #include "lib/xalloc.h"
 #include "session/resolve.h"
+#include "symbol/srcline.h"
+#include "symbol/symtab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +225,8 @@ static struct c2c_entry *entry_findnew(struct c2c *c, struct c2c_line *line, u64
 	e->tid = (int)s->tid;
 	e->ip = s->ip;
 	e->frame = rf->frame;
+	e->ip_addr = rf->addr;
+	e->ip_symoff = rf->symoff;
 	e->dso = dso;
 	e->comm = comm;
 	e->cpus = xcalloc((size_t)(c->nr_cpus + 63) / 64, sizeof(u64));
@@ -366,6 +370,7 @@ static void line_free(struct c2c_line *l)
 		free(e->cpus);
 		free(e->nodes);
 		free(e->node_st);
+		free(e->srcline);
 		free(e);
 	}
 	free(l->entries);
@@ -478,6 +483,24 @@ void c2c_sort(struct c2c *c)
 	for (u32 i = 0; i < c->nr_lines; i++)
 		qsort(c->sorted[i]->entries, c->sorted[i]->nr_entries, sizeof(struct c2c_entry *),
 		      cmp_entry);
+}
+
+const char *c2c_entry_srcline(struct c2c *c, struct c2c_entry *e)
+{
+	const struct frame *f = e->frame;
+	struct srcline sl;
+	char buf[4096];
+
+	if (e->srcline)
+		return e->srcline;
+	/* DWARF's line ("??:0" where it has the address but no line), else the symbol and offset */
+	if (f->dso && !resolver_srcline_find(&c->res, f->dso, e->ip_addr, false, &sl))
+		srcline_format(&sl, false, buf, sizeof(buf));
+	else
+		srcline_format_unknown(buf, sizeof(buf), f->sym ? f->sym->name : NULL, e->ip_symoff,
+				       f->dso ? f->dso->short_name : "[unknown]", e->ip_addr);
+	e->srcline = xstrdup(buf);
+	return e->srcline;
 }
 
 u32 c2c_shared(const struct c2c *c, struct c2c_stats *out)

@@ -52,6 +52,7 @@ struct c2c_entry {
 	u64 offset;		   /* in the line */
 	int pid, tid;
 	u64 ip;			   /* the code address (first seen) */
+	u64 ip_addr, ip_symoff;	   /* its address in the dso and in its symbol (source lines) */
 	const struct frame *frame; /* its frame (iaddr key), never NULL */
 	const struct dso *dso;	   /* NULL: no map */
 	const char *comm;	   /* the thread's name (tid column), interned */
@@ -64,6 +65,7 @@ struct c2c_entry {
 	u64 last_pa;		   /* the physical address of the last sample */
 	u32 pa_cnt;		   /* how often it changed from sample to sample ("PA cnt") */
 	int pa_node;		   /* node of the first physical address, -1 none */
+	char *srcline;		   /* owned, made by c2c_entry_srcline() */
 };
 
 /* struct c2c_line - one cacheline of one data object (perf splits a line by the dso mapped there) */
@@ -112,6 +114,12 @@ void c2c_release(struct c2c *c);
 u32 c2c_line_hitm(const struct c2c_stats *st, enum c2c_display display);
 /* c2c_sort - the lines into c->sorted (most HITMs first) and their rows by offset */
 void c2c_sort(struct c2c *c);
+/*
+ * c2c_entry_srcline - the Source:Line text of @e's code address: "file:line"
+ * from DWARF, else "sym+offset" or "dso[addr]" (made once, kept in @e)
+ */
+const char *c2c_entry_srcline(struct c2c *c, struct c2c_entry *e);
+
 /* c2c_shared - the sum over shared lines (any HITM or peer load) into @out; returns their number */
 u32 c2c_shared(const struct c2c *c, struct c2c_stats *out);
 

@@ -254,7 +254,8 @@ static void print_line_table(FILE *fp, const struct c2c *c, u32 total, bool show
 
 enum {
 	P_NUM, P_RMT, P_LCL, P_L1HIT, P_L1MISS, P_NA, P_OFFSET, P_NODE, P_PACNT, P_PID, P_TID,
-	P_IADDR, P_CYC_RMT, P_CYC_LCL, P_CYC_LOAD, P_RECORDS, P_CPUS, P_SYMBOL, P_DSO, P_NODES,
+	P_IADDR, P_CYC_RMT, P_CYC_LCL, P_CYC_LOAD, P_RECORDS, P_CPUS, P_SYMBOL, P_DSO, P_SRCLINE,
+	P_NODES,
 };
 
 static int popcount_map(const u64 *map, int bits)
@@ -353,18 +354,21 @@ static void symbol_text(struct strbuf *sb, const struct c2c_entry *e)
 }
 
 /*
- * the Symbol and Object widths of @l's rows: perf sizes them per line from
- * its rows (the header keeps 22 and 16); a symbol shows at most 30 characters
- * without --full-symbols
+ * the Symbol and Object widths of @l's rows, as perf sizes a line's
+ * columns from its rows: a symbol as "[.] name" (at most 30 characters
+ * without --full-symbols), an address without one 22; the object's name,
+ * at least 16 when a row has no symbol; the source lines; at least the
+ * header words
  */
-static void line_widths(const struct c2c *c, const struct c2c_line *l, bool full,
-			int *sym_width, int *dso_width)
+static void line_widths(struct c2c *c, const struct c2c_line *l, bool full, bool source,
+			int *sym_width, int *dso_width, int *src_width)
 {
 	struct strbuf sb = STRBUF_INIT;
+	bool unresolved = false;
 
-	(void)c;
-	*sym_width = 22;
-	*dso_width = 16;
+	*sym_width = 6;
+	*dso_width = 6;
+	*src_width = 11;
 	for (u32 i = 0; i < l->nr_entries; i++) {
 		const struct c2c_entry *e = l->entries[i];
 		int len;
@@ -372,6 +376,8 @@ static void line_widths(const struct c2c *c, const struct c2c_line *l, bool full
 		strbuf_reset(&sb);
 		symbol_text(&sb, e);
 		len = (int)sb.len;
+		if (!e->frame->sym)
+			unresolved = true;
 		if (!full && len > 30)
 			len = 30;
 		if (len > *sym_width)
@@ -379,7 +385,14 @@ static void line_widths(const struct c2c *c, const struct c2c_line *l, bool full
 		len = e->dso ? (int)strlen(e->dso->short_name) : 9;
 		if (len > *dso_width)
 			*dso_width = len;
+		if (source) {
+			len = (int)strlen(c2c_entry_srcline(c, l->entries[i]));
+			if (len > *src_width)
+				*src_width = len;
+		}
 	}
+	if (unresolved && *dso_width < 16)
+		*dso_width = 16;
 	strbuf_release(&sb);
 }
 
@@ -389,10 +402,11 @@ static bool entry_shown(const struct c2c *c, const struct c2c_entry *e)
 }
 
 
-static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct c2c_print_opts *o)
+static void print_pareto(FILE *fp, struct c2c *c, u32 total, const struct c2c_print_opts *o)
 {
 	bool peer = c->opts.display == C2C_DISPLAY_PEER;
 	unsigned int co = c->opts.coalesce;
+	bool source = (co & C2C_COAL_IADDR) && !o->no_source;
 	struct col cols[24];
 	int n = 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -427,19 +441,27 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 		COL(P_SYMBOL, 22, NULL, 0, "Symbol", false);
 	if (co & (C2C_COAL_IADDR | C2C_COAL_DSO))
 		COL(P_DSO, 16, "Shared", 0, "Object", false);
+	if (source)
+		COL(P_SRCLINE, 11, NULL, 0, "Source:Line", false);
 	COL(P_NODES, 4, NULL, 0, node_hdr, true);
 #undef COL
 
-	/* peer mode's header is sized by the widest row of all (the others keep 22) */
-	for (u32 i = 0; peer && i < c->nr_lines; i++) {
-		int sw, dw;
+	/* the header is sized as the first line's rows */
+	for (u32 i = 0; i < c->nr_lines; i++) {
+		int sw, dw, srw;
 
 		if (!line_shown(c, c->sorted[i], total, o->show_all))
 			continue;
-		line_widths(c, c->sorted[i], o->full_symbols, &sw, &dw);
-		for (int k = 0; k < n; k++)
-			if (cols[k].id == P_SYMBOL && sw > cols[k].width)
+		line_widths(c, c->sorted[i], o->full_symbols, source, &sw, &dw, &srw);
+		for (int k = 0; k < n; k++) {
+			if (cols[k].id == P_SYMBOL)
 				cols[k].width = sw;
+			if (cols[k].id == P_DSO)
+				cols[k].width = dw;
+			if (cols[k].id == P_SRCLINE)
+				cols[k].width = srw;
+		}
+		break;
 	}
 	fprintf(fp, "\n");
 	banner(fp, "      Shared Cache Line Distribution Pareto      ");
@@ -449,11 +471,11 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 		const struct c2c_stats *ls = &l->st;
 		u32 lr = peer ? ls->rmt_peer : ls->rmt_hitm, ll = peer ? ls->lcl_peer : ls->lcl_hitm;
 
-		int sym_width, dso_width;
+		int sym_width, dso_width, src_width;
 
 		if (!line_shown(c, l, total, o->show_all))
 			continue;
-		line_widths(c, l, o->full_symbols, &sym_width, &dso_width);
+		line_widths(c, l, o->full_symbols, source, &sym_width, &dso_width, &src_width);
 		if (idx)
 			fprintf(fp, "\n");
 		fprintf(fp, "  ----------------------------------------------------------------------\n");
@@ -531,6 +553,9 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 					symbol_text(&sb, e);
 					fprintf(fp, "%-*.*s", sym_width, sym_width, sb.buf);
 					break;
+				case P_SRCLINE:
+					fprintf(fp, "%-*s", src_width, c2c_entry_srcline(c, l->entries[j]));
+					break;
 				case P_DSO:
 					fprintf(fp, "%-*s", dso_width, e->dso ? e->dso->short_name : "[unknown]");
 					break;
@@ -547,7 +572,7 @@ static void print_pareto(FILE *fp, const struct c2c *c, u32 total, const struct 
 	strbuf_release(&sb);
 }
 
-void c2c_print(FILE *fp, const struct c2c *c, const struct evlist *evlist,
+void c2c_print(FILE *fp, struct c2c *c, const struct evlist *evlist,
 	       const struct c2c_print_opts *o)
 {
 	u32 total = 0;

@@ -17,6 +17,7 @@ struct c2c_print_opts {
 	bool full_symbols;
 	bool show_all;
 	bool stats_only;	   /* --stats */
+	bool no_source;		   /* --no-source: no Source:Line column */
 };
 
 /*
@@ -24,7 +25,7 @@ struct c2c_print_opts {
  * Information, Global Shared Cache Line Event Information, c2c details and,
  * unless stats_only, the Shared Data Cache Line Table and the Pareto.
  */
-void c2c_print(FILE *fp, const struct c2c *c, const struct evlist *evlist,
+void c2c_print(FILE *fp, struct c2c *c, const struct evlist *evlist,
 	       const struct c2c_print_opts *o);
 
 #endif
