@@ -64,7 +64,7 @@ int cmd_kmem(int argc, const char **argv)
 		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose (show symbol address, etc)"),
 		SPEC_FLAG("alloc", 0, &a.alloc, "show per-allocation statistics"),
 		SPEC_FLAG("caller", 0, &a.caller, "show per-callsite statistics"),
-		SPEC_REFUSED_NOVAL("live", 0, "Show live page stat"),
+		SPEC_FLAG("live", 0, &a.live, "Show live page stat"),
 		SPEC_FLAG("page", 0, &a.page, "Analyze page allocator"),
 		SPEC_FLAG("raw-ip", 0, &a.raw_ip, "show raw ip instead of symbol"),
 		SPEC_FLAG("slab", 0, &a.slab, "Analyze slab allocator"),
@@ -89,6 +89,7 @@ int cmd_kmem(int argc, const char **argv)
 	if (argc)
 		opts_usage_exit(kmem_usage, options);
 	ko.page = a.page;
+	ko.live = a.live;
 	ko.slab = a.slab || !a.page;
 	reader = data_open_for_read(a.input, a.force);
 	if (!reader)

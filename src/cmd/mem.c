@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde mem and c2c: their options and perf's refusal where the cpu has no memory sampling events. */
+/* sonde mem: its options, and perf's refusal (shared with c2c) where the cpu has no memory sampling events. */
 #include "builtin.h"
 #include "cmd/mem.h"
 #include "cmd/open.h"
@@ -16,7 +16,7 @@
  * Whether a PMU here samples memory accesses: Intel's mem-loads/mem-stores
  * events (on the core PMU, or a hybrid one) or AMD's IBS op PMU.
  */
-static bool have_mem_events(void)
+bool mem_have_events(void)
 {
 	static const char *const paths[] = {
 		"/sys/bus/event_source/devices/cpu/events/mem-loads",
@@ -33,30 +33,14 @@ static bool have_mem_events(void)
 	return false;
 }
 
-static int refuse_live(void)
+int mem_refuse_live(void)
 {
 	fprintf(stderr, "failed: memory events not supported\n");
 	return 255;
 }
 
-/*
- * c2c report: its cacheline tables are not done (docs/cmd/c2c.md); the file
- * is opened first for perf's checks and messages
- */
-static int c2c_report_not_done(const char *input, bool force)
-{
-	struct data_reader *reader = data_open_for_read(input, force);
-
-	if (!reader)
-		return 255;
-	data_reader_close(reader);
-	fprintf(stderr, "sonde: 'c2c report' is not implemented yet: its cacheline tables are not done "
-			"(docs/cmd/c2c.md)\n");
-	return 1;
-}
-
 /* a machine with memory events: the PEBS/IBS record line is not done yet */
-static int report_not_done_record(const char *cmd)
+int mem_record_not_done(const char *cmd)
 {
 	fprintf(stderr, "sonde: '%s record' with hardware memory events is not implemented yet\n",
 		cmd);
@@ -148,7 +132,7 @@ int cmd_mem(int argc, const char **argv)
 
 	argc = opts_parse(argc, argv, options, mem_usage, OPTS_STOP_AT_ARG);
 	if (argc && is_word(argv[0], "record"))
-		return have_mem_events() ? report_not_done_record("mem") : refuse_live();
+		return mem_have_events() ? mem_record_not_done("mem") : mem_refuse_live();
 	if (argc && is_word(argv[0], "report")) {
 		struct mem_report_opts ro = { .input = input, .cpus = cpus, .type = type, .sep = sep,
 					      .dump = dump, .force = force, .phys = phys,
@@ -162,37 +146,5 @@ int cmd_mem(int argc, const char **argv)
 		return ret;
 	}
 	opts_usage_print(mem_usage, options);
-	return 129;
-}
-
-static const char *const c2c_usage[] = {
-	"perf c2c {record|report}",
-	NULL
-};
-
-int cmd_c2c(int argc, const char **argv)
-{
-	int verbose_lvl = 0;
-	struct opt_spec options[] = {
-		SPEC_COUNT("verbose", 'v', &verbose_lvl, "be more verbose (show counter open errors, etc)"),
-		SPEC_END()
-	};
-
-	argc = opts_parse(argc, argv, options, c2c_usage, OPTS_STOP_AT_ARG);
-	/* perf checks for the events before it reads record's options (even -h) */
-	if (argc && is_word(argv[0], "record"))
-		return have_mem_events() ? report_not_done_record("c2c") : refuse_live();
-	if (argc && is_word(argv[0], "report")) {
-		const char *input = NULL;
-		struct opt_spec ropts[] = {
-			SPEC_TEXT("input", 'i', &input, "file", "the input file to process"),
-			SPEC_END()
-		};
-		static const char *const report_usage[] = { "perf c2c report", NULL };
-
-		opts_parse(argc, argv, ropts, report_usage, 0);
-		return c2c_report_not_done(input, false);
-	}
-	opts_usage_print(c2c_usage, options);
 	return 129;
 }

@@ -19,4 +19,11 @@ struct mem_report_opts {
  */
 int mem_report_run(const struct mem_report_opts *o);
 
+/* mem_have_events - a PMU here samples memory accesses (Intel mem-loads/mem-stores, AMD IBS op) */
+bool mem_have_events(void);
+/* mem_refuse_live - perf's "failed: memory events not supported"; returns 255 */
+int mem_refuse_live(void);
+/* mem_record_not_done - @cmd record on a machine with memory events: not done yet; returns 1 */
+int mem_record_not_done(const char *cmd);
+
 #endif

@@ -3,6 +3,7 @@
 #include "builtin.h"
 #include "cmd/open.h"
 #include "core/cpumap.h"
+#include "core/evlist.h"
 #include "core/evsel.h"
 #include "data/reader.h"
 #include "lib/debug.h"
@@ -13,6 +14,7 @@
 #include "trace/tep.h"
 #include "ui/header.h"
 #include "ui/timechart.h"
+#include "cmd/timechart.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -91,18 +93,8 @@ static int timechart_record(int argc, const char **argv)
 
 /* ---- the model, from the samples ---- */
 
-struct tc_tool {
-	struct tool tool; /* first: the session calls back with it */
-	struct timechart tc;
-	struct data_reader *reader;
-	struct tep_handle *tep;
-	bool tep_tried;
-	const char *highlight_name;
-	u64 highlight_ns;
-	u64 nr_sched;
-};
 
-static struct tc_task *task_new(struct tc_tool *t, int pid, int tid, u64 time)
+struct tc_task *tc_task_new(struct tc_tool *t, int pid, int tid, u64 time)
 {
 	struct timechart *tc = &t->tc;
 	struct tc_task *task;
@@ -156,7 +148,7 @@ static struct tc_task *task_findnew(struct tc_tool *t, int pid, int tid, u64 tim
 			task->first = time;
 		return task;
 	}
-	return task_new(t, pid, tid, time);
+	return tc_task_new(t, pid, tid, time);
 }
 
 static struct tc_cpu *cpu_find(struct tc_tool *t, int cpu)
@@ -308,43 +300,6 @@ static void on_idle(struct tc_tool *t, struct tep_event *ev, const struct perf_s
 	}
 }
 
-static int io_kind_of(const char *call, bool *write)
-{
-	*write = strstr(call, "write") || strstr(call, "send");
-	if (strstr(call, "sync"))
-		return TC_SYNC;
-	if (strstr(call, "poll") || strstr(call, "select"))
-		return TC_POLL;
-	if (strstr(call, "recv") || strstr(call, "send"))
-		return TC_NET;
-	return TC_DISK;
-}
-
-static void on_syscall(struct tc_tool *t, const char *name, struct tep_event *ev,
-		       const struct perf_sample *s)
-{
-	struct tc_task *task = task_findnew(t, (int)s->pid, (int)s->tid, s->time);
-	const char *call;
-
-	t->tc.io_mode = true;
-	if (!strncmp(name, "sys_enter_", 10)) {
-		call = name + 10;
-		task->io_enter = s->time;
-		task->io_kind = (u8)io_kind_of(call, &task->io_write);
-	} else if (task->io_enter) {
-		u64 ret = 0;
-		struct tc_span *sp;
-
-		trace_tep_field_u64(ev, s->raw_data, s->raw_size, "ret", &ret);
-		sp = tc_spans_add(&task->spans, task->io_enter, s->time,
-				  (s64)ret < 0 ? TC_ERROR : task->io_kind);
-		sp->cpu = task->io_write;
-		task->io_time += s->time - task->io_enter;
-		task->io_enter = 0;
-	}
-	task->last = s->time;
-}
-
 static struct tep_event *tp_event(struct tc_tool *t, struct evsel *evsel)
 {
 	if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
@@ -384,7 +339,7 @@ static int tc_sample(struct tool *tool, struct session *session, const union per
 	else if (!strcmp(name, "cpu_idle"))
 		on_idle(t, tp, sample);
 	else if (!strncmp(name, "sys_enter_", 10) || !strncmp(name, "sys_exit_", 9))
-		on_syscall(t, name, tp, sample);
+		tc_io_syscall(t, name, tp, sample);
 	return 0;
 }
 
@@ -393,25 +348,23 @@ static int tc_other(struct tool *tool, struct session *session, const union perf
 {
 	struct tc_tool *t = (struct tc_tool *)tool;
 
-	u64 time = sample ? time : 0;
+	/*
+	 * the chart spans the samples only; a task named by a side-band
+	 * record starts at its first sample (time 0 here)
+	 */
+	const u64 time = 0;
 
 	(void)session;
-	/* the chart spans the side-band records too (forks before the first switch) */
-	if (time && (ev->header.type == PERF_RECORD_FORK ||
-			     ev->header.type == PERF_RECORD_EXIT ||
-			     ev->header.type == PERF_RECORD_COMM)) {
-		if (!t->tc.first || time < t->tc.first)
-			t->tc.first = time;
-		if (time > t->tc.last)
-			t->tc.last = time;
+	(void)sample;
+	if (t->io) {
+		tc_io_side_band(t, ev);
+		return 0;
 	}
 	if (ev->header.type == PERF_RECORD_EXIT) {
 		struct tc_task *task = task_findnew(t, (int)ev->fork.pid, (int)ev->fork.tid,
 						    time);
 
 		task->exited = true;
-		if (time > task->last)
-			task->last = time;
 		return 0;
 	}
 	if (ev->header.type == PERF_RECORD_FORK) {
@@ -446,7 +399,7 @@ static int tc_other(struct tool *tool, struct session *session, const union perf
 			if (again) {
 				task = again;
 			} else if (old->spans.nr || old->state == TC_RUN) {
-				task = task_new(t, old->pid, old->tid, time);
+				task = tc_task_new(t, old->pid, old->tid, time);
 				/* the run the exec happened in is not this row's */
 				task->state = old->state == TC_RUN ? -1 : old->state;
 				task->state_since = time;
@@ -495,7 +448,8 @@ static void order_cpus(struct timechart *tc, bool topology)
 {
 	int *key = xcalloc(tc->nr_cpus + 1, sizeof(int));
 
-	qsort(tc->cpus, tc->nr_cpus, sizeof(*tc->cpus), cmp_cpu);
+	if (tc->nr_cpus)
+		qsort(tc->cpus, tc->nr_cpus, sizeof(*tc->cpus), cmp_cpu);
 	for (int i = 0; i < tc->nr_cpus; i++) {
 		struct cpu_topo topo;
 
@@ -522,12 +476,52 @@ static void model_free(struct timechart *tc)
 {
 	for (int i = 0; i < tc->nr_tasks; i++) {
 		free(tc->tasks[i]->spans.v);
+		free(tc->tasks[i]->ios);
 		free(tc->tasks[i]);
 	}
 	free(tc->tasks);
 	for (int i = 0; i < tc->nr_cpus; i++)
 		free(tc->cpus[i].spans.v);
 	free(tc->cpus);
+}
+
+/*
+ * --io-min-time / --io-merge-dist: digits (none: 0) and a unit, "ns"
+ * (or none), "us" or "ms", as perf takes them; -1 for anything else
+ */
+static int parse_io_time(const char *arg, u64 *ns)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (end == arg)
+		v = 0;
+	if (!*end || !strcmp(end, "ns"))
+		*ns = v;
+	else if (!strcmp(end, "us"))
+		*ns = v * 1000;
+	else if (!strcmp(end, "ms"))
+		*ns = v * 1000000;
+	else
+		return end == arg ? (*ns = 0, 0) : -1;
+	return 0;
+}
+
+/* a record -I file: syscall tracepoints and no scheduler events */
+static bool is_io_file(struct evlist *evlist)
+{
+	struct evsel *evsel;
+	bool sys = false;
+
+	evlist_for_each_entry(evlist, evsel) {
+		const char *n = evsel->name ? evsel->name : "";
+
+		if (!strncmp(n, "syscalls:sys_", 13))
+			sys = true;
+		if (!strncmp(n, "sched:", 6))
+			return false;
+	}
+	return sys;
 }
 
 static const char *const timechart_usage[] = {
@@ -612,6 +606,16 @@ int cmd_timechart(int argc, const char **argv)
 	}
 	if (procs.nr)
 		t.tc.procs = (const char *const *)procs.v;
+	t.io_min_time = 1000000;
+	t.io_merge_dist = 1000;
+	if ((io_min && parse_io_time(io_min, &t.io_min_time)) ||
+	    (io_merge && parse_io_time(io_merge, &t.io_merge_dist))) {
+		/* perf: the usage lines only */
+		fprintf(stderr, "\n Usage: %s\n\n", timechart_usage[0]);
+		strvec_clear(&procs);
+		return 129;
+	}
+	t.tc.io_skip_eagain = skip_eagain;
 
 	reader = data_open_for_read(input, force);
 	if (!reader) {
@@ -620,6 +624,7 @@ int cmd_timechart(int argc, const char **argv)
 	}
 	t.reader = reader;
 	t.tc.cpu_desc = data_reader_header(reader)->cpudesc;
+	t.io = is_io_file(data_reader_evlist(reader));
 	session = session_new(reader, &mopts);
 	t.tool.sample = tc_sample;
 	t.tool.other = tc_other;

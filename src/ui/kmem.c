@@ -44,7 +44,7 @@ struct kmem_run {
 	u64 nr_page_alloc, page_alloc_kb, nr_page_free, page_free_kb;
 	u64 nr_alloc_freed, alloc_freed_kb, nr_fail;
 	u64 order_mt[KM_MAX_ORDER][KM_MIGRATE_TYPES];
-	struct u64map pages;	  /* pfn -> order + 1 */
+	struct u64map pages;	  /* pfn -> (migrate type + 1) << 32 | (order + 1) */
 };
 
 static u64 field(struct kmem_run *r, struct evsel *evsel, const struct perf_sample *s,
@@ -104,19 +104,27 @@ static int kmem_sample(struct tool *tool, struct session *session, const union p
 		r->page_alloc_kb += kb;
 		if (order < KM_MAX_ORDER && mt >= 0 && mt < KM_MIGRATE_TYPES)
 			r->order_mt[order][mt]++;
-		u64map_set(&r->pages, pfn, (void *)(uintptr_t)(order + 1));
+		u64map_set(&r->pages, pfn,
+			   (void *)(uintptr_t)((u64)(mt >= 0 && mt < KM_MIGRATE_TYPES ? mt + 1 : 0) << 32 |
+					       (order + 1)));
 		break;
 	}
 	case KM_PAGE_FREE: {
-		u64 pfn = field(r, evsel, s, "pfn");
+		u64 pfn = field(r, evsel, s, "pfn"), alloc;
 
 		order = field(r, evsel, s, "order");
 		kb = (4096ULL << order) / 1024;
 		r->nr_page_free++;
 		r->page_free_kb += kb;
-		if (u64map_remove(&r->pages, pfn)) {
+		alloc = (u64)(uintptr_t)u64map_remove(&r->pages, pfn);
+		if (alloc) {
+			u64 a_order = (alloc & 0xffffffff) - 1, a_mt = alloc >> 32;
+
 			r->nr_alloc_freed++;
 			r->alloc_freed_kb += kb;
+			/* --live: a freed page leaves the order table */
+			if (r->o->live && a_mt && a_order < KM_MAX_ORDER)
+				r->order_mt[a_order][a_mt - 1]--;
 		}
 		break;
 	}

@@ -10,6 +10,7 @@ struct session;
 /* struct kmem_opts - what perf kmem stat analyses */
 struct kmem_opts {
 	bool slab, page;
+	bool live;	/* --live: the order table counts only pages never freed */
 };
 
 /*

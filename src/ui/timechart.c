@@ -53,8 +53,6 @@ bool timechart_task_shown(const struct timechart *tc, const struct tc_task *t, u
 		return false;
 	if (tc->procs)
 		return true;
-	if (tc->io_mode)
-		return t->spans.nr > 0;
 	return t->runtime >= threshold && t->spans.nr > 0;
 }
 
@@ -181,14 +179,163 @@ static int cmp_runtime(const void *a, const void *b)
 	return x->tid - y->tid;
 }
 
+/* IO mode's x: not clamped (a bar runs on to its task's exit) */
+static double io_x(const struct timechart *tc, u64 t)
+{
+	u64 span = tc->last > tc->first ? tc->last - tc->first : 1;
+
+	return ((double)t - (double)tc->first) * tc->width / (double)span;
+}
+
+/* the label's total: "1.0 bytes", "8.8 Kbytes", "6.1 Mbytes" */
+static void io_bytes_text(char *buf, size_t size, u64 bytes)
+{
+	static const char *const units[] = { "bytes", "Kbytes", "Mbytes", "Gbytes" };
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%.1f %s", v, units[u]);
+}
+
+/*
+ * a box's height, as perf sizes them: polls and syncs 2.5, failed calls
+ * 1.25; transfers by their share of the row's largest box, in quarters
+ * (3.125 per quarter below three, the largest boxes 1.25)
+ */
+static double io_height(const struct tc_io *io, u64 max_bytes)
+{
+	int q;
+
+	if (io->type == TC_IO_POLL || io->type == TC_IO_SYNC)
+		return 2.5;
+	if (io->err)
+		return 1.25;
+	q = max_bytes ? (int)((double)io->bytes * 4 / (double)max_bytes) : 0;
+	return q >= 3 ? 1.25 : 3.125 * (q + 1);
+}
+
+static const char *io_class(const struct tc_io *io)
+{
+	if (io->err)
+		return "error";
+	switch (io->type) {
+	case TC_IO_READ:
+	case TC_IO_WRITE:
+		return "disk";
+	case TC_IO_RX:
+	case TC_IO_TX:
+		return "net";
+	case TC_IO_POLL:
+		return "poll";
+	default:
+		return "sync";
+	}
+}
+
+/*
+ * perf's IO chart (record -I files): a row per task and name that made
+ * IO calls, its bar from its fork (or first call) to its exit, one box
+ * per call or merged calls (reads and receives in the upper half, the
+ * rest in the lower), newest first, and the bytes moved in its label
+ */
+static int write_io_svg(struct timechart *tc, FILE *out)
+{
+	int nr_rows = 0, row = 0;
+	double height;
+	u64 step = 100000000ULL, first = tc->first, threshold = 10000000000ULL;
+	struct tc_task **rows = xcalloc(tc->nr_tasks + 1, sizeof(*rows));
+
+	/* the time axis starts at the 100 ms tick before the first sample */
+	tc->first = first / step * step;
+	/*
+	 * the rows: with -p the chosen tasks; else those that moved at least a
+	 * threshold of bytes, which starts high and drops tenfold until -n
+	 * (15) rows pass it (at most down to one byte), as perf picks them
+	 */
+	for (;;) {
+		nr_rows = 0;
+		for (int i = 0; i < tc->nr_tasks; i++) {
+			struct tc_task *t = tc->tasks[i];
+
+			if (t->nr_ios && task_selected(tc, t) &&
+			    (tc->procs || t->io_bytes >= threshold))
+				rows[nr_rows++] = t;
+		}
+		if (tc->procs || nr_rows >= tc->proc_num || threshold < 10)
+			break;
+		threshold /= 10;
+	}
+	height = TC_LEGEND_H + nr_rows * TC_TASK_STEP + TC_TASK_STEP;
+	fputs("<?xml version=\"1.0\" standalone=\"no\"?> \n"
+	      "<!DOCTYPE svg SYSTEM \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n", out);
+	fprintf(out, "<svg width=\"%d\" height=\"%.0f\" version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+		tc->width, height);
+	write_style(out);
+	/* a time line every 100 ms, stronger on whole seconds */
+	for (u64 t = (tc->first + step - 1) / step * step; t <= tc->last; t += step) {
+		bool sec = !(t % 1000000000ULL);
+
+		fprintf(out, "<line x1=\"%.8f\" y1=\"%.2f\" x2=\"%.8f\" y2=\"%.0f\" style=\"stroke:rgb(%s);stroke-width:%s\"/>\n",
+			io_x(tc, t), 15.0, io_x(tc, t), height, sec ? "128,128,128" : "192,192,192",
+			sec ? "2.000" : "0.500");
+	}
+	write_legend(tc, out);
+	for (row = 0; row < nr_rows; row++) {
+		const struct tc_task *t = rows[row];
+		double y = TC_LEGEND_H + row * TC_TASK_STEP, x0, x1;
+		u64 max_bytes = 0;
+		char bytes[32];
+
+		x0 = io_x(tc, t->io_start);
+		x1 = io_x(tc, t->io_end ? t->io_end : tc->last);
+		fprintf(out, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" class=\"process3\"/>\n",
+			x0, x1 - x0, y, TC_TASK_H);
+		for (int k = 0; k < t->nr_ios; k++)
+			if (t->ios[k].bytes > max_bytes)
+				max_bytes = t->ios[k].bytes;
+		for (int k = t->nr_ios - 1; k >= 0; k--) {
+			const struct tc_io *io = &t->ios[k];
+			double h = io_height(io, max_bytes), bx0, bx1;
+			bool upper = io->type == TC_IO_READ || io->type == TC_IO_RX;
+
+			if (tc->io_skip_eagain && io->err == -11)
+				continue;
+			bx0 = io_x(tc, io->start);
+			/* a call that never returned: perf draws it to time 0, wrapped around */
+			bx1 = io->end ? io_x(tc, io->end)
+				      : (double)(0 - tc->first) * tc->width /
+					(double)(tc->last > tc->first ? tc->last - tc->first : 1);
+			fprintf(out, "<g>\n<title>fd=%d error=%lld merges=%d</title>\n", io->fd,
+				(long long)io->err, io->merges);
+			fprintf(out, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" class=\"%s\"/>\n",
+				bx0, bx1 - bx0, upper ? y : y + TC_TASK_H - h, h, io_class(io));
+			fputs("</g>\n", out);
+		}
+		io_bytes_text(bytes, sizeof(bytes), t->io_bytes);
+		fprintf(out, "<text x=\"%.8f\" y=\"%.8f\">%s:%d (%s)</text>\n", x0, y + 12.5, t->comm,
+			t->tid, bytes);
+	}
+	fputs("</svg>\n", out);
+	tc->first = first;
+	free(rows);
+	return nr_rows;
+}
+
 int timechart_write_svg(struct timechart *tc, FILE *out)
 {
-	int nr_cpu_rows = (tc->tasks_only || tc->io_mode) ? 0 : tc->nr_cpus;
-	struct tc_task **rows = xcalloc(tc->nr_tasks + 1, sizeof(*rows));
+	int nr_cpu_rows = tc->tasks_only ? 0 : tc->nr_cpus;
+	struct tc_task **rows;
 	int nr_rows = 0;
 	u64 threshold = 0;
 	double y0, height;
 
+	if (tc->io_mode)
+		return write_io_svg(tc, out);
+	rows = xcalloc(tc->nr_tasks + 1, sizeof(*rows));
 	/*
 	 * The rows: with -p the chosen tasks; else the tasks that ran at least
 	 * a threshold, which starts above any run and drops tenfold until at
@@ -271,14 +418,11 @@ int timechart_write_svg(struct timechart *tc, FILE *out)
 
 			if (sp->kind == TC_SLEEP)
 				continue; /* the row's own grey is sleeping */
-			if (tc->io_mode)
-				write_box(tc, out, sp, y + (sp->cpu ? TC_TASK_H / 2 : 0), TC_TASK_H / 2, who);
-			else
-				write_box(tc, out, sp, y, TC_TASK_H, who);
+			write_box(tc, out, sp, y, TC_TASK_H, who);
 		}
 		fprintf(out, "<text x=\"%.8f\" y=\"%.8f\">%s:%d (%.1fms)</text>\n",
 			time_x(tc, t->first), y + 12.5, t->comm, t->tid,
-			(tc->io_mode ? t->io_time : t->runtime) / 1e6);
+			t->runtime / 1e6);
 	}
 	fputs("</svg>\n", out);
 	free(rows);

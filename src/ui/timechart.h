@@ -35,22 +35,41 @@ struct tc_spans {
 	int nr, alloc;
 };
 
+/* the IO call classes of perf's IO mode */
+enum tc_io_type { TC_IO_READ, TC_IO_WRITE, TC_IO_SYNC, TC_IO_TX, TC_IO_RX, TC_IO_POLL };
+
+/*
+ * struct tc_io - one IO box: a call, or calls merged (same class and fd,
+ * close enough); end 0 while the call is pending
+ */
+struct tc_io {
+	u64 start, end;	 /* drawn extent (start may be pushed past an error box) */
+	u64 enter;	 /* the (first) call's entry time */
+	u64 bytes;	 /* transferred (read/write/send/receive calls that succeeded) */
+	s64 err;	 /* the return value when negative, else 0 */
+	int fd;		 /* the call's fd argument, 0 when it has none (poll, sync) */
+	int merges;	 /* calls merged into this box */
+	u8 type;	 /* enum tc_io_type */
+};
+
 /* struct tc_task - one task (thread) row. */
 struct tc_task {
 	int pid, tid;
 	char comm[17];
 	u64 first, last;  /* its first and last event */
 	u64 runtime;	  /* ns on a cpu */
-	u64 io_time;	  /* ns in IO calls */
 	int state;	  /* enum tc_kind it is in now, -1 unknown */
 	u64 state_since;
 	int run_cpu;	  /* the cpu of the current run */
-	u64 io_enter;	  /* IO mode: time of the pending sys_enter, 0 none */
-	u8 io_kind;
-	bool io_write;
 	bool exited;	  /* an EXIT record: the row ends at its last event */
 	bool comm_from_record; /* the name came from a COMM record (tracepoint names do not override it) */
 	struct tc_spans spans;
+	/* IO mode: a row per thread and name, as perf keeps them */
+	struct tc_io *ios;
+	int nr_ios, alloc_ios;
+	u64 io_bytes;	  /* the label's total */
+	u64 io_start;	  /* the bar: from the fork or the first call, 0 unset */
+	u64 io_end;	  /* to the exit, 0: the end of the trace */
 };
 
 /* struct tc_cpu - one cpu row. */
@@ -72,6 +91,7 @@ struct timechart {
 	struct tc_cpu *cpus;
 	int nr_cpus;
 	bool io_mode;		/* the file has IO syscalls and no scheduler events */
+	bool io_skip_eagain;	/* --io-skip-eagain: EAGAIN boxes are not drawn */
 	bool has_power;
 	/* options */
 	int width;		/* -w, 1000 */

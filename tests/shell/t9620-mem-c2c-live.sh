@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # mem and c2c: without memory sampling events (no PEBS/IBS, as on this VM)
 # record fails with perf's message and exit status before running anything;
-# usage and missing-file errors are perf's. mem report: t9650; c2c report's
-# tables are not done (docs/cmd/c2c.md).
+# usage and missing-file errors are perf's. mem report: t9650; c2c report:
+# t9621.
 . "$(dirname "$0")/lib.sh"
 
 have_mem() {
@@ -40,11 +40,6 @@ fi
 test_expect_success 'usage and missing files as perf' '
 	same mem && same c2c && same mem bogus &&
 	same mem report -i /nonexistent.data && same c2c report -i /nonexistent.data
-'
-
-test_expect_success 'c2c report on a file: a clear not-implemented message, exit 1' '
-	test_exit_code 1 "$SONDE" c2c report -i "$FIXTURES/script/datasrc.data" 2>err &&
-	test_grep "^sonde: .c2c report. is not implemented yet" err
 '
 
 test_done
