@@ -79,13 +79,14 @@ if "$SONDE" report --stats -i "$TRASH/live/perf.data" 2>/dev/null | grep -q "LOS
 		'the recording lost events (rings overflowed on a loaded machine)'
 else
 # The default rows are the busiest 15 or more tasks: on a loaded machine the
-# short sleep may not be among them, in either tool. Those rows are compared
-# as they are, and -p (repeatable, perf's) names the workload's tasks.
+# short sleep may not be among them, in either tool, and which tasks sit at
+# the threshold depends on run times sonde can differ in by 0.1 ms
+# (docs/cmd/timechart.md); the default selection is compared exactly on the
+# fixed file above. Here -p (repeatable, as perf's) names the workload's tasks.
 test_expect_success 'a file sonde recorded: both draw the workload'"'"'s dd and sleep rows' '
 	cd live &&
 	"$PERF" timechart -o perf.svg 2>/dev/null && "$SONDE" timechart 2>/dev/null &&
-	rows perf.svg >perf.rows && rows output.svg >sonde.rows &&
-	test_cmp perf.rows sonde.rows &&
+	test -s perf.svg && test -s output.svg &&
 	"$PERF" timechart -p dd -p sleep -o perf-p.svg 2>/dev/null &&
 	"$SONDE" timechart -p dd -p sleep -o sonde-p.svg 2>/dev/null &&
 	rows perf-p.svg >perf.rows && rows sonde-p.svg >sonde.rows &&
