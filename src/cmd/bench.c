@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde bench: perf bench's sched (messaging, pipe) and mem (memcpy, memset) benchmarks with perf's output layout. */
+/* sonde bench: perf bench's collections (sched, mem here; futex, epoll, internals in bench-*.c) and its dispatch. */
+#include "bench.h"
 #include "builtin.h"
 #include "lib/optspec.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <math.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,7 +22,95 @@
 #include <time.h>
 #include <unistd.h>
 
-static bool simple_format; /* -f simple */
+bool bench_simple_format;
+int bench_repeat = 10;
+
+void bench_stats_add(struct bench_stats *st, double v)
+{
+	double delta = v - st->mean;
+
+	st->n += 1;
+	st->mean += delta / st->n;
+	st->m2 += delta * (v - st->mean);
+}
+
+double bench_stats_err(const struct bench_stats *st)
+{
+	if (st->n < 2)
+		return 0;
+	return sqrt(st->m2 / (st->n - 1) / st->n);
+}
+
+double bench_stats_rel(const struct bench_stats *st)
+{
+	return st->mean ? 100.0 * bench_stats_err(st) / st->mean : 0;
+}
+
+int bench_nr_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+void bench_pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu % bench_nr_cpus(), &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+void bench_gate_init(struct bench_gate *g, int nr)
+{
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->cond, NULL);
+	g->arrived = 0;
+	g->nr = nr;
+	g->open = false;
+}
+
+void bench_gate_release(struct bench_gate *g)
+{
+	pthread_mutex_destroy(&g->lock);
+	pthread_cond_destroy(&g->cond);
+}
+
+void bench_gate_wait(struct bench_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->arrived++;
+	pthread_cond_broadcast(&g->cond);
+	while (!g->open)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void bench_gate_ready(struct bench_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	while (g->arrived < g->nr)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void bench_gate_open(struct bench_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->open = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+double bench_usec_since(const struct timeval *t0)
+{
+	struct timeval t1, d;
+
+	gettimeofday(&t1, NULL);
+	timersub(&t1, t0, &d);
+	return (double)d.tv_sec * 1e6 + (double)d.tv_usec;
+}
 
 static double now_sec(void)
 {
@@ -114,7 +205,7 @@ static int bench_sched_pipe(int argc, const char **argv)
 	close(a[1]);
 	close(b[0]);
 	close(b[1]);
-	if (simple_format) {
+	if (bench_simple_format) {
 		printf("%lu.%03lu\n", (unsigned long)t, (unsigned long)((t - (double)(unsigned long)t) * 1000));
 		return 0;
 	}
@@ -280,7 +371,7 @@ static int bench_sched_messaging(int argc, const char **argv)
 	close(ready[1]);
 	close(wakeup[0]);
 	close(wakeup[1]);
-	if (simple_format) {
+	if (bench_simple_format) {
 		printf("%lu.%03lu\n", (unsigned long)t, (unsigned long)((t - (double)(unsigned long)t) * 1000));
 	} else {
 		printf("# %d sender and receiver %s per group\n", MSG_FDS, threads ? "threads" : "processes");
@@ -478,7 +569,7 @@ static int bench_mem(int argc, const char **argv, bool is_set)
 		t = (usec_now() - t0) / 1e6;
 		free(src);
 		free(dst);
-		if (simple_format) {
+		if (bench_simple_format) {
 			printf("%lf\n", (double)size * loops / t);
 			continue;
 		}
@@ -509,7 +600,7 @@ static int bench_memset(int argc, const char **argv)
 
 struct bench {
 	const char *name, *summary;
-	int (*fn)(int argc, const char **argv);
+	int (*fn)(int argc, const char **argv); /* NULL: listed, not implemented */
 };
 
 static const struct bench sched_benches[] = {
@@ -518,28 +609,69 @@ static const struct bench sched_benches[] = {
 	{ NULL, NULL, NULL },
 };
 
+static const struct bench syscall_benches[] = {
+	{ "basic", "Benchmark for basic getppid(2) calls", NULL },
+	{ NULL, NULL, NULL },
+};
+
 static const struct bench mem_benches[] = {
 	{ "memcpy", "Benchmark for memcpy() functions", bench_memcpy },
 	{ "memset", "Benchmark for memset() functions", bench_memset },
+	{ "find_bit", "Benchmark for find_bit() functions", NULL },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench numa_benches[] = {
+	{ "mem", "Benchmark for NUMA workloads", NULL },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench futex_benches[] = {
+	{ "hash", "Benchmark for futex hash table", bench_futex_hash },
+	{ "wake", "Benchmark for futex wake calls", bench_futex_wake },
+	{ "wake-parallel", "Benchmark for parallel futex wake calls", bench_futex_wake_parallel },
+	{ "requeue", "Benchmark for futex requeue calls", bench_futex_requeue },
+	{ "lock-pi", "Benchmark for futex lock_pi calls", bench_futex_lock_pi },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench epoll_benches[] = {
+	{ "wait", "Benchmark epoll concurrent epoll_waits", bench_epoll_wait },
+	{ "ctl", "Benchmark epoll concurrent epoll_ctls", bench_epoll_ctl },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench internals_benches[] = {
+	{ "synthesize", "Benchmark perf event synthesis", bench_internals_synthesize },
+	{ "kallsyms-parse", "Benchmark kallsyms parsing", NULL },
+	{ "inject-build-id", "Benchmark build-id injection", NULL },
+	{ "evlist-open-close", "Benchmark evlist open and close", NULL },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench breakpoint_benches[] = {
+	{ "thread", "Benchmark thread start/finish with breakpoints", NULL },
+	{ "enable", "Benchmark breakpoint enable/disable", NULL },
 	{ NULL, NULL, NULL },
 };
 
 struct collection {
 	const char *name, *summary;
 	const struct bench *benches;
+	const char *all_what; /* "Run all <all_what> benchmarks"; NULL: no such line (perf's internals) */
 };
 
-/* perf 6.1's collections; those without benchmarks here say so when run */
+/* perf 6.1's collections, in its order (the order of "bench all") */
 static const struct collection collections[] = {
-	{ "sched", "Scheduler and IPC benchmarks", sched_benches },
-	{ "syscall", "System call benchmarks", NULL },
-	{ "mem", "Memory access benchmarks", mem_benches },
-	{ "numa", "NUMA scheduling and MM benchmarks", NULL },
-	{ "futex", "Futex stressing benchmarks", NULL },
-	{ "epoll", "Epoll stressing benchmarks", NULL },
-	{ "internals", "Perf-internals benchmarks", NULL },
-	{ "breakpoint", "Breakpoint benchmarks", NULL },
-	{ NULL, NULL, NULL },
+	{ "sched", "Scheduler and IPC benchmarks", sched_benches, "scheduler" },
+	{ "syscall", "System call benchmarks", syscall_benches, "syscall" },
+	{ "mem", "Memory access benchmarks", mem_benches, "memory access" },
+	{ "numa", "NUMA scheduling and MM benchmarks", numa_benches, "NUMA" },
+	{ "futex", "Futex stressing benchmarks", futex_benches, "futex" },
+	{ "epoll", "Epoll stressing benchmarks", epoll_benches, "futex" },
+	{ "internals", "Perf-internals benchmarks", internals_benches, NULL },
+	{ "breakpoint", "Breakpoint benchmarks", breakpoint_benches, "breakpoint" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static void print_usage(void)
@@ -557,26 +689,42 @@ static void print_collection(const struct collection *c)
 	printf("\n        # List of available benchmarks for collection '%s':\n\n", c->name);
 	for (int i = 0; c->benches[i].name; i++)
 		printf("%14s: %s\n", c->benches[i].name, c->benches[i].summary);
-	printf("%14s: Run all %s benchmarks\n", "all",
-	       !strcmp(c->name, "sched") ? "scheduler" : "memory access");
+	if (c->all_what)
+		printf("%14s: Run all %s benchmarks\n", "all", c->all_what);
 	printf("\n");
+}
+
+static int not_implemented(const struct collection *c, const struct bench *b)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: 'bench %s %s' is not implemented yet\n", prog_name, c->name, b->name);
+	return 1;
 }
 
 static int run_bench(const struct collection *c, const struct bench *b, int argc, const char **argv)
 {
-	if (!simple_format)
+	if (!bench_simple_format)
 		printf("# Running '%s/%s' benchmark:\n", c->name, b->name);
 	fflush(stdout);
+	if (!b->fn)
+		return not_implemented(c, b);
 	return b->fn(argc, argv);
 }
 
+/* "all": every benchmark of the collection with its defaults, perf's header and a blank line after each */
 static int run_collection(const struct collection *c)
 {
 	for (int i = 0; c->benches[i].name; i++) {
 		const char *argv[] = { c->benches[i].name, NULL };
 
-		run_bench(c, &c->benches[i], 1, argv);
+		printf("# Running %s/%s benchmark...\n", c->name, c->benches[i].name);
+		fflush(stdout);
+		if (c->benches[i].fn)
+			c->benches[i].fn(1, argv);
+		else
+			not_implemented(c, &c->benches[i]);
 		printf("\n");
+		fflush(stdout);
 	}
 	return 0;
 }
@@ -584,10 +732,9 @@ static int run_collection(const struct collection *c)
 int cmd_bench(int argc, const char **argv)
 {
 	const char *format = "default";
-	int repeat = 10;
 	const struct opt_spec options[] = {
 		SPEC_TEXT("format", 'f', &format, "default|simple", "Specify the output formatting style"),
-		SPEC_INT("repeat", 'r', &repeat,
+		SPEC_INT("repeat", 'r', &bench_repeat,
 			 "Specify number of times to repeat the run"),
 		SPEC_END(),
 	};
@@ -596,14 +743,15 @@ int cmd_bench(int argc, const char **argv)
 	const struct collection *c = NULL;
 
 	argc = opts_parse(argc, argv, options, usage, OPTS_STOP_AT_ARG);
+	/* perf says so on stdout and exits 0 */
 	if (strcmp(format, "default") && strcmp(format, "simple")) {
 		printf("Unknown format descriptor: '%s'\n", format);
-		return 1;
+		return 0;
 	}
-	simple_format = !strcmp(format, "simple");
-	if (repeat <= 0) {
-		fprintf(stderr, "Invalid repeat option: Must specify a positive value\n");
-		return 1;
+	bench_simple_format = !strcmp(format, "simple");
+	if (bench_repeat <= 0) {
+		printf("Invalid repeat option: Must specify a positive value\n");
+		return 0;
 	}
 	if (argc < 1) {
 		print_usage();
@@ -611,8 +759,7 @@ int cmd_bench(int argc, const char **argv)
 	}
 	if (!strcmp(argv[0], "all")) {
 		for (int i = 0; collections[i].name; i++)
-			if (collections[i].benches)
-				run_collection(&collections[i]);
+			run_collection(&collections[i]);
 		return 0;
 	}
 	for (int i = 0; collections[i].name; i++)
@@ -620,10 +767,6 @@ int cmd_bench(int argc, const char **argv)
 			c = &collections[i];
 	if (!c) {
 		printf("Unknown collection: '%s'\n", argv[0]);
-		return 1;
-	}
-	if (!c->benches) {
-		fprintf(stderr, "sonde: 'bench %s' is not implemented yet\n", c->name);
 		return 1;
 	}
 	if (argc < 2) {
