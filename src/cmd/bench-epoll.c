@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde bench epoll: wait (writers feed eventfds, workers epoll_wait) and ctl (ADD/MOD/DEL storms) as perf bench's. */
-#include "bench.h"
+#include "cmd/bench.h"
 #include "builtin.h"
 #include "lib/optspec.h"
 #include "lib/util.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde bench futex: hash, wake, wake-parallel, requeue and lock-pi with perf bench's options and layouts. */
-#include "bench.h"
+#include "cmd/bench.h"
 #include "builtin.h"
 #include "lib/optspec.h"
 #include "lib/util.h"
@@ -340,7 +340,7 @@ int bench_futex_wake(int argc, const char **argv)
 	fflush(stdout);
 	ws = (struct waiters){ .th = xcalloc(c.threads, sizeof(pthread_t)), .nr = c.threads,
 			       .futex = &wake_futex, .op = futex_op(&c, FUTEX_WAIT) };
-	for (int run = 1; run <= bench_repeat; run++) {
+	for (unsigned int run = 1; run <= bench_repeat; run++) {
 		unsigned int done = 0;
 		struct timeval t0;
 		double usec;
@@ -357,7 +357,7 @@ int bench_futex_wake(int argc, const char **argv)
 		bench_stats_add(&times, usec);
 		bench_stats_add(&woken, done);
 		if (!c.silent)
-			printf("[Run %d]: Wokeup %u of %u threads in %.4f ms\n", run, done, c.threads,
+			printf("[Run %u]: Wokeup %u of %u threads in %.4f ms\n", run, done, c.threads,
 			       usec / 1e3);
 		waiters_join(&ws);
 	}
@@ -437,7 +437,7 @@ int bench_futex_wake_parallel(int argc, const char **argv)
 	ws = (struct waiters){ .th = xcalloc(c.threads, sizeof(pthread_t)), .nr = c.threads,
 			       .futex = &wake_parallel_futex, .op = futex_op(&c, FUTEX_WAIT) };
 	k = xcalloc(nwakers, sizeof(*k));
-	for (int run = 1; run <= bench_repeat; run++) {
+	for (unsigned int run = 1; run <= bench_repeat; run++) {
 		struct bench_stats st = { 0 };
 		struct bench_gate gate;
 
@@ -460,7 +460,7 @@ int bench_futex_wake_parallel(int argc, const char **argv)
 		waiters_join(&ws);
 		bench_stats_add(&runs, st.mean);
 		if (!c.silent)
-			printf("[Run %d]: Avg per-thread latency (waking %u/%u threads) in %.4f ms (+-%.2f%%)\n",
+			printf("[Run %u]: Avg per-thread latency (waking %u/%u threads) in %.4f ms (+-%.2f%%)\n",
 			       run, share, c.threads, st.mean / 1e3, bench_stats_rel(&st));
 	}
 	printf("Avg per-thread latency (waking %u/%u threads) in %.4f ms (+-%.2f%%)\n", share, c.threads,
@@ -507,7 +507,7 @@ int bench_futex_requeue(int argc, const char **argv)
 	ws = (struct waiters){ .th = xcalloc(c.threads, sizeof(pthread_t)), .nr = c.threads, .futex = from,
 			       .target = to, .pi = pi,
 			       .op = futex_op(&c, pi ? FUTEX_WAIT_REQUEUE_PI : FUTEX_WAIT) };
-	for (int run = 1; run <= bench_repeat; run++) {
+	for (unsigned int run = 1; run <= bench_repeat; run++) {
 		unsigned int woke = 0, requeued = 0;
 		struct timeval t0;
 		double usec;
@@ -539,10 +539,10 @@ int bench_futex_requeue(int argc, const char **argv)
 		bench_stats_add(&moved, woke + requeued);
 		if (!c.silent) {
 			if (pi)
-				printf("[Run %d]: Awoke and Requeued (%u+%u) of %u threads in %.4f ms\n", run, woke,
+				printf("[Run %u]: Awoke and Requeued (%u+%u) of %u threads in %.4f ms\n", run, woke,
 				       requeued, c.threads, usec / 1e3);
 			else
-				printf("[Run %d]: Requeued %u of %u threads in %.4f ms\n", run, requeued, c.threads,
+				printf("[Run %u]: Requeued %u of %u threads in %.4f ms\n", run, requeued, c.threads,
 				       usec / 1e3);
 		}
 		if (!pi) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde bench internals synthesize: times sonde's own record synthesis (data/synthesize.c) in perf bench's layout. */
-#include "bench.h"
+#include "cmd/bench.h"
 #include "builtin.h"
 #include "data/synthesize.h"
 #include "lib/optspec.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde bench: perf bench's collections (sched, mem here; futex, epoll, internals in bench-*.c) and its dispatch. */
-#include "bench.h"
+#include "cmd/bench.h"
 #include "builtin.h"
 #include "lib/optspec.h"
 #include "lib/util.h"
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 bool bench_simple_format;
-int bench_repeat = 10;
+unsigned int bench_repeat = 10;
 
 void bench_stats_add(struct bench_stats *st, double v)
 {
@@ -734,8 +734,8 @@ int cmd_bench(int argc, const char **argv)
 	const char *format = "default";
 	const struct opt_spec options[] = {
 		SPEC_TEXT("format", 'f', &format, "default|simple", "Specify the output formatting style"),
-		SPEC_INT("repeat", 'r', &bench_repeat,
-			 "Specify number of times to repeat the run"),
+		SPEC_UINT("repeat", 'r', &bench_repeat,
+			 "Specify amount of times to repeat the run"),
 		SPEC_END(),
 	};
 	const char *const usage[] = { "perf bench [<common options>] <collection> <benchmark> [<options>]",
@@ -749,7 +749,7 @@ int cmd_bench(int argc, const char **argv)
 		return 0;
 	}
 	bench_simple_format = !strcmp(format, "simple");
-	if (bench_repeat <= 0) {
+	if (!bench_repeat) {
 		printf("Invalid repeat option: Must specify a positive value\n");
 		return 0;
 	}

@@ -8,7 +8,7 @@
 #include <sys/time.h>
 
 extern bool bench_simple_format; /* -f simple */
-extern int bench_repeat;	 /* --repeat N (10) */
+extern unsigned int bench_repeat; /* --repeat N (10) */
 
 /* struct bench_stats - running mean and spread of a series of measurements. */
 struct bench_stats {
