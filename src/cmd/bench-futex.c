@@ -274,12 +274,14 @@ struct waiters {
 	u32 *futex, *target; /* target: the PI futex of requeue -p */
 	int op;
 	bool pi;
+	int next_cpu; /* each waiter takes the next cpu */
 };
 
 static void *waiter_run(void *arg)
 {
 	struct waiters *ws = arg;
 
+	bench_pin_cpu(__atomic_fetch_add(&ws->next_cpu, 1, __ATOMIC_RELAXED));
 	if (ws->pi) {
 		int unlock = ws->op == (FUTEX_WAIT_REQUEUE_PI | FUTEX_PRIVATE_FLAG)
 				     ? FUTEX_UNLOCK_PI | FUTEX_PRIVATE_FLAG
