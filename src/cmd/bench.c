@@ -622,7 +622,7 @@ static const struct bench mem_benches[] = {
 };
 
 static const struct bench numa_benches[] = {
-	{ "mem", "Benchmark for NUMA workloads", NULL },
+	{ "mem", "Benchmark for NUMA workloads", bench_numa_mem },
 	{ NULL, NULL, NULL },
 };
 

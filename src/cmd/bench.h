@@ -56,5 +56,6 @@ int bench_futex_lock_pi(int argc, const char **argv);
 int bench_epoll_wait(int argc, const char **argv);
 int bench_epoll_ctl(int argc, const char **argv);
 int bench_internals_synthesize(int argc, const char **argv);
+int bench_numa_mem(int argc, const char **argv);
 
 #endif
