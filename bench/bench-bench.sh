@@ -9,8 +9,11 @@ set -e
 RUNS=${1:-5}
 
 # value ARGS PATTERN: the first number after PATTERN in `bench ARGS` output, for $tool
+# (a PATTERN with a group is used as it is: the group is the number)
 value() {
-	"$tool" bench $1 2>/dev/null | sed -nE "s/.*$2 *([0-9.]+).*/\1/p" | head -1
+	local re=".*$2 *([0-9.]+).*"
+	case $2 in *"("*) re=$2 ;; esac
+	"$tool" bench $1 2>/dev/null | sed -nE "s/$re/\1/p" | head -1
 }
 
 # row NAME 'ARGS' PATTERN UNIT
@@ -45,4 +48,5 @@ row futex_lock_pi_M "futex lock-pi -r 2 -t 2 -M -s" "Averaged" "ops/sec"
 row epoll_wait "epoll wait -r 2 -t 2" "Averaged" "ops/sec"
 row epoll_wait_f2 "epoll wait -r 2 -t 1 -f 2" "Averaged" "ops/sec"
 row epoll_ctl "epoll ctl -r 2 -t 2" "Averaged" "ADD ops"
+row numa_mem "numa mem -p 1 -t 2 -P 64 -s 2 -q" "^ *([0-9.]+) GB\/sec total speed" "GB/sec"
 row synthesize "internals synthesize -i 2000" "synthesis took:" "usec"

@@ -70,10 +70,8 @@ static void touch_buffer(u64 *buf, long len, bool zero)
 		memset(buf, 0, (size_t)len);
 		return;
 	}
-	for (long i = 0; i < n; i++) {
-		acc += buf[i];
-		buf[i] = acc;
-	}
+	for (long i = 0; i < n; i++)
+		buf[i] += ++acc;
 }
 
 struct numa_thread {
