@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -24,93 +25,6 @@
 
 bool bench_simple_format;
 unsigned int bench_repeat = 10;
-
-void bench_stats_add(struct bench_stats *st, double v)
-{
-	double delta = v - st->mean;
-
-	st->n += 1;
-	st->mean += delta / st->n;
-	st->m2 += delta * (v - st->mean);
-}
-
-double bench_stats_err(const struct bench_stats *st)
-{
-	if (st->n < 2)
-		return 0;
-	return sqrt(st->m2 / (st->n - 1) / st->n);
-}
-
-double bench_stats_rel(const struct bench_stats *st)
-{
-	return st->mean ? 100.0 * bench_stats_err(st) / st->mean : 0;
-}
-
-int bench_nr_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (int)n : 1;
-}
-
-void bench_pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu % bench_nr_cpus(), &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
-void bench_gate_init(struct bench_gate *g, int nr)
-{
-	pthread_mutex_init(&g->lock, NULL);
-	pthread_cond_init(&g->cond, NULL);
-	g->arrived = 0;
-	g->nr = nr;
-	g->open = false;
-}
-
-void bench_gate_release(struct bench_gate *g)
-{
-	pthread_mutex_destroy(&g->lock);
-	pthread_cond_destroy(&g->cond);
-}
-
-void bench_gate_wait(struct bench_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	g->arrived++;
-	pthread_cond_broadcast(&g->cond);
-	while (!g->open)
-		pthread_cond_wait(&g->cond, &g->lock);
-	pthread_mutex_unlock(&g->lock);
-}
-
-void bench_gate_ready(struct bench_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	while (g->arrived < g->nr)
-		pthread_cond_wait(&g->cond, &g->lock);
-	pthread_mutex_unlock(&g->lock);
-}
-
-void bench_gate_open(struct bench_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	g->open = true;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-}
-
-double bench_usec_since(const struct timeval *t0)
-{
-	struct timeval t1, d;
-
-	gettimeofday(&t1, NULL);
-	timersub(&t1, t0, &d);
-	return (double)d.tv_sec * 1e6 + (double)d.tv_usec;
-}
 
 static double now_sec(void)
 {
@@ -215,6 +129,39 @@ static int bench_sched_pipe(int argc, const char **argv)
 	       (unsigned long)((t - (double)(unsigned long)t) * 1000));
 	printf("%15f usecs/op\n", t * 1e6 / loops);
 	printf("%15d ops/sec\n", (int)((double)loops / t));
+	return 0;
+}
+
+/* ---- syscall basic ---- */
+
+static const char *const syscall_usage[] = { "perf bench syscall <options>", NULL };
+
+static int bench_syscall_basic(int argc, const char **argv)
+{
+	int loops = 10000000;
+	const struct opt_spec options[] = {
+		SPEC_INT("loop", 'l', &loops, "Specify number of loops"),
+		SPEC_END(),
+	};
+	struct timeval t0;
+	double usec, sec;
+
+	argc = opts_parse(argc, argv, options, syscall_usage, 0);
+	(void)argc;
+	gettimeofday(&t0, NULL);
+	for (int i = 0; i < loops; i++)
+		syscall(SYS_getppid);
+	usec = bench_usec_since(&t0);
+	sec = usec / 1e6;
+	if (bench_simple_format) {
+		printf("%lu.%03lu\n", (unsigned long)sec, (unsigned long)((usec - (double)(unsigned long)sec * 1e6) / 1000));
+		return 0;
+	}
+	printf("# Executed %d getppid() calls\n", loops);
+	printf("     Total time: %lu.%03lu [sec]\n\n", (unsigned long)sec,
+	       (unsigned long)((usec - (double)(unsigned long)sec * 1e6) / 1000));
+	printf("%15f usecs/op\n", usec / loops);
+	printf("%15d ops/sec\n", (int)((double)loops / sec));
 	return 0;
 }
 
@@ -610,7 +557,7 @@ static const struct bench sched_benches[] = {
 };
 
 static const struct bench syscall_benches[] = {
-	{ "basic", "Benchmark for basic getppid(2) calls", NULL },
+	{ "basic", "Benchmark for basic getppid(2) calls", bench_syscall_basic },
 	{ NULL, NULL, NULL },
 };
 

@@ -18,7 +18,9 @@ mask() {
 		-e 's/\(\+- [0-9]+\.[0-9]{3}( usec)?\)/(+- N\1)/' \
 		-e 's/^Usage: perf /Usage: sonde /; s/^ Usage: perf / Usage: sonde /' \
 		-e 's/^perf: /sonde: /' \
-		-e 's/^[0-9]+\.[0-9]+$/N/'
+		-e 's/^[0-9]+\.[0-9]+$/N/' \
+		-e 's/^( +Total time: )[0-9]+\.[0-9]{3}/\1N/' \
+		-e 's/^ +[0-9]+(\.[0-9]+)? (usecs\/op|ops\/sec)$/N \2/'
 }
 
 # same ARGS...: perf bench and sonde bench print the same text (measured values masked), same exit code
@@ -77,6 +79,13 @@ test_expect_success PERF 'internals synthesize: single and multi threaded layout
 	same internals synthesize -i 20 &&
 	same internals synthesize -s -t -i 5 -I 2 -m 1 -M 2 &&
 	test_grep "Number of synthesis threads: 2" actual
+'
+
+test_expect_success PERF 'syscall basic: layout, -l, -f simple, -h' '
+	same syscall basic -l 100000 &&
+	test_grep "^# Executed 100000 getppid\(\) calls" actual &&
+	same -f simple syscall basic -l 1000 &&
+	same syscall basic -h
 '
 
 test_expect_success PERF '-f simple drops the header; bad --repeat and -f as perf (exit 0)' '
