@@ -597,8 +597,8 @@ static const struct bench internals_benches[] = {
 };
 
 static const struct bench breakpoint_benches[] = {
-	{ "thread", "Benchmark thread start/finish with breakpoints", NULL },
-	{ "enable", "Benchmark breakpoint enable/disable", NULL },
+	{ "thread", "Benchmark thread start/finish with breakpoints", bench_breakpoint_thread },
+	{ "enable", "Benchmark breakpoint enable/disable", bench_breakpoint_enable },
 	{ NULL, NULL, NULL },
 };
 

@@ -20,7 +20,7 @@ mask() {
 		-e 's/^perf: /sonde: /' \
 		-e 's/^[0-9]+\.[0-9]+$/N/' \
 		-e 's/^( +Total time: )[0-9]+\.[0-9]{3}/\1N/' \
-		-e 's/^ +[0-9]+(\.[0-9]+)? (usecs\/op|ops\/sec)$/N \2/'
+		-e 's/^ +[0-9]+(\.[0-9]+)? (usecs\/op|usecs\/op\/cpu|ops\/sec)$/N \2/'
 }
 
 # same ARGS...: perf bench and sonde bench print the same text (measured values masked), same exit code
@@ -86,6 +86,17 @@ test_expect_success PERF 'syscall basic: layout, -l, -f simple, -h' '
 	test_grep "^# Executed 100000 getppid\(\) calls" actual &&
 	same -f simple syscall basic -l 1000 &&
 	same syscall basic -h
+'
+
+test_expect_success PERF 'breakpoint thread and enable: layout, options, too many breakpoints' '
+	same breakpoint thread &&
+	same breakpoint thread -p 2 -t 3 -b 2 &&
+	test_grep "with 2 breakpoints and 2 parallelism" actual &&
+	same breakpoint enable -p 2 -a 1 &&
+	same -f simple breakpoint enable &&
+	same breakpoint thread -b 9 &&
+	same breakpoint thread -h &&
+	same breakpoint enable -h
 '
 
 test_expect_success PERF '-f simple drops the header; bad --repeat and -f as perf (exit 0)' '
