@@ -3,14 +3,17 @@
 #include "cmd/bench.h"
 #include "builtin.h"
 #include "data/synthesize.h"
+#include "lib/hashmap.h"
 #include "lib/optspec.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
+#include "symbol/kallsyms.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* counts the records; nothing is kept */
@@ -34,6 +37,38 @@ static void series_print(const struct synth_series *se, const char *indent, cons
 	       bench_stats_err(&se->events));
 	printf("%sAverage time per event %.3f usec\n", indent,
 	       se->events.mean ? se->took.mean / se->events.mean : 0);
+}
+
+/* ---- kallsyms-parse: sonde's /proc/kallsyms reader (symbol/kallsyms.c), timed ---- */
+
+static const char *const kallsyms_usage[] = { "perf bench internals kallsyms-parse <options>", NULL };
+
+int bench_internals_kallsyms_parse(int argc, const char **argv)
+{
+	unsigned int iterations = 100;
+	const struct opt_spec options[] = {
+		SPEC_UINT("iterations", 'i', &iterations, "Number of iterations used to compute average"),
+		SPEC_END(),
+	};
+	struct bench_stats took = { 0 };
+
+	if (opts_parse(argc, argv, options, kallsyms_usage, 0) > 1)
+		opts_usage_exit(kallsyms_usage, options);
+	for (unsigned int i = 0; i < iterations; i++) {
+		struct kallsyms ks;
+		struct strpool pool;
+		struct timeval t0;
+
+		memset(&ks, 0, sizeof(ks));
+		strpool_init(&pool);
+		gettimeofday(&t0, NULL);
+		kallsyms_load(&ks, NULL, &pool);
+		bench_stats_add(&took, bench_usec_since(&t0) / 1e3);
+		kallsyms_release(&ks);
+		strpool_release(&pool);
+	}
+	printf("  Average kallsyms__parse took: %.3f ms (+- %.3f ms)\n", took.mean, bench_stats_err(&took));
+	return 0;
 }
 
 /* this process's COMM and MMAP2 records (all mappings with @data), @iterations times */

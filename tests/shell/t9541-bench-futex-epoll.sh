@@ -15,7 +15,7 @@ mask() {
 		-e 's/\(\+-( ?)[0-9]+\.[0-9]{2}%\)/(+-\1N%)/' \
 		-e 's/(full-loops: )[0-9]+/\1N/' \
 		-e 's/(took:|events:|per event) [0-9]+\.[0-9]{3}/\1 N/' \
-		-e 's/\(\+- [0-9]+\.[0-9]{3}( usec)?\)/(+- N\1)/' \
+		-e 's/\(\+- [0-9]+\.[0-9]{3}( usec| ms)?\)/(+- N\1)/' \
 		-e 's/^Usage: perf /Usage: sonde /; s/^ Usage: perf / Usage: sonde /' \
 		-e 's/^perf: /sonde: /' \
 		-e 's/^[0-9]+\.[0-9]+$/N/' \
@@ -75,10 +75,13 @@ test_expect_success PERF 'epoll wait and ctl: layout, -t, -f, -v, -m, -S, -R' '
 	same epoll ctl -r 1 -t 1 -f 2 -v -R
 '
 
-test_expect_success PERF 'internals synthesize: single and multi threaded layouts' '
+test_expect_success PERF 'internals synthesize and kallsyms-parse: layouts' '
 	same internals synthesize -i 20 &&
 	same internals synthesize -s -t -i 5 -I 2 -m 1 -M 2 &&
-	test_grep "Number of synthesis threads: 2" actual
+	test_grep "Number of synthesis threads: 2" actual &&
+	same internals kallsyms-parse -i 3 &&
+	same -f simple internals kallsyms-parse -i 2 &&
+	same internals kallsyms-parse -h
 '
 
 test_expect_success PERF 'syscall basic: layout, -l, -f simple, -h' '
