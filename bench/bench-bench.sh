@@ -52,4 +52,5 @@ row numa_mem "numa mem -p 1 -t 2 -P 64 -s 2 -q" "^ *([0-9.]+) GB\/sec total spee
 row syscall_basic "syscall basic -l 2000000" "^ *([0-9.]+) usecs\/op" "usecs/op"
 row breakpoint_enable "breakpoint enable" "^ *([0-9.]+) usecs\/op" "usecs/op"
 row kallsyms_parse "internals kallsyms-parse -i 20" "took:" "ms"
+row evlist_open_close "internals evlist-open-close -i 50" "took:" "usec"
 row synthesize "internals synthesize -i 2000" "synthesis took:" "usec"

@@ -592,7 +592,7 @@ static const struct bench internals_benches[] = {
 	{ "synthesize", "Benchmark perf event synthesis", bench_internals_synthesize },
 	{ "kallsyms-parse", "Benchmark kallsyms parsing", bench_internals_kallsyms_parse },
 	{ "inject-build-id", "Benchmark build-id injection", NULL },
-	{ "evlist-open-close", "Benchmark evlist open and close", NULL },
+	{ "evlist-open-close", "Benchmark evlist open and close", bench_internals_evlist_open_close },
 	{ NULL, NULL, NULL },
 };
 

@@ -58,6 +58,7 @@ int bench_epoll_ctl(int argc, const char **argv);
 int bench_internals_synthesize(int argc, const char **argv);
 int bench_numa_mem(int argc, const char **argv);
 int bench_internals_kallsyms_parse(int argc, const char **argv);
+int bench_internals_evlist_open_close(int argc, const char **argv);
 int bench_breakpoint_thread(int argc, const char **argv);
 int bench_breakpoint_enable(int argc, const char **argv);
 

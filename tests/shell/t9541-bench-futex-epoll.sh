@@ -75,13 +75,19 @@ test_expect_success PERF 'epoll wait and ctl: layout, -t, -f, -v, -m, -S, -R' '
 	same epoll ctl -r 1 -t 1 -f 2 -v -R
 '
 
-test_expect_success PERF 'internals synthesize and kallsyms-parse: layouts' '
+test_expect_success PERF 'internals synthesize, kallsyms-parse, evlist-open-close: layouts' '
 	same internals synthesize -i 20 &&
 	same internals synthesize -s -t -i 5 -I 2 -m 1 -M 2 &&
 	test_grep "Number of synthesis threads: 2" actual &&
 	same internals kallsyms-parse -i 3 &&
 	same -f simple internals kallsyms-parse -i 2 &&
-	same internals kallsyms-parse -h
+	same internals kallsyms-parse -h &&
+	same internals evlist-open-close -i 5 &&
+	same internals evlist-open-close -i 3 -n 2 &&
+	test_grep "Number of events:.2 \(4 fds\)" actual &&
+	same internals evlist-open-close -i 3 -C 1 -e dummy,dummy &&
+	same internals evlist-open-close -i 2 -e cycles --per-thread -t $$ &&
+	same internals evlist-open-close -h
 '
 
 test_expect_success PERF 'syscall basic: layout, -l, -f simple, -h' '
