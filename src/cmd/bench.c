@@ -564,7 +564,7 @@ static const struct bench syscall_benches[] = {
 static const struct bench mem_benches[] = {
 	{ "memcpy", "Benchmark for memcpy() functions", bench_memcpy },
 	{ "memset", "Benchmark for memset() functions", bench_memset },
-	{ "find_bit", "Benchmark for find_bit() functions", NULL },
+	{ "find_bit", "Benchmark for find_bit() functions", bench_mem_find_bit },
 	{ NULL, NULL, NULL },
 };
 

@@ -57,6 +57,7 @@ int bench_epoll_wait(int argc, const char **argv);
 int bench_epoll_ctl(int argc, const char **argv);
 int bench_internals_synthesize(int argc, const char **argv);
 int bench_numa_mem(int argc, const char **argv);
+int bench_mem_find_bit(int argc, const char **argv);
 int bench_internals_kallsyms_parse(int argc, const char **argv);
 int bench_internals_evlist_open_close(int argc, const char **argv);
 int bench_breakpoint_thread(int argc, const char **argv);

@@ -14,7 +14,7 @@ mask() {
 		-e 's/ in [0-9]+\.[0-9]{4} ms/ in N ms/' \
 		-e 's/\(\+-( ?)[0-9]+\.[0-9]{2}%\)/(+-\1N%)/' \
 		-e 's/(full-loops: )[0-9]+/\1N/' \
-		-e 's/(took:|events:|per event) [0-9]+\.[0-9]{3}/\1 N/' \
+		-e 's/(took:|events:|per event)( +)[0-9]+\.[0-9]{3}/\1\2N/' \
 		-e 's/\(\+- [0-9]+\.[0-9]{3}( usec| ms)?\)/(+- N\1)/' \
 		-e 's/^Usage: perf /Usage: sonde /; s/^ Usage: perf / Usage: sonde /' \
 		-e 's/^perf: /sonde: /' \
@@ -88,6 +88,12 @@ test_expect_success PERF 'internals synthesize, kallsyms-parse, evlist-open-clos
 	same internals evlist-open-close -i 3 -C 1 -e dummy,dummy &&
 	same internals evlist-open-close -i 2 -e cycles --per-thread -t $$ &&
 	same internals evlist-open-close -h
+'
+
+test_expect_success PERF 'mem find_bit: every bitmap size and set-bit count, -i, -j' '
+	same mem find_bit -i 2 -j 10 &&
+	test_grep "^10 operations 2048 bits set of 2048 bits" actual &&
+	same mem find_bit -h
 '
 
 test_expect_success PERF 'syscall basic: layout, -l, -f simple, -h' '
