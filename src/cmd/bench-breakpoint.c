@@ -111,6 +111,9 @@ int bench_breakpoint_thread(int argc, const char **argv)
 		fds[i] = breakpoint_open(&watched[i % 64]);
 		if (fds[i] < 0) {
 			breakpoint_fail();
+			while (i--)
+				close(fds[i]);
+			free(fds);
 			return 1;
 		}
 	}

@@ -21,12 +21,15 @@ struct epoll_common {
 	bool noaffinity, randomize, verbose;
 };
 
+struct wait_run;
+
 struct epoll_worker {
 	pthread_t th;
 	int id, epfd;
 	int *fdmap;
 	unsigned long ops[3]; /* wait: ops[0]; ctl: add, mod, del */
 	unsigned int seed;
+	struct wait_run *run; /* wait: the run it belongs to */
 };
 
 static bool stop_get(const bool *flag)
@@ -117,10 +120,9 @@ struct wait_run {
 static void *wait_worker_run(void *arg)
 {
 	struct epoll_worker *w = arg;
-	struct wait_run *run = (struct wait_run *)(uintptr_t)w->ops[1];
+	struct wait_run *run = w->run;
 	u32 flags = EPOLLIN | (run->edge ? EPOLLET : 0) | (run->oneshot ? EPOLLONESHOT : 0);
 
-	w->ops[1] = 0;
 	if (!run->c.noaffinity)
 		bench_pin_cpu(w->id);
 	bench_gate_wait(&run->gate);
@@ -240,7 +242,7 @@ int bench_epoll_wait(int argc, const char **argv)
 		       run.nonblocking ? " (nonblocking)" : "");
 	bench_gate_init(&run.gate, (int)run.c.threads + 1);
 	for (unsigned int i = 0; i < run.c.threads; i++) {
-		run.w[i].ops[1] = (uintptr_t)&run;
+		run.w[i].run = &run;
 		if (pthread_create(&run.w[i].th, NULL, wait_worker_run, &run.w[i])) {
 			perror("pthread_create");
 			return 1;

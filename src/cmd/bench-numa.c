@@ -215,7 +215,6 @@ int bench_numa_mem(int argc, const char **argv)
 	struct numa_test t = { .nr_proc = 1, .nr_threads = 1, .nr_loops = -1, .secs = 5, .mb_global = 1 };
 	bool all = false, flag = false;
 	const char *text = NULL;
-	int num = 0;
 	const struct opt_spec options[] = {
 		SPEC_INT("nr_proc", 'p', &t.nr_proc, "number of processes"),
 		SPEC_INT("nr_threads", 't', &t.nr_threads, "number of threads per process"),
@@ -258,7 +257,6 @@ int bench_numa_mem(int argc, const char **argv)
 	int n, nodes, cpus;
 	size_t sh_len;
 
-	(void)num;
 	printf("\n # Running main, \"perf bench numa numa-mem");
 	for (int i = 1; i < argc; i++)
 		printf(" %s", argv[i]);
