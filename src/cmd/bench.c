@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde bench: perf bench's sched (messaging, pipe) and mem (memcpy, memset) benchmarks with perf's output layout. */
+/* sonde bench: perf bench's collections (sched, mem here; futex, epoll, internals in bench-*.c) and its dispatch. */
+#include "cmd/bench.h"
 #include "builtin.h"
 #include "lib/optspec.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <math.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -14,12 +17,14 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-static bool simple_format; /* -f simple */
+bool bench_simple_format;
+unsigned int bench_repeat = 10;
 
 static double now_sec(void)
 {
@@ -114,7 +119,7 @@ static int bench_sched_pipe(int argc, const char **argv)
 	close(a[1]);
 	close(b[0]);
 	close(b[1]);
-	if (simple_format) {
+	if (bench_simple_format) {
 		printf("%lu.%03lu\n", (unsigned long)t, (unsigned long)((t - (double)(unsigned long)t) * 1000));
 		return 0;
 	}
@@ -124,6 +129,39 @@ static int bench_sched_pipe(int argc, const char **argv)
 	       (unsigned long)((t - (double)(unsigned long)t) * 1000));
 	printf("%15f usecs/op\n", t * 1e6 / loops);
 	printf("%15d ops/sec\n", (int)((double)loops / t));
+	return 0;
+}
+
+/* ---- syscall basic ---- */
+
+static const char *const syscall_usage[] = { "perf bench syscall <options>", NULL };
+
+static int bench_syscall_basic(int argc, const char **argv)
+{
+	int loops = 10000000;
+	const struct opt_spec options[] = {
+		SPEC_INT("loop", 'l', &loops, "Specify number of loops"),
+		SPEC_END(),
+	};
+	struct timeval t0;
+	double usec, sec;
+
+	argc = opts_parse(argc, argv, options, syscall_usage, 0);
+	(void)argc;
+	gettimeofday(&t0, NULL);
+	for (int i = 0; i < loops; i++)
+		syscall(SYS_getppid);
+	usec = bench_usec_since(&t0);
+	sec = usec / 1e6;
+	if (bench_simple_format) {
+		printf("%lu.%03lu\n", (unsigned long)sec, (unsigned long)((usec - (double)(unsigned long)sec * 1e6) / 1000));
+		return 0;
+	}
+	printf("# Executed %d getppid() calls\n", loops);
+	printf("     Total time: %lu.%03lu [sec]\n\n", (unsigned long)sec,
+	       (unsigned long)((usec - (double)(unsigned long)sec * 1e6) / 1000));
+	printf("%15f usecs/op\n", usec / loops);
+	printf("%15d ops/sec\n", (int)((double)loops / sec));
 	return 0;
 }
 
@@ -280,7 +318,7 @@ static int bench_sched_messaging(int argc, const char **argv)
 	close(ready[1]);
 	close(wakeup[0]);
 	close(wakeup[1]);
-	if (simple_format) {
+	if (bench_simple_format) {
 		printf("%lu.%03lu\n", (unsigned long)t, (unsigned long)((t - (double)(unsigned long)t) * 1000));
 	} else {
 		printf("# %d sender and receiver %s per group\n", MSG_FDS, threads ? "threads" : "processes");
@@ -478,7 +516,7 @@ static int bench_mem(int argc, const char **argv, bool is_set)
 		t = (usec_now() - t0) / 1e6;
 		free(src);
 		free(dst);
-		if (simple_format) {
+		if (bench_simple_format) {
 			printf("%lf\n", (double)size * loops / t);
 			continue;
 		}
@@ -509,7 +547,7 @@ static int bench_memset(int argc, const char **argv)
 
 struct bench {
 	const char *name, *summary;
-	int (*fn)(int argc, const char **argv);
+	int (*fn)(int argc, const char **argv); /* NULL: listed, not implemented */
 };
 
 static const struct bench sched_benches[] = {
@@ -518,28 +556,69 @@ static const struct bench sched_benches[] = {
 	{ NULL, NULL, NULL },
 };
 
+static const struct bench syscall_benches[] = {
+	{ "basic", "Benchmark for basic getppid(2) calls", bench_syscall_basic },
+	{ NULL, NULL, NULL },
+};
+
 static const struct bench mem_benches[] = {
 	{ "memcpy", "Benchmark for memcpy() functions", bench_memcpy },
 	{ "memset", "Benchmark for memset() functions", bench_memset },
+	{ "find_bit", "Benchmark for find_bit() functions", bench_mem_find_bit },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench numa_benches[] = {
+	{ "mem", "Benchmark for NUMA workloads", bench_numa_mem },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench futex_benches[] = {
+	{ "hash", "Benchmark for futex hash table", bench_futex_hash },
+	{ "wake", "Benchmark for futex wake calls", bench_futex_wake },
+	{ "wake-parallel", "Benchmark for parallel futex wake calls", bench_futex_wake_parallel },
+	{ "requeue", "Benchmark for futex requeue calls", bench_futex_requeue },
+	{ "lock-pi", "Benchmark for futex lock_pi calls", bench_futex_lock_pi },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench epoll_benches[] = {
+	{ "wait", "Benchmark epoll concurrent epoll_waits", bench_epoll_wait },
+	{ "ctl", "Benchmark epoll concurrent epoll_ctls", bench_epoll_ctl },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench internals_benches[] = {
+	{ "synthesize", "Benchmark perf event synthesis", bench_internals_synthesize },
+	{ "kallsyms-parse", "Benchmark kallsyms parsing", bench_internals_kallsyms_parse },
+	{ "inject-build-id", "Benchmark build-id injection", NULL },
+	{ "evlist-open-close", "Benchmark evlist open and close", bench_internals_evlist_open_close },
+	{ NULL, NULL, NULL },
+};
+
+static const struct bench breakpoint_benches[] = {
+	{ "thread", "Benchmark thread start/finish with breakpoints", bench_breakpoint_thread },
+	{ "enable", "Benchmark breakpoint enable/disable", bench_breakpoint_enable },
 	{ NULL, NULL, NULL },
 };
 
 struct collection {
 	const char *name, *summary;
 	const struct bench *benches;
+	const char *all_what; /* "Run all <all_what> benchmarks"; NULL: no such line (perf's internals) */
 };
 
-/* perf 6.1's collections; those without benchmarks here say so when run */
+/* perf 6.1's collections, in its order (the order of "bench all") */
 static const struct collection collections[] = {
-	{ "sched", "Scheduler and IPC benchmarks", sched_benches },
-	{ "syscall", "System call benchmarks", NULL },
-	{ "mem", "Memory access benchmarks", mem_benches },
-	{ "numa", "NUMA scheduling and MM benchmarks", NULL },
-	{ "futex", "Futex stressing benchmarks", NULL },
-	{ "epoll", "Epoll stressing benchmarks", NULL },
-	{ "internals", "Perf-internals benchmarks", NULL },
-	{ "breakpoint", "Breakpoint benchmarks", NULL },
-	{ NULL, NULL, NULL },
+	{ "sched", "Scheduler and IPC benchmarks", sched_benches, "scheduler" },
+	{ "syscall", "System call benchmarks", syscall_benches, "syscall" },
+	{ "mem", "Memory access benchmarks", mem_benches, "memory access" },
+	{ "numa", "NUMA scheduling and MM benchmarks", numa_benches, "NUMA" },
+	{ "futex", "Futex stressing benchmarks", futex_benches, "futex" },
+	{ "epoll", "Epoll stressing benchmarks", epoll_benches, "futex" },
+	{ "internals", "Perf-internals benchmarks", internals_benches, NULL },
+	{ "breakpoint", "Breakpoint benchmarks", breakpoint_benches, "breakpoint" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static void print_usage(void)
@@ -557,26 +636,42 @@ static void print_collection(const struct collection *c)
 	printf("\n        # List of available benchmarks for collection '%s':\n\n", c->name);
 	for (int i = 0; c->benches[i].name; i++)
 		printf("%14s: %s\n", c->benches[i].name, c->benches[i].summary);
-	printf("%14s: Run all %s benchmarks\n", "all",
-	       !strcmp(c->name, "sched") ? "scheduler" : "memory access");
+	if (c->all_what)
+		printf("%14s: Run all %s benchmarks\n", "all", c->all_what);
 	printf("\n");
+}
+
+static int not_implemented(const struct collection *c, const struct bench *b)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: 'bench %s %s' is not implemented yet\n", prog_name, c->name, b->name);
+	return 1;
 }
 
 static int run_bench(const struct collection *c, const struct bench *b, int argc, const char **argv)
 {
-	if (!simple_format)
+	if (!bench_simple_format)
 		printf("# Running '%s/%s' benchmark:\n", c->name, b->name);
 	fflush(stdout);
+	if (!b->fn)
+		return not_implemented(c, b);
 	return b->fn(argc, argv);
 }
 
+/* "all": every benchmark of the collection with its defaults, perf's header and a blank line after each */
 static int run_collection(const struct collection *c)
 {
 	for (int i = 0; c->benches[i].name; i++) {
 		const char *argv[] = { c->benches[i].name, NULL };
 
-		run_bench(c, &c->benches[i], 1, argv);
+		printf("# Running %s/%s benchmark...\n", c->name, c->benches[i].name);
+		fflush(stdout);
+		if (c->benches[i].fn)
+			c->benches[i].fn(1, argv);
+		else
+			not_implemented(c, &c->benches[i]);
 		printf("\n");
+		fflush(stdout);
 	}
 	return 0;
 }
@@ -584,11 +679,10 @@ static int run_collection(const struct collection *c)
 int cmd_bench(int argc, const char **argv)
 {
 	const char *format = "default";
-	int repeat = 10;
 	const struct opt_spec options[] = {
 		SPEC_TEXT("format", 'f', &format, "default|simple", "Specify the output formatting style"),
-		SPEC_INT("repeat", 'r', &repeat,
-			 "Specify number of times to repeat the run"),
+		SPEC_UINT("repeat", 'r', &bench_repeat,
+			 "Specify amount of times to repeat the run"),
 		SPEC_END(),
 	};
 	const char *const usage[] = { "perf bench [<common options>] <collection> <benchmark> [<options>]",
@@ -596,14 +690,15 @@ int cmd_bench(int argc, const char **argv)
 	const struct collection *c = NULL;
 
 	argc = opts_parse(argc, argv, options, usage, OPTS_STOP_AT_ARG);
+	/* perf says so on stdout and exits 0 */
 	if (strcmp(format, "default") && strcmp(format, "simple")) {
 		printf("Unknown format descriptor: '%s'\n", format);
-		return 1;
+		return 0;
 	}
-	simple_format = !strcmp(format, "simple");
-	if (repeat <= 0) {
-		fprintf(stderr, "Invalid repeat option: Must specify a positive value\n");
-		return 1;
+	bench_simple_format = !strcmp(format, "simple");
+	if (!bench_repeat) {
+		printf("Invalid repeat option: Must specify a positive value\n");
+		return 0;
 	}
 	if (argc < 1) {
 		print_usage();
@@ -611,8 +706,7 @@ int cmd_bench(int argc, const char **argv)
 	}
 	if (!strcmp(argv[0], "all")) {
 		for (int i = 0; collections[i].name; i++)
-			if (collections[i].benches)
-				run_collection(&collections[i]);
+			run_collection(&collections[i]);
 		return 0;
 	}
 	for (int i = 0; collections[i].name; i++)
@@ -620,10 +714,6 @@ int cmd_bench(int argc, const char **argv)
 			c = &collections[i];
 	if (!c) {
 		printf("Unknown collection: '%s'\n", argv[0]);
-		return 1;
-	}
-	if (!c->benches) {
-		fprintf(stderr, "sonde: 'bench %s' is not implemented yet\n", c->name);
 		return 1;
 	}
 	if (argc < 2) {

@@ -504,7 +504,7 @@ static int numeric_filter(const struct dirent *d)
 	return d->d_name[0] >= '0' && d->d_name[0] <= '9';
 }
 
-static int synth_process_full(struct synth *s, pid_t pid, bool needs_mmap)
+int synth_process(struct synth *s, pid_t pid, bool needs_mmap)
 {
 	char path[64];
 	struct dirent **tasks;
@@ -551,7 +551,7 @@ int synth_all_tasks(struct synth *s, bool needs_mmap)
 		return -errno;
 	for (int i = 0; i < n; i++) {
 		if (!err)
-			err = synth_process_full(s, atoi(procs[i]->d_name), needs_mmap);
+			err = synth_process(s, atoi(procs[i]->d_name), needs_mmap);
 		free(procs[i]);
 	}
 	free(procs);

@@ -86,6 +86,11 @@ int synth_cgroups(struct synth *s, const char *mounts);
  * FORK + COMM for each of its threads and MMAP2s for the leader.
  */
 int synth_all_tasks(struct synth *s, bool needs_mmap);
+/*
+ * synth_process - synth_all_tasks() for the one process @pid: FORK + COMM per
+ * thread, the MMAP2s of the leader with @needs_mmap. 0 when it is gone.
+ */
+int synth_process(struct synth *s, pid_t pid, bool needs_mmap);
 
 /* synth_id_index - ID_INDEX: one {id, evsel idx, cpu, tid} per open fd of @evlist. */
 int synth_id_index(struct synth *s, struct evlist *evlist, const struct cpu_map *cpus,
