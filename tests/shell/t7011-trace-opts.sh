@@ -16,7 +16,7 @@ test_expect_success ROOT,TRACEFS,NOBODY '-u traces the processes of a user (and 
 	"$SONDE" trace -u nobody -e close,getppid -o out 2>err &
 	tpid=$!
 	{ wait_events_open $tpid || { cat err; false; }; } &&
-	test "$(cat /proc/$wpid/comm)" = sh &&
+	test "$(cat /proc/$wpid/comm)" != sysmix &&
 	wait $wpid && sleep 0.5 && interrupt $tpid &&
 	test_grep "sysmix/$wpid close\(fd: 1234\) += -1 EBADF \(Bad file descriptor\)$" out &&
 	test_grep "sysmix/[0-9]+ getppid\(\) += $wpid \(sysmix\)$" out &&
