@@ -4,6 +4,7 @@
 
 #include "data/event.h"
 #include "core/evlist-open.h"
+#include "core/record-config.h"
 #include "data/sample.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -254,15 +255,30 @@ static void pad(struct strbuf *sb, size_t from, size_t width)
 		strbuf_addchars(sb, ' ', width - len);
 }
 
-static void emit(struct trace *trace, struct strbuf *sb)
+/* emit_chain - the line in @sb, then @chain's frame lines (NULL: none) */
+static void emit_chain(struct trace *trace, struct strbuf *sb, const struct strbuf *chain)
 {
 	if (trace->stopped)
 		return;
 	strbuf_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, trace->out);
+	if (chain && chain->len)
+		fwrite(chain->buf, 1, chain->len, trace->out);
 	/* --max-events: the last line shown stops the trace (the loop disables the events) */
 	if (trace->max_events && ++trace->nr_printed >= trace->max_events)
 		trace->stopped = true;
+}
+
+static void emit(struct trace *trace, struct strbuf *sb)
+{
+	emit_chain(trace, sb, NULL);
+}
+
+/* has_chains - syscall lines carry the sys_exit sample's callchain (--call-graph, or -i of one) */
+static bool has_chains(const struct trace *trace)
+{
+	return trace->pf && trace->sys_exit &&
+	       (trace->sys_exit->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 }
 
 static void add_call(struct trace *trace, struct strbuf *sb, struct syscall_desc *d,
@@ -358,7 +374,9 @@ static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int 
 	if (d && d->ret_kind == SRK_NONE) {
 		/* exit/exit_group: no sys_exit will come */
 		t->entry.active = false;
-		if (printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {
+		/* no sys_exit, no chain: --min-stack hides the line (perf) */
+		if (printing(trace) && !trace->failure_only && trace->duration_ms <= 0 &&
+		    !trace->min_stack) {
 			struct strbuf sb = STRBUF_INIT;
 			size_t from;
 
@@ -375,13 +393,14 @@ static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int 
 	trace->last_entry = t;
 }
 
-static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int id, s64 ret)
+static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int id, s64 ret,
+		     const struct perf_sample *sample)
 {
 	struct syscall_desc *d = trace_desc_get(trace, id);
 	bool have_entry = t->entry.active && t->entry.id == id;
 	u64 ns = have_entry && time > t->entry.time ? time - t->entry.time : 0;
 	double dur = ns / 1e6;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, chain = STRBUF_INIT;
 	char nbuf[16];
 	size_t from;
 
@@ -394,6 +413,15 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 		goto out;
 	if (trace->duration_ms > 0 && (!have_entry || dur <= trace->duration_ms))
 		goto out;
+	if (has_chains(trace)) {
+		unsigned int max = trace->max_stack_set ? trace->max_stack : trace_default_max_stack();
+		u32 nr = trace_pf_callchain(trace->pf, sample, trace->sys_exit->attr.sample_type, max,
+					    /* perf trace -i shows only the recorded frames */
+					    !trace->replay, &chain);
+
+		if (nr < trace->min_stack)
+			goto out;
+	}
 	if (have_entry)
 		line_head(trace, &sb, &t->entry.time, (s64)ns, t);
 	else
@@ -406,8 +434,9 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 	pad(&sb, from, ARGS_WIDTH);
 	strbuf_addstr(&sb, " = ");
 	syscall_format_ret(d, have_entry ? t->entry.args : NULL, ret, fmt_cb(trace, t), &sb);
-	emit(trace, &sb);
+	emit_chain(trace, &sb, &chain);
 out:
+	strbuf_release(&chain);
 	strbuf_release(&sb);
 	if (have_entry)
 		fd_update(trace, t, d->name, t->entry.args, ret);
@@ -531,7 +560,7 @@ int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct 
 		on_enter(trace, t, sample->time, (int)raw_u64(sample, trace->enter_id_off), args);
 	} else if (evsel && evsel == trace->sys_exit) {
 		on_exit_(trace, t, sample->time, (int)raw_u64(sample, trace->exit_id_off),
-			 (s64)raw_u64(sample, trace->exit_ret_off));
+			 (s64)raw_u64(sample, trace->exit_ret_off), sample);
 	} else if (evsel && evsel == trace->runtime_ev) {
 		/* --sched: summed for the summary, never printed */
 		t->runtime_ns += raw_u64(sample, trace->runtime_off);
