@@ -274,6 +274,12 @@ static void emit(struct trace *trace, struct strbuf *sb)
 	emit_chain(trace, sb, NULL);
 }
 
+/* chain_max_stack - --max-stack, or kernel.perf_event_max_stack */
+static unsigned int chain_max_stack(const struct trace *trace)
+{
+	return trace->max_stack_set ? trace->max_stack : trace_default_max_stack();
+}
+
 /* has_chains - syscall lines carry the sys_exit sample's callchain (--call-graph, or -i of one) */
 static bool has_chains(const struct trace *trace)
 {
@@ -414,8 +420,8 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 	if (trace->duration_ms > 0 && (!have_entry || dur <= trace->duration_ms))
 		goto out;
 	if (has_chains(trace)) {
-		unsigned int max = trace->max_stack_set ? trace->max_stack : trace_default_max_stack();
-		u32 nr = trace_pf_callchain(trace->pf, sample, trace->sys_exit->attr.sample_type, max,
+		u32 nr = trace_pf_callchain(trace->pf, sample, trace->sys_exit->attr.sample_type,
+					    chain_max_stack(trace),
 					    /* perf trace -i shows only the recorded frames */
 					    !trace->replay, &chain);
 
@@ -576,11 +582,19 @@ int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct 
 		 * it; --failure and --duration do not hide faults (perf)
 		 */
 		if (trace->pf && printing(trace)) {
-			struct strbuf sb = STRBUF_INIT;
+			struct strbuf sb = STRBUF_INIT, chain = STRBUF_INIT;
+			u32 nr = 0;
 
-			line_head(trace, &sb, &sample->time, 0, t);
-			trace_pf_format(trace->pf, sample, major, &sb);
-			emit(trace, &sb);
+			/* --call-graph: the fault's chain (kernel frames included) under it */
+			if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+				nr = trace_pf_callchain(trace->pf, sample, evsel->attr.sample_type,
+							chain_max_stack(trace), !trace->replay, &chain);
+			if (nr >= trace->min_stack) {
+				line_head(trace, &sb, &sample->time, 0, t);
+				trace_pf_format(trace->pf, sample, major, &sb);
+				emit_chain(trace, &sb, &chain);
+			}
+			strbuf_release(&chain);
 			strbuf_release(&sb);
 		}
 	} else if (evsel && printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {

@@ -53,8 +53,7 @@ static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, 
 		 */
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->sample_max_stack = trace->fp_max_stack;
-		a->exclude_callchain_kernel = !trace->kernel_graph &&
-					      (evsel == trace->sys_exit || evsel_is_fault(evsel));
+		a->exclude_callchain_kernel = !trace->kernel_graph && evsel == trace->sys_exit;
 		if (trace->callgraph == CALLCHAIN_DWARF) {
 			/* the user part is unwound from a copy of the stack */
 			a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_REGS_USER |

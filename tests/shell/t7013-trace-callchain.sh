@@ -71,6 +71,14 @@ test_expect_success ROOT,TRACEFS,PERF '--call-graph dwarf, and --max-stack alone
 	! grep -q getppid dwarfmin.s && test_grep getppid dwarf3.s
 '
 
+test_expect_success ROOT,TRACEFS '--pf with --call-graph: each fault line with its chain' '
+	"$SONDE" trace --call-graph fp -F min --no-syscalls -o out -- "$W" </dev/null >/dev/null 2>&1 &&
+	grep -A1 "minfault \[" out >pairs &&
+	# a kernel fault keeps its kernel frames (only sys_exit leaves them out)
+	test_grep "^                                       [a-z_]+[a-z_0-9.]* \(\[kernel.kallsyms\]\)$" pairs &&
+	test_grep "^                                       [_a-z0-9]+ \(/.*ld-linux-x86-64.so.2\)$" pairs
+'
+
 test_expect_success ROOT,TRACEFS,PERF 'trace record -g / --call-graph dwarf, then trace -i: as perf' '
 	"$SONDE" trace record -g -o g.data -- "$W" </dev/null >/dev/null 2>&1 &&
 	"$PERF" trace record -g -o pg.data -- "$W" </dev/null >/dev/null 2>&1 &&
