@@ -479,9 +479,16 @@ static void print_event(struct trace *trace, struct trace_thread *t, struct evse
 			const struct perf_sample *sample)
 {
 	struct tep_event *tp = NULL;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, chain = STRBUF_INIT;
 	bool first = true;
 
+	/* --call-graph: the event's chain (kernel frames included) under its line */
+	if (trace->pf && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    trace_pf_callchain(trace->pf, sample, evsel->attr.sample_type, chain_max_stack(trace),
+			       !trace->replay, &chain) < trace->min_stack) {
+		strbuf_release(&chain);
+		return;
+	}
 	line_head(trace, &sb, &sample->time, trace->trace_syscalls ? -1 : -2, t);
 	strbuf_addf(&sb, "%s(", evsel->name);
 	if (trace->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
@@ -510,7 +517,8 @@ static void print_event(struct trace *trace, struct trace_thread *t, struct evse
 		first = false;
 	}
 	strbuf_addch(&sb, ')');
-	emit(trace, &sb);
+	emit_chain(trace, &sb, &chain);
+	strbuf_release(&chain);
 	strbuf_release(&sb);
 }
 

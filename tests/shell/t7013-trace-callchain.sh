@@ -54,6 +54,10 @@ test_expect_success ROOT,TRACEFS,PERF '--kernel-syscall-graph: the kernel frames
 	test_grep "^                                       entry_SYSCALL_64[a-z_]* \(\[kernel.kallsyms\]\)$" kgraph.s &&
 	grep -A1 "entry_SYSCALL_64" kgraph.s >after &&
 	test_grep "^                                       syscall \(/" after &&
+	# another event'"'"'s line: its whole chain, kernel frames first
+	both evchain --call-graph fp -e getppid,sched:sched_process_exit &&
+	grep -A1 "sched:sched_process_exit(" evchain.s >after &&
+	test_grep "^                                       [a-z_]+ \(\[kernel.kallsyms\]\)$" after &&
 	# without --call-graph there is no chain to show
 	both knone --kernel-syscall-graph -e getppid,kill && ! grep -q "^        " knone.s
 '
