@@ -4,6 +4,7 @@
 
 #include "data/event.h"
 #include "core/evlist-open.h"
+#include "core/record-config.h"
 #include "data/sample.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -254,15 +255,36 @@ static void pad(struct strbuf *sb, size_t from, size_t width)
 		strbuf_addchars(sb, ' ', width - len);
 }
 
-static void emit(struct trace *trace, struct strbuf *sb)
+/* emit_chain - the line in @sb, then @chain's frame lines (NULL: none) */
+static void emit_chain(struct trace *trace, struct strbuf *sb, const struct strbuf *chain)
 {
 	if (trace->stopped)
 		return;
 	strbuf_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, trace->out);
+	if (chain && chain->len)
+		fwrite(chain->buf, 1, chain->len, trace->out);
 	/* --max-events: the last line shown stops the trace (the loop disables the events) */
 	if (trace->max_events && ++trace->nr_printed >= trace->max_events)
 		trace->stopped = true;
+}
+
+static void emit(struct trace *trace, struct strbuf *sb)
+{
+	emit_chain(trace, sb, NULL);
+}
+
+/* chain_max_stack - --max-stack, or kernel.perf_event_max_stack */
+static unsigned int chain_max_stack(const struct trace *trace)
+{
+	return trace->max_stack_set ? trace->max_stack : trace_default_max_stack();
+}
+
+/* has_chains - syscall lines carry the sys_exit sample's callchain (--call-graph, or -i of one) */
+static bool has_chains(const struct trace *trace)
+{
+	return trace->pf && trace->sys_exit &&
+	       (trace->sys_exit->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 }
 
 static void add_call(struct trace *trace, struct strbuf *sb, struct syscall_desc *d,
@@ -358,7 +380,9 @@ static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int 
 	if (d && d->ret_kind == SRK_NONE) {
 		/* exit/exit_group: no sys_exit will come */
 		t->entry.active = false;
-		if (printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {
+		/* no sys_exit, no chain: --min-stack hides the line (perf) */
+		if (printing(trace) && !trace->failure_only && trace->duration_ms <= 0 &&
+		    !trace->min_stack) {
 			struct strbuf sb = STRBUF_INIT;
 			size_t from;
 
@@ -375,13 +399,14 @@ static void on_enter(struct trace *trace, struct trace_thread *t, u64 time, int 
 	trace->last_entry = t;
 }
 
-static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int id, s64 ret)
+static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int id, s64 ret,
+		     const struct perf_sample *sample)
 {
 	struct syscall_desc *d = trace_desc_get(trace, id);
 	bool have_entry = t->entry.active && t->entry.id == id;
 	u64 ns = have_entry && time > t->entry.time ? time - t->entry.time : 0;
 	double dur = ns / 1e6;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, chain = STRBUF_INIT;
 	char nbuf[16];
 	size_t from;
 
@@ -394,6 +419,15 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 		goto out;
 	if (trace->duration_ms > 0 && (!have_entry || dur <= trace->duration_ms))
 		goto out;
+	if (has_chains(trace)) {
+		u32 nr = trace_pf_callchain(trace->pf, sample, trace->sys_exit->attr.sample_type,
+					    chain_max_stack(trace),
+					    /* perf trace -i shows only the recorded frames */
+					    !trace->replay, &chain);
+
+		if (nr < trace->min_stack)
+			goto out;
+	}
 	if (have_entry)
 		line_head(trace, &sb, &t->entry.time, (s64)ns, t);
 	else
@@ -406,8 +440,9 @@ static void on_exit_(struct trace *trace, struct trace_thread *t, u64 time, int 
 	pad(&sb, from, ARGS_WIDTH);
 	strbuf_addstr(&sb, " = ");
 	syscall_format_ret(d, have_entry ? t->entry.args : NULL, ret, fmt_cb(trace, t), &sb);
-	emit(trace, &sb);
+	emit_chain(trace, &sb, &chain);
 out:
+	strbuf_release(&chain);
 	strbuf_release(&sb);
 	if (have_entry)
 		fd_update(trace, t, d->name, t->entry.args, ret);
@@ -444,9 +479,16 @@ static void print_event(struct trace *trace, struct trace_thread *t, struct evse
 			const struct perf_sample *sample)
 {
 	struct tep_event *tp = NULL;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, chain = STRBUF_INIT;
 	bool first = true;
 
+	/* --call-graph: the event's chain (kernel frames included) under its line */
+	if (trace->pf && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    trace_pf_callchain(trace->pf, sample, evsel->attr.sample_type, chain_max_stack(trace),
+			       !trace->replay, &chain) < trace->min_stack) {
+		strbuf_release(&chain);
+		return;
+	}
 	line_head(trace, &sb, &sample->time, trace->trace_syscalls ? -1 : -2, t);
 	strbuf_addf(&sb, "%s(", evsel->name);
 	if (trace->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
@@ -475,7 +517,8 @@ static void print_event(struct trace *trace, struct trace_thread *t, struct evse
 		first = false;
 	}
 	strbuf_addch(&sb, ')');
-	emit(trace, &sb);
+	emit_chain(trace, &sb, &chain);
+	strbuf_release(&chain);
 	strbuf_release(&sb);
 }
 
@@ -531,7 +574,7 @@ int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct 
 		on_enter(trace, t, sample->time, (int)raw_u64(sample, trace->enter_id_off), args);
 	} else if (evsel && evsel == trace->sys_exit) {
 		on_exit_(trace, t, sample->time, (int)raw_u64(sample, trace->exit_id_off),
-			 (s64)raw_u64(sample, trace->exit_ret_off));
+			 (s64)raw_u64(sample, trace->exit_ret_off), sample);
 	} else if (evsel && evsel == trace->runtime_ev) {
 		/* --sched: summed for the summary, never printed */
 		t->runtime_ns += raw_u64(sample, trace->runtime_off);
@@ -547,11 +590,19 @@ int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct 
 		 * it; --failure and --duration do not hide faults (perf)
 		 */
 		if (trace->pf && printing(trace)) {
-			struct strbuf sb = STRBUF_INIT;
+			struct strbuf sb = STRBUF_INIT, chain = STRBUF_INIT;
+			u32 nr = 0;
 
-			line_head(trace, &sb, &sample->time, 0, t);
-			trace_pf_format(trace->pf, sample, major, &sb);
-			emit(trace, &sb);
+			/* --call-graph: the fault's chain (kernel frames included) under it */
+			if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+				nr = trace_pf_callchain(trace->pf, sample, evsel->attr.sample_type,
+							chain_max_stack(trace), !trace->replay, &chain);
+			if (nr >= trace->min_stack) {
+				line_head(trace, &sb, &sample->time, 0, t);
+				trace_pf_format(trace->pf, sample, major, &sb);
+				emit_chain(trace, &sb, &chain);
+			}
+			strbuf_release(&chain);
 			strbuf_release(&sb);
 		}
 	} else if (evsel && printing(trace) && !trace->failure_only && trace->duration_ms <= 0) {

@@ -5,6 +5,7 @@
 #include "data/sample.h"
 #include "data/synthesize.h"
 #include "lib/hashmap.h"
+#include "lib/util.h"
 #include "lib/xalloc.h"
 #include "session/machine.h"
 #include "session/resolve.h"
@@ -18,6 +19,7 @@ struct trace_pf {
 	struct machine own;
 	struct machine *machine;	/* &own, or the session's (-i) */
 	struct resolver res;
+	struct resolved_chain chain;	/* --call-graph: the last sample's, reused */
 };
 
 static int feed_machine(void *arg, union perf_event *ev)
@@ -58,6 +60,7 @@ void trace_pf_free(struct trace_pf *pf)
 {
 	if (!pf)
 		return;
+	resolved_chain_release(&pf->chain);
 	resolver_release(&pf->res);
 	if (pf->machine == &pf->own) {
 		machine_release(&pf->own);
@@ -133,4 +136,47 @@ void trace_pf_format(struct trace_pf *pf, const struct perf_sample *sample, bool
 	else
 		strbuf_addf(sb, "0x%llx (?%c)", (unsigned long long)sample->addr,
 			    kernel ? 'k' : '.');
+}
+
+/* column of perf trace's callchain frames under a syscall line */
+#define CHAIN_INDENT 39
+
+u32 trace_pf_callchain(struct trace_pf *pf, const struct perf_sample *sample, u64 sample_type,
+		       unsigned int max_stack, bool unwind, struct strbuf *sb)
+{
+	struct chain_opts copts = { .max_stack = max_stack, .unwind = unwind };
+	struct thread *thread;
+	u32 nr;
+
+	if (!max_stack || !(sample_type & PERF_SAMPLE_CALLCHAIN))
+		return 0;
+	thread = machine_findnew_thread(pf->machine, sample->pid, sample->tid);
+	nr = resolve_sample_callchain(&pf->res, thread, sample, sample_type, &copts, &pf->chain);
+	for (u32 i = 0; i < nr; i++) {
+		const struct resolved_frame *rf = &pf->chain.frames[i];
+		const struct symbol *sym = resolved_frame_sym(rf);
+		const struct dso *dso = resolved_frame_dso(rf);
+
+		strbuf_addchars(sb, ' ', CHAIN_INDENT);
+		if (sym)
+			strbuf_addstr(sb, sym->name);
+		else
+			/* perf: the map-relative address, 0 outside every map */
+			strbuf_addf(sb, "[%#llx]", (unsigned long long)(rf->map ? resolved_frame_map_ip(rf) : 0));
+		/* a function inlined at the unwound address: "(inlined)" for its dso */
+		if (rf->frame->inlined)
+			strbuf_addstr(sb, " (inlined)\n");
+		else
+			strbuf_addf(sb, " (%s)\n", dso ? dso->long_name : "[unknown]");
+	}
+	return nr;
+}
+
+unsigned int trace_default_max_stack(void)
+{
+	static long long limit = -1;
+
+	if (limit < 0 && read_sysfs_int("/proc/sys/kernel/perf_event_max_stack", &limit))
+		limit = 127;
+	return (unsigned int)limit;
 }

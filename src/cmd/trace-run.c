@@ -46,6 +46,23 @@ static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, 
 	/* every event has the same layout: the fault address is in all of them with --pf */
 	if (trace->pf_maj || trace->pf_min)
 		a->sample_type |= PERF_SAMPLE_ADDR;
+	if (trace->callgraph != CALLCHAIN_NONE) {
+		/*
+		 * every event samples the chain (one layout for all); the kernel
+		 * part of the exit path only with --kernel-syscall-graph
+		 */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->sample_max_stack = trace->fp_max_stack;
+		a->exclude_callchain_kernel = !trace->kernel_graph && evsel == trace->sys_exit;
+		if (trace->callgraph == CALLCHAIN_DWARF) {
+			/* the user part is unwound from a copy of the stack */
+			a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_REGS_USER |
+					  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_DATA_SRC;
+			a->sample_regs_user = PERF_REGS_MASK_X86_64;
+			a->sample_stack_user = trace->dwarf_size;
+			a->exclude_callchain_user = 1;
+		}
+	}
 	a->read_format = PERF_FORMAT_ID;
 	a->sample_period = 1;
 	a->disabled = 1;
@@ -62,7 +79,7 @@ static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, 
 		a->comm_exec = 1;
 		a->task = 1;
 		/* faults on data: the maps of files and anonymous memory too */
-		a->mmap_data = trace->pf_maj || trace->pf_min;
+		a->mmap_data = trace->pf_maj || trace->pf_min || trace->callgraph == CALLCHAIN_DWARF;
 	}
 }
 
@@ -473,7 +490,7 @@ int trace_run(struct trace *trace, const char **argv)
 		goto out;
 	}
 	seed_threads(trace);
-	if (trace->pf_maj || trace->pf_min) {
+	if (trace->pf_maj || trace->pf_min || trace->callgraph != CALLCHAIN_NONE) {
 		/* a command's maps come from its MMAP records; running targets' from /proc */
 		struct thread_map *threads = trace->evlist->threads;
 		bool running = t->pid || t->tid;

@@ -24,6 +24,7 @@
 #include "trace/tracefs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pwd.h>
@@ -56,6 +57,67 @@ static int duration_option(const struct opt_spec *opt, const char *arg, int unse
 	if (*end || end == arg) {
 		fprintf(stderr, " Error: option `duration' expects a numerical value\n");
 		return -1;
+	}
+	return 0;
+}
+
+/*
+ * callgraph_option - --call-graph fp[,N]|dwarf[,size]: the syscall events
+ * sample callchains (record's parser; lbr does not apply to tracepoints)
+ */
+static int callgraph_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct trace *trace = opt->dest;
+	struct record_opts ro;
+
+	if (unset) {
+		trace->callgraph = CALLCHAIN_NONE;
+		return 0;
+	}
+	memset(&ro, 0, sizeof(ro));
+	if (record_parse_callchain(&ro, arg)) {
+		const char *comma = strchr(arg, ',');
+
+		if (!strncmp(arg, "dwarf,", 6) && comma)
+			fprintf(stderr, "callchain: Incorrect stack dump size (max 65528): %s\n\n",
+				comma + 1);
+		else
+			fprintf(stderr, "callchain: Unknown --call-graph option value: %s\n\n", arg);
+		return -1;
+	}
+	if (ro.callchain == CALLCHAIN_LBR) {
+		fprintf(stderr, "--call-graph lbr is not supported by sonde trace: the syscall tracepoints have no branch stack\n");
+		return -1;
+	}
+	trace->callgraph = ro.callchain;
+	trace->dwarf_size = ro.dwarf_size;
+	trace->fp_max_stack = ro.max_stack;
+	return 0;
+}
+
+/* stack_option - --max-stack/--min-stack N (perf's numeric parse) */
+static int stack_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct trace *trace = opt->dest;
+	bool is_max = !strcmp(opt->name, "max-stack");
+	unsigned long v;
+	char *end;
+
+	if (unset)
+		return 0;
+	errno = 0;
+	v = strtoul(arg, &end, 0);
+	if (*end || end == arg || errno || v > UINT_MAX) {
+		fprintf(stderr, " Error: option `%s' expects %s numerical value\n", opt->name,
+			is_max ? "a" : "an unsigned");
+		return -1;
+	}
+	if (is_max) {
+		trace->max_stack = (unsigned int)v;
+		trace->max_stack_set = true;
+	} else {
+		trace->min_stack = (unsigned int)v;
+		trace->min_stack_set = true;
 	}
 	return 0;
 }
@@ -139,17 +201,21 @@ static int trace_replay(struct trace *trace, const char *path)
 	int ret;
 
 	struct evsel *evsel;
-	bool faults = false;
+	bool faults = false, chains = false;
 
 	if (!reader)
 		return 255;
 	/* page faults in the file are shown as perf shows them, symbols resolved */
-	evlist_for_each_entry(data_reader_evlist(reader), evsel)
+	evlist_for_each_entry(data_reader_evlist(reader), evsel) {
 		faults |= evsel_is_fault(evsel) != 0;
-	mopts.no_symbols = !faults;
+		/* trace record --call-graph: the chains under the syscall lines */
+		chains |= !strcmp(evsel->name ? evsel->name : "", "raw_syscalls:sys_exit") &&
+			  (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+	}
+	mopts.no_symbols = !faults && !chains;
 	session = session_new(reader, &mopts);
 	trace->evlist = data_reader_evlist(reader);
-	if (faults)
+	if (faults || chains)
 		trace->pf = trace_pf_new(&session->machine, NULL, 0, false);
 	trace->sys_enter = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_enter");
 	trace->sys_exit = evlist_find_by_name(trace->evlist, "raw_syscalls:sys_exit");
@@ -232,8 +298,8 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_FLAG("time", 'T', &trace.full_time, "Show full timestamp, not time relative to first start"),
 		SPEC_TEXT("uid", 'u', &trace.target.uid_str, "user", "user to profile"),
 		SPEC_COUNT("verbose", 'v', &verbose, "be more verbose"),
-		SPEC_REFUSED("call-graph", 0, "record_mode[,record_size]",
-			     "setup and enables call-graph (stack chain/backtrace):\n\n\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n\t\t\t\t\t\tdefault: 8192 (bytes)\n\n\t\t\t\tDefault: fp"),
+		SPEC_FN("call-graph", 0, &trace, "record_mode[,record_size]",
+			     "setup and enables call-graph (stack chain/backtrace):\n\n\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n\t\t\t\t\t\tdefault: 8192 (bytes)\n\n\t\t\t\tDefault: fp", callgraph_option),
 		SPEC_FLAG("comm", 0, &comm, "show the thread COMM next to its id"),
 		SPEC_FN("duration", 0, &trace, "float", "show only events with duration > N.M ms",
 			duration_option),
@@ -242,12 +308,12 @@ int cmd_trace(int argc, const char **argv)
 		SPEC_FLAG("failure", 0, &trace.failure_only, "Show only syscalls that failed"),
 		SPEC_REFUSED("filter", 0, "filter", "event filter"),
 		SPEC_TEXT("filter-pids", 0, &trace.filter_pids, "CSV list of pids", "pids to filter (by the kernel)"),
-		SPEC_REFUSED_NOVAL("kernel-syscall-graph", 0, "Show the kernel callchains on the syscall exit path"),
+		SPEC_FLAG("kernel-syscall-graph", 0, &trace.kernel_graph, "Show the kernel callchains on the syscall exit path"),
 		SPEC_REFUSED_NOVAL("libtraceevent_print", 0, "Use libtraceevent to print the tracepoint arguments."),
 		SPEC_REFUSED("map-dump", 0, "BPF map", "BPF map to periodically dump"),
 		SPEC_U64("max-events", 0, &trace.max_events, "Set the maximum number of events to print, exit after that is reached. "),
-		SPEC_REFUSED("max-stack", 0, "n", "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
-		SPEC_REFUSED("min-stack", 0, "n", "Set the minimum stack depth when parsing the callchain, anything below the specified depth will be ignored."),
+		SPEC_FN("max-stack", 0, &trace, "n", "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127", stack_option),
+		SPEC_FN("min-stack", 0, &trace, "n", "Set the minimum stack depth when parsing the callchain, anything below the specified depth will be ignored.", stack_option),
 		SPEC_FLAG("no-inherit", 0, &trace.no_inherit, "child tasks do not inherit counters"),
 		SPEC_REFUSED_NOVAL("print-sample", 0, "print the PERF_RECORD_SAMPLE PERF_SAMPLE_ info, for debugging"),
 		SPEC_UINT("proc-map-timeout", 0, &proc_map_timeout, "per thread proc mmap processing timeout in ms"),
@@ -278,6 +344,11 @@ int cmd_trace(int argc, const char **argv)
 		trace.trace_syscalls = syscalls_opt > 0 || trace.selected ||
 				       (!trace.event_str && !trace.pf_maj && !trace.pf_min);
 	trace.show_comm = comm;
+	/* --max-stack/--min-stack alone: dwarf call graphs, as perf (built with DWARF unwinding) */
+	if ((trace.max_stack_set || trace.min_stack_set) && !trace.callgraph && !input) {
+		trace.callgraph = CALLCHAIN_DWARF;
+		trace.dwarf_size = CALLCHAIN_DWARF_DEFAULT_SIZE;
+	}
 	if (!argc && !trace.target.pid && !trace.target.tid && !trace.target.uid_str &&
 	    !trace.target.system_wide && !trace.target.cpu_list)
 		trace.target.system_wide = true;

@@ -71,6 +71,14 @@ struct trace {
 	size_t mmap_pages;	/* data pages per ring (-m) */
 	bool pf_maj, pf_min;	/* --pf maj|min|all */
 	bool sched;		/* --sched: runtime per thread in the summary */
+	/* --call-graph: syscall lines followed by the sys_exit sample's callchain */
+	int callgraph;		/* enum callchain_mode: CALLCHAIN_NONE, _FP or _DWARF */
+	u32 dwarf_size;		/* dwarf: user stack bytes copied */
+	u16 fp_max_stack;	/* "fp,N": attr.sample_max_stack */
+	bool kernel_graph;	/* --kernel-syscall-graph: kernel frames on the exit path */
+	unsigned int max_stack;	/* --max-stack: frames printed */
+	unsigned int min_stack;	/* --min-stack: shorter chains hide their line */
+	bool max_stack_set, min_stack_set;
 	/* the run */
 	struct evsel *sys_enter, *sys_exit;
 	struct evsel *runtime_ev;	/* --sched: sched:sched_stat_runtime */
@@ -112,6 +120,18 @@ struct trace_thread *trace_thread_findnew(struct trace *trace, int pid, int tid)
  * non-NULL (-i: the session's). Never NULL.
  */
 struct trace_pf *trace_pf_new(struct machine *machine, const int *pids, int nr, bool all);
+
+/*
+ * trace_pf_callchain - @sample's callchain (@sample_type its layout) as
+ * perf trace prints it under a syscall line: one "sym (dso)" line per frame,
+ * indented to column 39, "[0xoff] (dso)" without a symbol, at most
+ * @max_stack frames (a dwarf stack copy unwound with @unwind), into @sb. Returns the number of frames.
+ */
+u32 trace_pf_callchain(struct trace_pf *pf, const struct perf_sample *sample, u64 sample_type,
+		       unsigned int max_stack, bool unwind, struct strbuf *sb);
+
+/* trace_default_max_stack - kernel.perf_event_max_stack, or 127: --max-stack's default */
+unsigned int trace_default_max_stack(void);
 
 /* trace_pf_free - release what trace_pf_new() made. */
 void trace_pf_free(struct trace_pf *pf);

@@ -168,8 +168,13 @@ static const char *func_name(struct srcline_cache *sc, Dwarf_Die *die)
 		name = dwarf_formstring(&attr);
 	if (name && !sc->opts.no_demangle)
 		d = demangle(name, sc->opts.demangle_params ? DEMANGLE_PARAMS : 0);
-	if (!d && (!name || !sc->opts.no_demangle))
-		name = dwarf_diename(die) ? dwarf_diename(die) : name;
+	/*
+	 * a linkage name that is no mangled one (C's asm-label aliases, ld.so's
+	 * "__GI___open64_nocancel" for "__open64_nocancel") is what addr2line,
+	 * and so perf, names the function by
+	 */
+	if (!d && !name)
+		name = dwarf_diename(die);
 	r = intern(sc, d ? d : (name ? name : "??"));
 	free(d);
 	return r;
