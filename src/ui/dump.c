@@ -366,8 +366,12 @@ static void show_kernel_record(struct dumper *d, const union perf_event *ev, u64
 	int bad = data_reader_parse_sample(d->r, ev, &s, &evsel);
 
 	put_record_head(d, ev, off, &s);
-	if (d->hooks && d->hooks->stats_tool) {
-		/* the sample lines come from the session, the rest from stub handlers */
+	if (d->hooks && d->hooks->stats_tool && ev->header.type != PERF_RECORD_SWITCH &&
+	    ev->header.type != PERF_RECORD_SWITCH_CPU_WIDE) {
+		/*
+		 * the sample lines come from the session, the rest from stub
+		 * handlers; switch records perf decodes whatever the tool
+		 */
 		if (ev->header.type == PERF_RECORD_SAMPLE && !bad && evsel)
 			show_sample(d, ev, evsel, &s);
 		else if (ev->header.type == PERF_RECORD_LOST)
@@ -845,12 +849,14 @@ int dump_raw_trace(FILE *fp, struct session *session, bool ordered,
 			"swapper");
 	ret = session_process(session, &d.tool, err);
 	if (ret >= 0) {
+		/*
+		 * perf warns of lost records before its stats, stdout not flushed
+		 * first: where the warning lands in a 2>&1 file is where perf's
+		 */
+		if (!hooks || !hooks->stats_tool)
+			stats_warn_lost(&d.st);
 		if (!hooks || !hooks->no_stats)
 			stats_fprintf(fp, &d.st, d.r);
-		if (!hooks || !hooks->stats_tool) {
-			fflush(fp);
-			stats_warn_lost(&d.st);
-		}
 	} else {
 		fflush(fp);
 	}

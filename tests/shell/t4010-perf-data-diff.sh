@@ -64,7 +64,13 @@ test_expect_success PERF,ROOT 'record variants: switch, namespaces, cgroups, clo
 		same report -i v$n.data -D || { echo "with $args"; return 1; }
 		same report -i v$n.data --header-only -I || { echo "with $args"; return 1; }
 		same report -i v$n.data --stats || { echo "with $args"; return 1; }
+		same report -i v$n.data -D --stats || { echo "with $args"; return 1; }
 	done &&
+	# small rings and many switches: lost records, whose warnings (stderr) land
+	# among the dump lines (stdout) where perf writes them in a 2>&1 file
+	"$PERF" record -q -m 1 --switch-events -a -o lost.data -- "$PERF" bench sched pipe -l 20000 \
+		>/dev/null 2>&1 &&
+	same report -i lost.data -D && same report -i lost.data -D --stats &&
 	"$PERF" stat record -o st.data -- true >/dev/null 2>&1 &&
 	same report -i st.data -D && same report -i st.data --header-only -I
 '
