@@ -39,9 +39,16 @@ struct kid_buf {
 
 /* struct tree_level - what the drawing knows about one level of branches */
 struct tree_level {
-	bool open;	     /* more lines of this level follow: its column shows '|' */
 	struct kid_buf kids; /* the branches picked at this level */
 };
+
+/*
+ * Which columns show '|' (more lines of their level follow). perf keeps
+ * this in a 32-bit mask, so levels 32 apart share a bit: below level 32 a
+ * deeper level's state shows in the column of the level 32 above it (found
+ * on 127-frame recursions). sonde draws the same.
+ */
+#define OPEN_SLOTS 32
 
 /* struct tree_draw - one entry's graph or fractal tree being printed */
 struct tree_draw {
@@ -54,6 +61,7 @@ struct tree_draw {
 	u32 limit;	     /* -g print_limit: branches per level, stem frames (0: all) */
 	int margin;	     /* blanks before the first column (more under a stem) */
 	struct tree_level *levels; /* [0] the root's pick, [L] level L */
+	bool open[OPEN_SLOTS];	   /* level L's column shows '|': open[L % OPEN_SLOTS] */
 	size_t levels_alloc;
 	struct strbuf line;
 	size_t nr_written;   /* frame and "[...]" lines */
@@ -130,7 +138,7 @@ static void line_begin(struct tree_draw *t, int lvl)
 	strbuf_reset(&t->line);
 	strbuf_addchars(&t->line, ' ', (size_t)t->margin);
 	for (int k = 1; k < lvl; k++) {
-		strbuf_addch(&t->line, t->levels[k].open ? '|' : ' ');
+		strbuf_addch(&t->line, t->open[k % OPEN_SLOTS] ? '|' : ' ');
 		strbuf_addchars(&t->line, ' ', COLUMN_WIDTH - 1);
 	}
 }
@@ -145,7 +153,7 @@ static void line_end(struct tree_draw *t)
 static void frame_line(struct tree_draw *t, int lvl, const struct frame *f)
 {
 	line_begin(t, lvl);
-	strbuf_addch(&t->line, t->levels[lvl].open ? '|' : ' ');
+	strbuf_addch(&t->line, t->open[lvl % OPEN_SLOTS] ? '|' : ' ');
 	strbuf_addchars(&t->line, ' ', COLUMN_WIDTH - 1);
 	frame_label_add(&t->line, f);
 	line_end(t);
@@ -175,12 +183,14 @@ static void draw_level(struct tree_draw *t, u32 parent, int lvl, u64 whole)
 		/* a fractal level left incomplete by the threshold ends with "[...]" */
 		bool more = i + 1 < nr || (t->fractal && picked != whole);
 
+		/* the branch's own column is open on its lead-in line */
+		t->open[lvl % OPEN_SLOTS] = true;
 		line_begin(t, lvl);
 		strbuf_addch(&t->line, '|');
 		strbuf_addchars(&t->line, ' ', COLUMN_WIDTH - 1);
 		line_end(t);
 
-		t->levels[lvl].open = more;
+		t->open[lvl % OPEN_SLOTS] = more;
 		line_begin(t, lvl);
 		strbuf_addf(&t->line, "%c--%.2f%%--", more ? '|' : ' ',
 			    share_of(head->cumul, t->fractal ? whole : t->graph_whole));
