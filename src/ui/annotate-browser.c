@@ -578,7 +578,7 @@ static void show_help(void)
 		w = COLS;
 	win = newwin(h, w, (LINES - h) / 2, (COLS - w) / 2);
 	box(win, 0, 0);
-	mvwaddstr(win, 0, 1, "Help");
+	mvwaddstr(win, 0, 2, "Help");
 	for (int i = 0; i < n && i + 2 < h; i++)
 		mvwaddnstr(win, i + 1, 1, help_lines[i], w - 2);
 	wrefresh(win);
@@ -814,7 +814,9 @@ static void run(struct abrowser *b)
 			continue;
 		}
 		was_fresh = b->fresh;
-		b->fresh = false;
+		/* perf's view toggles and prompts leave the selection hidden */
+		if (key <= 0 || key > 127 || !strchr("tpbkcPlosjJhf", key))
+			b->fresh = false;
 		switch (key) {
 		case KEY_DOWN:
 			move_sel(b, 1);

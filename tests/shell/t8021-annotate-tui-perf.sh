@@ -8,6 +8,8 @@ SHOTS=$TRASH/screens
 mkdir -p "$SHOTS"
 SOCK=$TRASH/tmux.sock
 KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down"
+# t p b k, l on each kind of line, the search box (/ ? n, not found), c, help, P
+KEYS2="t t p b t p b t k o k o k Up Up Up Up Up l Down l Up Up Up Up Up Up Up Up Up Up Up l / x m m Enter n n ? i n t Enter n ? Enter c h Escape P"
 
 if ! command -v tmux >/dev/null; then
 	test_skip 'annotate TUI against perf' 'tmux is not installed'
@@ -16,8 +18,9 @@ if ! command -v tmux >/dev/null; then
 fi
 trap 'for s in "$SOCK".*; do tmux -S "$s" kill-server 2>/dev/null; done; cd /; rm -rf "$TRASH"' EXIT
 
-# screens WHO CMD: CMD in a 120x40 pane, then one screen after each of $KEYS into $SHOTS/WHO.N
-# (trailing blanks and perf's scroll bar dropped; the first screen is not kept: perf draws it twice)
+# screens WHO CMD [KEYS]: CMD in a 120x40 pane, then one screen after each of KEYS ($KEYS)
+# into $SHOTS/WHO.N (trailing blanks and perf's scroll bar dropped; the first screen is not
+# kept: perf draws it twice)
 screens() {
 	local s="$SOCK.$1" n=0 k i
 	tmux -S "$s" new-session -d -s t -x 120 -y 40 "cd $TRASH; LANG=C.UTF-8 LC_ALL= $2; sleep 60"
@@ -26,7 +29,7 @@ screens() {
 		sleep 0.1
 	done
 	sleep 0.5
-	for k in $KEYS; do
+	for k in ${3:-$KEYS}; do
 		n=$((n + 1))
 		tmux -S "$s" send-keys -t t "$k"
 		sleep 0.4
@@ -51,6 +54,25 @@ test_expect_success ROOT 'every screen after each key is perf'"'"'s' '
 		diff -u "$SHOTS/perf.$n" "$SHOTS/sonde.$n" || { echo "after key $n ($k)"; bad=1; }
 	done &&
 	test "$bad" = 0
+'
+
+test_expect_success ROOT 'the keys t p b k l / ? n c h P: every screen is perf'"'"'s' '
+	rm -f leaf.annotation &&
+	screens perf2 "$PERF annotate -i rec.data leaf" "$KEYS2" &&
+	mv leaf.annotation perf.annotation &&
+	screens sonde2 "$SONDE annotate -i rec.data leaf" "$KEYS2" &&
+	n=0 bad=0 &&
+	for k in $KEYS2; do
+		n=$((n + 1))
+		grep -q "│" "$SHOTS/perf2.$n" || { echo "perf screen $n is empty"; bad=1; }
+		diff -u "$SHOTS/perf2.$n" "$SHOTS/sonde2.$n" || { echo "after key $n ($k)"; bad=1; }
+	done &&
+	test "$bad" = 0 &&
+	grep -q "^Period  *│" "$SHOTS/perf2.1" &&
+	grep -q "Source file location: .*cpuburn.c:" "$SHOTS/perf2.19" &&
+	grep -q "Search" "$SHOTS/perf2.35" &&
+	grep -q "String not found!" "$SHOTS/perf2.46" &&
+	test_cmp perf.annotation leaf.annotation
 '
 
 test_done
