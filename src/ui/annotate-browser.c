@@ -714,7 +714,10 @@ static void event_name(const char *title, char *buf, size_t size)
 
 static void stdio2_body(FILE *out, struct abrowser *b);
 
-/* print_file - P: "SYMBOL.annotation" in the current directory, the --stdio2 text */
+/*
+ * print_file - P: "SYMBOL.annotation" in the current directory, the
+ * --stdio2 text with t's values (perf's follows k, o, J and s too: not yet)
+ */
 static void print_file(struct abrowser *b)
 {
 	char path[4096], ev[256];
@@ -1038,20 +1041,22 @@ static void stdio2_body(FILE *out, struct abrowser *bp)
 	struct abrowser b = *bp;
 	struct strbuf sb = STRBUF_INIT;
 
-	/* the browser's text as the stdio form has it, whatever the toggles */
+	/* the browser's text as the stdio form has it, whatever the toggles but t */
 	b.raw_offsets = b.jump_counts = b.line_numbers = false;
 	b.arrows = true;
 	for (size_t i = 0; i < b.nr_rows; i++) {
 		const struct arow *r = &b.rows[i];
 		size_t col, prefix, min;
+		char val[64];
+		int vw = b.values == AVAL_PERIOD ? 12 : 7;
 
-		if (r->in && r->pct > 0)
-			fprintf(out, "%6.2f  ", r->pct);
-		else
-			fprintf(out, "%-7s ", i ? "" : "Percent");
+		/* the values as t shows them, then a blank for the bar */
+		if (!value_text(val, sizeof(val), &b, r) && !i)
+			snprintf(val, sizeof(val), "%-*s", vw, value_names[b.values]);
+		fprintf(out, "%s ", val);
 		if (!r->in && !(r->al->text && r->al->text[strspn(r->al->text, " \t")])) {
-			/* an empty line: seven blanks */
-			fprintf(out, "%7s\n", "");
+			/* an empty line: blanks as wide as the values */
+			fprintf(out, "%*s\n", vw, "");
 			continue;
 		}
 		strbuf_reset(&sb);
@@ -1059,7 +1064,7 @@ static void stdio2_body(FILE *out, struct abrowser *bp)
 		fputs(sb.buf, out);
 		/* perf pads a line's text (after label and arrow): source to 10 columns, instructions to 14 */
 		prefix = (size_t)b.off_width + (r->in ? 4 : 2);
-		min = r->in ? 14 : 10;
+		min = (r->in ? 14 : 10) + (size_t)(vw - 7);	/* perf pads lines to a whole width */
 		for (col = utf8_cols(sb.buf) - prefix; col < min; col++)
 			fputc(' ', out);
 		fputc('\n', out);
