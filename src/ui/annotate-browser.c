@@ -131,13 +131,18 @@ static int hex_digits(u64 v)
 
 /*
  * row_percent - @addr's share by the browser's percent type. perf 6.1's
- * annotate knows no global hit count: its global hits are all 0, and so
- * are the browser's (the lines show blank).
+ * annotate command knows no global hit count: its global hits are all 0,
+ * and so are the browser's then (the lines show blank).
  */
 static double row_percent(const struct abrowser *b, const struct annotate_addr *addr)
 {
-	if (b->pct_type == PERCENT_GLOBAL_HITS)
+	if (b->pct_type == PERCENT_GLOBAL_HITS && b->a->zero_global_hits)
 		return 0.0;
+	/* report's: the share of all the event's samples (annotate's: of those it kept) */
+	if (addr && b->pct_type == PERCENT_GLOBAL_HITS && b->a->global_hits)
+		return 100.0 * (double)addr->hits / (double)b->a->global_hits;
+	if (addr && b->pct_type == PERCENT_GLOBAL_PERIOD && b->a->global_period)
+		return 100.0 * (double)addr->period / (double)b->a->global_period;
 	return annotate_percent(addr, b->a->as, b->a->ah, b->pct_type);
 }
 
@@ -694,6 +699,8 @@ static bool search(struct abrowser *b, bool back)
 static void set_percent_type(struct abrowser *b, enum annotate_percent_type t)
 {
 	b->pct_type = t;
+	/* perf's key hint comes back */
+	b->status[0] = '\0';
 	for (size_t i = 0; i < b->nr_rows; i++)
 		if (b->rows[i].in)
 			b->rows[i].pct = row_percent(b, b->rows[i].addr);
@@ -869,6 +876,7 @@ static void run(struct abrowser *b)
 			size_t row = b->sel - b->top;
 
 			b->show_source = !b->show_source;
+			b->status[0] = '\0';
 			build_view(b);
 			b->top = b->sel > row ? b->sel - row : 0;
 			break;

@@ -8,8 +8,9 @@ SHOTS=$TRASH/screens
 mkdir -p "$SHOTS"
 SOCK=$TRASH/tmux.sock
 KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down"
-# t p b, P (with t's values), k, l on each kind of line, the search box (/ ? n, not found), c, help
-KEYS2="t t p b t p b t P k o k o Up Up Up Up Up l Down l Home l / x m m Enter n n ? i n t Enter n ? Enter c h Escape"
+# t p b (p clears l's message), P (with t's values), k, l on each kind of line, the search
+# box (/ ? n, not found), c, help
+KEYS2="l t t p b t p b t P k o k o Up Up Up Up Up l Down l Home l / x m m Enter n n ? i n t Enter n ? Enter c h Escape"
 
 if ! command -v tmux >/dev/null; then
 	test_skip 'annotate TUI against perf' 'tmux is not installed'
@@ -73,11 +74,11 @@ test_expect_success ROOT 'the keys t p b k l / ? n c h P: every screen is perf'"
 		diff -u "$SHOTS/perf2.$n" "$SHOTS/sonde2.$n" || { echo "after key $n ($k)"; bad=1; }
 	done &&
 	test "$bad" = 0 &&
-	grep -q "^Period  *│" "$SHOTS/perf2.1" &&
-	grep -q "Source file location: .*cpuburn.c:" "$SHOTS/perf2.19" &&
-	grep -q "No source file location." "$SHOTS/perf2.23" &&
-	grep -q "Search" "$SHOTS/perf2.25" &&
-	grep -q "String not found!" "$SHOTS/perf2.37" &&
+	grep -q "^Period  *│" "$SHOTS/perf2.2" &&
+	grep -q "Source file location: .*cpuburn.c:" "$SHOTS/perf2.20" &&
+	grep -q "No source file location." "$SHOTS/perf2.24" &&
+	grep -q "Search" "$SHOTS/perf2.26" &&
+	grep -q "String not found!" "$SHOTS/perf2.38" &&
 	test_cmp p2/leaf.annotation s2/leaf.annotation
 '
 
