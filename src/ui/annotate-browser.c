@@ -723,7 +723,7 @@ static void stdio2_body(FILE *out, struct abrowser *b);
 
 /*
  * print_file - P: "SYMBOL.annotation" in the current directory, the
- * --stdio2 text with t's values (perf's follows k, o, J and s too: not yet)
+ * --stdio2 text as t, k, s, o and J show it
  */
 static void print_file(struct abrowser *b)
 {
@@ -1049,11 +1049,14 @@ static void stdio2_body(FILE *out, struct abrowser *bp)
 	struct abrowser b = *bp;
 	struct strbuf sb = STRBUF_INIT;
 
-	/* the browser's text as the stdio form has it, whatever the toggles but t */
-	b.raw_offsets = b.jump_counts = b.line_numbers = false;
+	/* the browser's lines (all of them for --stdio2) with its toggles; arrows always */
+	size_t nr = b.nr_view ? b.nr_view : b.nr_rows;
+	int lw = b.raw_offsets ? b.addr_width : b.off_width;
+	int cw = b.jump_counts && b.cnt_width ? b.cnt_width + 1 : 0;
+
 	b.arrows = true;
-	for (size_t i = 0; i < b.nr_rows; i++) {
-		const struct arow *r = &b.rows[i];
+	for (size_t i = 0; i < nr; i++) {
+		const struct arow *r = &b.rows[b.nr_view ? b.view[i] : i];
 		size_t col, prefix, min;
 		char val[64];
 		int vw = b.values == AVAL_PERIOD ? 12 : 7;
@@ -1071,8 +1074,10 @@ static void stdio2_body(FILE *out, struct abrowser *bp)
 		row_text(&sb, &b, r, NULL, false);
 		fputs(sb.buf, out);
 		/* perf pads a line's text (after label and arrow): source to 10 columns, instructions to 14 */
-		prefix = (size_t)b.off_width + (r->in ? 4 : 2);
-		min = (r->in ? 14 : 10) + (size_t)(vw - 7);	/* perf pads lines to a whole width */
+		prefix = (size_t)(lw + (r->in ? 4 : 2) + (r->in && b.raw_offsets ? 0 : cw));
+		/* perf pads lines to a whole width, wider by what t, o and J add */
+		min = (r->in ? 14 : 10) + (size_t)(vw - 7) + prefix -
+		      ((size_t)b.off_width + (r->in ? 4 : 2));
 		for (col = utf8_cols(sb.buf) - prefix; col < min; col++)
 			fputc(' ', out);
 		fputc('\n', out);

@@ -8,9 +8,9 @@ SHOTS=$TRASH/screens
 mkdir -p "$SHOTS"
 SOCK=$TRASH/tmux.sock
 KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down"
-# t p b (p clears l's message), P (with t's values), k, l on each kind of line, the search
+# t p b (p clears l's message), k, P (with t, k and o on), l on each kind of line, the search
 # box (/ ? n, not found), c, help
-KEYS2="l t t p b t p b t P k o k o Up Up Up Up Up l Down l Home l / x m m Enter n n ? i n t Enter n ? Enter c h Escape"
+KEYS2="l t t p b t p b t k o P k o Up Up Up Up Up l Down l Home l / x m m Enter n n ? i n t Enter n ? Enter c h Escape"
 
 if ! command -v tmux >/dev/null; then
 	test_skip 'annotate TUI against perf' 'tmux is not installed'
