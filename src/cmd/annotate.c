@@ -165,6 +165,7 @@ struct tui_ctx {
 	const struct annotate_sym *cur;
 	int depth;
 	u64 title_samples, title_period; /* the title's numbers (0: the symbol's) */
+	bool zero_global_hits;		 /* perf annotate's (not report's) browser */
 };
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size);
@@ -263,6 +264,9 @@ static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *ms
 	a.title = title;
 	a.dso_path = as->dso->long_name;
 	a.percent_type = c->po->percent_type;
+	a.zero_global_hits = c->zero_global_hits;
+	a.global_hits = c->title_samples;
+	a.global_period = c->title_period;
 	a.follow = follow_call;
 	a.arg = c;
 	c->cur = as;
@@ -339,7 +343,7 @@ out:
 static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64map *cache,
 			const struct annotate_print_opts *po, double limit, bool quiet)
 {
-	struct tui_ctx c = { .s = s, .ah = ah, .cache = cache, .po = po };
+	struct tui_ctx c = { .s = s, .ah = ah, .cache = cache, .po = po, .zero_global_hits = true };
 	char msg[512] = "";
 
 	for (size_t i = 0; i < ah->nr_syms; i++) {

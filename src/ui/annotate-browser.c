@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,7 +27,10 @@ enum { APAIR_HOT = 1, APAIR_WARM, APAIR_TITLE, APAIR_SELECTED };
 struct arow {
 	const struct annotate_line *al;
 	const struct disasm_insn *in;	/* NULL: source text */
+	const struct annotate_addr *addr; /* its samples, or NULL */
+	const char *srcloc;		/* source text: the "file:line" marker it follows, or NULL */
 	double pct;
+	unsigned int lineno;		/* source text: its number (k), 0 for none */
 	int nr_jumps_in;		/* jumps of the symbol landing here */
 	bool has_target;		/* a jump/call with a decoded target */
 	u64 target;
@@ -44,6 +48,11 @@ struct abrowser {
 	bool show_source, raw_offsets, jump_counts, arrows, color;
 	int off_width, addr_width, cnt_width, mnem_width;
 	bool fresh;			/* no key yet: perf's first Up/Down does not move */
+	bool line_numbers;		/* k */
+	enum annotate_percent_type pct_type; /* p and b change it */
+	enum { AVAL_PERCENT, AVAL_PERIOD, AVAL_SAMPLES } values; /* t */
+	char search[64];		/* the last search string (/ and ?) */
+	bool search_back;		/* the last search was ? */
 	char status[256];
 };
 
@@ -120,12 +129,31 @@ static int hex_digits(u64 v)
 	return n;
 }
 
+/*
+ * row_percent - @addr's share by the browser's percent type. perf 6.1's
+ * annotate command knows no global hit count: its global hits are all 0,
+ * and so are the browser's then (the lines show blank).
+ */
+static double row_percent(const struct abrowser *b, const struct annotate_addr *addr)
+{
+	if (b->pct_type == PERCENT_GLOBAL_HITS && b->a->zero_global_hits)
+		return 0.0;
+	/* report's: the share of all the event's samples (annotate's: of those it kept) */
+	if (addr && b->pct_type == PERCENT_GLOBAL_HITS && b->a->global_hits)
+		return 100.0 * (double)addr->hits / (double)b->a->global_hits;
+	if (addr && b->pct_type == PERCENT_GLOBAL_PERIOD && b->a->global_period)
+		return 100.0 * (double)addr->period / (double)b->a->global_period;
+	return annotate_percent(addr, b->a->as, b->a->ah, b->pct_type);
+}
+
 static void build_rows(struct abrowser *b)
 {
 	const struct annotate_browse_args *a = b->a;
 	const struct annotate_sym *as = a->as;
 	u64 start = as->sym->start, end = as->sym->end;
 	int max_jumps = 0;
+	unsigned int counter = 0;
+	const char *srcloc = NULL;
 
 	b->rows = xcalloc(a->nr_lines ? a->nr_lines : 1, sizeof(*b->rows));
 	for (size_t i = 0; i < a->nr_lines; i++) {
@@ -133,21 +161,30 @@ static void build_rows(struct abrowser *b)
 		struct arow *r;
 
 		/* perf's browser shows objdump's lines but the absolute "file:line" markers */
-		if (al->kind == ALINE_MARKER && al->text && al->text[0] == '/')
+		if (al->kind == ALINE_MARKER && al->text && al->text[0] == '/') {
+			/* it numbers the lines after it (k) and locates the source (l) */
+			counter = al->line;
+			srcloc = al->text;
 			continue;
+		}
 		r = &b->rows[b->nr_rows++];
 		r->al = al;
 		r->in = al->kind == ALINE_INSN ? al->insn : NULL;
+		if (!r->in && al->text && al->text[strspn(al->text, " \t")])
+			r->lineno = counter;
+		counter++;
 		/* a relative-path marker is shown as text */
 		if (r->in) {
 			const char *ops;
 			size_t ml = split_insn(r->in->text, &ops);
 
-			r->pct = annotate_percent(annotate_sym_find_addr(as, r->in->addr), as, a->ah,
-						  a->percent_type);
+			r->addr = annotate_sym_find_addr(as, r->in->addr);
+			r->pct = row_percent(b, r->addr);
 			if ((is_jump(r->in->text, ml) || is_call(r->in->text, ml)) &&
 			    decode_target(ops, &r->target))
 				r->has_target = true;
+		} else {
+			r->srcloc = srcloc;
 		}
 	}
 	/* jump sources per target inside the symbol */
@@ -295,7 +332,11 @@ static void row_text(struct strbuf *sb, const struct abrowser *b, const struct a
 		/* perf indents source lines for the jump counts even in the raw view */
 		int scw = b->jump_counts && b->cnt_width ? b->cnt_width + 1 : 0;
 
-		strbuf_addf(sb, "%*s", scw + lw + 1, "");
+		/* k: the source line's number, left in the label's columns */
+		if (b->line_numbers && r->lineno)
+			strbuf_addf(sb, "%-*u", scw + lw + 1, r->lineno);
+		else
+			strbuf_addf(sb, "%*s", scw + lw + 1, "");
 		strbuf_addstr(sb, bar ? "\u2502" : " ");
 		strbuf_addstr(sb, t);
 		return;
@@ -421,12 +462,32 @@ static attr_t pct_attr(const struct abrowser *b, double v)
 	return A_NORMAL;
 }
 
+static const char *const value_names[] = { "Percent", "Period", "Samples" };
+
+/* value_text - the left column of @r as t shows it (blank without samples); false when blank */
+static bool value_text(char *buf, size_t size, const struct abrowser *b, const struct arow *r)
+{
+	/* perf blanks a line whose percentage (of the current type) is 0, in every view */
+	bool has = r->in && r->addr && r->pct > 0;
+
+	if (!has)
+		snprintf(buf, size, "%*s", b->values == AVAL_PERIOD ? 12 : 7, "");
+	else if (b->values == AVAL_PERIOD)
+		snprintf(buf, size, "%11" PRIu64 " ", r->addr->period);
+	else if (b->values == AVAL_SAMPLES)
+		snprintf(buf, size, "%6" PRIu64 " ", r->addr->hits);
+	else
+		snprintf(buf, size, "%6.2f ", r->pct);
+	return has;
+}
+
 static void draw(struct abrowser *b)
 {
 	int h = LINES - 3 > 1 ? LINES - 3 : 1;
 	struct strbuf sb = STRBUF_INIT;
 	size_t bj = 0, bt = 0, bf = 0;
 	bool boxed = jump_box(b, &bj, &bt, &bf), bar;
+	int vw = b->values == AVAL_PERIOD ? 12 : 7;	/* the values' column */
 	const char *g3;
 	char buf[512];
 
@@ -437,7 +498,7 @@ static void draw(struct abrowser *b)
 	erase();
 	put_utf8(0, 0, b->a->title, COLS, b->color ? COLOR_PAIR(APAIR_TITLE) : A_NORMAL);
 	snprintf(buf, sizeof(buf), "%s  %s [Percent: %s]", b->a->as->sym->name, b->a->dso_path,
-		 annotate_percent_type_name(b->a->percent_type));
+		 annotate_percent_type_name(b->pct_type));
 	put_utf8(1, 0, buf, COLS, A_NORMAL);
 	for (int y = 0; y < h && b->top + (size_t)y < b->nr_view; y++) {
 		size_t vi = b->top + (size_t)y;
@@ -445,15 +506,11 @@ static void draw(struct abrowser *b)
 		bool selected = vi == b->sel && !b->fresh;
 		attr_t sel = b->color ? COLOR_PAIR(APAIR_SELECTED) : A_REVERSE;
 
-		if (r->in && r->pct > 0)
-			snprintf(buf, sizeof(buf), "%6.2f ", r->pct);
-		else
-			snprintf(buf, sizeof(buf), "%7s", "");
 		/* the column's title sits on the first row unless that row has a value */
-		if (y == 0 && !(r->in && r->pct > 0))
-			snprintf(buf, sizeof(buf), "Percent");
-		put_utf8(y + 2, 0, buf, 7, selected ? sel : y ? pct_attr(b, r->pct) : A_NORMAL);
-		put_utf8(y + 2, 7, "\u2502", 1, A_NORMAL);
+		if (!value_text(buf, sizeof(buf), b, r) && y == 0)
+			snprintf(buf, sizeof(buf), "%s", value_names[b->values]);
+		put_utf8(y + 2, 0, buf, vw, selected ? sel : y ? pct_attr(b, r->pct) : A_NORMAL);
+		put_utf8(y + 2, vw, "\u2502", 1, A_NORMAL);
 		strbuf_reset(&sb);
 		g3 = NULL;
 		bar = false;
@@ -472,7 +529,7 @@ static void draw(struct abrowser *b)
 				bar = vi > lo && vi < hi;
 		}
 		row_text(&sb, b, r, g3, bar);
-		put_utf8(y + 2, 8, sb.buf, COLS - 8, selected ? sel : A_NORMAL);
+		put_utf8(y + 2, vw + 1, sb.buf, COLS - vw - 1, selected ? sel : A_NORMAL);
 	}
 	/* a message stays until the next one, as perf's does */
 	put_utf8(LINES - 1, 0, b->status[0] ? b->status : "Press 'h' for help on key bindings",
@@ -492,8 +549,22 @@ static const char *const help_lines[] = {
 	"TAB/shift+TAB Cycle thru hottest instructions",
 	"j             Toggle showing jump to target arrows",
 	"J             Toggle showing number of jump sources on targets",
+	"n             Search next string",
 	"o             Toggle disassembler output/simplified view",
+	"O             Bump offset level (jump targets -> +call -> all -> cycle thru)",
 	"s             Toggle source code view",
+	"t             Circulate percent, total period, samples view",
+	"c             Show min/max cycle",
+	"/             Search string",
+	"k             Toggle line numbers",
+	"l             Show full source file location",
+	"P             Print to [symbol_name].annotation file.",
+	"r             Run available scripts",
+	"p             Toggle percent type [local/global]",
+	"b             Toggle percent base [period/hits]",
+	"?             Search string backwards",
+	"f             Toggle showing offsets to full address",
+	"",
 	"",
 	"Press any key...",
 };
@@ -512,7 +583,7 @@ static void show_help(void)
 		w = COLS;
 	win = newwin(h, w, (LINES - h) / 2, (COLS - w) / 2);
 	box(win, 0, 0);
-	mvwaddstr(win, 0, 1, "Help");
+	mvwaddstr(win, 0, 2, "Help");
 	for (int i = 0; i < n && i + 2 < h; i++)
 		mvwaddnstr(win, i + 1, 1, help_lines[i], w - 2);
 	wrefresh(win);
@@ -520,6 +591,153 @@ static void show_help(void)
 	getch();
 	delwin(win);
 	touchwin(stdscr);
+}
+
+#define SEARCH_MAX 50	/* perf's search box takes this many characters, then searches */
+
+/*
+ * search_prompt - perf's "Search" box over the view: the string typed into
+ * @buf. False on Esc or an empty string.
+ */
+static bool search_prompt(char *buf, size_t size)
+{
+	int h = 9, w = 62, y = (LINES - h + 1) / 2, x = (COLS - w) / 2;
+	size_t len = 0;
+	WINDOW *win;
+	bool ok = false;
+
+	if (y < 0)
+		y = 0;
+	if (x < 0)
+		x = 0;
+	win = newwin(h, w, y, x);
+	if (!win)
+		return false;
+	buf[0] = '\0';
+	for (;;) {
+		int key;
+
+		werase(win);
+		box(win, 0, 0);
+		mvwaddch(win, 0, 1, ACS_HLINE);
+		mvwaddstr(win, 0, 2, "Search");
+		mvwaddstr(win, 1, 1, "String:");
+		/* the input's own box */
+		mvwaddch(win, 3, 2, ACS_ULCORNER);
+		mvwhline(win, 3, 3, ACS_HLINE, w - 6);
+		mvwaddch(win, 3, w - 3, ACS_URCORNER);
+		mvwaddch(win, 4, 2, ACS_VLINE);
+		mvwaddnstr(win, 4, 3, buf, w - 6);
+		mvwaddch(win, 4, w - 3, ACS_VLINE);
+		mvwaddch(win, 5, 2, ACS_LLCORNER);
+		mvwhline(win, 5, 3, ACS_HLINE, w - 6);
+		mvwaddch(win, 5, w - 3, ACS_LRCORNER);
+		mvwaddstr(win, 7, 1, "ENTER: OK, ESC: Cancel");
+		wrefresh(win);
+		key = getch();
+		if (key == AKEY_ESCAPE || key == AKEY_CTRL_C)
+			break;
+		if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+			ok = len > 0;
+			break;
+		}
+		if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+			if (len)
+				buf[--len] = '\0';
+			continue;
+		}
+		if (key < ' ' || key > '~' || len + 1 >= size)
+			continue;
+		buf[len++] = (char)key;
+		buf[len] = '\0';
+		/* a full box searches at once */
+		if (len >= SEARCH_MAX || len + 1 >= size) {
+			ok = true;
+			break;
+		}
+	}
+	delwin(win);
+	touchwin(stdscr);
+	return ok;
+}
+
+/* row_matches - @r's text (objdump's, whatever the view) has @s */
+static bool row_matches(const struct arow *r, const char *s)
+{
+	const char *t = r->in ? r->in->text : r->al->text;
+
+	return t && strstr(t, s);
+}
+
+/* found - the search's line selected, in the middle of the screen */
+static bool found(struct abrowser *b, size_t i)
+{
+	b->sel = i;
+	centre(b);
+	/* a hit puts the key hint back */
+	b->status[0] = '\0';
+	return true;
+}
+
+/* search - from the line after (before, @back) the selection for b->search; false when none */
+static bool search(struct abrowser *b, bool back)
+{
+	if (back) {
+		for (size_t i = b->sel; i-- > 0;)
+			if (row_matches(&b->rows[b->view[i]], b->search))
+				return found(b, i);
+	} else {
+		for (size_t i = b->sel + 1; i < b->nr_view; i++)
+			if (row_matches(&b->rows[b->view[i]], b->search))
+				return found(b, i);
+	}
+	snprintf(b->status, sizeof(b->status), "String not found!");
+	return false;
+}
+
+/* set_percent_type - p and b: every line's percentage again */
+static void set_percent_type(struct abrowser *b, enum annotate_percent_type t)
+{
+	b->pct_type = t;
+	/* perf's key hint comes back */
+	b->status[0] = '\0';
+	for (size_t i = 0; i < b->nr_rows; i++)
+		if (b->rows[i].in)
+			b->rows[i].pct = row_percent(b, b->rows[i].addr);
+}
+
+/* event_name - the event as the title names it ("... of event 'NAME', ...") */
+static void event_name(const char *title, char *buf, size_t size)
+{
+	const char *p = strstr(title, "of event '"), *q;
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	p += strlen("of event '");
+	q = strchr(p, '\'');
+	snprintf(buf, size, "%.*s", (int)(q ? q - p : (ptrdiff_t)strlen(p)), p);
+}
+
+static void stdio2_body(FILE *out, struct abrowser *b);
+
+/*
+ * print_file - P: "SYMBOL.annotation" in the current directory, the
+ * --stdio2 text as t, k, s, o and J show it
+ */
+static void print_file(struct abrowser *b)
+{
+	char path[4096], ev[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.annotation", b->a->as->sym->name);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	event_name(b->a->title, ev, sizeof(ev));
+	fprintf(f, "%s() %s\nEvent: %s\n\n", b->a->as->sym->name, b->a->dso_path, ev);
+	stdio2_body(f, b);
+	fclose(f);
 }
 
 /* enter - follow the selected jump (to its line) or call (through the hook) */
@@ -593,6 +811,7 @@ static void run(struct abrowser *b)
 		select_row(b, b->hot[0]);
 	centre(b);
 	for (;;) {
+		bool was_fresh;
 		int key;
 
 		draw(b);
@@ -604,7 +823,10 @@ static void run(struct abrowser *b)
 			b->fresh = false;
 			continue;
 		}
-		b->fresh = false;
+		was_fresh = b->fresh;
+		/* perf's view toggles and prompts leave the selection hidden */
+		if (key <= 0 || key > 127 || !strchr("tpbkcPlosjJhf", key))
+			b->fresh = false;
 		switch (key) {
 		case KEY_DOWN:
 			move_sel(b, 1);
@@ -654,6 +876,7 @@ static void run(struct abrowser *b)
 			size_t row = b->sel - b->top;
 
 			b->show_source = !b->show_source;
+			b->status[0] = '\0';
 			build_view(b);
 			b->top = b->sel > row ? b->sel - row : 0;
 			break;
@@ -674,9 +897,59 @@ static void run(struct abrowser *b)
 			enter(b);
 			break;
 		case 'h':
-		case '?':
 		case KEY_F(1):
 			show_help();
+			break;
+		case '/':
+		case '?':
+		case 'n': {
+			char s[sizeof(b->search)];
+			bool found = false;
+
+			/* n repeats the last search (asks for one when there is none yet) */
+			if (key == 'n' && b->search[0]) {
+				found = search(b, b->search_back);
+			} else if (search_prompt(s, sizeof(s))) {
+				snprintf(b->search, sizeof(b->search), "%s", s);
+				b->search_back = key == '?';
+				found = search(b, b->search_back);
+			}
+			b->fresh = was_fresh && !found;
+			break;
+		}
+		case 't':
+			b->values = b->values == AVAL_SAMPLES ? AVAL_PERCENT : b->values + 1;
+			break;
+		case 'p':
+			set_percent_type(b, b->pct_type == PERCENT_LOCAL_PERIOD ? PERCENT_GLOBAL_PERIOD
+					    : b->pct_type == PERCENT_GLOBAL_PERIOD ? PERCENT_LOCAL_PERIOD
+					    : b->pct_type == PERCENT_LOCAL_HITS	  ? PERCENT_GLOBAL_HITS
+										  : PERCENT_LOCAL_HITS);
+			break;
+		case 'b':
+			set_percent_type(b, b->pct_type == PERCENT_LOCAL_PERIOD ? PERCENT_LOCAL_HITS
+					    : b->pct_type == PERCENT_LOCAL_HITS	  ? PERCENT_LOCAL_PERIOD
+					    : b->pct_type == PERCENT_GLOBAL_PERIOD ? PERCENT_GLOBAL_HITS
+										  : PERCENT_GLOBAL_PERIOD);
+			break;
+		case 'k':
+			b->line_numbers = !b->line_numbers;
+			break;
+		case 'l': {
+			const struct arow *r = b->nr_view ? &b->rows[b->view[b->sel]] : NULL;
+
+			if (!r || r->in)
+				snprintf(b->status, sizeof(b->status),
+					 "Only available for source code lines.");
+			else if (!r->srcloc)
+				snprintf(b->status, sizeof(b->status), "No source file location.");
+			else
+				snprintf(b->status, sizeof(b->status), "Source file location: %s",
+					 r->srcloc);
+			break;
+		}
+		case 'P':
+			print_file(b);
 			break;
 		default:
 			break;
@@ -739,6 +1012,7 @@ int annotate_browse(const struct annotate_browse_args *a)
 		}
 	}
 	b.a = a;
+	b.pct_type = a->percent_type;
 	b.color = has_colors() && !getenv("NO_COLOR");
 	b.show_source = true;
 	b.arrows = true;
@@ -769,41 +1043,60 @@ static size_t utf8_cols(const char *s)
 	return n;
 }
 
-void annotate_stdio2_fprintf(FILE *out, const struct annotate_browse_args *a)
+/* stdio2_body - the lines of --stdio2 (and of P's file): percentages, then the browser's text */
+static void stdio2_body(FILE *out, struct abrowser *bp)
 {
-	struct abrowser b = { 0 };
+	struct abrowser b = *bp;
 	struct strbuf sb = STRBUF_INIT;
 
-	b.a = a;
-	b.show_source = true;
-	b.arrows = true;
-	build_rows(&b);
-	fprintf(out, "%s, [percent: %s]\n%s() %s\n", a->title,
-		annotate_percent_type_name(a->percent_type), a->as->sym->name, a->dso_path);
-	for (size_t i = 0; i < b.nr_rows; i++) {
-		const struct arow *r = &b.rows[i];
-		size_t col, prefix, min;
+	/* the browser's lines (all of them for --stdio2) with its toggles; arrows always */
+	size_t nr = b.nr_view ? b.nr_view : b.nr_rows;
+	int lw = b.raw_offsets ? b.addr_width : b.off_width;
+	int cw = b.jump_counts && b.cnt_width ? b.cnt_width + 1 : 0;
 
-		if (r->in && r->pct > 0)
-			fprintf(out, "%6.2f  ", r->pct);
-		else
-			fprintf(out, "%-7s ", i ? "" : "Percent");
+	b.arrows = true;
+	for (size_t i = 0; i < nr; i++) {
+		const struct arow *r = &b.rows[b.nr_view ? b.view[i] : i];
+		size_t col, prefix, min;
+		char val[64];
+		int vw = b.values == AVAL_PERIOD ? 12 : 7;
+
+		/* the values as t shows them, then a blank for the bar */
+		if (!value_text(val, sizeof(val), &b, r) && !i)
+			snprintf(val, sizeof(val), "%-*s", vw, value_names[b.values]);
+		fprintf(out, "%s ", val);
 		if (!r->in && !(r->al->text && r->al->text[strspn(r->al->text, " \t")])) {
-			/* an empty line: seven blanks */
-			fprintf(out, "%7s\n", "");
+			/* an empty line: blanks as wide as the values */
+			fprintf(out, "%*s\n", vw, "");
 			continue;
 		}
 		strbuf_reset(&sb);
 		row_text(&sb, &b, r, NULL, false);
 		fputs(sb.buf, out);
 		/* perf pads a line's text (after label and arrow): source to 10 columns, instructions to 14 */
-		prefix = (size_t)b.off_width + (r->in ? 4 : 2);
-		min = r->in ? 14 : 10;
+		prefix = (size_t)(lw + (r->in ? 4 : 2) + (r->in && b.raw_offsets ? 0 : cw));
+		/* perf pads lines to a whole width, wider by what t, o and J add */
+		min = (r->in ? 14 : 10) + (size_t)(vw - 7) + prefix -
+		      ((size_t)b.off_width + (r->in ? 4 : 2));
 		for (col = utf8_cols(sb.buf) - prefix; col < min; col++)
 			fputc(' ', out);
 		fputc('\n', out);
 	}
 	strbuf_release(&sb);
+}
+
+void annotate_stdio2_fprintf(FILE *out, const struct annotate_browse_args *a)
+{
+	struct abrowser b = { 0 };
+
+	b.a = a;
+	b.pct_type = a->percent_type;
+	b.show_source = true;
+	b.arrows = true;
+	build_rows(&b);
+	fprintf(out, "%s, [percent: %s]\n%s() %s\n", a->title,
+		annotate_percent_type_name(a->percent_type), a->as->sym->name, a->dso_path);
+	stdio2_body(out, &b);
 	free(b.rows);
 	free(b.view);
 	free(b.hot);

@@ -14,6 +14,8 @@ struct annotate_browse_args {
 	const char *title;	  /* the first line ("Samples: ... of event ...") */
 	const char *dso_path;	  /* the second line's path */
 	enum annotate_percent_type percent_type;
+	bool zero_global_hits;	  /* global hits 0% (perf annotate's; report's count) */
+	u64 global_hits, global_period; /* the global percentages' totals (0: @ah's) */
 	/*
 	 * follow - Enter on a call to @addr (an ELF address outside the
 	 * symbol): browse that symbol; 0 when shown, else -errno with a

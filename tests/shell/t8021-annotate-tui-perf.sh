@@ -8,6 +8,9 @@ SHOTS=$TRASH/screens
 mkdir -p "$SHOTS"
 SOCK=$TRASH/tmux.sock
 KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down"
+# t p b (p clears l's message), k, P (with t, k and o on), l on each kind of line, the search
+# box (/ ? n, not found), c, help
+KEYS2="l t t p b t p b t k o P k o Up Up Up Up Up l Down l Home l / x m m Enter n n ? i n t Enter n ? Enter c h Escape"
 
 if ! command -v tmux >/dev/null; then
 	test_skip 'annotate TUI against perf' 'tmux is not installed'
@@ -16,17 +19,18 @@ if ! command -v tmux >/dev/null; then
 fi
 trap 'for s in "$SOCK".*; do tmux -S "$s" kill-server 2>/dev/null; done; cd /; rm -rf "$TRASH"' EXIT
 
-# screens WHO CMD: CMD in a 120x40 pane, then one screen after each of $KEYS into $SHOTS/WHO.N
-# (trailing blanks and perf's scroll bar dropped; the first screen is not kept: perf draws it twice)
+# screens WHO CMD [KEYS [DIR]]: CMD in a 120x40 pane (in DIR, $TRASH), then one screen after
+# each of KEYS ($KEYS) into $SHOTS/WHO.N (trailing blanks and perf's scroll bar dropped; the first screen is not
+# kept: perf draws it twice)
 screens() {
 	local s="$SOCK.$1" n=0 k i
-	tmux -S "$s" new-session -d -s t -x 120 -y 40 "cd $TRASH; LANG=C.UTF-8 LC_ALL= $2; sleep 60"
+	tmux -S "$s" new-session -d -s t -x 120 -y 40 "cd ${4:-$TRASH}; LANG=C.UTF-8 LC_ALL= $2; sleep 60"
 	for i in $(seq 50); do
 		tmux -S "$s" capture-pane -p -t t | grep -q "^Percent" && break
 		sleep 0.1
 	done
 	sleep 0.5
-	for k in $KEYS; do
+	for k in ${3:-$KEYS}; do
 		n=$((n + 1))
 		tmux -S "$s" send-keys -t t "$k"
 		sleep 0.4
@@ -51,6 +55,31 @@ test_expect_success ROOT 'every screen after each key is perf'"'"'s' '
 		diff -u "$SHOTS/perf.$n" "$SHOTS/sonde.$n" || { echo "after key $n ($k)"; bad=1; }
 	done &&
 	test "$bad" = 0
+'
+
+test_expect_success ROOT 'the keys t p b k l / ? n c h P: every screen is perf'"'"'s' '
+	mkdir -p p2 s2 &&
+	(screens perf2 "$PERF annotate -i ../rec.data leaf" "$KEYS2" "$TRASH/p2" &) &&
+	screens sonde2 "$SONDE annotate -i ../rec.data leaf" "$KEYS2" "$TRASH/s2" &&
+	n2=$(echo $KEYS2 | wc -w) &&
+	for i in $(seq 100); do
+		[ -e "$SHOTS/perf2.$n2" ] && break
+		sleep 0.1
+	done &&
+	sleep 0.2 &&
+	n=0 bad=0 &&
+	for k in $KEYS2; do
+		n=$((n + 1))
+		grep -q "│" "$SHOTS/perf2.$n" || { echo "perf screen $n is empty"; bad=1; }
+		diff -u "$SHOTS/perf2.$n" "$SHOTS/sonde2.$n" || { echo "after key $n ($k)"; bad=1; }
+	done &&
+	test "$bad" = 0 &&
+	grep -q "^Period  *│" "$SHOTS/perf2.2" &&
+	grep -q "Source file location: .*cpuburn.c:" "$SHOTS/perf2.20" &&
+	grep -q "No source file location." "$SHOTS/perf2.24" &&
+	grep -q "Search" "$SHOTS/perf2.26" &&
+	grep -q "String not found!" "$SHOTS/perf2.38" &&
+	test_cmp p2/leaf.annotation s2/leaf.annotation
 '
 
 test_done
