@@ -80,15 +80,7 @@ static int c2c_report(int argc, const char **argv)
 		SPEC_FLAG("force", 'f', &force, "don't complain, do it"),
 		SPEC_TEXT_OPT("call-graph", 'g', &callgraph,
 			      "print_type,threshold[,print_limit],order,sort_key[,branch],value",
-			      "Display call graph (stack chain/backtrace):\n\n"
-			      "\t\t\t\tprint_type:\tcall graph printing style (graph|flat|fractal|folded|none)\n"
-			      "\t\t\t\tthreshold:\tminimum call graph inclusion threshold (<percent>)\n"
-			      "\t\t\t\tprint_limit:\tmaximum number of call graph entry (<number>)\n"
-			      "\t\t\t\torder:\t\tcall graph order (caller|callee)\n"
-			      "\t\t\t\tsort_key:\tcall graph sort key (function|address)\n"
-			      "\t\t\t\tbranch:\t\tinclude last branch info to call graph (branch)\n"
-			      "\t\t\t\tvalue:\t\tcall graph value (percent|period|count)\n\n"
-			      "\t\t\t\tDefault: graph,0.5,caller,function,percent",
+			      CALL_GRAPH_REPORT_HELP,
 			      "graph,0.5,caller,function,percent"),
 		SPEC_TEXT("input", 'i', &input, "file", "the input file to process"),
 		SPEC_TEXT("vmlinux", 'k', &vmlinux, "file", "vmlinux pathname"),

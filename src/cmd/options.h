@@ -21,6 +21,18 @@ int opts_refuse(const struct opt_spec *opt, const char *arg, int unset);
 /* opts_report_unsupported - that message for an option refused after parsing (by its value) */
 void opts_report_unsupported(const char *name);
 
+/* perf's help text of report's -g (report and c2c print it alike) */
+#define CALL_GRAPH_REPORT_HELP                                                                       \
+	"Display call graph (stack chain/backtrace):\n\n"                                              \
+	"\t\t\t\tprint_type:\tcall graph printing style (graph|flat|fractal|folded|none)\n"         \
+	"\t\t\t\tthreshold:\tminimum call graph inclusion threshold (<percent>)\n"                   \
+	"\t\t\t\tprint_limit:\tmaximum number of call graph entry (<number>)\n"                      \
+	"\t\t\t\torder:\t\tcall graph order (caller|callee)\n"                                     \
+	"\t\t\t\tsort_key:\tcall graph sort key (function|address)\n"                              \
+	"\t\t\t\tbranch:\t\tinclude last branch info to call graph (branch)\n"                     \
+	"\t\t\t\tvalue:\t\tcall graph value (percent|period|count)\n\n"                            \
+	"\t\t\t\tDefault: graph,0.5,caller,function,percent"
+
 /*
  * cmd_is_abbrev - @word names the subcommand @name as perf takes it: three or
  * more of its first letters ("rec", "lat", "con"...).

@@ -294,17 +294,7 @@ int cmd_report(int argc, const char **argv)
 			   "\t\t\t  blocked"),
 		SPEC_FLAG("force", 'f', &o->force, "don't complain, do it"),
 		SPEC_FN("call-graph", 'g', &o->call_graph, "print_type,threshold[,print_limit],order,sort_key[,branch],value",
-			   "Display call graph (stack chain/backtrace):\n"
-			   "\n"
-			   "\t\t\t\tprint_type:\tcall graph printing style (graph|flat|fractal|folded|none)\n"
-			   "\t\t\t\tthreshold:\tminimum call graph inclusion threshold (<percent>)\n"
-			   "\t\t\t\tprint_limit:\tmaximum number of call graph entry (<number>)\n"
-			   "\t\t\t\torder:\t\tcall graph order (caller|callee)\n"
-			   "\t\t\t\tsort_key:\tcall graph sort key (function|address)\n"
-			   "\t\t\t\tbranch:\t\tinclude last branch info to call graph (branch)\n"
-			   "\t\t\t\tvalue:\t\tcall graph value (percent|period|count)\n"
-			   "\n"
-			   "\t\t\t\tDefault: graph,0.5,caller,function,percent", parse_call_graph),
+			   CALL_GRAPH_REPORT_HELP, parse_call_graph),
 		SPEC_FLAG("inverted", 'G', &o->inverted, "alias for inverted call graph"),
 		SPEC_TEXT("input", 'i', &o->input, "file",
 			   "input file name"),
