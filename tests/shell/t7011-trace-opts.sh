@@ -8,16 +8,17 @@
 W=$SONDE_WORKLOADS/sysmix
 
 test_expect_success ROOT,TRACEFS,NOBODY '-u traces the processes of a user (and their children)' '
-	# the workload waits 3 s: the trace must be ready before it runs (checked)
-	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "sleep 3; exec $W" </dev/null 2>log &
+	# the workload waits 5 s: the trace must be ready before it runs (checked)
+	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "sleep 5; exec $W" </dev/null 2>log &
 	wpid=$!
 	sleep 0.3
 	# (not "sleep && trace &": that backgrounds a subshell, and $! is not the trace)
 	"$SONDE" trace -u nobody -e close,getppid -o out 2>err &
 	tpid=$!
 	{ wait_events_open $tpid || { cat err; false; }; } &&
-	test "$(cat /proc/$wpid/comm)" != sysmix &&
-	wait $wpid && sleep 0.5 && interrupt $tpid &&
+	{ test "$(cat /proc/$wpid/comm)" != sysmix || { echo "the workload ran before the trace was ready"; false; }; } &&
+	{ wait $wpid || { echo "the workload failed: $?"; cat log; false; }; } &&
+	sleep 0.5 && interrupt $tpid &&
 	test_grep "sysmix/$wpid close\(fd: 1234\) += -1 EBADF \(Bad file descriptor\)$" out &&
 	test_grep "sysmix/[0-9]+ getppid\(\) += $wpid \(sysmix\)$" out &&
 	test_grep "sysmix/[0-9]+ close\(fd: 4321\) += -1 EBADF" out
