@@ -8,8 +8,11 @@
 W=$SONDE_WORKLOADS/sysmix
 
 test_expect_success ROOT,TRACEFS,NOBODY '-u traces the processes of a user (and their children)' '
+	# nobody runs a copy in the test'"'"'s own directory, opened to it (the tree
+	# may sit below a directory only root can enter, as a mktemp -d clone does)
+	chmod 755 "$TRASH" && cp "$W" "$TRASH/sysmix" && chmod 755 "$TRASH/sysmix"
 	# the workload waits 5 s: the trace must be ready before it runs (checked)
-	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "sleep 5; exec $W" </dev/null 2>log &
+	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "sleep 5; exec $TRASH/sysmix" </dev/null 2>log &
 	wpid=$!
 	sleep 0.3
 	# (not "sleep && trace &": that backgrounds a subshell, and $! is not the trace)
