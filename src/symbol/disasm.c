@@ -8,6 +8,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "symbol/demangle.h"
+#include "symbol/srcline.h"
 
 #include <capstone/capstone.h>
 #include <dwarf.h>
@@ -1261,7 +1262,7 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 		l = dwarf_getsrc_die(&cu, in->addr);
 		if (!l)
 			continue;
-		f = dwarf_linesrc(l, NULL, NULL);
+		f = srcline_line_src(&cu, l);
 		dwarf_lineno(l, &line);
 		dwarf_linediscriminator(l, &discr);
 		if (f && f[0] != '/') {

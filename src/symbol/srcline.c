@@ -308,6 +308,65 @@ static void find_inlines(struct srcline_cache *sc, Dwarf_Die *cudie, u64 addr,
 	sl->nr_inlines = nr;
 }
 
+/* line_index - where @line sits in @lines (libdw hands out pointers into one array) */
+static bool line_index(Dwarf_Lines *lines, size_t nr, Dwarf_Line *line, size_t *idx)
+{
+	char *first, *second;
+	size_t stride, off;
+
+	if (nr < 2)
+		return nr == 1 && (*idx = 0, dwarf_onesrcline(lines, 0) == line);
+	first = (char *)dwarf_onesrcline(lines, 0);
+	second = (char *)dwarf_onesrcline(lines, 1);
+	stride = (size_t)(second - first);
+	if (!first || second <= first || (char *)line < first)
+		return false;
+	off = (size_t)((char *)line - first);
+	if (off % stride || off / stride >= nr)
+		return false;
+	*idx = off / stride;
+	return dwarf_onesrcline(lines, *idx) == line;
+}
+
+const char *srcline_line_src(Dwarf_Die *cudie, Dwarf_Line *line)
+{
+	const char *src = dwarf_linesrc(line, NULL, NULL);
+	Dwarf_Files *files;
+	Dwarf_Lines *lines;
+	size_t fidx, nfiles, nr, i;
+	Dwarf_Half version = 0;
+	const char *f0, *f1;
+
+	if (!src || dwarf_line_file(line, &files, &fidx) || fidx != 1)
+		return src;
+	if (dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) || version < 5)
+		return src;
+	if (dwarf_getsrcfiles(cudie, &files, &nfiles) || nfiles < 2)
+		return src;
+	f0 = dwarf_filesrc(files, 0, NULL, NULL);
+	f1 = dwarf_filesrc(files, 1, NULL, NULL);
+	if (!f0 || !f1 || !strcmp(f0, f1))
+		return src;
+	if (dwarf_getsrclines(cudie, &lines, &nr) || !line_index(lines, nr, line, &i))
+		return src;
+	/* back to the sequence's first row (libdw keeps a sequence's rows together) */
+	for (;;) {
+		Dwarf_Files *lf;
+		size_t li;
+		bool end = false;
+
+		if (dwarf_line_file(dwarf_onesrcline(lines, i), &lf, &li) || li != 1)
+			return src; /* the file was set in this sequence */
+		if (i == 0)
+			break;
+		dwarf_lineendsequence(dwarf_onesrcline(lines, i - 1), &end);
+		if (end)
+			break;
+		i--;
+	}
+	return f0;
+}
+
 /*
  * intern_path - a line-table file name made absolute with the CU's
  * DW_AT_comp_dir when relative, as addr2line (and so perf) prints it.
@@ -348,7 +407,7 @@ int srcline_find(struct srcline_cache *sc, u64 addr, bool want_inlines, struct s
 		if (line) {
 			int lineno = 0;
 
-			e->sl.file = intern_path(sc, &cudie, dwarf_linesrc(line, NULL, NULL));
+			e->sl.file = intern_path(sc, &cudie, srcline_line_src(&cudie, line));
 			dwarf_lineno(line, &lineno);
 			e->sl.line = lineno > 0 ? (unsigned int)lineno : 0;
 			e->err = e->sl.file ? 0 : -ENOENT;

@@ -10,6 +10,7 @@
 #include "lib/util.h"
 #include "symbol/symtab.h"
 
+#include <elfutils/libdw.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -67,5 +68,17 @@ const char *srcline_format(const struct srcline *sl, bool full_path, char *buf, 
  */
 const char *srcline_format_unknown(char *buf, size_t size, const char *sym_name, u64 sym_off,
 				   const char *dso_short_name, u64 addr);
+
+/*
+ * srcline_line_src - the file of line-table row @line (of the unit
+ * @cudie) as binutils' addr2line and objdump -S name it, which perf shows.
+ * They differ from the DWARF in one place: in a DWARF 5 table, the rows
+ * of a sequence before its first DW_LNS_set_file (file register still 1,
+ * its initial value) are named after file entry 0, the unit's primary
+ * file, even where entry 1 is another file (gcc puts a header there when
+ * the unit's first code comes from it). Returns libdw's string (lives as
+ * long as the Dwarf), NULL when unknown.
+ */
+const char *srcline_line_src(Dwarf_Die *cudie, Dwarf_Line *line);
 
 #endif

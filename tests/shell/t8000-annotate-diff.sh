@@ -91,6 +91,41 @@ for p in cO0 cO2 cxxO0 cxxO2; do
 	done
 done
 
+# A unit whose first code comes from a header: gcc's DWARF 5 line table
+# gives that header file entry 1, and binutils (objdump -S, addr2line:
+# perf's source) names the rows of a sequence that never set the file
+# after entry 0, the .c file. perf shows m.c's lines for the header's
+# function; so does sonde.
+cat >h.h <<'H'
+__attribute__((noinline)) double first(double x, int n)
+{
+	for (int i = 0; i < n; i++)
+		x = x * 1.0000001 + 0.25;
+	return x;
+}
+H
+cat >m.c <<'M'
+#include "h.h"
+int main(void)
+{
+	volatile double r = first(1.0, 30000000);
+	return r < 0;
+}
+M
+gcc -O0 -g -o hdr m.c
+test_expect_success ROOT,PERF 'a header first in its unit: the source and srcline objdump and addr2line give' '
+	"$SONDE" record -q -o hdr.data ./hdr >/dev/null 2>err &&
+	"$PERF" annotate --stdio -i hdr.data -d hdr >perf.out 2>/dev/null &&
+	"$SONDE" annotate --stdio -i hdr.data -d hdr >sonde.out 2>sonde.err &&
+	test_grep "volatile double r" perf.out &&
+	test_cmp perf.out sonde.out &&
+	"$PERF" report --stdio -i hdr.data -s srcline --dsos hdr >perf.out 2>/dev/null &&
+	"$SONDE" report --stdio -i hdr.data -s srcline --dsos hdr >sonde.out 2>/dev/null &&
+	test_grep "m.c:4" perf.out &&
+	grep -v "^# (Tip" perf.out >perf.cmp && grep -v "^# (Tip" sonde.out >sonde.cmp &&
+	test_cmp perf.cmp sonde.cmp
+'
+
 test_expect_success ROOT,PERF 'a symbol named: -s and the argument, same as perf' '
 	"$PERF" annotate --stdio -i cO2.data hot >perf.out 2>/dev/null &&
 	"$SONDE" annotate --stdio -i cO2.data hot >sonde.out 2>/dev/null &&
