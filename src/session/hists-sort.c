@@ -423,38 +423,57 @@ static int output_cmp(const struct hists *hists, const struct hist_entry *a,
 	return -c;
 }
 
+/* the keys formatted lazily by perf (see mark_compared_lazy()) and their bits */
+static const enum sort_key lazy_keys[] = { SORT_TRACE, SORT_SRCLINE, SORT_SRCFILE };
+
+/* struct prefix_arg - the keys before one lazy key, for prefix_cmp() */
+struct prefix_arg {
+	const struct hists *hists;
+	int nr_keys;
+};
+
 static int prefix_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
 	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
-	const struct hists *hists = arg;
+	const struct prefix_arg *pf = arg;
 	int c = 0;
 
-	for (int i = 0; i < hists->opts.nr_keys && hists->opts.keys[i] != SORT_TRACE && !c; i++)
-		c = key_cmp(hists, hists->opts.keys[i], a, b);
+	for (int i = 0; i < pf->nr_keys && !c; i++)
+		c = key_cmp(pf->hists, pf->hists->opts.keys[i], a, b);
 	return c;
 }
 
 /*
- * mark_compared_traces - perf formats a tracepoint payload lazily, when two
- * entries equal on the keys before "trace" are compared; only those count
- * for the trace column's width. Mark them.
+ * mark_compared_lazy - perf formats a tracepoint payload, a srcline and a
+ * srcfile lazily, when two entries equal on the keys before that key are
+ * compared (or a sample meets its entry again, see entry_findnew()); only
+ * those count for the column's width, the others are cut to it. Mark them.
  */
-static void mark_compared_traces(struct hists *hists)
+static void mark_compared_lazy(struct hists *hists)
 {
 	size_t n = hists->nr_entries;
-	struct hist_entry **v;
-	bool has_trace = false;
+	struct hist_entry **v = NULL;
 
-	for (int i = 0; i < hists->opts.nr_keys; i++)
-		has_trace |= hists->opts.keys[i] == SORT_TRACE;
-	if (!has_trace || n < 2)
+	if (n < 2)
 		return;
-	v = xmemdup(hists->entries, n * sizeof(*v));
-	qsort_r(v, n, sizeof(*v), prefix_cmp, hists);
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (!prefix_cmp(&v[i], &v[i + 1], hists))
-			v[i]->trace_compared = v[i + 1]->trace_compared = true;
+	for (size_t k = 0; k < ARRAY_SIZE(lazy_keys); k++) {
+		struct prefix_arg pf = { hists, -1 };
+
+		for (int i = 0; i < hists->opts.nr_keys && pf.nr_keys < 0; i++)
+			if (hists->opts.keys[i] == lazy_keys[k])
+				pf.nr_keys = i;
+		if (pf.nr_keys < 0)
+			continue;
+		if (!v)
+			v = xmemdup(hists->entries, n * sizeof(*v));
+		qsort_r(v, n, sizeof(*v), prefix_cmp, &pf);
+		for (size_t i = 0; i + 1 < n; i++) {
+			if (!prefix_cmp(&v[i], &v[i + 1], &pf)) {
+				v[i]->lazy_compared |= 1u << k;
+				v[i + 1]->lazy_compared |= 1u << k;
+			}
+		}
 	}
 	free(v);
 }
@@ -514,7 +533,7 @@ void hists_sort(struct hists *hists)
 {
 	hists_memo_forget(hists);
 	hists_chains_sum(hists);
-	mark_compared_traces(hists);
+	mark_compared_lazy(hists);
 	tf_collapse(hists);
 	size_t n = hists->nr_entries;
 	struct hist_entry **in = hists->entries;

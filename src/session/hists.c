@@ -421,8 +421,8 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 
 	while ((e = hists->table[i])) {
 		if (e->hash == h && key_equal(hists, e, key)) {
-			/* perf formats both payloads when a sample meets its entry again */
-			e->trace_compared = true;
+			/* perf formats both lazy keys when a sample meets its entry again */
+			e->lazy_compared = HIST_LAZY_ALL;
 			return e;
 		}
 		i = (i + 1) & hists->table_mask;
@@ -525,7 +525,7 @@ static struct hist_entry *memo_findnew(struct hists *hists, u32 ctx, const struc
 
 	if (sl->ctx == ctx && sl->frame == key->frame && sl->addr == key->addr &&
 	    sl->level == key->level) {
-		sl->e->trace_compared = true; /* as entry_findnew() marks a met entry */
+		sl->e->lazy_compared = HIST_LAZY_ALL; /* as entry_findnew() marks a met entry */
 		return sl->e;
 	}
 	e = entry_findnew(hists, key, pos);

@@ -109,6 +109,12 @@ struct hist_group_val {
 	u64 period_mode[4]; /* overhead_sys, _us, _guest_sys, _guest_us */
 };
 
+/* hist_entry.lazy_compared bits: by the order of lazy_keys[] in hists-sort.c */
+#define HIST_LAZY_TRACE 0x1u
+#define HIST_LAZY_SRCLINE 0x2u
+#define HIST_LAZY_SRCFILE 0x4u
+#define HIST_LAZY_ALL 0x7u
+
 /* struct hist_entry - one row. Pointers are borrowed from the machine. */
 struct hist_entry {
 	struct thread *thread;
@@ -147,9 +153,9 @@ struct hist_entry {
 	u64 hash;
 	struct hist_group_val *grp; /* group view: one per member (leader first), or NULL */
 	bool filtered;		    /* made by a sample a filter rejected: not shown */
-	bool trace_compared;	    /* perf formatted its payload while sorting (a later
-				       sample met the entry, or it shares the keys
-				       before "trace" with another entry) */
+	u8 lazy_compared;	    /* HIST_LAZY_*: the lazy keys perf formatted while
+				       sorting (a later sample met the entry, or it shares
+				       the keys before that key with another entry) */
 	u64 addr;		    /* unresolved symbol key: map-relative address for a
 				       sample's own entry, the raw address for one made
 				       from a callchain frame (as perf keys and prints them) */

@@ -68,6 +68,7 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 	char buf[512];
 	struct srcline sl;
 	const char *l, *fl = "";
+	int err;
 
 	*line = *file = NULL;
 	if (!dso) {
@@ -90,12 +91,16 @@ static void sample_srcline(struct report *rep, struct session *s, const struct a
 		*file = u64map_find(&rs->file, addr);
 		return;
 	}
-	if (!dso->is_kernel && dso->long_name[0] == '/' &&
-	    !resolver_srcline_find(&rep->res, dso, addr, false, &sl) && sl.file) {
+	err = dso->is_kernel || dso->long_name[0] != '/'
+		      ? -ENOENT
+		      : resolver_srcline_find(&rep->res, dso, addr, false, &sl);
+	if (!err && sl.file) {
 		const char *slash = strrchr(sl.file, '/');
 
 		l = srcline_format(&sl, false, buf, sizeof(buf));
 		fl = slash ? slash + 1 : sl.file;
+	} else if (err == -ENODATA) {
+		l = "??:0"; /* perf's text for a binary without DWARF, symbol or not */
 	} else if (f->sym) {
 		u64 sym_addr = dso->is_kernel ? ip : addr;
 

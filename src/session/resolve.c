@@ -114,13 +114,19 @@ int resolver_srcline_find(struct resolver *res, struct dso *dso, u64 addr, bool 
 	return srcline_find(rd->sc, addr, want_inlines, out);
 }
 
-/* the srcline perf script prints: "file:line", else "<dso>[<address>]" */
+/*
+ * the srcline perf script prints: "file:line", else "<dso>[<address>]";
+ * NULL (no line printed) for a binary on disk without DWARF, as perf
+ */
 static const char *frame_srcline(struct resolver *res, struct dso *dso, u64 addr)
 {
 	struct srcline sl;
 	char buf[4096];
+	int err = resolver_srcline_find(res, dso, addr, false, &sl);
 
-	if (!resolver_srcline_find(res, dso, addr, false, &sl) && sl.file)
+	if (err == -ENODATA && dso->long_name[0] == '/')
+		return NULL;
+	if (!err && sl.file)
 		srcline_format(&sl, res->opts.full_source_path, buf, sizeof(buf));
 	else
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);

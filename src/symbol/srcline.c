@@ -402,6 +402,8 @@ int srcline_find(struct srcline_cache *sc, u64 addr, bool want_inlines, struct s
 	e = xzalloc(sizeof(*e));
 	e->err = -ENOENT;
 	dw = get_dwarf(sc);
+	if (!dw)
+		e->err = -ENODATA;
 	if (dw && dwarf_addrdie(dw, addr, &cudie)) {
 		line = dwarf_getsrc_die(&cudie, addr);
 		if (line) {

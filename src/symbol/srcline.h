@@ -50,8 +50,8 @@ void srcline_cache_free(struct srcline_cache *sc);
 /*
  * srcline_find - the source line of @addr (an ELF vaddr, see
  * symsrc_map_ip()). With @want_inlines, also the inline chain. Returns 0,
- * or -ENOENT (no DWARF or no line for it). The result's pointers live as
- * long as @sc.
+ * -ENODATA (the DSO has no DWARF at all) or -ENOENT (no line for it). The
+ * result's pointers live as long as @sc.
  */
 int srcline_find(struct srcline_cache *sc, u64 addr, bool want_inlines, struct srcline *out);
 

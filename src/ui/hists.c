@@ -601,7 +601,9 @@ widths:
 			if (col->type != COL_KEY || col->key == SORT_CPU || col->key == SORT_SOCKET ||
 			    col->key == SORT_SYM_SIZE || col->key == SORT_DSO_SIZE ||
 			    sort_key_is_mem(col->key) ||
-			    (col->key == SORT_TRACE && !e->trace_compared))
+			    (col->key == SORT_TRACE && !(e->lazy_compared & HIST_LAZY_TRACE)) ||
+			    (col->key == SORT_SRCLINE && !(e->lazy_compared & HIST_LAZY_SRCLINE)) ||
+			    (col->key == SORT_SRCFILE && !(e->lazy_compared & HIST_LAZY_SRCFILE)))
 				continue;
 			w = (int)strlen(key_text(p, e, col->key, p->buf, sizeof(p->buf)));
 			/* perf sizes an unresolved symbol by the raw address alone, even with -v */
@@ -835,10 +837,10 @@ static void print_row(struct printer *p, const struct hist_entry *e)
 
 			if (is_fields_key(col->key))
 				fprintf(fp, "%*.*s", col->width, col->width, t); /* cut to the column */
-			else if (col->key == SORT_TRACE && last)
+			else if ((col->key == SORT_TRACE || col->key == SORT_SRCLINE ||
+				  col->key == SORT_SRCFILE) && last)
 				fprintf(fp, "%.*s", col->width, t); /* cut to the column, unpadded */
-			else if ((col->key == SORT_SYM || col->key == SORT_SRCLINE ||
-				  col->key == SORT_SRCFILE || col->key == SORT_TIME ||
+			else if ((col->key == SORT_SYM || col->key == SORT_TIME ||
 				  col->key == SORT_CGROUP || col->key == SORT_CGROUP_ID) && last)
 				fputs(t, fp);
 			else if ((col->key == SORT_LOCKED || col->key == SORT_BLOCKED) && last)

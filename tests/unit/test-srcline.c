@@ -144,7 +144,7 @@ TEST(srcline_from_separate_debug_file)
 	srcline_cache_free(sc);
 	/* no DWARF at all */
 	sc = srcline_cache_new("/nonexistent", NULL, NULL, &pool);
-	EXPECT_EQ(srcline_find(sc, 0x1000, true, &sl), -ENOENT);
+	EXPECT_EQ(srcline_find(sc, 0x1000, true, &sl), -ENODATA);
 	srcline_cache_free(sc);
 	symsrc_free(ss);
 	strpool_release(&pool);
