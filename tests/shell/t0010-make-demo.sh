@@ -4,6 +4,7 @@
 # with their pkg-config flags (one command), and a build without them stops early.
 # pkg-config, the installer, the compiler and the demo are stand-ins in the temp
 # dir, so the test needs no package changes and compiles nothing (about a second).
+# check: normal pass only
 . "$(dirname "$0")/lib.sh"
 
 # fake pkg-config: finds nothing until the fake installer has run
