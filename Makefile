@@ -97,11 +97,17 @@ workloads: $(WORKLOADS)
 
 asan: $(AO)/sonde $(AO)/perf $(AO)/unit-tests $(AO)/fuzz-replay
 
-check: all $(O)/unit-tests $(O)/fuzz-replay asan workloads
+# check builds in a sub-make with a job per CPU unless -j was given (the README's
+# and CI's `make check` has none: a serial build took twice as long)
+CHECK_J = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
+check:
+	@$(MAKE) --no-print-directory $(CHECK_J) all $(O)/unit-tests $(O)/fuzz-replay asan workloads
 	@O=$(O) AO=$(AO) tests/run.sh
 
 # Quick loop for development: no ASan build.
-check-fast: all $(O)/unit-tests $(O)/fuzz-replay workloads
+check-fast:
+	@$(MAKE) --no-print-directory $(CHECK_J) all $(O)/unit-tests $(O)/fuzz-replay workloads
 	@SONDE_NO_ASAN=1 O=$(O) tests/run.sh
 
 # Installs build dependencies (as root) when missing, builds, and profiles a workload.

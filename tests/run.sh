@@ -15,6 +15,11 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ] && [ ! -e /sys/kernel/tracin
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 fi
 
+# perf's answers that depend on their arguments alone, computed in the first
+# pass and replayed in the second (lib.sh perf_cached)
+export SONDE_PERF_CACHE=$LOG/perf-cache
+mkdir -p "$SONDE_PERF_CACHE"
+
 passed=0 failed=0 skipped=0
 failures=()
 : >"$LOG/times"

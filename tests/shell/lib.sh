@@ -22,6 +22,31 @@ cd "$TRASH" || exit 1
 # sonde's own caches (e.g. inflated debug files) stay in the test's temp dir
 export XDG_CACHE_HOME=$TRASH/.cache
 
+TEST_SCRIPT=$(basename "$0" .sh)
+
+# perf_cached NAME CMD...: CMD's stdout and exit status, run once per check
+# run (SONDE_PERF_CACHE, set by tests/run.sh) and replayed after: for perf's
+# side of a comparison whose output depends on its arguments alone (attrs
+# opened, bench layouts, error texts), so that the ASan pass does not run perf
+# again for the same answer. Keyed by this script, NAME, $PERF and the
+# arguments; NAME says what CMD computes. Without the cache, CMD just runs.
+perf_cached() {
+	local name=$1 key f rc=0
+	shift
+	if [ -z "$SONDE_PERF_CACHE" ] || [ ! -d "$SONDE_PERF_CACHE" ]; then
+		"$@"
+		return
+	fi
+	key=$(printf '%s\0' "$TEST_SCRIPT" "$name" "$PERF" "$@" | md5sum | cut -c1-32)
+	f=$SONDE_PERF_CACHE/$key
+	if [ ! -f "$f.rc" ]; then
+		"$@" >"$f.tmp" || rc=$?
+		mv "$f.tmp" "$f.out" && echo "$rc" >"$f.rc"
+	fi
+	cat "$f.out"
+	return "$(cat "$f.rc")"
+}
+
 # prerequisites: ROOT TRACEFS PERF HWCOUNTERS KPROBES UPROBES NOBODY
 declare -A prereq_cache
 prereq_reason=""

@@ -11,18 +11,22 @@ EV=$SONDE_ROOT/tests/fixtures/events
 unset COLUMNS LINES
 
 # perf_attrs SPEC: perf's attr lines and names, in sonde's --parse-events layout
-perf_attrs() {
+perf_attrs_run() {
 	"$PERF" stat -vv -e "$1" true 2>&1 </dev/null | awk -f "$EV/perf-vv-attrs.awk"
 }
-perf_names() {
+perf_names_run() {
 	"$PERF" stat -x';' -e "$1" true 2>&1 </dev/null | awk -F';' 'NF >= 3 { print "name: " $3 }'
 }
+perf_attrs() { perf_cached attrs perf_attrs_run "$1"; }
+perf_names() { perf_cached names perf_names_run "$1"; }
+# perf_error_run SPEC: perf stat's stderr for SPEC, and its status
+perf_error_run() { "$PERF" stat -e "$1" true 2>&1 >/dev/null </dev/null; }
 
 # same_error SPEC: perf stat and sonde end with the same exit status and error
 # text for SPEC (exits and diff in d.out)
 same_error() {
 	local prc=0 src=0
-	"$PERF" stat -e "$1" true >/dev/null 2>perf.err </dev/null || prc=$?
+	perf_cached error perf_error_run "$1" >perf.err || prc=$?
 	"$SONDE" list --parse-events "$1" >/dev/null 2>sonde.err || src=$?
 	sed -n "0,/^Run 'perf list'/p" perf.err >perf.txt
 	sed "s/^Run 'sonde list'/Run 'perf list'/" sonde.err >sonde.txt

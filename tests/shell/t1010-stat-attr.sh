@@ -23,11 +23,17 @@ canon() {
 }
 
 # attr_diff "STAT OPTIONS..." : 0 when both tools opened the same attrs
-attr_diff() {
-	rm -rf p s && mkdir p s
+# perf_canon STAT OPTIONS...: canon of what perf stat opens for them
+perf_canon() {
+	rm -rf p && mkdir p
 	PERF_TEST_ATTR=$PWD/p "$PERF" stat "$@" >/dev/null 2>&1 </dev/null
+	canon p
+}
+
+attr_diff() {
+	rm -rf s && mkdir s
+	perf_cached canon perf_canon "$@" >p.canon
 	PERF_TEST_ATTR=$PWD/s "$SONDE" stat "$@" >/dev/null 2>&1 </dev/null
-	canon p >p.canon
 	canon s >s.canon
 	# an empty dump on both sides would compare equal: perf must have opened
 	# something, unless ATTR_EMPTY_OK (corpus strings this machine has no PMU for)

@@ -28,7 +28,7 @@ attrs() {
 check() {
 	# --no-bpf-event spares perf's 1 s side-band poll; it only clears
 	# attr.bpf_event, which the dump does not show
-	attrs "$PERF" --no-bpf-event "$@" >perf.attrs &&
+	perf_cached "attrs $RUN_PREFIX" attrs "$PERF" --no-bpf-event "$@" >perf.attrs &&
 	attrs "$SONDE" "$@" >sonde.attrs &&
 	test -s perf.attrs &&
 	test_cmp perf.attrs sonde.attrs

@@ -23,10 +23,13 @@ mask() {
 		-e 's/^ +[0-9]+(\.[0-9]+)? (usecs\/op|usecs\/op\/cpu|ops\/sec)$/N \2/'
 }
 
+# perf_bench ARGS...: perf bench's text (stdout and stderr) and status
+perf_bench() { "$PERF" bench "$@" 2>&1 </dev/null; }
+
 # same ARGS...: perf bench and sonde bench print the same text (measured values masked), same exit code
 same() {
 	local rc1=0 rc2=0
-	"$PERF" bench "$@" >perf.raw 2>&1 </dev/null || rc1=$?
+	perf_cached bench perf_bench "$@" >perf.raw || rc1=$?
 	"$SONDE" bench "$@" >sonde.raw 2>&1 </dev/null || rc2=$?
 	mask <perf.raw >expect
 	mask <sonde.raw >actual
