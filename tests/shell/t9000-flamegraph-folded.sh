@@ -69,7 +69,7 @@ test_expect_success PERF,ROOT 'two events: only the first event seen is folded, 
 test_expect_success PERF,ROOT 'system-wide with kernel frames' '
 	# dd makes sure of system calls (kernel frames) whatever else the machine runs
 	"$PERF" record -q -o "$TRASH/a.data" -a -g -F 499 -- sh -c \
-		"\"$W/cpuburn\" 200; dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null" \
+		"\"$W/cpuburn\" 200; dd if=/dev/zero of=/dev/null bs=1 count=300000 2>/dev/null" \
 		>/dev/null 2>&1 &&
 	# only our own task: the others'"'"' binaries may be rebuilt or gone by now
 	folded_same "$TRASH/a.data" --comm cpuburn &&
