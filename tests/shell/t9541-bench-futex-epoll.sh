@@ -145,10 +145,13 @@ test_expect_success PERF 'listings, -h, bad options and unknown benchmarks' '
 '
 
 # "bench all" and "<collection> all" run every benchmark at its default size (futex hash
-# and lock-pi 10 s each, epoll 8 s each, perf's numa suite many minutes): far over this
-# script's budget, so "all" is checked with the quick sched collection only (t9540 has its layout).
-test_expect_success PERF 'sched all: perf headers between benchmarks' '
-	same -f simple sched all
+# and lock-pi 10 s each, epoll 8 s each, sched pipe 10 s, perf's numa suite many
+# minutes): far over this script's budget, so "all" is checked with the quick
+# breakpoint collection only (t9540 has the layout of "bench all").
+test_expect_success PERF 'breakpoint all: perf headers between benchmarks' '
+	same -f simple breakpoint all &&
+	test_grep "^# Running breakpoint/enable benchmark" actual &&
+	same breakpoint all
 '
 
 test_done
