@@ -93,9 +93,12 @@ test_expect_success() {
 		say_result ok "$desc # SKIP $prereq_reason"
 		return
 	fi
-	local out
+	local out t0=$EPOCHREALTIME
 	out=$(cd "$TRASH" && eval "set -e; $body" 2>&1 </dev/null)
 	local rc=$?
+	# SONDE_TEST_TIMES=1: each test's seconds, to find what makes a script slow
+	[ -z "$SONDE_TEST_TIMES" ] ||
+		echo "# time $(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 )) ms: $desc" >&2
 	if [ $rc = 0 ]; then
 		say_result ok "$desc"
 	else
