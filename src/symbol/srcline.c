@@ -311,16 +311,19 @@ static void find_inlines(struct srcline_cache *sc, Dwarf_Die *cudie, u64 addr,
 /* line_index - where @line sits in @lines (libdw hands out pointers into one array) */
 static bool line_index(Dwarf_Lines *lines, size_t nr, Dwarf_Line *line, size_t *idx)
 {
-	char *first, *second;
+	char *first = nr ? (char *)dwarf_onesrcline(lines, 0) : NULL;
+	char *second = nr > 1 ? (char *)dwarf_onesrcline(lines, 1) : NULL;
 	size_t stride, off;
 
-	if (nr < 2)
-		return nr == 1 && (*idx = 0, dwarf_onesrcline(lines, 0) == line);
-	first = (char *)dwarf_onesrcline(lines, 0);
-	second = (char *)dwarf_onesrcline(lines, 1);
-	stride = (size_t)(second - first);
-	if (!first || second <= first || (char *)line < first)
+	if (!first || (char *)line < first)
 		return false;
+	if (!second) {
+		*idx = 0;
+		return (char *)line == first;
+	}
+	if (second <= first)
+		return false;
+	stride = (size_t)(second - first);
 	off = (size_t)((char *)line - first);
 	if (off % stride || off / stride >= nr)
 		return false;
