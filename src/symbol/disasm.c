@@ -27,6 +27,7 @@ struct dsec {
 	u64 addr, size, offset, entsize;
 	const char *name; /* owned */
 	bool nobits;
+	bool exec;
 };
 
 struct dsym {
@@ -34,6 +35,7 @@ struct dsym {
 	const char *name; /* owned, demangled with parameters */
 	int rank;	  /* lower wins among symbols at one address */
 	bool exact;	  /* names its own address only (a GOT slot), never "+0x.." */
+	bool is_elf;	  /* an ELF symbol table's (not objdump's synthetic "f@plt" or GOT name) */
 	u64 value;	  /* exact ones: the relocation symbol's value, for objdump's offset */
 };
 
@@ -62,9 +64,33 @@ struct disasm {
 	struct u64map files;  /* interned path pointer -> struct srcfile * */
 };
 
+/*
+ * objdump -C's text of @raw: a mangled name demangled with its parameters,
+ * and a version or "@plt" suffix kept ("operator new[](unsigned long)@plt").
+ * Returns a malloc'ed string, or NULL when @raw is not mangled.
+ */
+static char *demangle_suffixed(const char *raw)
+{
+	const char *at = strchr(raw, '@');
+	char *base, *dm, *r;
+
+	if (!at)
+		return demangle_is_mangled(raw) ? demangle(raw, DEMANGLE_PARAMS) : NULL;
+	base = xstrndup(raw, (size_t)(at - raw));
+	dm = demangle_is_mangled(base) ? demangle(base, DEMANGLE_PARAMS) : NULL;
+	free(base);
+	if (!dm)
+		return NULL;
+	r = xmalloc(strlen(dm) + strlen(at) + 1);
+	strcpy(r, dm);
+	strcat(r, at);
+	free(dm);
+	return r;
+}
+
 static void add_sym(struct disasm *d, u64 addr, u64 size, const char *raw, int rank)
 {
-	char *dm = demangle_is_mangled(raw) ? demangle(raw, DEMANGLE_PARAMS) : NULL;
+	char *dm = demangle_suffixed(raw);
 
 	if (d->nr_syms == d->alloc_syms) {
 		d->alloc_syms = d->alloc_syms ? 2 * d->alloc_syms : 256;
@@ -75,6 +101,7 @@ static void add_sym(struct disasm *d, u64 addr, u64 size, const char *raw, int r
 	d->syms[d->nr_syms].name = dm ? dm : xstrdup(raw);
 	d->syms[d->nr_syms].rank = rank;
 	d->syms[d->nr_syms].exact = false;
+	d->syms[d->nr_syms].is_elf = false;
 	d->syms[d->nr_syms].value = 0;
 	d->nr_syms++;
 }
@@ -117,10 +144,8 @@ static const char *sym_version(Elf *elf, size_t idx, bool defined, char *buf, si
 	    !(ver & 0x7fff))
 		return NULL;
 	if ((ver & 0x7fff) == 1) {
-		/* the base version: a definition says so, a reference says nothing */
-		if (!defined)
-			return NULL;
-		snprintf(buf, size, "@@Base");
+		/* the base version: "@@Base" on a definition, "@Base" on a reference (a GOT slot) */
+		snprintf(buf, size, "%s", defined ? "@@Base" : "@Base");
 		return buf;
 	}
 	if (vd && (data = elf_getdata(vd, NULL)) && gelf_getshdr(vd, &sh)) {
@@ -213,6 +238,8 @@ static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 				}
 			}
 			add_sym(d, s.st_value, s.st_size, name, sym_rank(&s));
+			/* objdump -l names functions from .symtab only, never .dynsym */
+			d->syms[d->nr_syms - 1].is_elf = want == SHT_SYMTAB;
 			n++;
 		}
 	}
@@ -252,6 +279,7 @@ static int load_sections(struct disasm *d)
 		d->secs[d->nr_secs].offset = sh.sh_offset;
 		d->secs[d->nr_secs].name = xstrdup(name ? name : "");
 		d->secs[d->nr_secs].nobits = sh.sh_type == SHT_NOBITS;
+		d->secs[d->nr_secs].exec = sh.sh_flags & SHF_EXECINSTR;
 		d->secs[d->nr_secs].entsize = sh.sh_entsize;
 		d->nr_secs++;
 	}
@@ -620,6 +648,38 @@ const char *disasm_label(struct disasm *d, u64 addr, char *buf, size_t size)
 	return buf;
 }
 
+const char *disasm_block_label(struct disasm *d, u64 addr, char *buf, size_t size)
+{
+	const struct dsec *sec = find_sec(d, addr);
+	const struct dsym *below = NULL, *above = NULL;
+
+	if (!sec) {
+		if (!disasm_label(d, addr, buf, size))
+			snprintf(buf, size, "%s", "");
+		return buf;
+	}
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		const struct dsym *y = &d->syms[i];
+
+		if (y->exact || y->addr < sec->addr || y->addr >= sec->addr + sec->size)
+			continue;
+		/* the best ranked name of the highest address at or below; syms are sorted */
+		if (y->addr <= addr && (!below || y->addr > below->addr))
+			below = y;
+		else if (y->addr > addr && !above)
+			above = y;
+	}
+	if (below && below->addr == addr)
+		snprintf(buf, size, "%s", below->name);
+	else if (below)
+		snprintf(buf, size, "%s+0x%" PRIx64, below->name, addr - below->addr);
+	else if (above)
+		snprintf(buf, size, "%s-0x%" PRIx64, above->name, above->addr - addr);
+	else
+		snprintf(buf, size, "%s", sec->name);
+	return buf;
+}
+
 /* ---- objdump's AT&T text from capstone's details ---- */
 
 static bool is_branch(unsigned int id)
@@ -939,27 +999,50 @@ static void format_insn(struct disasm *d, const cs_insn *in, struct strbuf *sb)
 	strbuf_release(&ops);
 }
 
-int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out, size_t *nr)
+/* the first address above @addr where a symbol starts (objdump restarts decoding there) */
+static u64 next_label(const struct disasm *d, u64 addr)
 {
-	const struct dsec *s = find_sec(d, start);
-	struct disasm_insn *v = NULL;
-	size_t n = 0, alloc = 0;
-	u8 *buf;
-	u64 len;
-	ssize_t got;
-	cs_insn *in;
-	struct strbuf sb = STRBUF_INIT;
-	u64 pos = 0;
+	size_t lo = 0, hi = d->nr_syms;
 
-	*out = NULL;
-	*nr = 0;
-	if (!s || end <= start)
-		return -ENOENT;
-	if (end > s->addr + s->size)
-		end = s->addr + s->size;
-	len = end - start;
-	buf = xmalloc(len);
-	got = pread(d->fd, buf, len, (off_t)(s->offset + (start - s->addr)));
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < d->nr_syms; lo++)
+		if (!d->syms[lo].exact)
+			return d->syms[lo].addr;
+	return UINT64_MAX;
+}
+
+/* the executable section starting lowest in [@from, @end), or NULL */
+static const struct dsec *next_exec_sec(const struct disasm *d, u64 from, u64 end)
+{
+	const struct dsec *best = NULL;
+
+	for (size_t i = 0; i < d->nr_secs; i++) {
+		const struct dsec *c = &d->secs[i];
+
+		if (c->exec && !c->nobits && c->addr >= from && c->addr < end &&
+		    (!best || c->addr < best->addr))
+			best = c;
+	}
+	return best;
+}
+
+/* decode [@start, @end) of section @s into @v, the first one marked @brk */
+static int decode_piece(struct disasm *d, const struct dsec *s, u64 start, u64 end, u8 brk,
+			struct disasm_insn **v, size_t *n, size_t *alloc)
+{
+	u64 len = end - start, pos = 0;
+	u8 *buf = xmalloc(len);
+	ssize_t got = pread(d->fd, buf, len, (off_t)(s->offset + (start - s->addr)));
+	struct strbuf sb = STRBUF_INIT;
+	cs_insn *in;
+
 	if (got < 0 || (u64)got != len) {
 		free(buf);
 		return -EIO;
@@ -972,13 +1055,14 @@ int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out,
 		struct disasm_insn *di;
 		size_t el;
 
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			v = xrealloc(v, alloc * sizeof(*v));
+		if (*n == *alloc) {
+			*alloc = *alloc ? 2 * *alloc : 64;
+			*v = xrealloc(*v, *alloc * sizeof(**v));
 		}
-		di = &v[n++];
+		di = &(*v)[(*n)++];
 		memset(di, 0, sizeof(*di));
 		di->addr = addr;
+		di->brk = pos ? DISASM_BRK_NONE : brk;
 		strbuf_reset(&sb);
 		if (in && cs_disasm_iter(d->cs, &code, &left, &addr, in)) {
 			di->len = (u8)in->size;
@@ -992,6 +1076,9 @@ int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out,
 			di->len = el ? (u8)el : 1;
 			strbuf_addf(&sb, "(bad)");
 		}
+		/* an instruction running past the piece's end is cut there, as objdump stops */
+		if (di->len > len - pos)
+			di->len = (u8)(len - pos);
 		memcpy(di->bytes, buf + pos, di->len);
 		while (sb.len && sb.buf[sb.len - 1] == ' ')
 			sb.buf[--sb.len] = 0;
@@ -1002,6 +1089,52 @@ int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out,
 		cs_free(in, 1);
 	strbuf_release(&sb);
 	free(buf);
+	return 0;
+}
+
+int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out, size_t *nr)
+{
+	const struct dsec *s = find_sec(d, start);
+	struct disasm_insn *v = NULL;
+	size_t n = 0, alloc = 0;
+	u8 brk = DISASM_BRK_NONE;
+	u64 at = start;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!s || end <= start)
+		return -ENOENT;
+	/*
+	 * objdump --start/--stop-address: each executable section's part of the
+	 * range, decoding afresh at each symbol's start (perf gives a size-less
+	 * symbol such as _init the bytes up to the next one, across .plt)
+	 */
+	while (s && at < end) {
+		u64 sec_end = s->addr + s->size < end ? s->addr + s->size : end;
+
+		while (at < sec_end) {
+			u64 lab = next_label(d, at);
+			u64 to = lab < sec_end ? lab : sec_end;
+
+			ret = decode_piece(d, s, at, to, brk, &v, &n, &alloc);
+			if (ret)
+				break;
+			brk = DISASM_BRK_LABEL;
+			at = to;
+		}
+		if (ret)
+			break;
+		s = next_exec_sec(d, sec_end, end);
+		if (s) {
+			at = s->addr;
+			brk = DISASM_BRK_SECTION;
+		}
+	}
+	if (ret && !n) {
+		free(v);
+		return ret;
+	}
 	*out = v;
 	*nr = n;
 	return 0;
@@ -1072,16 +1205,32 @@ static const char *func_text(struct disasm *d, Dwarf_Die *die)
 	return r;
 }
 
-/* an assembler unit's function: the first in byte order of the ELF names at its start */
+/*
+ * objdump -l's function from the symbol table (an assembler unit, code no
+ * DWARF unit covers, a file without DWARF): of the .symtab names at the
+ * nearest start at or below @addr in its section, the first in byte order
+ */
 static const char *asm_func_text(struct disasm *d, u64 addr)
 {
 	const struct dsym *sym = sym_at_or_below(d, addr), *best = NULL;
+	const struct dsec *sec = find_sec(d, addr);
 	struct strbuf sb = STRBUF_INIT;
 	const char *r;
 
-	for (const struct dsym *o = sym; o && o < d->fsyms + d->nr_fsyms && o->addr == sym->addr;
-	     o++)
-		if ((!o->size || addr < o->addr + o->size) && !o->exact &&
+	/* objdump's synthetic names (f@plt, GOT slots) are not in the table */
+	while (sym) {
+		const struct dsym *o;
+
+		for (o = sym; o < d->fsyms + d->nr_fsyms && o->addr == sym->addr && !o->is_elf; o++)
+			;
+		if (o < d->fsyms + d->nr_fsyms && o->addr == sym->addr)
+			break;
+		sym = sym > d->fsyms ? sym_at_or_below(d, sym->addr - 1) : NULL;
+	}
+	if (!sym || !sec || sym->addr < sec->addr || sym->addr >= sec->addr + sec->size)
+		return NULL;
+	for (const struct dsym *o = sym; o < d->fsyms + d->nr_fsyms && o->addr == sym->addr; o++)
+		if ((!o->size || addr < o->addr + o->size) && o->is_elf &&
 		    (!best || strcmp(o->name, best->name) < 0))
 			best = o;
 	if (!best)
@@ -1235,8 +1384,12 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 	u64 cu_lo = 0, cu_hi = 0;
 	struct func_scope fs = { 0 };
 
-	if (!dw)
+	if (!dw) {
+		/* no DWARF: objdump -l still names each function from the symbol table */
+		for (size_t i = 0; i < nr; i++)
+			insns[i].func = asm_func_text(d, insns[i].addr);
 		return -ENOENT;
+	}
 	for (size_t i = 0; i < nr; i++) {
 		struct disasm_insn *in = &insns[i];
 		Dwarf_Line *l;
@@ -1248,8 +1401,11 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 			Dwarf_Addr lo, hi;
 
 			have_cu = dwarf_addrdie(dw, in->addr, &cu) != NULL;
-			if (!have_cu)
+			if (!have_cu) {
+				/* code no unit covers (crt's _init): the symbol table's name */
+				in->func = asm_func_text(d, in->addr);
 				continue;
+			}
 			if (!dwarf_lowpc(&cu, &lo) && !dwarf_highpc(&cu, &hi)) {
 				cu_lo = lo;
 				cu_hi = hi;

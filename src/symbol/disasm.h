@@ -15,10 +15,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* where objdump starts a new block before an instruction */
+enum disasm_brk {
+	DISASM_BRK_NONE,
+	DISASM_BRK_LABEL,   /* a symbol starts here: "<addr> <name>:" */
+	DISASM_BRK_SECTION, /* another section starts here: "Disassembly of section .plt:" */
+};
+
 /* struct disasm_insn - one instruction (or an undecodable byte: ".byte 0x..") */
 struct disasm_insn {
 	u64 addr;
 	u8 len;
+	u8 brk;		      /* enum disasm_brk; never set on the first instruction */
 	u8 bytes[16];
 	char *text;	      /* owned: objdump's text ("mov    %rsp,%rbp"), no trailing blanks */
 	/* with disasm_lines(): where it comes from (NULL/0 without DWARF) */
@@ -47,14 +55,26 @@ void disasm_close(struct disasm *d);
 
 /*
  * disasm_range - decode [@start, @end) (ELF virtual addresses) into *@out
- * (*@nr entries; free with disasm_insns_free()). Returns 0 or -errno
- * (-ENOENT: no allocated section holds the range).
+ * (*@nr entries; free with disasm_insns_free()), as objdump does with
+ * --start-address/--stop-address: the executable sections' parts of the
+ * range, decoding afresh where a symbol starts (->brk marks those places
+ * and the section changes). Returns 0 or -errno (-ENOENT: no allocated
+ * section holds @start).
  */
 int disasm_range(struct disasm *d, u64 start, u64 end, struct disasm_insn **out, size_t *nr);
 void disasm_insns_free(struct disasm_insn *insns, size_t nr);
 
 /* disasm_section_name - the section holding @addr (".text"), or NULL */
 const char *disasm_section_name(struct disasm *d, u64 addr);
+
+/*
+ * disasm_block_label - objdump's "<name>" over a block starting at @addr
+ * (a symbol's start, or a section's first byte): a symbol of @addr's own
+ * section at or below it ("f", "f+0x8"), else the next one in the section
+ * ("f@plt-0x10"), else the section's name (".init"). Writes into @buf and
+ * returns it.
+ */
+const char *disasm_block_label(struct disasm *d, u64 addr, char *buf, size_t size);
 
 /*
  * disasm_label - objdump's name for @addr: the nearest symbol at or below

@@ -124,6 +124,22 @@ struct annotate_line *annotate_build_lines(struct disasm *d, const struct disasm
 		const struct disasm_insn *in = &insns[i];
 		bool func_changed = in->func && (i == 0 || in->func != prev_func);
 
+		/* objdump's blocks: a blank line, the section's title, the symbol's label */
+		if (in->brk != DISASM_BRK_NONE) {
+			push(&l, ALINE_TEXT, "");
+			if (in->brk == DISASM_BRK_SECTION) {
+				const char *s2 = disasm_section_name(d, in->addr);
+
+				strbuf_reset(&sb);
+				strbuf_addf(&sb, "Disassembly of section %s:", s2 ? s2 : "");
+				push(&l, ALINE_TEXT, sb.buf);
+				push(&l, ALINE_TEXT, "");
+			}
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%016" PRIx64 " <%s>:", in->addr,
+				    disasm_block_label(d, in->addr, lab, sizeof(lab)));
+			push(&l, ALINE_TEXT, sb.buf);
+		}
 		if (func_changed) {
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "%s:", in->func);

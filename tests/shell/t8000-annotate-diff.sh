@@ -126,6 +126,47 @@ test_expect_success ROOT,PERF 'a header first in its unit: the source and srclin
 	test_cmp perf.cmp sonde.cmp
 '
 
+# Time in PLT stubs: perf gives the samples to _init, whose size-less
+# symbol runs up to main, and objdump prints that range across .init,
+# .plt and .plt.got, labelling each stub with its demangled "f@plt" name
+# and the GOT slots with their versions ("@GLIBCXX_3.4", "@Base"); main
+# calls the demangled stubs. -l names _init from the symbol table (crti has
+# no DWARF unit).
+cat >plt.cpp <<'CPP'
+#include <cstring>
+char *volatile keep;
+int main(int argc, char **argv)
+{
+	long s = 0;
+	for (long k = 0; k < 20000000; k++) {
+		char *p = new char[16 + (k & 7)];
+		keep = p;
+		s += strlen(keep);
+		delete[] keep;
+	}
+	return (int)(s & 1) * 0 + (argc > 5);
+}
+CPP
+g++ -O2 -g -o pltO2 plt.cpp
+test_expect_success ROOT,PERF 'samples in PLT stubs: _init across .init, .plt and .plt.got, as perf' '
+	"$SONDE" record -q -o plt.data ./pltO2 >/dev/null 2>err &&
+	"$PERF" annotate --stdio -i plt.data -d pltO2 >perf.out 2>/dev/null &&
+	"$SONDE" annotate --stdio -i plt.data -d pltO2 >sonde.out 2>sonde.err &&
+	test_grep "Disassembly of section .plt:" perf.out &&
+	test_grep "<operator new\[\]\(unsigned long\)@plt>:" perf.out &&
+	test_cmp perf.out sonde.out
+'
+
+# A program without DWARF: objdump -l still names each function ("main():")
+gcc -O2 -o nodw hot.c
+test_expect_success ROOT,PERF 'a program without DWARF: the function lines come from the symbol table' '
+	"$SONDE" record -q -o nodw.data ./nodw >/dev/null 2>err &&
+	"$PERF" annotate --stdio -i nodw.data -d nodw >perf.out 2>/dev/null &&
+	"$SONDE" annotate --stdio -i nodw.data -d nodw >sonde.out 2>sonde.err &&
+	test_grep "^ *: [0-9]+ +hot\(\):" perf.out &&
+	test_cmp perf.out sonde.out
+'
+
 test_expect_success ROOT,PERF 'a symbol named: -s and the argument, same as perf' '
 	"$PERF" annotate --stdio -i cO2.data hot >perf.out 2>/dev/null &&
 	"$SONDE" annotate --stdio -i cO2.data hot >sonde.out 2>/dev/null &&
