@@ -293,12 +293,16 @@ static int trace_loop(struct trace *trace, struct perf_mmap_set *rings, const si
 		}
 		if (got_sigchld) {
 			got_sigchld = 0;
-			if (!trace->target.has_workload || workload_gone(trace->evlist->workload.pid))
+			if (!trace->target.has_workload || workload_gone(trace->evlist->workload.pid)) {
+				pr_debug("trace: the workload exited\n");
 				workload_done = true;
+			}
 		}
 		if (workload_done || done_signal) {
 			if (!done)
 				evlist_disable(trace->evlist);
+			if (done_signal && !done)
+				pr_debug("trace: signal %d\n", (int)done_signal);
 			done = true;
 			continue;
 		}
@@ -315,9 +319,17 @@ static int trace_loop(struct trace *trace, struct perf_mmap_set *rings, const si
 					pfd[i].fd = -1;
 				alive += pfd[i].fd >= 0;
 			}
-			/* every traced task is gone: read what is left, then stop */
-			if (rings->nr && !alive)
+			/*
+			 * every traced task is gone: read what is left, then stop. A
+			 * command's end is its exit, though: while it runs, the rings
+			 * are still read (they stay mapped) until SIGCHLD says so
+			 */
+			if (rings->nr && !alive && !done &&
+			    (!trace->target.has_workload ||
+			     workload_gone(trace->evlist->workload.pid))) {
+				pr_debug("trace: every ring hung up\n");
 				done = true;
+			}
 		}
 	}
 	ordered_events_flush(oe, 0, true, deliver, trace);

@@ -116,17 +116,12 @@ static bool sym_equal(const struct hists *hists, const struct hist_entry *a,
 {
 	const struct symbol *sa = a->frame->sym, *sb = b->frame->sym;
 
-	/*
-	 * an unresolved address is one entry per level shown: a frame outside
-	 * any map takes the level of the frame before it, and perf keeps
-	 * "[k] 0000000000000000" of a kernel sample's chain apart from "[.] ..."
-	 */
 	if (a->frame == b->frame)
-		return sa || (a->addr == b->addr && a->level == b->level);
+		return sa || a->addr == b->addr;
 	if (entry_dso_name(hists, a) != entry_dso_name(hists, b))
 		return false;
 	if (sa == sb)
-		return sa || (a->addr == b->addr && a->level == b->level);
+		return sa || a->addr == b->addr;
 	return sa && sb && sa->start == sb->start && sa->end == sb->end;
 }
 

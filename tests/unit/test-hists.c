@@ -216,59 +216,6 @@ TEST(hists_children_graph_caller_order)
 	fx_release(&fx);
 }
 
-/*
- * an address outside any map shows the level of the frame before it: the
- * same unmapped address under a kernel sample ("[k] 0000000000000000")
- * and under a user one ("[.] ...") are two entries, as perf keeps them
- */
-TEST(hists_unmapped_address_one_entry_per_level)
-{
-	struct fixture fx;
-	struct hists h;
-	struct hists_opts o;
-	struct resolved_frame frames[2];
-	struct hist_sample hs;
-	int k = 0, u = 0;
-
-	fx_init(&fx);
-	opts_default(&o, true);
-	o.keys[0] = SORT_SYM;
-	o.nr_keys = 1;
-	hists_init(&h, &o);
-	for (int i = 0; i < 2; i++) {
-		memset(frames, 0, sizeof(frames));
-		frames[0].frame = i ? fr(&fx, 0)
-				    : machine_resolve_ip(&fx.m, fx.t, PERF_RECORD_MISC_KERNEL,
-							 0xffffffff81000000ull);
-		frames[1].frame = machine_resolve_ip(&fx.m, fx.t, PERF_RECORD_MISC_USER, 0);
-		frames[0].ip = frames[0].frame->ip;
-		memset(&hs, 0, sizeof(hs));
-		hs.thread = fx.t;
-		hs.frame = frames[0].frame;
-		hs.chain = frames;
-		hs.nr_chain = 2;
-		hs.period = 10;
-		hs.cpu = -1;
-		hs.socket = -1;
-		hists_add(&h, &hs);
-	}
-	hists_sort(&h);
-	EXPECT_EQ(h.nr_entries, 4);
-	for (size_t i = 0; i < h.nr_entries; i++) {
-		const struct hist_entry *e = h.entries[i];
-
-		if (e->frame->sym || e->addr)
-			continue;
-		EXPECT_EQ(e->acc_period, 10);
-		k += e->level == 'k';
-		u += e->level == '.';
-	}
-	EXPECT_EQ(k, 1);
-	EXPECT_EQ(u, 1);
-	hists_release(&h);
-	fx_release(&fx);
-}
-
 TEST(hists_sort_keys_and_header)
 {
 	struct fixture fx;
