@@ -85,7 +85,8 @@ struct dso_disasm {
 	int err;
 };
 
-static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso, bool source)
+static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso, bool source,
+				     bool intel)
 {
 	struct dso_disasm *dd = u64map_find(cache, dso->id);
 	const struct symsrc *ss = dso->ss;
@@ -99,6 +100,8 @@ static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso, bool
 		return dd;
 	}
 	dd->d = disasm_open(ss->path, ss->symbol_path, &ss->symtab, !source, &dd->err);
+	if (dd->d && intel)
+		disasm_set_intel(dd->d, true);
 	return dd;
 }
 
@@ -231,7 +234,7 @@ static void annotate_title(const struct tui_ctx *c, const struct annotate_sym *a
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size)
 {
-	struct dso_disasm *dd = get_disasm(c->cache, as->dso, true);
+	struct dso_disasm *dd = get_disasm(c->cache, as->dso, true, c->po->intel);
 	struct annotate_browse_args a = { 0 };
 	struct disasm_insn *insns;
 	struct annotate_line *lines;
@@ -359,7 +362,7 @@ static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64
 				print_kernel_error(as);
 			continue;
 		}
-		dd = get_disasm(cache, as->dso, true);
+		dd = get_disasm(cache, as->dso, true, po->intel);
 		if (!dd->d)
 			continue;
 		e = browse_sym(&c, as, msg, sizeof(msg));
@@ -442,10 +445,20 @@ int cmd_annotate(int argc, const char **argv)
 		opts_usage_for(annotate_usage, options, 0, "percent-type");
 		return 129;
 	}
-	if (o.disassembler_style && strcmp(o.disassembler_style, "att")) {
-		fprintf(stderr, "sonde annotate: only the AT&T syntax is supported (-M %s)\n",
-			o.disassembler_style);
-		return 129;
+	if (o.disassembler_style) {
+		/* objdump's -M list: intel or att; objdump ignores what it does not know, so does perf */
+		char *list = xstrdup(o.disassembler_style), *save = NULL;
+
+		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (!strcmp(t, "intel"))
+				po.intel = true;
+			else if (!strcmp(t, "att"))
+				po.intel = false;
+			else
+				fprintf(stderr, "Warning: disassembler option '%s' ignored (intel and att are known)\n",
+					t);
+		}
+		free(list);
 	}
 	if (o.show_total_period && o.show_nr_samples) {
 		fprintf(stderr, " Error: option `show-total-period' cannot be used with show-nr-samples\n");
@@ -502,7 +515,7 @@ int cmd_annotate(int argc, const char **argv)
 			kernel_said = true;
 			continue;
 		}
-		dd = get_disasm(&cache, as->dso, po.source);
+		dd = get_disasm(&cache, as->dso, po.source, po.intel);
 		if (o.stdio2) {
 			struct tui_ctx c = { .s = s, .ah = &ah };
 

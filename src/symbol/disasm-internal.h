@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to symbol/disasm*.c: the AVX-512 (EVEX) decoder capstone 4 lacks. */
+/* Private to symbol/disasm*.c: instruction text, and the AVX-512 (EVEX) decoder capstone 4 lacks. */
 #ifndef SONDE_SYMBOL_DISASM_INTERNAL_H
 #define SONDE_SYMBOL_DISASM_INTERNAL_H
 
@@ -7,7 +7,24 @@
 #include "lib/util.h"
 #include "symbol/disasm.h"
 
+#include <capstone/capstone.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * disasm_format_insn - objdump's text of @in (decoded by @cs with details
+ * on) into @sb: AT&T ("mov    %rsp,%rbp"), or with @intel objdump -M
+ * intel's ("mov    rbp,rsp"); branch targets and rip-relative comments
+ * named through disasm_label().
+ */
+void disasm_format_insn(struct disasm *d, csh cs, bool intel, const cs_insn *in,
+			struct strbuf *sb);
+
+/*
+ * disasm_format_unknown - objdump's text of an instruction capstone 4 does
+ * not decode (rdpkru, wrpkru) into @sb. Returns its length, or 0.
+ */
+size_t disasm_format_unknown(const u8 *b, size_t left, struct strbuf *sb);
 
 /*
  * evex_length - the length of the EVEX instruction at @b (62 P0 P1 P2,

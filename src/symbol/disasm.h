@@ -54,6 +54,13 @@ struct disasm *disasm_open(const char *path, const char *debug_path, const struc
 void disasm_close(struct disasm *d);
 
 /*
+ * disasm_set_intel - print instructions in objdump -M intel's syntax
+ * ("mov    QWORD PTR [rbp-0x8],rdi") instead of AT&T. AVX-512 instructions,
+ * which capstone 4 does not decode, stay in AT&T.
+ */
+void disasm_set_intel(struct disasm *d, bool intel);
+
+/*
  * disasm_range - decode [@start, @end) (ELF virtual addresses) into *@out
  * (*@nr entries; free with disasm_insns_free()), as objdump does with
  * --start-address/--stop-address: the executable sections' parts of the

@@ -24,6 +24,7 @@ struct annotate_print_opts {
 	bool show_total_period; /* --show-total-period: periods instead of percentages */
 	bool print_line;      /* -l: the per-source-line summary and "// file:line" marks */
 	bool full_paths;      /* -P: whole source paths in them */
+	bool intel;	      /* -M intel: objdump's Intel syntax */
 	enum annotate_percent_type percent_type;
 };
 

@@ -80,7 +80,7 @@ for p in cO0 cO2 cxxO0 cxxO2; do
 	'
 	case $p in c*O?) sym=hot ;; esac
 	case $p in cxx*) sym="ns::W<long>::spin" ;; esac
-	for opt in "--asm-raw" "--no-source" "-n" "-l" "--show-total-period" "--percent-type local-hits" \
+	for opt in "--asm-raw" "--no-source" "-n" "-l" "--show-total-period" "--percent-type local-hits" "-M intel" \
 		"--percent-type global-period"; do
 		test_expect_success ROOT,PERF "$p: same text as perf annotate --stdio $opt $sym" '
 			"$PERF" annotate --stdio -i $p.data $opt "$sym" >perf.out 2>/dev/null &&
@@ -154,6 +154,10 @@ test_expect_success ROOT,PERF 'samples in PLT stubs: _init across .init, .plt an
 	"$SONDE" annotate --stdio -i plt.data -d pltO2 >sonde.out 2>sonde.err &&
 	test_grep "Disassembly of section .plt:" perf.out &&
 	test_grep "<operator new\[\]\(unsigned long\)@plt>:" perf.out &&
+	test_cmp perf.out sonde.out &&
+	"$PERF" annotate --stdio -M intel -i plt.data -d pltO2 >perf.out 2>/dev/null &&
+	"$SONDE" annotate --stdio -M intel -i plt.data -d pltO2 >sonde.out 2>sonde.err &&
+	test_grep "QWORD PTR \[rip\+0x" perf.out &&
 	test_cmp perf.out sonde.out
 '
 
