@@ -49,6 +49,7 @@ struct abrowser {
 	int off_width, addr_width, cnt_width, mnem_width;
 	bool fresh;			/* no key yet: perf's first Up/Down does not move */
 	bool line_numbers;		/* k */
+	int offset_level;		/* O: offsets on jump targets (0), calls too (1), all (2) */
 	enum annotate_percent_type pct_type; /* p and b change it */
 	enum { AVAL_PERCENT, AVAL_PERIOD, AVAL_SAMPLES } values; /* t */
 	char search[64];		/* the last search string (/ and ?) */
@@ -347,13 +348,14 @@ static void row_text(struct strbuf *sb, const struct abrowser *b, const struct a
 		else
 			strbuf_addf(sb, "%*s", cw, "");
 	}
+	ml = split_insn(r->in->text, &ops);
 	if (b->raw_offsets)
 		strbuf_addf(sb, "%*" PRIx64 ":", lw, r->in->addr);
-	else if (r->nr_jumps_in)
+	else if (r->nr_jumps_in || b->offset_level >= 2 ||
+		 (b->offset_level == 1 && is_call(r->in->text, ml)))
 		strbuf_addf(sb, "%*" PRIx64 ":", lw, r->in->addr - b->a->as->sym->start);
 	else
 		strbuf_addf(sb, "%*s", lw + 1, "");
-	ml = split_insn(r->in->text, &ops);
 	if (b->arrows) {
 		bool inside = r->has_target && r->target >= b->a->as->sym->start &&
 			      r->target < b->a->as->sym->end;
@@ -373,6 +375,11 @@ static void row_text(struct strbuf *sb, const struct abrowser *b, const struct a
 	} else {
 		strbuf_addstr(sb, bar ? "\u2502" : " ");
 		strbuf_addstr(sb, arrow);
+	}
+	/* perf's simplified view shows a nop of any length as "nop" */
+	if (!b->raw_offsets && starts_with(r->in->text, "nop")) {
+		strbuf_addstr(sb, "nop");
+		return;
 	}
 	strbuf_add(sb, r->in->text, ml);
 	if (*ops) {
@@ -883,6 +890,9 @@ static void run(struct abrowser *b)
 		}
 		case 'o':
 			b->raw_offsets = !b->raw_offsets;
+			break;
+		case 'O':
+			b->offset_level = (b->offset_level + 1) % 3;
 			break;
 		case 'J':
 			b->jump_counts = !b->jump_counts;

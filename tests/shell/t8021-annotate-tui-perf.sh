@@ -7,7 +7,7 @@ BURN=$SONDE_WORKLOADS/cpuburn
 SHOTS=$TRASH/screens
 mkdir -p "$SHOTS"
 SOCK=$TRASH/tmux.sock
-KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down"
+KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down O O O"
 # t p b (p clears l's message), k, P (with t, k and o on), l on each kind of line, the search
 # box (/ ? n, not found), c, help
 KEYS2="l t t p b t p b t k o P k o Up Up Up Up Up l Down l Home l / x m m Enter n n ? i n t Enter n ? Enter c h Escape"
