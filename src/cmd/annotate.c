@@ -161,7 +161,7 @@ static int annotate_one(struct dso_disasm *dd, const struct annotate_sym *as,
 
 /* struct tui_ctx - what the annotate browser's call following needs */
 struct tui_ctx {
-	struct session *s;
+	struct evlist *evlist;	  /* the events, for the title */
 	struct annotate_hists *ah;
 	struct u64map *cache;
 	const struct annotate_print_opts *po;
@@ -169,6 +169,7 @@ struct tui_ctx {
 	int depth;
 	u64 title_samples, title_period; /* the title's numbers (0: the symbol's) */
 	bool zero_global_hits;		 /* perf annotate's (not report's) browser */
+	bool live;			 /* top's collector: browse sorted snapshots */
 };
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size);
@@ -192,7 +193,17 @@ static int follow_call(void *arg, u64 addr, char *msg, size_t size)
 		snprintf(msg, size, "Too many nested annotations.");
 		return -ELOOP;
 	}
-	for (size_t i = 0; i < c->ah->nr_syms; i++) {
+	if (c->live) {
+		struct annotate_sym *snap = annotate_hists_snapshot(c->ah, sym, from->evsel_idx);
+
+		if (snap) {
+			ret = browse_sym(c, snap, msg, size);
+			annotate_sym_free(snap);
+			c->cur = from;
+			return ret;
+		}
+	}
+	for (size_t i = 0; !c->live && i < c->ah->nr_syms; i++) {
 		const struct annotate_sym *as = c->ah->syms[i];
 
 		if (as->sym == sym && as->evsel_idx == from->evsel_idx) {
@@ -218,7 +229,7 @@ static void annotate_title(const struct tui_ctx *c, const struct annotate_sym *a
 	unsigned long long n;
 	char unit, freq[64] = "";
 
-	evlist_for_each_entry(c->s->evlist, evsel)
+	evlist_for_each_entry(c->evlist, evsel)
 		if (evsel->idx == as->evsel_idx)
 			ev = evsel;
 	if (ev && ev->attr.freq)
@@ -318,7 +329,7 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 		ret = -EIO;
 		goto out;
 	}
-	c.s = s;
+	c.evlist = s->evlist;
 	c.ah = &ah;
 	c.cache = &cache;
 	c.po = &po;
@@ -339,6 +350,36 @@ out:
 	return ret;
 }
 
+int annotate_tui_live(struct evlist *evlist, const struct annotate_hists *ah,
+		      const struct symbol *sym, int evsel_idx, u64 nr_samples, u64 period,
+		      bool intel, char *msg, size_t size)
+{
+	struct annotate_print_opts po = { .source = true, .intel = intel };
+	struct annotate_sym *snap = annotate_hists_snapshot(ah, sym, evsel_idx);
+	struct u64map cache;
+	struct tui_ctx c = { 0 };
+	int ret;
+
+	if (!snap) {
+		snprintf(msg, size, "No samples for %s", sym->name);
+		return -ENOENT;
+	}
+	u64map_init(&cache);
+	c.evlist = evlist;
+	c.ah = (struct annotate_hists *)ah;
+	c.cache = &cache;
+	c.po = &po;
+	c.title_samples = nr_samples;
+	c.title_period = period;
+	c.live = true;
+	msg[0] = '\0';
+	ret = browse_sym(&c, snap, msg, size);
+	annotate_sym_free(snap);
+	u64map_for_each(&cache, free_dd, NULL);
+	u64map_release(&cache);
+	return ret;
+}
+
 /*
  * annotate_tui - the browser on the hottest symbol that can be annotated
  * (under --percent-limit's floor); the exit status
@@ -346,7 +387,7 @@ out:
 static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64map *cache,
 			const struct annotate_print_opts *po, double limit, bool quiet)
 {
-	struct tui_ctx c = { .s = s, .ah = ah, .cache = cache, .po = po, .zero_global_hits = true };
+	struct tui_ctx c = { .evlist = s->evlist, .ah = ah, .cache = cache, .po = po, .zero_global_hits = true };
 	char msg[512] = "";
 
 	for (size_t i = 0; i < ah->nr_syms; i++) {
@@ -517,7 +558,7 @@ int cmd_annotate(int argc, const char **argv)
 		}
 		dd = get_disasm(&cache, as->dso, po.source, po.intel);
 		if (o.stdio2) {
-			struct tui_ctx c = { .s = s, .ah = &ah };
+			struct tui_ctx c = { .evlist = s->evlist, .ah = &ah };
 
 			annotate_title(&c, as, title, sizeof(title));
 		}

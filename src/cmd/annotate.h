@@ -3,6 +3,8 @@
 #ifndef SONDE_CMD_ANNOTATE_H
 #define SONDE_CMD_ANNOTATE_H
 
+#include "core/evlist.h"
+#include "session/annotate.h"
 #include "session/machine.h"
 
 #include <stddef.h>
@@ -16,5 +18,16 @@
 int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 		       const struct symbol *sym, const struct dso *dso, int evsel_idx, u64 nr_samples,
 		       u64 period, char *msg, size_t size);
+
+/*
+ * annotate_tui_live - the annotate browser for @sym of event @evsel_idx
+ * from a live collector (top's: @ah, read while browsing, not changed),
+ * inside the running TUI; @evlist names the event. @nr_samples and
+ * @period: the title's numbers. Returns 0 after the user left it, or
+ * -errno with a message in @msg.
+ */
+int annotate_tui_live(struct evlist *evlist, const struct annotate_hists *ah,
+		      const struct symbol *sym, int evsel_idx, u64 nr_samples, u64 period,
+		      bool intel, char *msg, size_t size);
 
 #endif

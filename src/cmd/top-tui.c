@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sonde top's TUI: the report browser over the live histograms, refreshed every -d seconds. */
+#include "cmd/annotate.h"
 #include "cmd/top.h"
 
 #include "core/evlist.h"
@@ -99,8 +100,8 @@ static bool tui_key(void *arg, int key, char *status, size_t size)
 		top->hide_user = !top->hide_user;
 		break;
 	case 's':
-		/* perf top's "annotate the selected symbol": annotate's hook, not there yet */
-		snprintf(status, size, "Annotation is not available in this build");
+		/* the stdio form's "annotate a symbol"; the browser's key is 'a' */
+		snprintf(status, size, "Press 'a' to annotate the selected symbol");
 		return false;
 	case 'f':
 		top->paused = !top->paused;
@@ -114,12 +115,32 @@ static bool tui_key(void *arg, int key, char *status, size_t size)
 	return true;
 }
 
+/*
+ * tui_annotate - 'a': the annotate browser on the selected symbol, from the
+ * addresses top has counted; sampling waits while it is shown (the rings
+ * may drop what comes meanwhile, counted as lost)
+ */
 static int tui_annotate(void *arg, const struct hist_entry *e, char *msg, size_t size)
 {
-	(void)arg;
-	(void)e;
-	snprintf(msg, size, "Annotation is not available in this build");
-	return -ENOSYS;
+	struct top_tui *t = arg;
+	struct top *top = t->top;
+	bool intel = top->disassembler_style && strstr(top->disassembler_style, "intel");
+
+	if (!e->frame->sym || !e->frame->dso || !top->has_annot) {
+		snprintf(msg, size, "No symbol to annotate");
+		return -ENOENT;
+	}
+	for (int i = 0; i < top->rep.nr_hists; i++) {
+		const struct hists *h = &top->rep.hists[i];
+
+		for (size_t k = 0; k < h->nr_entries; k++)
+			if (h->entries[k] == e)
+				return annotate_tui_live(top->session->evlist, &top->annot,
+							 e->frame->sym, i, h->nr_samples,
+							 h->total_period, intel, msg, size);
+	}
+	snprintf(msg, size, "No symbol to annotate");
+	return -ENOENT;
 }
 
 int top_tui_loop(struct top *top)

@@ -340,6 +340,12 @@ static int top_run(struct top *top)
 		return 129;
 	}
 	top->nr_removed = xcalloc(top->rep.nr_hists ? top->rep.nr_hists : 1, sizeof(size_t));
+	if (top->use_tui) {
+		/* the browser's 'a': every sample's address per symbol, as perf top keeps them */
+		annotate_hists_init(&top->annot, top->session, NULL);
+		top->has_annot = true;
+		top->rep.annotate = &top->annot;
+	}
 	top_synthesize(top);
 	/* perf top names the running kernel "[kernel]" */
 	if (top->session->machine.kernel_dso && !top_done) {
@@ -363,6 +369,8 @@ static void top_release(struct top *top)
 {
 	if (top->session) {
 		report_release(&top->rep);
+		if (top->has_annot)
+			annotate_hists_release(&top->annot);
 		session_free(top->session);
 	}
 	perf_mmap_set_release(&top->rings);

@@ -7,6 +7,7 @@
 #include "core/record-config.h"
 #include "lib/strvec.h"
 #include "session/hists.h"
+#include "session/annotate.h"
 #include "session/report.h"
 #include "symbol/symtab.h"
 #include "ui/hists.h"
@@ -50,6 +51,8 @@ struct top {
 	struct perf_mmap_set rings;
 	struct session *session;   /* owned, on a live reader */
 	struct report rep;	   /* the report pipeline: one hists per event */
+	struct annotate_hists annot; /* the TUI's: per symbol, the samples' addresses */
+	bool has_annot;
 	struct hists_opts ho;
 	struct hists_print_opts po;
 	size_t *nr_removed;	   /* per hists: entries decayed away since it started */

@@ -276,3 +276,45 @@ const struct annotate_addr *annotate_sym_find_addr(const struct annotate_sym *as
 	}
 	return lo < as->nr_addrs && as->addrs[lo].addr == addr ? &as->addrs[lo] : NULL;
 }
+
+void annotate_hists_add(struct annotate_hists *ah, const struct resolved_frame *rf, int idx,
+			u64 period)
+{
+	const struct symbol *sym = resolved_frame_sym(rf);
+
+	if (idx < 0 || idx >= ah->nr_events)
+		return;
+	ah->total_hits[idx]++;
+	ah->total_period[idx] += period;
+	if (!sym || rf->frame->inlined)
+		return;
+	sym_add(sym_findnew(ah, sym, resolved_frame_dso(rf), idx), rf->addr, period);
+}
+
+struct annotate_sym *annotate_hists_snapshot(const struct annotate_hists *ah,
+					     const struct symbol *sym, int idx)
+{
+	void *v = u64map_find(&ah->by_key, (u64)(uintptr_t)sym * 31 + (u64)idx);
+	const struct annotate_sym *as;
+	struct annotate_sym *copy;
+
+	if (!v)
+		return NULL;
+	as = ah->syms[(uintptr_t)v - 1];
+	copy = xmalloc(sizeof(*copy));
+	*copy = *as;
+	copy->addrs = xmemdup(as->addrs, as->nr_addrs * sizeof(*as->addrs));
+	copy->alloc_addrs = copy->nr_addrs;
+	u64map_init(&copy->by_addr);
+	qsort(copy->addrs, copy->nr_addrs, sizeof(*copy->addrs), cmp_addr);
+	return copy;
+}
+
+void annotate_sym_free(struct annotate_sym *as)
+{
+	if (!as)
+		return;
+	u64map_release(&as->by_addr);
+	free(as->addrs);
+	free(as);
+}

@@ -73,4 +73,21 @@ int annotate_collect(struct annotate_hists *ah, struct session *session, struct 
 /* annotate_sym_find_addr - the histogram entry of @addr in @as, or NULL */
 const struct annotate_addr *annotate_sym_find_addr(const struct annotate_sym *as, u64 addr);
 
+/*
+ * annotate_hists_add - count one sample whose frame is @rf for event @idx
+ * (live collection, as top's: the totals always, the symbol's address
+ * histogram when it has a symbol). No sorting: see annotate_hists_snapshot().
+ */
+void annotate_hists_add(struct annotate_hists *ah, const struct resolved_frame *rf, int idx,
+			u64 period);
+
+/*
+ * annotate_hists_snapshot - a copy of @sym's histogram in event @idx,
+ * sorted by address for annotate_sym_find_addr(), or NULL when it has no
+ * samples. Free with annotate_sym_free().
+ */
+struct annotate_sym *annotate_hists_snapshot(const struct annotate_hists *ah,
+					     const struct symbol *sym, int idx);
+void annotate_sym_free(struct annotate_sym *as);
+
 #endif

@@ -200,6 +200,7 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	const struct report_filter *f = &rep->filter;
 	struct hist_sample hs;
 	struct addr_location loc;
+	const struct resolved_frame *rf;
 	struct hists *hists;
 	u64 period = sample->period ? sample->period : 1;
 
@@ -220,9 +221,11 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 	if (!cpu_bitmap_has(&f->cpus, sample->cpu) ||
 	    !time_spans_include(f->time_spans, f->nr_time_spans, sample->time))
 		return 0;
-	resolve_sample(&rep->res, sample, &loc);
+	rf = resolve_sample(&rep->res, sample, &loc);
 	if (f->hide_unresolved && !loc.frame->sym)
 		return 0;
+	if (rep->annotate)
+		annotate_hists_add(rep->annotate, rf, evsel->idx, period);
 	/* cpu, time and -U filters drop samples; the others hide entries (below) */
 	rep->nr_samples_all[evsel->idx]++;
 	rep->total_period_all[evsel->idx] += period;

@@ -6,6 +6,7 @@
 #ifndef SONDE_SESSION_REPORT_H
 #define SONDE_SESSION_REPORT_H
 
+#include "session/annotate.h"
 #include "session/hists.h"
 #include "session/resolve.h"
 #include "session/sample-filter.h"
@@ -88,6 +89,7 @@ struct report {
 	bool discarding;	 /* --switch-on/off: samples are dropped now */
 	struct report_thread_values tv;
 	struct hists_queue *queue; /* the aggregation thread during report_process(), or NULL */
+	struct annotate_hists *annotate; /* borrowed, may be NULL: each sample's address too (top) */
 	struct tool tool;
 };
 

@@ -29,6 +29,19 @@ test_expect_success ROOT 'U hides the user rows at once, U again shows them' '
 	wait_screen "%  cpuburn +\[\.\] leaf" 80
 '
 
+test_expect_success ROOT 'a annotates the selected symbol from the live samples; q goes back' '
+	tm send-keys -t t Home && sleep 0.3 &&
+	tm send-keys -t t a &&
+	wait_screen "^leaf  .*/cpuburn \[Percent: local period\]" 80 &&
+	shot annotate &&
+	head -1 "$SHOTS/annotate.txt" |
+		grep -qE "^Samples: [0-9]+[KMG ] of event .[a-z-]+(:[a-zA-Z]+)?., 4000 Hz, Event count \(approx.\): [0-9]+$" &&
+	grep -q "<leaf>:" "$SHOTS/annotate.txt" &&
+	grep -qE "^ +[0-9]+\.[0-9]+ │" "$SHOTS/annotate.txt" &&
+	tm send-keys -t t q &&
+	wait_screen "%  cpuburn +\[\.\] leaf" 80
+'
+
 test_expect_success ROOT 'q quits with status 0, the terminal restored' '
 	tm send-keys -t t q &&
 	wait_screen "^rc=0" &&
