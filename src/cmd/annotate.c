@@ -298,12 +298,12 @@ static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *ms
 
 int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 		       const struct symbol *sym, const struct dso *dso, int evsel_idx, u64 nr_samples,
-		       u64 period, char *msg, size_t size)
+		       u64 period, bool intel, char *msg, size_t size)
 {
 	struct symbol_opts so = *sopts;
 	struct machine_opts mopts = { .symbol_opts = &so };
 	struct annotate_filter filter = { .symbol = sym->name, .dso = dso->long_name };
-	struct annotate_print_opts po = { .source = true };
+	struct annotate_print_opts po = { .source = true, .intel = intel };
 	struct data_error err = { 0 };
 	struct annotate_hists ah;
 	struct data_reader *r;

@@ -12,12 +12,13 @@
 /*
  * annotate_tui_entry - the annotate browser for @sym of @dso in @input
  * (read again, its samples of event @evsel_idx, -1: the first), inside the
- * running TUI. @nr_samples and @period: the title's numbers (0: the symbol's).
+ * running TUI. @nr_samples and @period: the title's numbers (0: the symbol's);
+ * @intel: objdump's Intel syntax (-M intel).
  * Returns 0 after the user left it, or -errno with a message in @msg.
  */
 int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 		       const struct symbol *sym, const struct dso *dso, int evsel_idx, u64 nr_samples,
-		       u64 period, char *msg, size_t size);
+		       u64 period, bool intel, char *msg, size_t size);
 
 /*
  * annotate_tui_live - the annotate browser for @sym of event @evsel_idx

@@ -375,6 +375,7 @@ struct report_tui_arg {
 	const char *input;
 	const struct symbol_opts *symbol_opts;
 	struct report *rep;
+	bool intel;
 };
 
 /* report_annotate - the browser's 'a': the annotate browser on the entry's symbol */
@@ -396,10 +397,10 @@ static int report_annotate(void *arg, const struct hist_entry *e, char *msg, siz
 				return annotate_tui_entry(ra->input,
 							  ra->symbol_opts ? ra->symbol_opts : &none,
 							  e->frame->sym, e->frame->dso, i, h->nr_samples,
-							  h->total_period, msg, size);
+							  h->total_period, ra->intel, msg, size);
 	}
 	return annotate_tui_entry(ra->input, ra->symbol_opts ? ra->symbol_opts : &none,
-				  e->frame->sym, e->frame->dso, -1, 0, 0, msg, size);
+				  e->frame->sym, e->frame->dso, -1, 0, 0, ra->intel, msg, size);
 }
 
 /* report_load - fill @rep from @s and print the report: the exit status */
@@ -453,7 +454,7 @@ static int report_load(const struct report_hist_args *a, struct session *s, stru
 	}
 	hide_entries(a, &rep);
 	if (a->tui) {
-		struct report_tui_arg ra = { input, a->symbol_opts, &rep };
+		struct report_tui_arg ra = { input, a->symbol_opts, &rep, a->intel };
 		struct hist_browser_ops ops = { .annotate = report_annotate, .arg = &ra };
 
 		/* annotate reads the file again: not a pipe */

@@ -159,6 +159,7 @@ static int report_histograms(struct report_opts *o, struct data_reader *reader)
 		.switch_off = o->switch_off,
 		.show_on_off_events = o->show_on_off_events,
 		.symbol_opts = &sopts,
+		.intel = o->disassembler_style && strstr(o->disassembler_style, "intel"),
 		.show_progress = true,
 		.tui = report_use_tui(o),
 	};

@@ -43,6 +43,7 @@ struct report_hist_args {
 	const char *switch_on, *switch_off; /* event names */
 	bool show_on_off_events;
 	const struct symbol_opts *symbol_opts;
+	bool intel;		   /* -M intel: the TUI's annotations in Intel syntax */
 	/* progress line on stderr when the load takes more than a second (terminal only) */
 	bool show_progress;
 	bool tui;		   /* the histogram browser instead of the stdio text */
