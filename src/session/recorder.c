@@ -411,10 +411,56 @@ static int vdso_build_id(u8 *bid)
 	return buildid_read_mem((const void *)base, 2 * 4096, bid, 20);
 }
 
+/* the size of this process's vdso mapping (the image perf caches), 0 when unknown */
+static size_t vdso_size(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	size_t size = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && hi > lo) {
+			size = hi - lo;
+			break;
+		}
+	}
+	fclose(f);
+	return size;
+}
+
+/*
+ * cache_vdso - the vdso into the cache as perf puts it ([vdso]/<hex>/vdso):
+ * the image of this process's vdso, the same kernel's as the workload's
+ * (its build-id was just read from it), through a temporary file
+ */
+static void cache_vdso(const struct recorder *r, const u8 *bid, int len)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	size_t size = vdso_size();
+	char tmp[] = "/tmp/sonde-vdso.XXXXXX";
+	int fd;
+
+	if (!base || !size || size > (1u << 20))
+		return;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return;
+	if (write_full(fd, (const void *)base, size) == 0 && close(fd) == 0)
+		buildid_cache_add(r->buildid_cache, "[vdso]", tmp, bid, (size_t)len);
+	else
+		close(fd);
+	unlink(tmp);
+}
+
 /*
  * Put one DSO in the build-id cache unless its .build-id link is already
  * there: one lstat per DSO in the common case, a hard link (or a copy)
- * the first time. The vdso image is not cached (it is not a file).
+ * the first time. The vdso is written from this process's image, as perf
+ * does, so that perf report resolves [vdso] symbols of the file.
  */
 static void cache_build_id(const struct recorder *r, const struct recorder_dso *dso,
 			   const u8 *bid, int len)
@@ -422,14 +468,16 @@ static void cache_build_id(const struct recorder *r, const struct recorder_dso *
 	char hex[2 * 20 + 1], path[4096];
 	struct stat st;
 
-	if (!r->buildid_cache || !strcmp(dso->name, "[vdso]"))
+	if (!r->buildid_cache)
 		return;
 	for (int i = 0; i < len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
 	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", r->buildid_cache, hex, hex + 2);
 	if (!lstat(path, &st))
 		return;
-	if (dso == r->kernel)
+	if (!strcmp(dso->name, "[vdso]"))
+		cache_vdso(r, bid, len);
+	else if (dso == r->kernel)
 		buildid_cache_add(r->buildid_cache, "[kernel.kallsyms]", "/proc/kallsyms", bid,
 				  (size_t)len);
 	else

@@ -69,6 +69,22 @@ test_expect_success PERF 'missing: build-ids of a perf.data without a cached fil
 	both -M "$TRASH/nonexistent.data" -a /bin/true && test "$(cat rc.s)" = 255
 '
 
+# record's own cache step: the vdso image goes in as perf's record puts it,
+# so that perf report on a fresh machine names the vdso's functions
+test_expect_success PERF 'record in a fresh HOME: the [vdso] entry is perf record'"'"'s; perf report resolves it' '
+	rm -rf "$TRASH/hr" "$TRASH/hq" && mkdir "$TRASH/hr" "$TRASH/hq" &&
+	HOME="$TRASH/hr" "$SONDE" record -q -c 100000 -o v.data -- "$W/rptmix" 200 >/dev/null 2>&1 &&
+	HOME="$TRASH/hq" "$PERF" record -q -c 100000 -o pv.data -- "$W/rptmix" 200 >/dev/null 2>&1 &&
+	(cd "$TRASH/hr/.debug" && find "[vdso]" -printf "%p %s %m\n" | sort) >tree.s &&
+	(cd "$TRASH/hq/.debug" && find "[vdso]" -printf "%p %s %m\n" | sort) >tree.p &&
+	test_grep "/vdso [0-9]+ 600$" tree.p &&
+	test_cmp tree.p tree.s &&
+	bid=$(ls "$TRASH/hr/.debug/[vdso]") &&
+	test "$(readlink "$TRASH/hr/.debug/.build-id/${bid:0:2}/${bid:2}")" = "../../[vdso]/$bid" &&
+	HOME="$TRASH/hr" "$PERF" report -i v.data --stdio --sort dso,sym --dsos "[vdso]" >rep.out 2>/dev/null &&
+	test_grep "\[\.\] __vdso_clock_gettime" rep.out
+'
+
 test_expect_success PERF 'kcore: perf'"'"'s message where it cannot be added' '
 	fresh &&
 	both -k /nonexistent && test_grep "^Couldn.t add /nonexistent" err.s &&
