@@ -24,17 +24,25 @@ passed=0 failed=0 skipped=0
 failures=()
 : >"$LOG/times"
 
-# count TAP lines of one part; $1 = label, rest = command
-run_part() {
-	local label=$1 out line
-	shift
-	out="$LOG/part.out"
-	local t0=$EPOCHREALTIME
+# exec_part LABEL OUT CMD...: run one part, its output into OUT, its
+# status into OUT.rc and its time (ms) into OUT.ms
+exec_part() {
+	local label=$1 out=$2 t0 t1 rc
+	shift 2
+	t0=$EPOCHREALTIME
 	"$@" >"$out" 2>&1
-	local rc=$?
-	local t1=$EPOCHREALTIME
+	rc=$?
+	t1=$EPOCHREALTIME
+	echo "$rc" >"$out.rc"
 	# elapsed time in ms, from the microsecond clock
-	echo "$(( (${t1/./} - ${t0/./}) / 1000 )) $label" >>"$LOG/times"
+	echo "$(( (${t1/./} - ${t0/./}) / 1000 ))" >"$out.ms"
+}
+
+# tally_part LABEL OUT: count the TAP lines of a finished part
+tally_part() {
+	local label=$1 out=$2 line rc
+	rc=$(cat "$out.rc")
+	echo "$(cat "$out.ms") $label" >>"$LOG/times"
 	local seen=0 results=0 plan=""
 	while IFS= read -r line; do
 		case "$line" in
@@ -58,7 +66,7 @@ run_part() {
 		esac
 	done <"$out"
 	# a part that crashed before reporting anything counts as one failure
-	if [ $rc -ne 0 ] && [ $seen = 0 ]; then
+	if [ "$rc" -ne 0 ] && [ $seen = 0 ]; then
 		failed=$((failed + 1))
 		failures+=("[$label] exited $rc without results")
 		sed "s/^/[$label]   /" "$out" | tail -20
@@ -76,6 +84,22 @@ run_part() {
 			sed "s/^/  [$label] /" | tail -14 >>"$LOG/diag"
 	fi
 }
+
+# run_part LABEL CMD...: run one part now and count it
+run_part() {
+	local label=$1
+	shift
+	exec_part "$label" "$LOG/part.out" "$@"
+	tally_part "$label" "$LOG/part.out"
+}
+
+# Tests marked "# check: parallel" read files and workloads of their own and
+# time nothing: they run SONDE_CHECK_LANES at a time (default: the CPUs, at
+# most 2), before the others, which run alone so that live and timing tests
+# see a quiet machine. Results are counted in name order either way.
+lanes=${SONDE_CHECK_LANES:-$(nproc 2>/dev/null || echo 1)}
+[ "$lanes" -gt 2 ] && lanes=2
+[ "$lanes" -lt 1 ] && lanes=1
 
 O=${O:-build}
 AO=${AO:-$O-asan}
@@ -101,6 +125,7 @@ for v in $variants; do
 	# the fuzz target's replay of every regression input (script, report, tracing data)
 	run_part "$v:fuzz-replay" "$v/fuzz-replay" tests/fuzz/regressions/*
 	normal_only=()
+	par=() ser=()
 	for t in tests/shell/t[0-9]*.sh; do
 		[ -n "$SONDE_TESTS" ] && ! echo "$t" | grep -Eq "$SONDE_TESTS" && continue
 		name=$(basename "$t" .sh)
@@ -109,9 +134,40 @@ for v in $variants; do
 			normal_only+=("$name")
 			continue
 		fi
-		SONDE="$ROOT/$v/sonde" SONDE_BUILD="$ROOT/$v" SONDE_ROOT="$ROOT" \
-			SONDE_WORKLOADS="$ROOT/$O/workloads" run_part "$v:$name" bash "$t"
+		if [ "$lanes" -gt 1 ] && grep -q '^# check: parallel' "$t"; then
+			par+=("$t")
+		else
+			ser+=("$t")
+		fi
 	done
+	export SONDE="$ROOT/$v/sonde" SONDE_BUILD="$ROOT/$v" SONDE_ROOT="$ROOT" \
+		SONDE_WORKLOADS="$ROOT/$O/workloads"
+	mkdir -p "$LOG/$v"
+	pass_t0=$EPOCHREALTIME
+	running=0
+	for t in "${par[@]}"; do
+		name=$(basename "$t" .sh)
+		# its own HOME: two perf records at once never share a build-id cache
+		mkdir -p "$LOG/$v/home.$name"
+		HOME="$LOG/$v/home.$name" exec_part "$v:$name" "$LOG/$v/$name" bash "$t" &
+		running=$((running + 1))
+		if [ $running -ge "$lanes" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+	done
+	wait
+	for t in "${par[@]}"; do
+		name=$(basename "$t" .sh)
+		tally_part "$v:$name" "$LOG/$v/$name"
+	done
+	for t in "${ser[@]}"; do
+		name=$(basename "$t" .sh)
+		run_part "$v:$name" bash "$t"
+	done
+	pass_t1=$EPOCHREALTIME
+	echo "$(( (${pass_t1/./} - ${pass_t0/./}) / 1000 )) $v" >>"$LOG/walls"
+	unset SONDE SONDE_BUILD SONDE_ROOT SONDE_WORKLOADS
 	[ ${#normal_only[@]} -gt 0 ] &&
 		echo "[$v] run in the normal pass only (no sonde code runs in them): ${normal_only[*]}"
 	if ls "$LOG"/asan* >/dev/null 2>&1; then
@@ -125,10 +181,16 @@ for v in $variants; do
 done
 
 echo
-echo "time per pass (seconds):"
+echo "time per pass, its parts summed (seconds):"
 awk '{ split($2, a, ":"); t[a[1]] += $1 } END { for (v in t) printf "  %4d.%03d  %s\n", t[v] / 1000, t[v] % 1000, v }' \
 	"$LOG/times" | sort -k2
 cp "$LOG/times" "$O/check-times.txt" 2>/dev/null # every part's time (ms), for a look afterwards
+if [ -s "$LOG/walls" ]; then
+	echo "shell tests, wall time per pass ($lanes lanes for the parallel ones; seconds):"
+	while read -r ms label; do
+		printf '  %4d.%03d  %s\n' $((ms / 1000)) $((ms % 1000)) "$label"
+	done <"$LOG/walls"
+fi
 echo "slowest parts (seconds):"
 sort -rn "$LOG/times" | head -10 | while read -r ms label; do
 	printf '  %4d.%03d  %s\n' $((ms / 1000)) $((ms % 1000)) "$label"

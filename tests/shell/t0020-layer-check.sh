@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (a copy of the tree of its own)
 # tools/check-layers.sh itself: a copy of the tree passes, and each planted violation fails, named.
 # check: normal pass only
 . "$(dirname "$0")/lib.sh"

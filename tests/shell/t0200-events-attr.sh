@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # The -e parser against perf 6.1: for every string of tests/fixtures/events/
 # valid.txt the attrs (type, config*, bp_*, exclude_*, precise_ip, pinned,
 # exclusive, group leaders) and event names sonde makes equal the ones perf

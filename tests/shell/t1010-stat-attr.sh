@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (attrs only: system-wide runs record no samples that are compared)
 # perf stat and sonde stat open the same perf_event_attrs for the same
 # options and -e strings: the PERF_TEST_ATTR dumps (one file per opened fd)
 # are compared as multisets, without the fields that legitimately differ

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (attrs only: system-wide runs record no samples that are compared)
 # sonde record opens the same perf_event_attrs as perf record for the same
 # command line (PERF_TEST_ATTR dumps compared; perf's BPF side-band dummy
 # event, which only feeds its in-memory BPF info, is left out).

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # report --stdio against perf report: same-named dsos merge, --percent-limit and callchains, -F order, --dsos relative counts.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # report: C++ names demangled by default, kept mangled with --no-demangle, as perf 6.1.
 . "$(dirname "$0")/lib.sh"
 

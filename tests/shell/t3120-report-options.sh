@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # report options: the implemented ones print what perf prints, the others are refused.
 . "$(dirname "$0")/lib.sh"
 

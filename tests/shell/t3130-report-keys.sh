@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # report --percent-limit as the callchain threshold, -F row order, sort keys: against perf.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # The srcline and srcfile keys as perf prints them: perf looks a source line
 # up lazily, when it compares two entries equal on the keys before it (or a
 # sample meets its entry again), and only those lines size the column; the

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # --time, --cpu, --pid/--tid of report and script against perf's: the same
 # samples for every time syntax (ranges, several ranges, percentages), the
 # same messages and exit statuses for values perf refuses.

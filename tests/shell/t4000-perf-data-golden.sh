@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # Inspection commands on perf-written fixtures: output equal to perf 6.1's
 # and exit status equal to perf 6.1's (tests/golden/NAME.txt and tests/golden/status,
 # made by tools/gen-golden.sh; normalised by tools/normalize.sh).

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # Untrusted perf.data: truncated, corrupt and hostile files give a clear error
 # naming the offset (exit 255), never a crash, hang or huge allocation.
 # Also replays the fuzzer's regression inputs (tests/fuzz/regressions).

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # perf script goldens: outputs of perf 6.1 on fixture files (tests/golden/script/cases),
 # stdout, stderr and exit status, kernel symbol names masked (tests/golden/script/norm.sh).
 # DSOs are read only from the tree (--symfs=tests/fixtures/script/symfs, an empty

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # sonde script: help text, usage errors and exit codes, input errors, and the
 # text formats downstream tools parse (FlameGraph folding, Firefox Profiler, speedscope).
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # Symbolization against perf 6.1: record programs compiled here (PIE, non-PIE,
 # stripped with a debug file, a dlopen'ed library, C++, a JIT map) with perf,
 # then `sonde script -F ip,sym,symoff,dso` must print what `perf script` prints,

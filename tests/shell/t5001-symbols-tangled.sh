@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # Symbol tables full of aliases, zero sizes, overlaps, weak/local/global
 # functions, objects and labels (generated assembly, fixed seeds): sonde script
 # must name every sample as perf 6.1 does, [unknown] included. This pins down

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # annotate --stdio: the same text as perf annotate --stdio (whose objdump
 # output sonde reproduces with capstone and libdw in-process) for C and C++
 # programs at -O0 and -O2, with the option variants that change the text.

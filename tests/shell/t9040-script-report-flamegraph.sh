@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # sonde script report flamegraph (perf's spelling): the HTML page is sonde's
 # own flame graph (as sonde flamegraph --fold-pid draws it), -f json stays
 # perf's flamegraph.py tree; both hold the samples perf's script counts.

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # sonde heatmap --latency --log: rows on a log scale from the power of ten
 # below the smallest latency to the largest, every interval on the grid, the
 # cells against latencies computed with awk from perf script's text; the SVG's

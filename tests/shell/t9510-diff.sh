@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own files and workloads, nothing timed, no system-wide recording)
 # perf diff vs sonde diff, byte for byte (stdout, stderr, exit status), on three files perf
 # records of the same workload: compute methods, -p, -F, -b, -o, --sort keys, filters, three files.
 . "$(dirname "$0")/lib.sh"
