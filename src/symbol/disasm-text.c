@@ -79,6 +79,44 @@ static int x87_pair(const cs_insn *in)
 	}
 }
 
+/* add_st - x87's implied stack top @st before or after the operand in @ops */
+static void add_st(struct strbuf *ops, const char *st, bool before)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	if (!before) {
+		strbuf_addf(ops, ",%s", st);
+		return;
+	}
+	strbuf_addf(&t, "%s,%s", st, ops->buf);
+	strbuf_release(ops);
+	*ops = t;
+}
+
+/*
+ * emit_insn - objdump's line: prefixes and mnemonic padded to six, the
+ * operands, and for a rip-relative operand "# <target> <name>"; releases @ops
+ */
+static void emit_insn(struct disasm *d, struct strbuf *sb, const char *pre, const char *mn,
+		      struct strbuf *ops, bool has_rip, u64 rip_target)
+{
+	char full[160];
+
+	snprintf(full, sizeof(full), "%s%s", pre, mn);
+	if (ops->len)
+		strbuf_addf(sb, "%-6s %s", full, ops->buf);
+	else
+		strbuf_addstr(sb, full);
+	if (has_rip) {
+		char lab[512];
+
+		strbuf_addf(sb, "        # %" PRIx64, rip_target);
+		if (disasm_label(d, rip_target, lab, sizeof(lab)))
+			strbuf_addf(sb, " <%s>", lab);
+	}
+	strbuf_release(ops);
+}
+
 static bool is_string_op(const char *name)
 {
 	static const char *const ops[] = { "stos", "lods", "movs", "scas", "cmps", "ins", "outs" };
@@ -348,38 +386,9 @@ static void format_att(struct disasm *d, csh cs, const cs_insn *in, struct strbu
 			strbuf_addstr(&ops, "{z}");
 	}
 	/* x87 on a stack register: objdump writes the implied %st too (source first) */
-	switch (x87_pair(in)) {
-	case 1:
-		strbuf_addstr(&ops, ",%st");
-		break;
-	case 2: {
-		struct strbuf t = STRBUF_INIT;
-
-		strbuf_addf(&t, "%%st,%s", ops.buf);
-		strbuf_release(&ops);
-		ops = t;
-		break;
-	}
-	default:
-		break;
-	}
-	{
-		char full[160];
-
-		snprintf(full, sizeof(full), "%s%s", pre, mn);
-		if (ops.len)
-			strbuf_addf(sb, "%-6s %s", full, ops.buf);
-		else
-			strbuf_addstr(sb, full);
-	}
-	if (has_rip) {
-		char lab[512];
-
-		strbuf_addf(sb, "        # %" PRIx64, rip_target);
-		if (disasm_label(d, rip_target, lab, sizeof(lab)))
-			strbuf_addf(sb, " <%s>", lab);
-	}
-	strbuf_release(&ops);
+	if (x87_pair(in))
+		add_st(&ops, "%st", x87_pair(in) == 2);
+	emit_insn(d, sb, pre, mn, &ops, has_rip, rip_target);
 }
 
 
@@ -572,38 +581,9 @@ static void format_intel(struct disasm *d, csh cs, const cs_insn *in, struct str
 		}
 	}
 	/* x87 on a stack register: objdump writes the implied st too (destination first) */
-	switch (x87_pair(in)) {
-	case 1: {
-		struct strbuf t = STRBUF_INIT;
-
-		strbuf_addf(&t, "st,%s", ops.buf);
-		strbuf_release(&ops);
-		ops = t;
-		break;
-	}
-	case 2:
-		strbuf_addstr(&ops, ",st");
-		break;
-	default:
-		break;
-	}
-	{
-		char full[160];
-
-		snprintf(full, sizeof(full), "%s%s", pre, mn);
-		if (ops.len)
-			strbuf_addf(sb, "%-6s %s", full, ops.buf);
-		else
-			strbuf_addstr(sb, full);
-	}
-	if (has_rip) {
-		char lab[512];
-
-		strbuf_addf(sb, "        # %" PRIx64, rip_target);
-		if (disasm_label(d, rip_target, lab, sizeof(lab)))
-			strbuf_addf(sb, " <%s>", lab);
-	}
-	strbuf_release(&ops);
+	if (x87_pair(in))
+		add_st(&ops, "st", x87_pair(in) == 1);
+	emit_insn(d, sb, pre, mn, &ops, has_rip, rip_target);
 }
 
 void disasm_format_insn(struct disasm *d, csh cs, bool intel, const cs_insn *in,
