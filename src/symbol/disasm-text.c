@@ -79,6 +79,49 @@ static int x87_pair(const cs_insn *in)
 	}
 }
 
+/*
+ * x86_prefixes - objdump's prefix words of @in appended to @pre ("data16 cs "
+ * on a long nop, "notrack ", "bnd "), *@cs_nop set for the nop whose cs
+ * segment they replace. True when @in prints as a fixed text instead,
+ * written to @sb: "xchg   %ax,%ax" (@intel: "ax,ax") and "repz ret".
+ */
+static bool x86_prefixes(const cs_insn *in, bool intel, char *pre, bool *cs_nop,
+			 struct strbuf *sb)
+{
+	const cs_x86 *x = &in->detail->x86;
+	bool jcall = in->id == X86_INS_JMP || in->id == X86_INS_CALL;
+
+	if (in->id == X86_INS_NOP) {
+		for (int i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_MEM &&
+			    x->operands[i].mem.segment == X86_REG_CS)
+				*cs_nop = true;
+		if (*cs_nop) {
+			int n66 = 0;
+
+			for (int i = 0; i < in->size && in->bytes[i] == 0x66; i++)
+				n66++;
+			for (int i = 1; i < n66; i++)
+				strcat(pre, "data16 ");
+			strcat(pre, "cs ");
+		}
+		if (in->size == 2 && in->bytes[0] == 0x66 && in->bytes[1] == 0x90) {
+			strbuf_addstr(sb, intel ? "xchg   ax,ax" : "xchg   %ax,%ax");
+			return true;
+		}
+	}
+	/* "f3 c3": objdump keeps the prefix AMD's branch predictors once wanted */
+	if (in->id == X86_INS_RET && in->size == 2 && in->bytes[0] == 0xf3 && in->bytes[1] == 0xc3) {
+		strbuf_addstr(sb, "repz ret");
+		return true;
+	}
+	if (jcall && x->op_count == 1 && x->operands[0].type != X86_OP_IMM && x->prefix[1] == 0x3e)
+		strcat(pre, "notrack ");
+	if ((jcall || in->id == X86_INS_RET || is_branch(in->id)) && x->prefix[0] == 0xf2)
+		strcat(pre, "bnd ");
+	return false;
+}
+
 /* add_st - x87's implied stack top @st before or after the operand in @ops */
 static void add_st(struct strbuf *ops, const char *st, bool before)
 {
@@ -248,11 +291,6 @@ static void format_att(struct disasm *d, csh cs, const cs_insn *in, struct strbu
 			string_op = false;
 	if (string_op && format_string_op(pre, mn, sb))
 		return;
-	/* "f3 c3": objdump keeps the prefix AMD's branch predictors once wanted */
-	if (in->id == X86_INS_RET && in->size == 2 && in->bytes[0] == 0xf3 && in->bytes[1] == 0xc3) {
-		strbuf_addstr(sb, "repz ret");
-		return;
-	}
 	ml = strlen(mn);
 	il = iname ? strlen(iname) : 0;
 	/* capstone's AT&T size suffix: objdump only keeps it where no register tells the size */
@@ -265,31 +303,8 @@ static void format_att(struct disasm *d, csh cs, const cs_insn *in, struct strbu
 			    is_gpr64(cs_reg_name(cs, x->operands[i].reg)))
 				snprintf(mn, sizeof(mn), "movq");
 	}
-	if (in->id == X86_INS_NOP) {
-		for (int i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == X86_OP_MEM &&
-			    x->operands[i].mem.segment == X86_REG_CS)
-				cs_nop = true;
-		if (cs_nop) {
-			int n66 = 0;
-
-			for (int i = 0; i < in->size && in->bytes[i] == 0x66; i++)
-				n66++;
-			for (int i = 1; i < n66; i++)
-				strcat(pre, "data16 ");
-			strcat(pre, "cs ");
-		}
-		if (in->size == 2 && in->bytes[0] == 0x66 && in->bytes[1] == 0x90) {
-			strbuf_addstr(sb, "xchg   %ax,%ax");
-			return;
-		}
-	}
-	if ((in->id == X86_INS_JMP || in->id == X86_INS_CALL) && x->op_count == 1 &&
-	    x->operands[0].type != X86_OP_IMM && x->prefix[1] == 0x3e)
-		strcat(pre, "notrack ");
-	if ((in->id == X86_INS_JMP || in->id == X86_INS_CALL || in->id == X86_INS_RET ||
-	     is_branch(in->id)) && x->prefix[0] == 0xf2)
-		strcat(pre, "bnd ");
+	if (x86_prefixes(in, false, pre, &cs_nop, sb))
+		return;
 	/* the one-byte xchg (90+r): objdump names the accumulator first */
 	if (in->id == X86_INS_XCHG && x->op_count == 2 && in->size <= 2 &&
 	    (in->bytes[in->size - 1] & 0xf8) == 0x90) {
@@ -456,7 +471,6 @@ static void format_intel(struct disasm *d, csh cs, const cs_insn *in, struct str
 	char mn[64], pre[64] = "";
 	const char *sp = strrchr(in->mnemonic, ' ');
 	bool string_op = false, cs_nop = false, has_rip = false;
-	bool is_jcall = in->id == X86_INS_JMP || in->id == X86_INS_CALL;
 	u64 rip_target = 0;
 	struct strbuf ops = STRBUF_INIT;
 
@@ -491,34 +505,8 @@ static void format_intel(struct disasm *d, csh cs, const cs_insn *in, struct str
 			}
 		}
 	}
-	if (in->id == X86_INS_NOP) {
-		for (int i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == X86_OP_MEM &&
-			    x->operands[i].mem.segment == X86_REG_CS)
-				cs_nop = true;
-		if (cs_nop) {
-			int n66 = 0;
-
-			for (int i = 0; i < in->size && in->bytes[i] == 0x66; i++)
-				n66++;
-			for (int i = 1; i < n66; i++)
-				strcat(pre, "data16 ");
-			strcat(pre, "cs ");
-		}
-		if (in->size == 2 && in->bytes[0] == 0x66 && in->bytes[1] == 0x90) {
-			strbuf_addstr(sb, "xchg   ax,ax");
-			return;
-		}
-	}
-	if (in->id == X86_INS_RET && in->size == 2 && in->bytes[0] == 0xf3 && in->bytes[1] == 0xc3) {
-		strbuf_addstr(sb, "repz ret");
+	if (x86_prefixes(in, true, pre, &cs_nop, sb))
 		return;
-	}
-	if (is_jcall && x->op_count == 1 && x->operands[0].type != X86_OP_IMM &&
-	    x->prefix[1] == 0x3e)
-		strcat(pre, "notrack ");
-	if ((is_jcall || in->id == X86_INS_RET || is_branch(in->id)) && x->prefix[0] == 0xf2)
-		strcat(pre, "bnd ");
 	/* the one-byte xchg (90+r): objdump names the accumulator last */
 	int first = 0, step = 1;
 
