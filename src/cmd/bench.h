@@ -48,6 +48,8 @@ void bench_gate_open(struct bench_gate *g);
 /* bench_usec_since - microseconds from @t0 to now (gettimeofday). */
 double bench_usec_since(const struct timeval *t0);
 
+int bench_memcpy(int argc, const char **argv);
+int bench_memset(int argc, const char **argv);
 int bench_futex_hash(int argc, const char **argv);
 int bench_futex_wake(int argc, const char **argv);
 int bench_futex_wake_parallel(int argc, const char **argv);
