@@ -45,4 +45,10 @@ void tc_io_side_band(struct tc_tool *t, const union perf_event *ev);
 void tc_io_syscall(struct tc_tool *t, const char *name, struct tep_event *ev,
 		   const struct perf_sample *s);
 
+/*
+ * timechart_record - `timechart record [-P|-T|-I] [-g] [CMD]`: perf record
+ * with perf's events and options for the mode. Returns record's exit status.
+ */
+int timechart_record(int argc, const char **argv);
+
 #endif
