@@ -170,6 +170,19 @@ void trace_release(struct trace *trace);
  */
 int trace_run(struct trace *trace, const char **argv);
 
+/* trace_thread_comm - for the beautifiers (@priv: the trace): comm of a thread seen in this run, or NULL (cmd/trace-fd.c) */
+const char *trace_thread_comm(void *priv, int tid);
+/*
+ * trace_fmt_cb - the beautifiers' callbacks for @t's next line: comms and
+ * fd paths (read from /proc once per fd, or each time when only some
+ * syscalls are traced). Borrowed; valid until the next call.
+ */
+const struct syscall_fmt_cb *trace_fmt_cb(struct trace *trace, struct trace_thread *t);
+/* trace_fd_update - after syscall @name returned @ret: a closed fd, or a new one, has no path yet */
+void trace_fd_update(struct trace *trace, struct trace_thread *t, const char *name,
+		     const u64 *args, s64 ret);
+/* trace_thread_free_fds - free @t's fd path cache */
+void trace_thread_free_fds(struct trace_thread *t);
 /* trace_desc_get - syscall @id's description, read on first use (NULL: @id < 0) (cmd/trace-out.c) */
 struct syscall_desc *trace_desc_get(struct trace *trace, int id);
 
