@@ -457,13 +457,15 @@ int trace_process_sample(struct trace *trace, struct evsel *evsel, const struct 
 		trace->base_time = sample->time;
 	t = trace_thread_findnew(trace, sample->pid, sample->tid);
 	t->nr_events++;
-	if (evsel && evsel == trace->sys_enter) {
+	int kind = trace_sc_kind(trace, evsel);
+
+	if (kind == 1) {
 		u64 args[SYSCALL_MAX_ARGS];
 
 		for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
 			args[i] = raw_u64(sample, trace->enter_args_off + 8 * i);
 		on_enter(trace, t, sample->time, (int)raw_u64(sample, trace->enter_id_off), args);
-	} else if (evsel && evsel == trace->sys_exit) {
+	} else if (kind == 2) {
 		on_exit_(trace, t, sample->time, (int)raw_u64(sample, trace->exit_id_off),
 			 (s64)raw_u64(sample, trace->exit_ret_off), sample);
 	} else if (evsel && evsel == trace->runtime_ev) {

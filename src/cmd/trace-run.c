@@ -53,7 +53,7 @@ static void setup_attr(struct trace *trace, struct evsel *evsel, bool workload, 
 		 */
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->sample_max_stack = trace->fp_max_stack;
-		a->exclude_callchain_kernel = !trace->kernel_graph && evsel == trace->sys_exit;
+		a->exclude_callchain_kernel = !trace->kernel_graph && trace_sc_kind(trace, evsel) == 2;
 		if (trace->callgraph == CALLCHAIN_DWARF) {
 			/* the user part is unwound from a copy of the stack */
 			a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_REGS_USER |
@@ -102,6 +102,48 @@ int trace_raw_syscalls_layout(struct trace *trace)
 	return 0;
 }
 
+/*
+ * per_syscall_events - for a short list of syscalls (-e open,close), the
+ * syscalls:sys_enter_X/sys_exit_X pairs instead of raw_syscalls with an id
+ * filter: the other calls then fire nothing, where raw_syscalls runs the
+ * filter on every call of the traced tasks. Same record layout (id at 8,
+ * args or ret at 16). NULL (raw_syscalls) for all calls, a negation, a
+ * long list, or a syscall without its own tracepoints. Returns the -e list.
+ */
+static char *per_syscall_events(const struct trace *trace)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+
+	/* callchains: the per-syscall events sample the user registers, without kernel frames */
+	if (!trace->selected || trace->negate || trace->callgraph != CALLCHAIN_NONE ||
+	    getenv("SONDE_TRACE_RAW_SYSCALLS"))
+		return NULL;
+	for (int id = 0; id < trace->nr_selected; id++) {
+		const char *name;
+		char path[512];
+
+		if (!trace->selected[id])
+			continue;
+		name = syscall_tbl_name(id);
+		if (!name || ++n > 16)
+			goto raw;
+		snprintf(path, sizeof(path), "%s/syscalls/sys_enter_%s/id", tracefs_events_dir(), name);
+		if (access(path, R_OK))
+			goto raw;
+		snprintf(path, sizeof(path), "%s/syscalls/sys_exit_%s/id", tracefs_events_dir(), name);
+		if (access(path, R_OK))
+			goto raw;
+		strbuf_addf(&sb, "%ssyscalls:sys_enter_%s,syscalls:sys_exit_%s", sb.len ? "," : "",
+			    name, name);
+	}
+	if (n)
+		return strbuf_detach(&sb, NULL);
+raw:
+	strbuf_release(&sb);
+	return NULL;
+}
+
 static int add_events(struct trace *trace, bool workload)
 {
 	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
@@ -122,22 +164,32 @@ static int add_events(struct trace *trace, bool workload)
 				tracefs_events_dir(), root);
 			return -1;
 		}
-		if (parse_events(trace->evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &err)) {
+		char *list = per_syscall_events(trace);
+
+		if (parse_events(trace->evlist,
+				 list ? list : "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &err)) {
+			free(list);
 			parse_events_print_error(&err);
 			parse_events_error_release(&err);
 			return -1;
 		}
 		trace->sys_enter = evlist_first(trace->evlist);
 		trace->sys_exit = evlist_last(trace->evlist);
+		evlist_for_each_entry(trace->evlist, evsel)
+			if (list && evsel->idx == 1)
+				trace->sys_exit = evsel;
+		trace->nr_sc_evsels = list ? trace->evlist->nr_entries : 0;
 		if (trace_raw_syscalls_layout(trace)) {
+			free(list);
 			fprintf(stderr, "Couldn't read the raw_syscalls tracepoint formats.\n");
 			return -1;
 		}
-		filter = trace_build_filter(trace);
-		if (filter) {
-			trace->sys_enter->filter = filter;
-			trace->sys_exit->filter = xstrdup(filter);
-		}
+		filter = trace_build_filter(trace, !list);
+		free(list);
+		evlist_for_each_entry(trace->evlist, evsel)
+			if (filter && trace_sc_kind(trace, evsel))
+				evsel->filter = xstrdup(filter);
+		free(filter);
 	}
 	if ((trace->pf_maj && parse_events(trace->evlist, "major-faults", &err)) ||
 	    (trace->pf_min && parse_events(trace->evlist, "minor-faults", &err))) {
@@ -165,8 +217,8 @@ static int add_events(struct trace *trace, bool workload)
 	evlist_for_each_entry(trace->evlist, evsel) {
 		char *colon;
 
-		if (evsel->attr.type != PERF_TYPE_TRACEPOINT || evsel == trace->sys_enter ||
-		    evsel == trace->sys_exit || evsel == trace->runtime_ev || !evsel->name || !(colon = strchr(evsel->name, ':')))
+		if (evsel->attr.type != PERF_TYPE_TRACEPOINT || trace_sc_kind(trace, evsel) ||
+		    evsel == trace->runtime_ev || !evsel->name || !(colon = strchr(evsel->name, ':')))
 			continue;
 		if (!trace->tep && trace_tep_from_tracefs(&trace->tep))
 			break;

@@ -126,11 +126,11 @@ int trace_event_option(const struct opt_spec *opt, const char *arg, int unset)
 }
 
 /* trace_build_filter - the kernel filter on the syscall id: "id == 2 || id == 3", or "id != ..." */
-char *trace_build_filter(struct trace *trace)
+char *trace_build_filter(struct trace *trace, bool with_ids)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (trace->selected) {
+	if (trace->selected && with_ids) {
 		for (int id = 0; id < trace->nr_selected; id++) {
 			if (!trace->selected[id])
 				continue;

@@ -80,7 +80,8 @@ struct trace {
 	unsigned int min_stack;	/* --min-stack: shorter chains hide their line */
 	bool max_stack_set, min_stack_set;
 	/* the run */
-	struct evsel *sys_enter, *sys_exit;
+	struct evsel *sys_enter, *sys_exit; /* raw_syscalls', or the first selected syscall's pair */
+	int nr_sc_evsels;	/* per-syscall tracepoints: the evlist's first N, enter/exit pairs */
 	struct evsel *runtime_ev;	/* --sched: sched:sched_stat_runtime */
 	int runtime_off;		/* its runtime field */
 	struct trace_pf *pf;		/* owned: --pf address resolution, NULL without --pf */
@@ -157,8 +158,11 @@ struct opt_spec;
  */
 int trace_event_option(const struct opt_spec *opt, const char *arg, int unset);
 
-/* trace_build_filter - the kernel filter on the syscall id for the selection, or NULL. */
-char *trace_build_filter(struct trace *trace);
+/*
+ * trace_build_filter - the kernel filter for the syscall events, or NULL:
+ * the selection's ids (@with_ids: raw_syscalls) and the pids left out.
+ */
+char *trace_build_filter(struct trace *trace, bool with_ids);
 
 /* trace_release - free threads and descriptions. */
 void trace_release(struct trace *trace);
@@ -188,6 +192,20 @@ struct syscall_desc *trace_desc_get(struct trace *trace, int id);
 
 /* trace_desc_name - the syscall's name, or its number written into @buf when it has none */
 const char *trace_desc_name(struct syscall_desc *d, char *buf, size_t len);
+
+/* trace_sc_kind - 1 when @evsel is a syscall entry event of ours, 2 an exit, 0 another */
+static inline int trace_sc_kind(const struct trace *trace, const struct evsel *evsel)
+{
+	if (!evsel)
+		return 0;
+	if (evsel == trace->sys_enter)
+		return 1;
+	if (evsel == trace->sys_exit)
+		return 2;
+	if (evsel->idx < trace->nr_sc_evsels)
+		return evsel->idx % 2 ? 2 : 1;
+	return 0;
+}
 
 /* trace_raw_syscalls_layout - where sys_enter's id and args and sys_exit's id and ret are (cmd/trace-run.c) */
 int trace_raw_syscalls_layout(struct trace *trace);
