@@ -150,6 +150,8 @@ test_grep() {
 	if ! grep -E -- "$1" "$2" >/dev/null; then
 		echo "pattern not found: $1 in $2:"
 		head -50 "$2"
+		# again after the text: a log cut to its last lines still names it
+		echo "(pattern not found: $1 in $2)"
 		return 1
 	fi
 }
