@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde probe --list, --del and --funcs: the events in tracefs and the functions of a binary. */
+/* sonde probe --list, --del and --funcs: the events in tracefs and the functions of a binary; the "Added new event" lines. */
+#include "builtin.h"
 #include "cmd/probe.h"
 
 #include "lib/debug.h"
@@ -8,6 +9,7 @@
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
 #include "symbol/probe-binary.h"
+#include "trace/probe-plan.h"
 #include "trace/probe-spec.h"
 #include "trace/tracefs.h"
 
@@ -253,3 +255,27 @@ int probe_cmd_funcs(const char *path, const char *rules)
 	return err ? 255 : 0;
 }
 
+void probe_print_added(const struct probe_plan *plan)
+{
+	const struct probe_plan_item *it = NULL;
+
+	if (!plan->nr_items)
+		return;
+	fprintf(stderr, "Added new event%s:\n", plan->nr_items > 1 ? "s" : "");
+	for (size_t i = 0; i < plan->nr_items; i++) {
+		char *name;
+
+		it = &plan->items[i];
+		name = xasprintf("%s:%s", it->group, it->event);
+		fprintf(stderr, "  %-20s (on %s", name, it->on);
+		free(name);
+		if (!it->def.is_kernel)
+			fprintf(stderr, " in %s", it->def.path);
+		for (size_t j = 0, shown = 0; j < it->def.nr_args; j++)
+			if (it->def.args[j].text)
+				fprintf(stderr, "%s %s", shown++ ? "" : " with", it->def.args[j].text);
+		fprintf(stderr, ")\n");
+	}
+	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"
+			"\t%s record -e %s:%s -aR sleep 1\n\n", prog_name, it->group, it->event);
+}

@@ -333,31 +333,6 @@ static int resolve_uprobe(struct probe_binary *pb, const char *group_default,
 	return err;
 }
 
-static void print_added(const struct probe_plan *plan)
-{
-	const struct probe_plan_item *it = NULL;
-
-	if (o.quiet || !plan->nr_items)
-		return;
-	fprintf(stderr, "Added new event%s:\n", plan->nr_items > 1 ? "s" : "");
-	for (size_t i = 0; i < plan->nr_items; i++) {
-		char *name;
-
-		it = &plan->items[i];
-		name = xasprintf("%s:%s", it->group, it->event);
-		fprintf(stderr, "  %-20s (on %s", name, it->on);
-		free(name);
-		if (!it->def.is_kernel)
-			fprintf(stderr, " in %s", it->def.path);
-		for (size_t j = 0, shown = 0; j < it->def.nr_args; j++)
-			if (it->def.args[j].text)
-				fprintf(stderr, "%s %s", shown++ ? "" : " with", it->def.args[j].text);
-		fprintf(stderr, ")\n");
-	}
-	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"
-			"\t%s record -e %s:%s -aR sleep 1\n\n", prog_name, it->group, it->event);
-}
-
 /* Parse every spec; a bad one ends the command with perf's text and status. */
 static int parse_specs(struct probe_spec *specs)
 {
@@ -465,7 +440,8 @@ resolved:
 		pr_err("Failed to write event: %s\n", strerror(-err));
 		goto fail;
 	}
-	print_added(&plan);
+	if (!o.quiet)
+		probe_print_added(&plan);
 	goto out;
 fail:
 	fprintf(stderr, "  Error: Failed to add events.\n");

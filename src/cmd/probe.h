@@ -15,6 +15,11 @@ struct probe_dwarf_func;
 struct probe_plan;
 struct probe_spec;
 
+/*
+ * probe_print_added - perf's "Added new event(s):" lines for @plan's
+ * probes and the record hint, on stderr (nothing for an empty plan).
+ */
+void probe_print_added(const struct probe_plan *plan);
 /* probe_cmd_list - --list: k/uprobe events matching @filter (NULL: all), in perf's layout. */
 int probe_cmd_list(const char *filter);
 /* probe_cmd_del - --del: remove the events matching each glob of @globs. */
