@@ -82,8 +82,12 @@ test_expect_success PERF,ROOT 'system-wide with kernel frames' '
 
 if [ -x "$W/jitmap" ]; then
 	test_expect_success PERF,ROOT 'JIT frames named from /tmp/perf-PID.map' '
-		"$PERF" record -q -o "$TRASH/jit.data" -g -F 2000 "$W/jitmap" 2 >/dev/null 2>&1 &&
-		folded_same "$TRASH/jit.data" --comm jitmap
+		"$PERF" record -q -o "$TRASH/jit.data" -g -F 2000 "$W/jitmap" 2 >jit.path 2>/dev/null &&
+		folded_same "$TRASH/jit.data" --comm jitmap;
+		rc=$?;
+		# the map the workload left in /tmp (it prints its path)
+		rm -f $(grep -o "^/tmp/perf-[0-9]*\.map$" jit.path);
+		return $rc
 	'
 else
 	test_skip 'JIT frames named from /tmp/perf-PID.map' 'no jitmap workload'

@@ -937,6 +937,8 @@ TEST(elf_perf_map_in_pid_and_mount_namespace)
 	if (pid <= 0 || i == 100)
 		test_skip("the namespaces did not come up");
 	snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
+	/* a host file of that name is stale (the pid is our container's now): it would win */
+	unlink(name);
 	args.pid = pid;
 	ss = symsrc_new(&pool);
 	EXPECT_EQ(symsrc_load(ss, name, &args), 0);

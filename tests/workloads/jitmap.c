@@ -40,9 +40,11 @@ int main(int argc, char **argv)
 	/* perf's format: hex start, hex size, name (spaces allowed) */
 	fprintf(f, "%lx %zx LazyCompile:*spin jit.js:1\n", (unsigned long)(mem + 0x100), sizeof(code));
 	fclose(f);
+	/* the path first, so that a test can remove the map even if it kills us */
+	printf("%s\n", path);
+	fflush(stdout);
 	fn = (int (*)(int))(void *)(mem + 0x100);
 	for (i = 0; i < calls; i++)
 		fn(50000000);
-	printf("%s\n", path);
 	return 0;
 }
