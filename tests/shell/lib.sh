@@ -21,6 +21,8 @@ trap 'cd /; rm -rf "$TRASH"' EXIT
 cd "$TRASH" || exit 1
 # sonde's own caches (e.g. inflated debug files) stay in the test's temp dir
 export XDG_CACHE_HOME=$TRASH/.cache
+# and so do the temp files of the tools a test runs (Chromium leaves its dirs behind)
+mkdir -p "$TRASH/.tmp" && export TMPDIR=$TRASH/.tmp
 
 TEST_SCRIPT=$(basename "$0" .sh)
 
