@@ -24,6 +24,13 @@ struct cc_link {
 	const struct frame *frame; /* the node's */
 	u64 ip;			   /* the raw ip of the chain that made the node */
 	u32 node;
+	/*
+	 * the child the last walk from here found for a frame, the child's
+	 * own, when no compare on that walk's path looked at the raw ip:
+	 * while no child is added here, the same frame walks the same path
+	 * to the same child (0: none)
+	 */
+	u32 hint;
 };
 
 RBTREE_GENERATE_LINKED(cc_kids, cc_link, rb)
@@ -61,6 +68,7 @@ static u32 node_new(struct hists *hists, const struct frame *frame, u64 ip)
 	l->frame = frame;
 	l->ip = ip;
 	l->node = idx;
+	l->hint = 0;
 	return hists->nr_nodes++;
 }
 
@@ -71,7 +79,7 @@ static u32 node_new(struct hists *hists, const struct frame *frame, u64 ip)
  * both have a symbol (names for inlined ones), else the raw ips; this
  * mixed order is not total, as in perf.
  */
-static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
+static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip, bool *used_ip)
 {
 	const struct frame *cf = c->frame;
 	long dc, df;
@@ -90,7 +98,46 @@ static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 		}
 		return cf->sym->start < f->sym->start ? -1 : cf->sym->start > f->sym->start;
 	}
+	*used_ip = true;
 	return c->ip < ip ? -1 : c->ip > ip;
+}
+
+/*
+ * struct chain_memo - an entry's last appended chain and the node it ended
+ * at, when that append added no node and no compare on its walk looked at
+ * a raw ip: the entry's trie has not changed since (only its own appends
+ * change it), so the same frames walk to the same end. A sample stream
+ * repeats chains (the same suffixes in --children), and comparing an
+ * array beats chasing the trie's nodes.
+ */
+struct chain_memo {
+	const struct frame **frames;
+	u32 n, alloc;
+	u32 end; /* the end node, 0: the memo holds nothing */
+};
+
+void hists_chain_memos_release(struct hists *hists)
+{
+	for (u32 i = 0; i < hists->nr_chain_memos; i++)
+		free(hists->chain_memos[i].frames);
+	free(hists->chain_memos);
+	hists->chain_memos = NULL;
+	hists->nr_chain_memos = hists->alloc_chain_memos = 0;
+}
+
+/* entry_memo - @e's memo, made empty on first use */
+static struct chain_memo *entry_memo(struct hists *hists, struct hist_entry *e)
+{
+	if (!e->chain_memo) {
+		if (hists->nr_chain_memos == hists->alloc_chain_memos) {
+			hists->alloc_chain_memos = hists->alloc_chain_memos ? 2 * hists->alloc_chain_memos : 256;
+			hists->chain_memos = xreallocarray(hists->chain_memos, hists->alloc_chain_memos,
+							   sizeof(*hists->chain_memos));
+		}
+		memset(&hists->chain_memos[hists->nr_chain_memos], 0, sizeof(struct chain_memo));
+		e->chain_memo = ++hists->nr_chain_memos;
+	}
+	return &hists->chain_memos[e->chain_memo - 1];
 }
 
 /*
@@ -102,9 +149,18 @@ static int chain_match(const struct cc_link *c, const struct frame *f, u64 ip)
 void hists_chain_append(struct hists *hists, struct hist_entry *e, const struct frame *const *cur,
 			const u64 *ips, u32 n, u64 period)
 {
+	struct chain_memo *m = entry_memo(hists, e);
+	bool changed = false, used_ip = false;
 	struct cc_link *l;
 	u32 idx;
 
+	bool shortcuts = !hists->opts.chain_walk_all;
+
+	if (shortcuts && m->end && m->n == n && !memcmp(m->frames, cur, n * sizeof(*cur))) {
+		hists->nodes[m->end].hit += period;
+		hists->nodes[m->end].count++;
+		return;
+	}
 	if (!e->chain)
 		e->chain = node_new(hists, NULL, 0);
 	if (n > e->max_depth)
@@ -113,17 +169,31 @@ void hists_chain_append(struct hists *hists, struct hist_entry *e, const struct 
 	for (u32 i = 0; i < n; i++) {
 		const struct frame *f = cur[i];
 		u64 ip = ips[i];
-		struct cc_link *x = RB_ROOT(&l->kids), *parent = NULL;
+		struct cc_link *x, *parent = NULL;
+		bool walk_ip = false;
 		int r = 1;
 
+		/* consecutive samples mostly share their chains: the last walk's answer */
+		if (l->hint && shortcuts) {
+			x = link_at(hists, l->hint);
+			if (x->frame == f) {
+				l = x;
+				continue;
+			}
+		}
+		x = RB_ROOT(&l->kids);
 		while (x) {
-			r = chain_match(x, f, ip);
+			r = chain_match(x, f, ip, &walk_ip);
 			if (!r)
 				break;
 			parent = x;
 			x = r < 0 ? RB_LEFT(x, rb) : RB_RIGHT(x, rb);
 		}
-		if (!x) {
+		if (x) {
+			/* a hint is the same frame's answer, so its match was by identity */
+			l->hint = walk_ip || x->frame != f ? 0 : x->node;
+			used_ip |= walk_ip;
+		} else {
 			u32 c = node_new(hists, f, ip);
 			struct cc_node *N = hists->nodes;
 
@@ -132,12 +202,25 @@ void hists_chain_append(struct hists *hists, struct hist_entry *e, const struct 
 			N[l->node].first_child = c;
 			N[l->node].nr_children++;
 			RBTREE_LINK(cc_kids, &l->kids, x, parent, r < 0);
+			/* the new child may reshape the walks: none is known now */
+			l->hint = 0;
+			changed = true;
 		}
 		l = x;
 	}
 	idx = l->node;
 	hists->nodes[idx].hit += period;
 	hists->nodes[idx].count++;
+	m->end = 0;
+	if (!changed && !used_ip) {
+		if (n > m->alloc) {
+			m->alloc = n;
+			m->frames = xreallocarray(m->frames, n, sizeof(*m->frames));
+		}
+		memcpy(m->frames, cur, n * sizeof(*cur));
+		m->n = n;
+		m->end = idx;
+	}
 }
 
 void hists_chain_cursor(const struct hists *hists, const struct resolved_frame *chain, u32 n,

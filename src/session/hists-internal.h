@@ -45,6 +45,9 @@ void hists_tf_release(struct tf_tree *t);
 
 /* hists-chain.c */
 
+/* hists_chain_memos_release - free the entries' chain memos (hists_release) */
+void hists_chain_memos_release(struct hists *hists);
+
 /*
  * hists_chain_append - add the path @cur[0..n) (raw ips @ips) to @e's trie
  * with @period, as perf's red-black walk finds children; only the end

@@ -68,6 +68,7 @@ void hists_release(struct hists *hists)
 	free(hists->link_chunks);
 	free(hists->grp_pool);
 	free(hists->memo);
+	hists_chain_memos_release(hists);
 	hists_tf_release(hists->tf_tree);
 	u64map_release(&hists->child_of);
 	memset(hists, 0, sizeof(*hists));
@@ -434,6 +435,7 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	e->pos = pos;
 	e->period = e->nr_events = e->acc_period = e->acc_events = 0;
 	e->chain = 0;
+	e->chain_memo = 0;
 	e->max_depth = 0;
 	hists->table[i] = e;
 	hists->entries = xgrow(hists->entries, hists->nr_entries + 1, &hists->alloc_entries, sizeof(*hists->entries));

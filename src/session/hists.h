@@ -149,6 +149,7 @@ struct hist_entry {
 	u32 max_depth;		    /* longest chain appended (perf's caller-above-callee rule) */
 	u32 seq;		    /* the sample that made it (hists->nr_samples then) */
 	u32 pos;		    /* its place in that sample: 0 self, then chain order */
+	u32 chain_memo;		    /* its last chain (hists->chain_memos, index + 1), or 0 */
 	u64 seen_in;		    /* the last sample (hists->nr_samples then) that counted it */
 	u64 hash;
 	struct hist_group_val *grp; /* group view: one per member (leader first), or NULL */
@@ -188,6 +189,7 @@ struct hists_opts {
 	int nr_fields;	       /* 0: perf's default columns */
 	int nr_sort_first;     /* -F with --sort: keys[0..n) order the rows before the fields */
 	bool mem_mode;	       /* --mem-mode: a sample's weight is its period; data_src keys */
+	bool chain_walk_all;   /* tests: every chain walks its trie from the root (no memo, no hints) */
 };
 
 /*
@@ -217,6 +219,8 @@ struct hists {
 	struct hist_group_val *grp_pool; /* owned: nr_entries * nr_group values */
 	struct tf_tree *tf_tree;     /* trace_fields: perf's input tree, replayed (hists-sort.c) */
 	struct hist_memo *memo;	     /* --children: recent frame -> entry lookups (hists.c) */
+	struct chain_memo *chain_memos; /* entries' last chains (hists-chain.c) */
+	u32 nr_chain_memos, alloc_chain_memos;
 };
 
 /* sort_key_parse - "comm" -> SORT_COMM ("symbol" and "sym" alike). Returns -1 if unknown. */

@@ -283,3 +283,100 @@ TEST(hists_decay_ages_and_removes)
 	hists_release(&h);
 	fx_release(&fx);
 }
+
+static int gapped_loader(struct machine *m, struct dso *dso, void *arg)
+{
+	static const char *const names[] = { "a", "b", "c", "d" };
+
+	(void)arg;
+	dso->ss = symsrc_new(m->names);
+	for (int i = 0; i < 4; i++)
+		symtab_add(&dso->ss->symtab, 0x100 * (i + 1), 0x80, 1, 2, names[i]);
+	symtab_finish(&dso->ss->symtab, false);
+	dso->ss->is_loaded = true;
+	dso->ss->kind = SYMSRC_ELF;
+	return 0;
+}
+
+/*
+ * The chain memo and the walk hints are shortcuts: a trie built with them
+ * is the trie built by walking every chain from the root. Random chains
+ * over frames that compare by symbol and frames without a symbol (compared
+ * by raw ip, perf's order that is not total), in both orders and modes.
+ * The symbols' frames come with varying raw ips, as return addresses do.
+ */
+TEST(hists_chain_shortcuts_build_the_same_trie)
+{
+	struct fixture fx;
+	const struct frame *pool[16];
+	u32 seed = 12345;
+
+	/* symbols of 0x80 bytes every 0x100: addresses with and without one interleave */
+	static const u64 at[16] = { 0x108, 0x170, 0x190, 0x1f0, 0x118, 0x208, 0x248, 0x2c0,
+				    0x0f0, 0x308, 0x390, 0x278, 0x408, 0x4f8, 0x440, 0x480 };
+
+	fx_init(&fx);
+	fx.m.loader = gapped_loader;
+	for (int i = 0; i < 16; i++)
+		pool[i] = machine_resolve_ip(&fx.m, fx.t, PERF_RECORD_MISC_USER, 0x10000 + at[i]);
+	/* a symbol's frame is one for all its addresses; one without a symbol is its address's */
+	ASSERT_TRUE(pool[0]->sym && pool[0] == pool[4] && !pool[2]->sym && pool[2] != pool[3]);
+	for (int mode = 0; mode < 4; mode++) {
+		struct hists h[2];
+		struct hists_opts o;
+
+		opts_default(&o, mode & 1);
+		o.cc.order = mode & 2 ? ORDER_CALLER : ORDER_CALLEE;
+		for (int k = 0; k < 2; k++) {
+			o.chain_walk_all = k == 1;
+			hists_init(&h[k], &o);
+		}
+		for (int s = 0; s < 3000; s++) {
+			struct resolved_frame frames[6];
+			struct hist_sample hs;
+			u32 n, k;
+
+			seed = seed * 1103515245 + 12345;
+			n = 1 + (seed >> 16) % 6;
+			memset(frames, 0, sizeof(frames));
+			for (u32 j = 0; j < n; j++) {
+				seed = seed * 1103515245 + 12345;
+				/* a few hot chains repeat, as in a real profile */
+				k = (seed >> 16) % (s % 3 ? 6 : 16);
+				frames[j].frame = pool[k];
+				/*
+				 * the raw ips of a symbol's frame vary: return addresses in
+				 * it, or just past its end after a call that never returns
+				 */
+				seed = seed * 1103515245 + 12345;
+				frames[j].ip = pool[k]->sym ? 0x10000 + (at[k] & ~0xffull) + (seed >> 16) % 0xc0
+							  : pool[k]->ip;
+			}
+			memset(&hs, 0, sizeof(hs));
+			hs.thread = fx.t;
+			hs.frame = frames[0].frame;
+			hs.chain = frames;
+			hs.nr_chain = n;
+			hs.period = 1 + s % 7;
+			hs.cpu = hs.socket = -1;
+			hists_add(&h[0], &hs);
+			hists_add(&h[1], &hs);
+		}
+		EXPECT_EQ(h[0].nr_entries, h[1].nr_entries);
+		EXPECT_EQ(h[0].nr_nodes, h[1].nr_nodes);
+		for (size_t i = 0; i < h[0].nr_entries && i < h[1].nr_entries; i++)
+			EXPECT_EQ(h[0].entries[i]->chain, h[1].entries[i]->chain);
+		for (u32 i = 1; i < h[0].nr_nodes && i < h[1].nr_nodes; i++) {
+			const struct cc_node *a = &h[0].nodes[i], *b = &h[1].nodes[i];
+
+			EXPECT_TRUE(a->frame == b->frame);
+			EXPECT_EQ(a->first_child, b->first_child);
+			EXPECT_EQ(a->next_sibling, b->next_sibling);
+			EXPECT_EQ(a->hit, b->hit);
+			EXPECT_EQ(a->count, b->count);
+		}
+		hists_release(&h[0]);
+		hists_release(&h[1]);
+	}
+	fx_release(&fx);
+}
