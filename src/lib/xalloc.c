@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void die(const char *fmt, ...)
 {
@@ -38,6 +39,26 @@ void *xaligned_alloc(size_t align, size_t size)
 	size_t n = size ? (size + align - 1) / align * align : align;
 
 	return check(aligned_alloc(align, n), n);
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void madvise_huge(void *p, size_t len)
+{
+	uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+
+	/* below a huge page's worth there is nothing to gain; EINVAL without THP is fine */
+	if (end > start && end - start >= HUGE_PAGE)
+		(void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
+void *xhuge_alloc(size_t size)
+{
+	void *p = xaligned_alloc(HUGE_PAGE, size);
+
+	madvise_huge(p, (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+	return p;
 }
 
 void *xzalloc(size_t size)

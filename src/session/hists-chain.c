@@ -38,6 +38,10 @@ RBTREE_GENERATE_LINKED(cc_kids, cc_link, rb)
 /* a link is one cache line, its chunk line-aligned: a walk reads one line per node */
 _Static_assert(sizeof(struct cc_link) == 64, "struct cc_link is one cache line");
 #define LINKS_PER_CHUNK 4096u
+/* past the first 2 MiB of links, chunks come in blocks of a huge page */
+#define HUGE_BYTES ((size_t)2 << 20)
+#define LINK_CHUNKS_PER_BLOCK ((u32)(HUGE_BYTES / (LINKS_PER_CHUNK * sizeof(struct cc_link))))
+_Static_assert(LINK_CHUNKS_PER_BLOCK == 8, "eight chunks of links make a huge page");
 
 /* link_at - the link of node @idx */
 static inline struct cc_link *link_at(const struct hists *hists, u32 idx)
@@ -52,14 +56,31 @@ static u32 node_new(struct hists *hists, const struct frame *frame, u64 ip)
 	struct cc_link *l;
 
 	if (idx == hists->alloc_nodes) {
+		size_t bytes;
+
 		hists->alloc_nodes *= 2;
 		hists->nodes = xreallocarray(hists->nodes, hists->alloc_nodes, sizeof(*hists->nodes));
+		/* a big pool is faulted in page by page as it fills: huge pages fault 512x less */
+		bytes = (size_t)hists->alloc_nodes * sizeof(*hists->nodes);
+		if (bytes >= 4 * HUGE_BYTES)
+			madvise_huge(hists->nodes, bytes);
 	}
 	if (idx / LINKS_PER_CHUNK == hists->nr_link_chunks) {
-		hists->link_chunks = xreallocarray(hists->link_chunks, hists->nr_link_chunks + 1,
+		u32 k = hists->nr_link_chunks;
+
+		hists->link_chunks = xreallocarray(hists->link_chunks, (k + LINK_CHUNKS_PER_BLOCK),
 						   sizeof(*hists->link_chunks));
-		hists->link_chunks[hists->nr_link_chunks++] =
-			xaligned_alloc(64, LINKS_PER_CHUNK * sizeof(**hists->link_chunks));
+		if (k < LINK_CHUNKS_PER_BLOCK) {
+			/* a small trie: chunk by chunk, in small pages */
+			hists->link_chunks[hists->nr_link_chunks++] =
+				xaligned_alloc(64, LINKS_PER_CHUNK * sizeof(**hists->link_chunks));
+		} else {
+			/* a big one: a huge page's block of chunks (hists_release frees blocks) */
+			struct cc_link *block = xhuge_alloc(HUGE_BYTES);
+
+			for (u32 j = 0; j < LINK_CHUNKS_PER_BLOCK; j++)
+				hists->link_chunks[hists->nr_link_chunks++] = block + j * LINKS_PER_CHUNK;
+		}
 	}
 	memset(&hists->nodes[idx], 0, sizeof(*hists->nodes));
 	hists->nodes[idx].frame = frame;
@@ -115,6 +136,17 @@ struct chain_memo {
 	u32 n, alloc;
 	u32 end; /* the end node, 0: the memo holds nothing */
 };
+
+void hists_links_release(struct hists *hists)
+{
+	/* chunks past the first block's worth were allocated a block at a time */
+	for (u32 i = 0; i < hists->nr_link_chunks; i++)
+		if (i < LINK_CHUNKS_PER_BLOCK || i % LINK_CHUNKS_PER_BLOCK == 0)
+			free(hists->link_chunks[i]);
+	free(hists->link_chunks);
+	hists->link_chunks = NULL;
+	hists->nr_link_chunks = 0;
+}
 
 void hists_chain_memos_release(struct hists *hists)
 {

@@ -45,6 +45,9 @@ void hists_tf_release(struct tf_tree *t);
 
 /* hists-chain.c */
 
+/* hists_links_release - free the callchain nodes' tree links (hists_release) */
+void hists_links_release(struct hists *hists);
+
 /* hists_chain_memos_release - free the entries' chain memos (hists_release) */
 void hists_chain_memos_release(struct hists *hists);
 

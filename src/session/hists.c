@@ -63,9 +63,7 @@ void hists_release(struct hists *hists)
 	free(hists->entries);
 	free(hists->table);
 	free(hists->nodes);
-	for (u32 i = 0; i < hists->nr_link_chunks; i++)
-		free(hists->link_chunks[i]);
-	free(hists->link_chunks);
+	hists_links_release(hists);
 	free(hists->grp_pool);
 	free(hists->memo);
 	hists_chain_memos_release(hists);
