@@ -371,7 +371,7 @@ static const struct bench epoll_benches[] = {
 static const struct bench internals_benches[] = {
 	{ "synthesize", "Benchmark perf event synthesis", bench_internals_synthesize },
 	{ "kallsyms-parse", "Benchmark kallsyms parsing", bench_internals_kallsyms_parse },
-	{ "inject-build-id", "Benchmark build-id injection", NULL },
+	{ "inject-build-id", "Benchmark build-id injection", bench_internals_inject_build_id },
 	{ "evlist-open-close", "Benchmark evlist open and close", bench_internals_evlist_open_close },
 	{ NULL, NULL, NULL },
 };

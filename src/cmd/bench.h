@@ -62,6 +62,8 @@ int bench_numa_mem(int argc, const char **argv);
 int bench_mem_find_bit(int argc, const char **argv);
 int bench_internals_kallsyms_parse(int argc, const char **argv);
 int bench_internals_evlist_open_close(int argc, const char **argv);
+/* bench-inject.c: inject -b and --buildid-all on a synthesized pipe, in a child each run */
+int bench_internals_inject_build_id(int argc, const char **argv);
 int bench_breakpoint_thread(int argc, const char **argv);
 int bench_breakpoint_enable(int argc, const char **argv);
 

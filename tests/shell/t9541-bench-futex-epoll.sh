@@ -93,6 +93,36 @@ test_expect_success PERF 'internals synthesize, kallsyms-parse, evlist-open-clos
 	same internals evlist-open-close -h
 '
 
+# inject-build-id maps the loaded objects that have a build-id: perf's and
+# sonde's are not the same libraries, so their count is masked too, and
+# the memory the child used
+inject_mask() {
+	sed -E -e 's/(took:) [0-9]+\.[0-9]{3} msec \(\+- [0-9]+\.[0-9]{3} msec\)/\1 N msec (+- N msec)/' \
+		-e 's/(per event:) [0-9]+\.[0-9]{3} usec \(\+- [0-9]+\.[0-9]{3} usec\)/\1 N usec (+- N usec)/' \
+		-e 's/(memory usage:) [0-9]+ KB \(\+- [0-9]+ KB\)/\1 N KB (+- N KB)/' \
+		-e 's/Child [0-9]+ exited/Child N exited/' -e 's/Collected [0-9]+ DSOs/Collected N DSOs/' | mask
+}
+
+# same_inject ARGS...: same as same(), with inject_mask
+same_inject() {
+	local rc1=0 rc2=0
+	perf_cached bench perf_bench internals inject-build-id "$@" >perf.raw || rc1=$?
+	"$SONDE" bench internals inject-build-id "$@" >sonde.raw 2>&1 </dev/null || rc2=$?
+	inject_mask <perf.raw >expect
+	inject_mask <sonde.raw >actual
+	test_cmp expect actual || { echo "differs: bench internals inject-build-id $*"; return 1; }
+	[ "$rc1" = "$rc2" ] || { echo "exit $rc2, perf $rc1: inject-build-id $*"; return 1; }
+}
+
+test_expect_success PERF 'internals inject-build-id: layout, -v, -i/-m/-n, -h' '
+	same_inject -i 3 -m 5 -n 4 &&
+	test_grep "^  Average build-id-all injection took: N msec \\(\\+- N msec\\)$" actual &&
+	test_grep "^  Average time per event: N usec" actual &&
+	same_inject -v -i 2 -m 3 -n 2 &&
+	test_grep "^   Child N exited with 0$" actual &&
+	same_inject -h
+'
+
 test_expect_success PERF 'mem find_bit: every bitmap size and set-bit count, -i, -j' '
 	same mem find_bit -i 2 -j 10 &&
 	test_grep "^10 operations 2048 bits set of 2048 bits" actual &&
