@@ -1088,12 +1088,40 @@ void data_reader_hold(struct data_reader *r, const union perf_event *ev)
 	r->held_from = ev && data_reader_record_kept(r, ev) ? (u64)((const u8 *)ev - r->map) : ~0ULL;
 }
 
+/*
+ * next_mapped - the common case at the cost of a few compares: a whole,
+ * aligned kernel record in the mapping, in host order, nothing
+ * decompressed pending. 0 sends the caller down the general path.
+ */
+static inline int next_mapped(struct data_reader *r, union perf_event **evp, u64 *offset)
+{
+	struct perf_event_header hdr;
+	const u8 *p;
+
+	if (r->is_stream || r->hdr.needs_swap || r->dbuf_len > r->dbuf_pos ||
+	    r->pos >= r->data_end || r->data_end - r->pos < sizeof(hdr))
+		return 0;
+	p = r->cur + r->pos;
+	memcpy(&hdr, p, sizeof(hdr));
+	if (hdr.type >= PERF_RECORD_USER_TYPE_START || ((uintptr_t)p & 7) ||
+	    hdr.size > r->data_end - r->pos || hdr.size < min_size(hdr.type))
+		return 0;
+	*offset = r->pos;
+	*evp = (union perf_event *)p;
+	r->in_comp = false;
+	r->pos += hdr.size;
+	drop_consumed(r, *offset);
+	return 1;
+}
+
 int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 		     struct data_error *err)
 {
 	union perf_event *ev = NULL;
 	int ret;
 
+	if (next_mapped(r, evp, offset))
+		return 1;
 	for (;;) {
 		if (r->dbuf_len > r->dbuf_pos) {
 			ret = next_decompressed(r, evp, offset, err);

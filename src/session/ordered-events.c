@@ -50,13 +50,15 @@ struct run {
 	size_t start, end;
 };
 
+struct head;
+
 struct ordered_events {
 	struct entry *entries;
 	size_t hi, alloc;	/* entries[0..hi) are used, holes included */
 	size_t nr;		/* records queued, not yet delivered */
 	struct run *runs;	/* by start: arrival order */
 	size_t nr_runs, runs_alloc;
-	size_t *heap;		/* indices into runs, during a flush */
+	struct head *heap;	/* the runs' heads, during a flush */
 	size_t heap_alloc;
 	u64 max_time;
 	u64 last_delivered;
@@ -177,14 +179,16 @@ static void entry_append(struct ordered_events *oe, uintptr_t ref, u64 time, siz
 		compact(oe);
 		last = oe->nr_runs ? &oe->runs[oe->nr_runs - 1] : NULL;
 	}
-	oe->entries = xgrow(oe->entries, oe->hi + 1, &oe->alloc, sizeof(*oe->entries));
+	if (oe->hi == oe->alloc)
+		oe->entries = xgrow(oe->entries, oe->hi + 1, &oe->alloc, sizeof(*oe->entries));
 	e = &oe->entries[oe->hi];
 	e->time = time;
 	e->ref = ref;
 	if (last && last->end == oe->hi && !entry_before(e, &oe->entries[oe->hi - 1])) {
 		last->end++;
 	} else {
-		oe->runs = xgrow(oe->runs, oe->nr_runs + 1, &oe->runs_alloc, sizeof(*oe->runs));
+		if (oe->nr_runs == oe->runs_alloc)
+			oe->runs = xgrow(oe->runs, oe->nr_runs + 1, &oe->runs_alloc, sizeof(*oe->runs));
 		oe->runs[oe->nr_runs++] = (struct run){ oe->hi, oe->hi + 1 };
 	}
 	oe->hi++;
@@ -278,27 +282,30 @@ static void entry_release(struct ordered_events *oe, const struct entry *e)
 	}
 }
 
-/* run @a's head goes before run @b's: earlier time, or the same time and arrived first */
-static inline bool run_before(const struct ordered_events *oe, size_t a, size_t b)
-{
-	const struct entry *ea = &oe->entries[oe->runs[a].start];
-	const struct entry *eb = &oe->entries[oe->runs[b].start];
+/* a run's head in the merge: its time and index (arrival order breaks ties) */
+struct head {
+	u64 time;
+	size_t at;
+	size_t run;
+};
 
-	return ea->time < eb->time || (ea->time == eb->time && ea < eb);
+static inline bool head_before(const struct head *a, const struct head *b)
+{
+	return a->time < b->time || (a->time == b->time && a->at < b->at);
 }
 
-static void heap_down(struct ordered_events *oe, size_t n, size_t i)
+static void heap_down(struct head *h, size_t n, size_t i)
 {
-	size_t *h = oe->heap, v = h[i];
+	struct head v = h[i];
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && run_before(oe, h[c + 1], h[c]))
+		if (c + 1 < n && head_before(&h[c + 1], &h[c]))
 			c++;
-		if (!run_before(oe, h[c], v))
+		if (!head_before(&h[c], &v))
 			break;
 		h[i] = h[c];
 		i = c;
@@ -311,18 +318,23 @@ static int deliver_front(struct ordered_events *oe, u64 limit, bool all, size_t 
 			 ordered_events_deliver_fn *fn, void *arg)
 {
 	size_t done = 0, n = oe->nr_runs, kept = 0;
+	struct head *h;
 	int err = 0;
 
 	if (!oe->nr)
 		return 0;
 	oe->heap = xgrow(oe->heap, n, &oe->heap_alloc, sizeof(*oe->heap));
-	for (size_t i = 0; i < n; i++)
-		oe->heap[i] = i;
+	h = oe->heap;
+	for (size_t i = 0; i < n; i++) {
+		h[i].at = oe->runs[i].start;
+		h[i].time = oe->entries[h[i].at].time;
+		h[i].run = i;
+	}
 	for (size_t i = n / 2; i-- > 0;)
-		heap_down(oe, n, i);
+		heap_down(h, n, i);
 	while (n && done < max) {
-		struct run *r = &oe->runs[oe->heap[0]];
-		struct entry e = oe->entries[r->start];
+		struct run *r = &oe->runs[h[0].run];
+		struct entry e = oe->entries[h[0].at];
 		const union perf_event *ev = entry_event(&e);
 		const struct record_pos *pos = NULL;
 
@@ -331,12 +343,13 @@ static int deliver_front(struct ordered_events *oe, u64 limit, bool all, size_t 
 		if (oe->keep_pos && (e.ref & REF_COPY))
 			pos = (const struct record_pos *)((const u8 *)ev - sizeof(struct chunk *) -
 							  sizeof(*pos));
-		/* the run's next records are read soon: start fetching one */
-		if (r->start + 2 < r->end)
-			__builtin_prefetch(entry_event(&oe->entries[r->start + 2]));
-		if (++r->start == r->end)
-			oe->heap[0] = oe->heap[--n];
-		heap_down(oe, n, 0);
+		if (++r->start == r->end) {
+			h[0] = h[--n];
+		} else {
+			h[0].at = r->start;
+			h[0].time = oe->entries[r->start].time;
+		}
+		heap_down(h, n, 0);
 		done++;
 		oe->last_delivered = e.time;
 		err = fn(arg, ev, e.time, pos);

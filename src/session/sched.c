@@ -82,6 +82,36 @@ static const char *field_name(enum sched_kind kind, enum sched_fid fid)
 	}
 }
 
+static bool is_string(enum sched_fid fid)
+{
+	return fid == SF_COMM || fid == SF_NEXT_COMM;
+}
+
+/* the numeric fields to read per sample */
+static void plan_numbers(struct sched_evinfo *info)
+{
+	info->nr_num = 0;
+	for (int f = 0; f < SF_NR; f++) {
+		const struct sched_field *sf = &info->f[f];
+		struct sched_num *n;
+
+		if (!sf->size || is_string(f))
+			continue;
+		if (sf->offset < 0 || sf->offset > 0xffff) {
+			/* never met in a tracepoint: read nothing rather than guess */
+			info->kind = SCHED_NONE;
+			return;
+		}
+		n = &info->num[info->nr_num++];
+		n->fid = (u8)f;
+		n->offset = (u16)sf->offset;
+		/* other sizes never occur here; 8 bytes are read as before */
+		n->width = sf->size == 1 || sf->size == 2 || sf->size == 4 ? (u8)sf->size : 8;
+		n->shift = (u8)(64 - 8 * n->width);
+		n->is_signed = sf->is_signed && n->width < 8;
+	}
+}
+
 int sched_decoder_init(struct sched_decoder *dec, struct session *session)
 {
 	const struct perf_header *h = data_reader_header(session->reader);
@@ -119,7 +149,9 @@ int sched_decoder_init(struct sched_decoder *dec, struct session *session)
 			info->f[f].is_dynamic = ff->flags & TEP_FIELD_IS_DYNAMIC;
 			info->f[f].is_signed = ff->flags & TEP_FIELD_IS_SIGNED;
 		}
+		plan_numbers(info);
 	}
+	dec->comms = true;
 	return 0;
 }
 
@@ -136,34 +168,6 @@ bool sched_decoder_has(const struct sched_decoder *dec, enum sched_kind kind)
 		if (dec->ev[i].kind == kind)
 			return true;
 	return false;
-}
-
-static s64 field_num(const struct sched_field *f, const u8 *raw, u32 size)
-{
-	if (!f->size || (u32)(f->offset + f->size) > size)
-		return 0;
-	switch (f->size) {
-	case 1:
-		return f->is_signed ? (s64)(int8_t)raw[f->offset] : (s64)raw[f->offset];
-	case 2: {
-		u16 v;
-
-		memcpy(&v, raw + f->offset, 2);
-		return f->is_signed ? (s64)(int16_t)v : (s64)v;
-	}
-	case 4: {
-		u32 v;
-
-		memcpy(&v, raw + f->offset, 4);
-		return f->is_signed ? (s64)(s32)v : (s64)v;
-	}
-	default: {
-		u64 v;
-
-		memcpy(&v, raw + f->offset, 8);
-		return (s64)v;
-	}
-	}
 }
 
 /* a string field: *@str into @raw, its length up to the first NUL */
@@ -197,6 +201,7 @@ enum sched_kind sched_decode(const struct sched_decoder *dec, const struct evsel
 	const struct sched_evinfo *info;
 	const u8 *raw = sample->raw_data;
 	u32 size = sample->raw_size;
+	s64 v[SF_NR] = { 0 };
 
 	if (evsel->idx < 0 || evsel->idx >= dec->nr || !raw)
 		return SCHED_NONE;
@@ -204,16 +209,41 @@ enum sched_kind sched_decode(const struct sched_decoder *dec, const struct evsel
 	rec->kind = info->kind;
 	if (info->kind == SCHED_NONE)
 		return SCHED_NONE;
-	field_str(&info->f[SF_COMM], raw, size, &rec->comm, &rec->comm_len);
-	rec->pid = (int)field_num(&info->f[SF_PID], raw, size);
-	rec->prio = (int)field_num(&info->f[SF_PRIO], raw, size);
-	rec->state = field_num(&info->f[SF_STATE], raw, size);
-	field_str(&info->f[SF_NEXT_COMM], raw, size, &rec->next_comm, &rec->next_comm_len);
-	rec->next_pid = (int)field_num(&info->f[SF_NEXT_PID], raw, size);
-	rec->next_prio = (int)field_num(&info->f[SF_NEXT_PRIO], raw, size);
-	rec->cpu = (int)field_num(&info->f[SF_CPU], raw, size);
-	rec->dest_cpu = (int)field_num(&info->f[SF_DEST_CPU], raw, size);
-	rec->runtime = (u64)field_num(&info->f[SF_RUNTIME], raw, size);
+	/*
+	 * each field is 8 bytes loaded and shifted into place (its width and
+	 * sign folded into the shift): no branch on the field's type; a field
+	 * past the end of a short payload reads as 0
+	 */
+	for (int i = 0; i < info->nr_num; i++) {
+		const struct sched_num *n = &info->num[i];
+		u64 x = 0;
+
+		if ((u32)n->offset + 8 <= size)
+			memcpy(&x, raw + n->offset, 8);
+		else if ((u32)n->offset + n->width <= size)
+			memcpy(&x, raw + n->offset, n->width);
+		else
+			continue;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		x <<= n->shift; /* the field's bytes come first: to the top */
+#endif
+		v[n->fid] = n->is_signed ? (s64)x >> n->shift : (s64)(x >> n->shift);
+	}
+	rec->pid = (int)v[SF_PID];
+	rec->prio = (int)v[SF_PRIO];
+	rec->state = v[SF_STATE];
+	rec->next_pid = (int)v[SF_NEXT_PID];
+	rec->next_prio = (int)v[SF_NEXT_PRIO];
+	rec->cpu = (int)v[SF_CPU];
+	rec->dest_cpu = (int)v[SF_DEST_CPU];
+	rec->runtime = (u64)v[SF_RUNTIME];
+	if (dec->comms) {
+		field_str(&info->f[SF_COMM], raw, size, &rec->comm, &rec->comm_len);
+		field_str(&info->f[SF_NEXT_COMM], raw, size, &rec->next_comm, &rec->next_comm_len);
+	} else {
+		rec->comm = rec->next_comm = "";
+		rec->comm_len = rec->next_comm_len = 0;
+	}
 	return info->kind;
 }
 

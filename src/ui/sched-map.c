@@ -188,6 +188,7 @@ int sched_map(struct session *session, const struct sched_map_opts *opts)
 	int ret;
 
 	sched_decoder_init(&r.dec, session);
+	r.dec.comms = false; /* names come from the threads */
 	if (h->nr_cpus_avail)
 		map_grow(&r, (int)h->nr_cpus_avail - 1);
 	if (opts->cpus) {

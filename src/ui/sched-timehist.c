@@ -714,6 +714,7 @@ int sched_timehist(struct session *session, const struct sched_timehist_opts *op
 		resolver_release(&r.res);
 		return 1;
 	}
+	r.dec.comms = opts->next; /* only -n prints a name from the payload */
 	r.vis_cols = (h->nr_cpus_avail > 0 ? (int)h->nr_cpus_avail : 1) + 1;
 	r.print_events = !opts->summary_only;
 	r.tool.sample = th_sample;
