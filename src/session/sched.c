@@ -87,14 +87,14 @@ static bool is_string(enum sched_fid fid)
 	return fid == SF_COMM || fid == SF_NEXT_COMM;
 }
 
-/* the numeric fields to read per sample */
+/* how to read each numeric field per sample */
 static void plan_numbers(struct sched_evinfo *info)
 {
-	info->nr_num = 0;
 	for (int f = 0; f < SF_NR; f++) {
 		const struct sched_field *sf = &info->f[f];
-		struct sched_num *n;
+		struct sched_num *n = &info->num[f];
 
+		*n = (struct sched_num){ .width = 8 };
 		if (!sf->size || is_string(f))
 			continue;
 		if (sf->offset < 0 || sf->offset > 0xffff) {
@@ -102,13 +102,12 @@ static void plan_numbers(struct sched_evinfo *info)
 			info->kind = SCHED_NONE;
 			return;
 		}
-		n = &info->num[info->nr_num++];
-		n->fid = (u8)f;
 		n->offset = (u16)sf->offset;
 		/* other sizes never occur here; 8 bytes are read as before */
 		n->width = sf->size == 1 || sf->size == 2 || sf->size == 4 ? (u8)sf->size : 8;
 		n->shift = (u8)(64 - 8 * n->width);
 		n->is_signed = sf->is_signed && n->width < 8;
+		n->mask = ~0ULL;
 	}
 }
 
@@ -195,13 +194,33 @@ static void field_str(const struct sched_field *f, const u8 *raw, u32 size, cons
 	*len = nul ? (int)(nul - (raw + off)) : (int)n;
 }
 
+/*
+ * a numeric field: 8 bytes loaded and shifted into place, its width and
+ * sign folded into the shifts, so no branch depends on the field's type;
+ * absent, or past the end of a short payload, it reads as 0
+ */
+static inline s64 num_at(const struct sched_num *n, const u8 *raw, u32 size)
+{
+	u64 x = 0;
+	s64 v;
+
+	if ((u32)n->offset + 8 <= size)
+		memcpy(&x, raw + n->offset, 8);
+	else if ((u32)n->offset + n->width <= size)
+		memcpy(&x, raw + n->offset, n->width);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x <<= n->shift; /* the field's bytes come first: to the top */
+#endif
+	v = n->is_signed ? (s64)x >> n->shift : (s64)(x >> n->shift);
+	return (s64)((u64)v & n->mask);
+}
+
 enum sched_kind sched_decode(const struct sched_decoder *dec, const struct evsel *evsel,
 			     const struct perf_sample *sample, struct sched_rec *rec)
 {
 	const struct sched_evinfo *info;
 	const u8 *raw = sample->raw_data;
 	u32 size = sample->raw_size;
-	s64 v[SF_NR] = { 0 };
 
 	if (evsel->idx < 0 || evsel->idx >= dec->nr || !raw)
 		return SCHED_NONE;
@@ -209,34 +228,14 @@ enum sched_kind sched_decode(const struct sched_decoder *dec, const struct evsel
 	rec->kind = info->kind;
 	if (info->kind == SCHED_NONE)
 		return SCHED_NONE;
-	/*
-	 * each field is 8 bytes loaded and shifted into place (its width and
-	 * sign folded into the shift): no branch on the field's type; a field
-	 * past the end of a short payload reads as 0
-	 */
-	for (int i = 0; i < info->nr_num; i++) {
-		const struct sched_num *n = &info->num[i];
-		u64 x = 0;
-
-		if ((u32)n->offset + 8 <= size)
-			memcpy(&x, raw + n->offset, 8);
-		else if ((u32)n->offset + n->width <= size)
-			memcpy(&x, raw + n->offset, n->width);
-		else
-			continue;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		x <<= n->shift; /* the field's bytes come first: to the top */
-#endif
-		v[n->fid] = n->is_signed ? (s64)x >> n->shift : (s64)(x >> n->shift);
-	}
-	rec->pid = (int)v[SF_PID];
-	rec->prio = (int)v[SF_PRIO];
-	rec->state = v[SF_STATE];
-	rec->next_pid = (int)v[SF_NEXT_PID];
-	rec->next_prio = (int)v[SF_NEXT_PRIO];
-	rec->cpu = (int)v[SF_CPU];
-	rec->dest_cpu = (int)v[SF_DEST_CPU];
-	rec->runtime = (u64)v[SF_RUNTIME];
+	rec->pid = (int)num_at(&info->num[SF_PID], raw, size);
+	rec->prio = (int)num_at(&info->num[SF_PRIO], raw, size);
+	rec->state = num_at(&info->num[SF_STATE], raw, size);
+	rec->next_pid = (int)num_at(&info->num[SF_NEXT_PID], raw, size);
+	rec->next_prio = (int)num_at(&info->num[SF_NEXT_PRIO], raw, size);
+	rec->cpu = (int)num_at(&info->num[SF_CPU], raw, size);
+	rec->dest_cpu = (int)num_at(&info->num[SF_DEST_CPU], raw, size);
+	rec->runtime = (u64)num_at(&info->num[SF_RUNTIME], raw, size);
 	if (dec->comms) {
 		field_str(&info->f[SF_COMM], raw, size, &rec->comm, &rec->comm_len);
 		field_str(&info->f[SF_NEXT_COMM], raw, size, &rec->next_comm, &rec->next_comm_len);

@@ -69,14 +69,16 @@ struct sched_decoder {
 	struct sched_evinfo {
 		enum sched_kind kind;
 		struct sched_field f[SF_NR];
-		/* the numeric fields present, to read without looking at the absent ones */
-		int nr_num;
+		/*
+		 * how to read each numeric field: 8 bytes at @offset shifted
+		 * into place, masked to 0 when the event lacks the field
+		 */
 		struct sched_num {
-			u8 fid;
-			u8 width; /* bytes read: 1, 2, 4 or 8 */
+			u16 offset;
+			u8 width; /* bytes the field has: 1, 2, 4 or 8 */
 			u8 shift; /* 64 - 8 * width */
 			bool is_signed;
-			u16 offset;
+			u64 mask; /* ~0, or 0 for an absent field */
 		} num[SF_NR];
 	} *ev; /* by evsel->idx */
 };
