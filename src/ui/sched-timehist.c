@@ -186,42 +186,66 @@ struct lbuf {
 	int n;
 };
 
-static void lb_mem(struct lbuf *l, const char *s, int len)
+/* bytes left, keeping one spare */
+static inline int lb_room(const struct lbuf *l)
 {
-	if (len > (int)sizeof(l->b) - 1 - l->n)
-		len = (int)sizeof(l->b) - 1 - l->n;
+	return (int)sizeof(l->b) - 1 - l->n;
+}
+
+/* inline: most calls copy a literal of a few bytes, which then needs no libc call */
+static inline void lb_mem(struct lbuf *l, const char *s, int len)
+{
+	if (len > lb_room(l))
+		len = lb_room(l);
 	memcpy(l->b + l->n, s, (size_t)len);
 	l->n += len;
 }
 
-static void lb_str(struct lbuf *l, const char *s)
+static inline void lb_str(struct lbuf *l, const char *s)
 {
 	lb_mem(l, s, (int)strlen(s));
 }
 
 static void lb_spaces(struct lbuf *l, int n)
 {
-	if (n > (int)sizeof(l->b) - 1 - l->n)
-		n = (int)sizeof(l->b) - 1 - l->n;
-	if (n > 0) {
-		memset(l->b + l->n, ' ', (size_t)n);
+	if (n > lb_room(l))
+		n = lb_room(l);
+	for (int i = 0; i < n; i++)
+		l->b[l->n + i] = ' ';
+	if (n > 0)
 		l->n += n;
+}
+
+/* "00".."99": numbers are written two digits per division */
+static const char digit_pairs[] =
+	"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+	"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/* the decimal digits of @v written backwards, ending just before @end; returns where they start */
+static char *digits_back(char *end, u64 v)
+{
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, digit_pairs + (v % 100) * 2, 2);
+		v /= 100;
 	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, digit_pairs + v * 2, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
 }
 
 /* decimal digits of @v into @out (no NUL); returns their number */
 static int u64_digits(u64 v, char *out)
 {
-	char tmp[24];
-	int n = 0, i = 0;
+	char tmp[24], *start = digits_back(tmp + sizeof(tmp), v);
+	int n = (int)(tmp + sizeof(tmp) - start);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		out[i++] = tmp[--n];
-	return i;
+	memcpy(out, start, (size_t)n);
+	return n;
 }
 
 static int s64_digits(s64 v, char *out)
@@ -233,20 +257,43 @@ static int s64_digits(s64 v, char *out)
 	return u64_digits((u64)v, out);
 }
 
-/* "@whole.@frac" with @nfrac zero-padded fraction digits, right-aligned in @width */
+/* the number of decimal digits of @v */
+static int nr_digits(u64 v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * "@whole.@frac" with @nfrac (at most 9) zero-padded fraction digits,
+ * right-aligned in @width: written in place, back to front
+ */
 static void lb_fixed(struct lbuf *l, u64 whole, u64 frac, int nfrac, int width)
 {
-	char tmp[48];
-	int n = u64_digits(whole, tmp);
+	int n = nr_digits(whole) + 1 + nfrac, pad = width > n ? width - n : 0;
+	char *q;
 
-	tmp[n++] = '.';
-	for (int i = nfrac - 1; i >= 0; i--) {
-		tmp[n + i] = (char)('0' + frac % 10);
-		frac /= 10;
+	if (pad + n > lb_room(l)) {
+		lb_spaces(l, lb_room(l)); /* a full line: nothing more fits */
+		return;
 	}
-	n += nfrac;
-	lb_spaces(l, width - n);
-	lb_mem(l, tmp, n);
+	lb_spaces(l, pad);
+	q = l->b + l->n + n;
+	for (; nfrac >= 2; nfrac -= 2) {
+		q -= 2;
+		memcpy(q, digit_pairs + (frac % 100) * 2, 2);
+		frac /= 100;
+	}
+	if (nfrac)
+		*--q = (char)('0' + frac % 10);
+	*--q = '.';
+	digits_back(q, whole);
+	l->n += n;
 }
 
 /* @ns as msec.usec (truncated), right-aligned in @width */
@@ -290,7 +337,8 @@ static void lb_task_col(struct lbuf *l, const struct thread *t, bool idle)
 
 static void lb_flush(struct lbuf *l)
 {
-	fwrite(l->b, 1, (size_t)l->n, stdout);
+	/* one thread writes: the stream's lock per line only costs */
+	fwrite_unlocked(l->b, 1, (size_t)l->n, stdout);
 	l->n = 0;
 }
 
