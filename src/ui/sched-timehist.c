@@ -10,6 +10,7 @@
 #include "session/resolve.h"
 #include "session/session.h"
 #include "ui/header.h"
+#include "ui/linebuf.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -179,122 +180,7 @@ static bool shown(struct th_run *r, const struct perf_sample *s, const struct th
 	return true;
 }
 
-/* ---- fast line building (printf dominated the run time) ---- */
-
-struct lbuf {
-	char b[1024];
-	int n;
-};
-
-/* bytes left, keeping one spare */
-static inline int lb_room(const struct lbuf *l)
-{
-	return (int)sizeof(l->b) - 1 - l->n;
-}
-
-/* inline: most calls copy a literal of a few bytes, which then needs no libc call */
-static inline void lb_mem(struct lbuf *l, const char *s, int len)
-{
-	if (len > lb_room(l))
-		len = lb_room(l);
-	memcpy(l->b + l->n, s, (size_t)len);
-	l->n += len;
-}
-
-static inline void lb_str(struct lbuf *l, const char *s)
-{
-	lb_mem(l, s, (int)strlen(s));
-}
-
-static void lb_spaces(struct lbuf *l, int n)
-{
-	if (n > lb_room(l))
-		n = lb_room(l);
-	for (int i = 0; i < n; i++)
-		l->b[l->n + i] = ' ';
-	if (n > 0)
-		l->n += n;
-}
-
-/* "00".."99": numbers are written two digits per division */
-static const char digit_pairs[] =
-	"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
-	"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
-
-/* the decimal digits of @v written backwards, ending just before @end; returns where they start */
-static char *digits_back(char *end, u64 v)
-{
-	while (v >= 100) {
-		end -= 2;
-		memcpy(end, digit_pairs + (v % 100) * 2, 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		end -= 2;
-		memcpy(end, digit_pairs + v * 2, 2);
-	} else {
-		*--end = (char)('0' + v);
-	}
-	return end;
-}
-
-/* decimal digits of @v into @out (no NUL); returns their number */
-static int u64_digits(u64 v, char *out)
-{
-	char tmp[24], *start = digits_back(tmp + sizeof(tmp), v);
-	int n = (int)(tmp + sizeof(tmp) - start);
-
-	memcpy(out, start, (size_t)n);
-	return n;
-}
-
-static int s64_digits(s64 v, char *out)
-{
-	if (v < 0) {
-		out[0] = '-';
-		return 1 + u64_digits((u64)(-(v + 1)) + 1, out + 1);
-	}
-	return u64_digits((u64)v, out);
-}
-
-/* the number of decimal digits of @v */
-static int nr_digits(u64 v)
-{
-	int n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
-/*
- * "@whole.@frac" with @nfrac (at most 9) zero-padded fraction digits,
- * right-aligned in @width: written in place, back to front
- */
-static void lb_fixed(struct lbuf *l, u64 whole, u64 frac, int nfrac, int width)
-{
-	int n = nr_digits(whole) + 1 + nfrac, pad = width > n ? width - n : 0;
-	char *q;
-
-	if (pad + n > lb_room(l)) {
-		lb_spaces(l, lb_room(l)); /* a full line: nothing more fits */
-		return;
-	}
-	lb_spaces(l, pad);
-	q = l->b + l->n + n;
-	for (; nfrac >= 2; nfrac -= 2) {
-		q -= 2;
-		memcpy(q, digit_pairs + (frac % 100) * 2, 2);
-		frac /= 100;
-	}
-	if (nfrac)
-		*--q = (char)('0' + frac % 10);
-	*--q = '.';
-	digits_back(q, whole);
-	l->n += n;
-}
+/* ---- lines (ui/linebuf) ---- */
 
 /* @ns as msec.usec (truncated), right-aligned in @width */
 static void lb_ms(struct lbuf *l, u64 ns, int width)
@@ -306,7 +192,6 @@ static void lb_ms(struct lbuf *l, u64 ns, int width)
 static void lb_task(struct lbuf *l, const struct thread *t, bool idle)
 {
 	const struct th_task *k = t ? t->priv : NULL;
-	char tmp[24];
 
 	if (idle) {
 		lb_str(l, "<idle>");
@@ -316,10 +201,10 @@ static void lb_task(struct lbuf *l, const struct thread *t, bool idle)
 	if (t->pid == 0 || (k && k->pid_unknown))
 		return;
 	lb_mem(l, "[", 1);
-	lb_mem(l, tmp, s64_digits(t->tid, tmp));
+	lb_s64(l, t->tid);
 	if (t->pid != t->tid) {
 		lb_mem(l, "/", 1);
-		lb_mem(l, tmp, s64_digits(t->pid, tmp));
+		lb_s64(l, t->pid);
 	}
 	lb_mem(l, "]", 1);
 }
@@ -333,13 +218,6 @@ static void lb_task_col(struct lbuf *l, const struct thread *t, bool idle)
 	start = l->n;
 	lb_task(l, t, idle);
 	lb_spaces(l, 30 - (l->n - start));
-}
-
-static void lb_flush(struct lbuf *l)
-{
-	/* one thread writes: the stream's lock per line only costs */
-	fwrite_unlocked(l->b, 1, (size_t)l->n, stdout);
-	l->n = 0;
 }
 
 /* the switch's callchain as perf shows it: the scheduler's own frames left out */
@@ -374,15 +252,12 @@ static void lb_chain(struct th_run *r, struct lbuf *l, const struct perf_sample 
 static void line_start(struct th_run *r, struct lbuf *l, u64 t, int cpu, int col, char mark,
 		       bool wide)
 {
-	char tmp[24];
-	int n;
-
 	lb_fixed(l, t / 1000000000ULL, (t % 1000000000ULL) / 1000ULL, 6, 15);
 	lb_str(l, " [");
-	n = s64_digits(cpu, tmp);
-	if (cpu >= 0 && n < 4)
-		lb_mem(l, "0000", 4 - n);
-	lb_mem(l, tmp, n);
+	/* "%04d" */
+	if (cpu >= 0 && cpu < 1000)
+		lb_mem(l, "000", cpu < 10 ? 3 : cpu < 100 ? 2 : 1);
+	lb_s64(l, cpu);
 	lb_str(l, "] ");
 	if (r->o->cpu_visual) {
 		lb_mem(l, " ", 1);
@@ -503,14 +378,13 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, struct evsel
 		}
 		lb_mem(&l, " ", 1);
 		if (o->next) {
-			char tmp[24];
 			int start;
 
 			lb_str(&l, " next: ");
 			start = l.n;
 			lb_mem(&l, rec->next_comm, rec->next_comm_len);
 			lb_mem(&l, "[", 1);
-			lb_mem(&l, tmp, s64_digits(rec->next_pid, tmp));
+			lb_s64(&l, rec->next_pid);
 			lb_mem(&l, "]", 1);
 			lb_spaces(&l, 24 - (l.n - start));
 		} else if (o->wakeups && !o->idle_hist) {
