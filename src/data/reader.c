@@ -744,6 +744,7 @@ int data_reader_rewind(struct data_reader *r)
 
 struct evsel *data_reader_evsel_for_id(struct data_reader *r, u64 id)
 {
+	struct id_cache_slot *slot = &r->id_cache[id % ARRAY_SIZE(r->id_cache)];
 	struct evsel *evsel;
 
 	if (r->nr_evsels == 0)
@@ -751,8 +752,6 @@ struct evsel *data_reader_evsel_for_id(struct data_reader *r, u64 id)
 	/* synthesized records carry id 0: they belong to the first event (as in perf) */
 	if (r->nr_evsels == 1 || id == 0)
 		return r->evsels[0];
-	struct id_cache_slot *slot = &r->id_cache[id % ARRAY_SIZE(r->id_cache)];
-
 	if (slot->evsel && slot->id == id)
 		return slot->evsel;
 	evsel = u64map_find(&r->id_map, id);
