@@ -23,6 +23,15 @@ struct data_reader {
 	struct perf_header hdr;
 	struct evlist *evlist;
 	struct u64map id_map; /* sample id -> evsel */
+	/*
+	 * the last evsel found per id, direct-mapped by the id's low bits: a
+	 * file's ids are mostly consecutive numbers, and this is asked once per
+	 * record; a hash probe there cost more than the rest of the lookup
+	 */
+	struct id_cache_slot {
+		u64 id;
+		struct evsel *evsel; /* NULL: empty */
+	} id_cache[32];
 	struct evsel **evsels; /* by idx */
 	int nr_evsels;
 	int id_hdr_size;
@@ -39,6 +48,7 @@ struct data_reader {
 	/* iteration */
 	u64 data_start, data_end, pos;
 	u64 dropped_to;	     /* file pages before this offset were given back (drop_consumed) */
+	u64 held_from;	     /* ... but none from here on: kept records live there (~0: none) */
 	const u8 *cur;	     /* the mapping records are read from: map, or a data.N file */
 
 	/* directory mode (perf record --threads): dir/data then dir/data.N */

@@ -215,6 +215,8 @@ void reader_add_attr(struct data_reader *r, const struct perf_event_attr *attr, 
 	r->evsels[r->nr_evsels++] = evsel;
 	for (u32 i = 0; i < nr_ids; i++)
 		u64map_set(&r->id_map, ids[i], evsel);
+	/* an id may have moved to this attr: forget what was looked up */
+	memset(r->id_cache, 0, sizeof(r->id_cache));
 	if (r->nr_evsels == 1) {
 		r->id_hdr_size = perf_event_id_hdr_size(attr);
 		r->ids = ha->ids_at;
@@ -488,6 +490,7 @@ struct data_reader *data_reader_open(const char *path, struct data_error *err)
 	r->path = xstrdup(path);
 	r->fd = -1;
 	r->ids.sample_off = r->ids.trailer_off = -1;
+	r->held_from = ~0ULL;
 	r->evlist = evlist_new();
 	u64map_init(&r->id_map);
 
@@ -616,6 +619,7 @@ struct data_reader *data_reader_new_live(const struct evlist *evlist)
 	r->path = xstrdup("[live]");
 	r->fd = -1;
 	r->ids.sample_off = r->ids.trailer_off = -1;
+	r->held_from = ~0ULL;
 	r->evlist = evlist_new();
 	u64map_init(&r->id_map);
 	evlist_for_each_entry(evlist, src) {
@@ -731,6 +735,7 @@ int data_reader_rewind(struct data_reader *r)
 	}
 	r->pos = r->data_start;
 	r->dropped_to = 0;
+	r->held_from = ~0ULL;
 	r->dbuf_len = r->dbuf_pos = 0;
 	r->dbuf_base = 0;
 	r->in_comp = false;
@@ -739,6 +744,7 @@ int data_reader_rewind(struct data_reader *r)
 
 struct evsel *data_reader_evsel_for_id(struct data_reader *r, u64 id)
 {
+	struct id_cache_slot *slot = &r->id_cache[id % ARRAY_SIZE(r->id_cache)];
 	struct evsel *evsel;
 
 	if (r->nr_evsels == 0)
@@ -746,10 +752,14 @@ struct evsel *data_reader_evsel_for_id(struct data_reader *r, u64 id)
 	/* synthesized records carry id 0: they belong to the first event (as in perf) */
 	if (r->nr_evsels == 1 || id == 0)
 		return r->evsels[0];
+	if (slot->evsel && slot->id == id)
+		return slot->evsel;
 	evsel = u64map_find(&r->id_map, id);
-	if (evsel)
-		return evsel;
-	return NULL;
+	if (evsel) {
+		slot->id = id;
+		slot->evsel = evsel;
+	}
+	return evsel;
 }
 
 struct evsel *data_reader_evsel_for_event(struct data_reader *r, const union perf_event *ev)
@@ -1041,14 +1051,19 @@ static int swap_record(struct data_reader *r, union perf_event *ev, u64 off, str
  * rewind). Peak memory then follows the reader's window, not the file size.
  * Only the main file's data section of a seekable file: pipe-format files
  * keep pointers into their mapping, and the header and features lie
- * outside the range.
+ * outside the range. Records a caller keeps (data_reader_hold) keep their
+ * pages: giving them back would only fault them in again.
  */
 static void drop_consumed(struct data_reader *r, u64 upto)
 {
 	const u64 step = (u64)8 << 20;
 	u64 page, from, to;
 
-	if (r->is_pipe || r->is_stream || r->cur != r->map || upto < r->dropped_to + step)
+	if (r->is_pipe || r->is_stream || r->cur != r->map)
+		return;
+	if (upto > r->held_from)
+		upto = r->held_from;
+	if (upto < r->dropped_to + step)
 		return;
 	page = (u64)sysconf(_SC_PAGESIZE);
 	from = (r->data_start + page - 1) / page * page;
@@ -1060,12 +1075,52 @@ static void drop_consumed(struct data_reader *r, u64 upto)
 	r->dropped_to = to;
 }
 
+bool data_reader_record_kept(const struct data_reader *r, const union perf_event *ev)
+{
+	const u8 *p = (const u8 *)ev;
+
+	return r->map && !r->is_stream && p >= r->map && p < r->map + r->map_size;
+}
+
+void data_reader_hold(struct data_reader *r, const union perf_event *ev)
+{
+	r->held_from = ev && data_reader_record_kept(r, ev) ? (u64)((const u8 *)ev - r->map) : ~0ULL;
+}
+
+/*
+ * next_mapped - the common case at the cost of a few compares: a whole,
+ * aligned kernel record in the mapping, in host order, nothing
+ * decompressed pending. 0 sends the caller down the general path.
+ */
+static inline int next_mapped(struct data_reader *r, union perf_event **evp, u64 *offset)
+{
+	struct perf_event_header hdr;
+	const u8 *p;
+
+	if (r->is_stream || r->hdr.needs_swap || r->dbuf_len > r->dbuf_pos ||
+	    r->pos >= r->data_end || r->data_end - r->pos < sizeof(hdr))
+		return 0;
+	p = r->cur + r->pos;
+	memcpy(&hdr, p, sizeof(hdr));
+	if (hdr.type >= PERF_RECORD_USER_TYPE_START || ((uintptr_t)p & 7) ||
+	    hdr.size > r->data_end - r->pos || hdr.size < min_size(hdr.type))
+		return 0;
+	*offset = r->pos;
+	*evp = (union perf_event *)p;
+	r->in_comp = false;
+	r->pos += hdr.size;
+	drop_consumed(r, *offset);
+	return 1;
+}
+
 int data_reader_next(struct data_reader *r, union perf_event **evp, u64 *offset,
 		     struct data_error *err)
 {
 	union perf_event *ev = NULL;
 	int ret;
 
+	if (next_mapped(r, evp, offset))
+		return 1;
 	for (;;) {
 		if (r->dbuf_len > r->dbuf_pos) {
 			ret = next_decompressed(r, evp, offset, err);

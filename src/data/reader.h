@@ -101,6 +101,21 @@ bool data_reader_data_size_was_zero(const struct data_reader *reader);
 int data_reader_next(struct data_reader *reader, union perf_event **ev, u64 *offset,
 		     struct data_error *err);
 /*
+ * data_reader_record_kept - true when @ev, a record data_reader_next()
+ * returned, lies in the file's mapping rather than in a buffer of the
+ * reader's (not byte-swapped, not decompressed, not streamed, not realigned):
+ * it then stays readable at that address until data_reader_close(), and a
+ * queue may keep the pointer instead of a copy. Pages behind the read
+ * position are still given back to the kernel every 8 MiB (they read in
+ * again from the page cache) unless data_reader_hold() keeps them.
+ */
+bool data_reader_record_kept(const struct data_reader *reader, const union perf_event *ev);
+/*
+ * data_reader_hold - keep the mapping's pages from kept record @ev on
+ * (the oldest record a queue still holds); NULL lets them all go.
+ */
+void data_reader_hold(struct data_reader *reader, const union perf_event *ev);
+/*
  * data_reader_rewind - restart data_reader_next() at the first record.
  * Returns 0, or -ESPIPE for a real pipe.
  */

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* Ordered events: record copies in 1 MiB chunks, sorted by (time, arrival) when flushed. */
+/* Ordered events: records queued as ascending runs, delivered by (time, arrival) through a merge of the runs' heads. */
 #include "session/ordered-events.h"
 
 #include "lib/xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /*
- * Copies live in 1 MiB chunks; a chunk goes back to a small spare list once
- * every record in it has been delivered, so a long file reuses the same few
- * megabytes instead of faulting in fresh pages.
+ * A record is queued in place when the caller says it stays readable (the
+ * file's mapping), else copied into a 1 MiB chunk. A chunk goes back to a
+ * small spare list once every record in it has been delivered, so a long
+ * file reuses the same few megabytes instead of faulting in fresh pages.
+ * A copy is laid out [record_pos, when kept][chunk pointer][record].
  */
 #define CHUNK_BYTES (1u << 20)
 #define MAX_SPARE 8
@@ -22,20 +25,41 @@ struct chunk {
 	u8 data[];
 };
 
-/* one queued record: sort key (time, seq) and where its copy is */
+/*
+ * one queued record: 16 bytes, as the queue can hold a whole file's worth
+ * (perf's rounds may span most of it). @ref is the record's address, its
+ * low bit set when the record is a copy in a chunk (records are 8-aligned).
+ */
 struct entry {
 	u64 time;
-	u64 seq;
-	union perf_event *ev;
-	struct chunk *chunk;
+	uintptr_t ref;
 };
+
+#define REF_COPY ((uintptr_t)1)
+
+/*
+ * Records arrive as ascending runs (one per ring buffer and round), so the
+ * queue keeps them as runs: entries[start..end), in arrival order, each
+ * in (time, arrival) order. Delivery merges the runs' heads through a
+ * binary heap, so nothing is sorted or moved: a record costs log2(runs)
+ * comparisons. Delivered entries leave holes between the runs' remaining
+ * tails until a compaction moves the tails to the front, in order, so an
+ * entry's index keeps telling arrival order (the tie-break).
+ */
+struct run {
+	size_t start, end;
+};
+
+struct head;
 
 struct ordered_events {
 	struct entry *entries;
-	size_t head;	  /* the queue is entries[head..head + nr): delivery moves head */
-	size_t nr, alloc;
-	size_t nr_sorted; /* the queue's first nr_sorted are in order */
-	u64 seq;
+	size_t hi, alloc;	/* entries[0..hi) are used, holes included */
+	size_t nr;		/* records queued, not yet delivered */
+	struct run *runs;	/* by start: arrival order */
+	size_t nr_runs, runs_alloc;
+	struct head *heap;	/* the runs' heads, during a flush */
+	size_t heap_alloc;
 	u64 max_time;
 	u64 last_delivered;
 	size_t bytes, max_bytes;
@@ -70,10 +94,17 @@ void ordered_events_free(struct ordered_events *oe)
 	if (!oe)
 		return;
 	free(oe->entries);
+	free(oe->runs);
+	free(oe->heap);
 	free(oe->cur);
 	free_list(oe->spare);
 	free_list(oe->full);
 	free(oe);
+}
+
+static inline union perf_event *entry_event(const struct entry *e)
+{
+	return (union perf_event *)(e->ref & ~REF_COPY);
 }
 
 static void chunk_recycle(struct ordered_events *oe, struct chunk *c)
@@ -87,7 +118,7 @@ static void chunk_recycle(struct ordered_events *oe, struct chunk *c)
 	oe->nr_spare++;
 }
 
-/* a chunk with room for @need more bytes becomes current */
+/* a chunk with room for @need more bytes becomes current (a record is at most 64 KiB) */
 static void chunk_make_room(struct ordered_events *oe, size_t need)
 {
 	struct chunk *c = oe->cur;
@@ -107,130 +138,139 @@ static void chunk_make_room(struct ordered_events *oe, size_t need)
 		oe->spare = c->next;
 		oe->nr_spare--;
 	} else {
-		/* a record bigger than a chunk gets a chunk of its own size */
-		c = xmalloc(sizeof(*c) + (need > CHUNK_BYTES ? need : CHUNK_BYTES));
+		c = xmalloc(sizeof(*c) + CHUNK_BYTES);
 	}
 	c->used = c->live = 0;
 	c->next = NULL;
 	oe->cur = c;
 }
 
-void ordered_events_queue(struct ordered_events *oe, const union perf_event *ev, u64 time,
-			  const struct record_pos *pos)
+/* move the runs' remaining tails to the front of the array, in order */
+static void compact(struct ordered_events *oe)
 {
-	size_t size = ev->header.size;
-	size_t prefix = oe->keep_pos ? sizeof(struct record_pos) : 0;
-	size_t need = (prefix + size + 7) & ~(size_t)7;
+	size_t to = 0;
+
+	for (size_t i = 0; i < oe->nr_runs; i++) {
+		struct run *r = &oe->runs[i];
+		size_t n = r->end - r->start;
+
+		if (r->start != to)
+			memmove(oe->entries + to, oe->entries + r->start, n * sizeof(*oe->entries));
+		r->start = to;
+		r->end = to + n;
+		to += n;
+	}
+	oe->hi = to;
+}
+
+static inline bool entry_before(const struct entry *a, const struct entry *b)
+{
+	return a->time < b->time;
+}
+
+/* a new entry at the queue's end, extending the last run when it is in order */
+static void entry_append(struct ordered_events *oe, uintptr_t ref, u64 time, size_t bytes)
+{
 	struct entry *e;
-	u8 *at;
+	struct run *last = oe->nr_runs ? &oe->runs[oe->nr_runs - 1] : NULL;
 
-	/* a spare chunk may be smaller than an oversized record: never reuse it then */
-	if (need > CHUNK_BYTES) {
-		free_list(oe->spare);
-		oe->spare = NULL;
-		oe->nr_spare = 0;
+	/* reuse the holes once they are at least as many as the queued records */
+	if (oe->hi == oe->alloc && oe->hi - oe->nr >= oe->nr && oe->hi) {
+		compact(oe);
+		last = oe->nr_runs ? &oe->runs[oe->nr_runs - 1] : NULL;
 	}
-	chunk_make_room(oe, need);
-	at = oe->cur->data + oe->cur->used;
-	if (prefix) {
-		static const struct record_pos none = { 0, ~0ULL, NULL };
-
-		memcpy(at, pos ? pos : &none, prefix);
-	}
-	memcpy(at + prefix, ev, size);
-	/* the delivered front is reused once it is at least as long as the queue */
-	if (oe->head && oe->head + oe->nr == oe->alloc && oe->head >= oe->nr) {
-		memmove(oe->entries, oe->entries + oe->head, oe->nr * sizeof(*oe->entries));
-		oe->head = 0;
-	}
-	oe->entries = xgrow(oe->entries, oe->head + oe->nr + 1, &oe->alloc, sizeof(*oe->entries));
-	e = &oe->entries[oe->head + oe->nr++];
+	if (oe->hi == oe->alloc)
+		oe->entries = xgrow(oe->entries, oe->hi + 1, &oe->alloc, sizeof(*oe->entries));
+	e = &oe->entries[oe->hi];
 	e->time = time;
-	e->seq = oe->seq++;
-	e->ev = (union perf_event *)(at + prefix);
-	e->chunk = oe->cur;
-	oe->cur->used += need;
-	oe->cur->live++;
-	oe->bytes += need;
+	e->ref = ref;
+	if (last && last->end == oe->hi && !entry_before(e, &oe->entries[oe->hi - 1])) {
+		last->end++;
+	} else {
+		if (oe->nr_runs == oe->runs_alloc)
+			oe->runs = xgrow(oe->runs, oe->nr_runs + 1, &oe->runs_alloc, sizeof(*oe->runs));
+		oe->runs[oe->nr_runs++] = (struct run){ oe->hi, oe->hi + 1 };
+	}
+	oe->hi++;
+	oe->nr++;
+	oe->bytes += bytes;
 	if (time > oe->max_time)
 		oe->max_time = time;
 }
 
-static bool entry_before(const struct entry *a, const struct entry *b)
+static size_t copy_bytes(const struct ordered_events *oe, size_t size)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	size_t prefix = (oe->keep_pos ? sizeof(struct record_pos) : 0) + sizeof(struct chunk *);
+
+	return (prefix + size + 7) & ~(size_t)7;
 }
 
-static int entry_cmp(const void *pa, const void *pb)
+void ordered_events_queue(struct ordered_events *oe, const union perf_event *ev, u64 time,
+			  const struct record_pos *pos)
 {
-	const struct entry *a = pa, *b = pb;
+	size_t size = ev->header.size;
+	size_t need = copy_bytes(oe, size);
+	u8 *at;
 
-	return entry_before(a, b) ? -1 : entry_before(b, a);
+	chunk_make_room(oe, need);
+	at = oe->cur->data + oe->cur->used;
+	if (oe->keep_pos) {
+		static const struct record_pos none = { 0, ~0ULL, NULL };
+
+		memcpy(at, pos ? pos : &none, sizeof(*pos));
+		at += sizeof(*pos);
+	}
+	memcpy(at, &oe->cur, sizeof(oe->cur));
+	at += sizeof(oe->cur);
+	memcpy(at, ev, size);
+	oe->cur->used += need;
+	oe->cur->live++;
+	entry_append(oe, (uintptr_t)at | REF_COPY, time, need);
 }
 
-/*
- * Records arrive as a few ascending runs (one per ring buffer and round).
- * Merging neighbouring runs pass after pass costs n * log2(runs); with many
- * runs plain qsort is as good.
- */
-static size_t run_end(const struct entry *v, size_t from, size_t n)
+void ordered_events_queue_kept(struct ordered_events *oe, const union perf_event *ev, u64 time)
 {
-	size_t i = from + 1;
-
-	while (i < n && !entry_before(&v[i], &v[i - 1]))
-		i++;
-	return i;
-}
-
-static void sort_entries(struct ordered_events *oe)
-{
-	size_t n = oe->nr, runs = 0;
-	struct entry *base = oe->entries + oe->head, *src = base, *dst, *swap;
-
-	for (size_t i = 0; i < n; i = run_end(src, i, n))
-		runs++;
-	if (runs <= 1)
-		return;
-	if (runs > 64) {
-		qsort(src, n, sizeof(*src), entry_cmp);
+	/* the low bit tags copies: an odd address (never a record read in place) is copied */
+	if (oe->keep_pos || ((uintptr_t)ev & REF_COPY)) {
+		ordered_events_queue(oe, ev, time, NULL);
 		return;
 	}
-	dst = xmalloc(n * sizeof(*dst));
-	while (runs > 1) {
-		size_t out = 0, i = 0;
+	entry_append(oe, (uintptr_t)ev, time, ev->header.size);
+}
 
-		runs = 0;
-		while (i < n) {
-			size_t a = i, a_end = run_end(src, i, n);
-			size_t b = a_end, b_end = b < n ? run_end(src, b, n) : n;
+const union perf_event *ordered_events_oldest_kept(const struct ordered_events *oe)
+{
+	/* runs are in arrival order, but a run's kept records may follow copies */
+	const struct entry *best = NULL;
 
-			while (a < a_end && b < b_end)
-				dst[out++] = entry_before(&src[b], &src[a]) ? src[b++] : src[a++];
-			memcpy(dst + out, src + a, (a_end - a) * sizeof(*src));
-			out += a_end - a;
-			memcpy(dst + out, src + b, (b_end - b) * sizeof(*src));
-			out += b_end - b;
-			i = b_end;
-			runs++;
+	for (size_t i = 0; i < oe->nr_runs; i++) {
+		const struct run *r = &oe->runs[i];
+
+		if (best && best < &oe->entries[r->start])
+			break;
+		for (size_t j = r->start; j < r->end; j++) {
+			if (!(oe->entries[j].ref & REF_COPY)) {
+				if (!best || &oe->entries[j] < best)
+					best = &oe->entries[j];
+				break;
+			}
 		}
-		swap = src;
-		src = dst;
-		dst = swap;
 	}
-	if (src != base) {
-		memcpy(base, src, n * sizeof(*src));
-		dst = src;
-	}
-	free(dst);
+	return best ? entry_event(best) : NULL;
 }
 
-/* the copy is done with: its chunk may go back to the spares */
+/* the copy (or the kept record) is done with: its chunk may go back to the spares */
 static void entry_release(struct ordered_events *oe, const struct entry *e)
 {
-	struct chunk *c = e->chunk;
+	const union perf_event *ev = entry_event(e);
+	struct chunk *c;
 
-	oe->bytes -= (((oe->keep_pos ? sizeof(struct record_pos) : 0) + e->ev->header.size + 7) &
-		      ~(size_t)7);
+	if (!(e->ref & REF_COPY)) {
+		oe->bytes -= ev->header.size;
+		return;
+	}
+	oe->bytes -= copy_bytes(oe, ev->header.size);
+	memcpy(&c, (const u8 *)ev - sizeof(c), sizeof(c));
 	if (--c->live || c == oe->cur)
 		return;
 	for (struct chunk **pp = &oe->full; *pp; pp = &(*pp)->next) {
@@ -242,30 +282,89 @@ static void entry_release(struct ordered_events *oe, const struct entry *e)
 	}
 }
 
-/* deliver sorted entries from the front while @keep_going says so, at most @max */
+/* a run's head in the merge: its time and index (arrival order breaks ties) */
+struct head {
+	u64 time;
+	size_t at;
+	size_t run;
+};
+
+static inline bool head_before(const struct head *a, const struct head *b)
+{
+	return a->time < b->time || (a->time == b->time && a->at < b->at);
+}
+
+static void heap_down(struct head *h, size_t n, size_t i)
+{
+	struct head v = h[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && head_before(&h[c + 1], &h[c]))
+			c++;
+		if (!head_before(&h[c], &v))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+}
+
+/* deliver in order while the oldest is <= @limit (or @all), at most @max records */
 static int deliver_front(struct ordered_events *oe, u64 limit, bool all, size_t max,
 			 ordered_events_deliver_fn *fn, void *arg)
 {
-	size_t done = 0;
+	size_t done = 0, n = oe->nr_runs, kept = 0;
+	struct head *h;
 	int err = 0;
 
-	if (oe->nr_sorted < oe->nr)
-		sort_entries(oe);
-	while (done < oe->nr && done < max && (all || oe->entries[oe->head + done].time <= limit)) {
-		struct entry *e = &oe->entries[oe->head + done++];
-		const struct record_pos *pos =
-			oe->keep_pos ? (const struct record_pos *)((const u8 *)e->ev - sizeof(*pos)) :
-				       NULL;
+	if (!oe->nr)
+		return 0;
+	oe->heap = xgrow(oe->heap, n, &oe->heap_alloc, sizeof(*oe->heap));
+	h = oe->heap;
+	for (size_t i = 0; i < n; i++) {
+		h[i].at = oe->runs[i].start;
+		h[i].time = oe->entries[h[i].at].time;
+		h[i].run = i;
+	}
+	for (size_t i = n / 2; i-- > 0;)
+		heap_down(h, n, i);
+	while (n && done < max) {
+		struct run *r = &oe->runs[h[0].run];
+		struct entry e = oe->entries[h[0].at];
+		const union perf_event *ev = entry_event(&e);
+		const struct record_pos *pos = NULL;
 
-		oe->last_delivered = e->time;
-		err = fn(arg, e->ev, e->time, pos);
-		entry_release(oe, e);
+		if (!all && e.time > limit)
+			break;
+		if (oe->keep_pos && (e.ref & REF_COPY))
+			pos = (const struct record_pos *)((const u8 *)ev - sizeof(struct chunk *) -
+							  sizeof(*pos));
+		if (++r->start == r->end) {
+			h[0] = h[--n];
+		} else {
+			h[0].at = r->start;
+			h[0].time = oe->entries[r->start].time;
+		}
+		heap_down(h, n, 0);
+		done++;
+		oe->last_delivered = e.time;
+		err = fn(arg, ev, e.time, pos);
+		entry_release(oe, &e);
 		if (err)
 			break;
 	}
 	oe->nr -= done;
-	oe->head = oe->nr ? oe->head + done : 0;
-	oe->nr_sorted = oe->nr;
+	/* drop the emptied runs, keeping the others in arrival order */
+	for (size_t i = 0; i < oe->nr_runs; i++)
+		if (oe->runs[i].start != oe->runs[i].end)
+			oe->runs[kept++] = oe->runs[i];
+	oe->nr_runs = kept;
+	if (!oe->nr)
+		oe->hi = 0;
 	return err;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Ordered events: copies of records queued by timestamp, delivered in time order with bounded memory. */
+/* Ordered events: records (or their copies) queued by timestamp, delivered in time order with bounded memory. */
 #ifndef SONDE_SESSION_ORDERED_EVENTS_H
 #define SONDE_SESSION_ORDERED_EVENTS_H
 
@@ -40,6 +40,18 @@ void ordered_events_free(struct ordered_events *oe);
 /* ordered_events_queue - copy @ev (timestamp @time) into the queue; @pos may be NULL. */
 void ordered_events_queue(struct ordered_events *oe, const union perf_event *ev, u64 time,
 			  const struct record_pos *pos);
+/*
+ * ordered_events_queue_kept - queue @ev itself, no copy: the caller
+ * guarantees it stays readable until delivered (a record in the file's
+ * mapping, data_reader_record_kept). Not for a queue that keeps positions.
+ */
+void ordered_events_queue_kept(struct ordered_events *oe, const union perf_event *ev, u64 time);
+/*
+ * ordered_events_oldest_kept - of the records queued with
+ * ordered_events_queue_kept() and not yet delivered, the one queued first
+ * (so the lowest in the file); NULL when none. A scan of the queue.
+ */
+const union perf_event *ordered_events_oldest_kept(const struct ordered_events *oe);
 
 /*
  * ordered_events_flush - deliver, oldest first (ties in arrival order), every

@@ -82,6 +82,35 @@ static const char *field_name(enum sched_kind kind, enum sched_fid fid)
 	}
 }
 
+static bool is_string(enum sched_fid fid)
+{
+	return fid == SF_COMM || fid == SF_NEXT_COMM;
+}
+
+/* how to read each numeric field per sample */
+static void plan_numbers(struct sched_evinfo *info)
+{
+	for (int f = 0; f < SF_NR; f++) {
+		const struct sched_field *sf = &info->f[f];
+		struct sched_num *n = &info->num[f];
+
+		*n = (struct sched_num){ .width = 8 };
+		if (!sf->size || is_string(f))
+			continue;
+		if (sf->offset < 0 || sf->offset > 0xffff) {
+			/* never met in a tracepoint: read nothing rather than guess */
+			info->kind = SCHED_NONE;
+			return;
+		}
+		n->offset = (u16)sf->offset;
+		/* other sizes never occur here; 8 bytes are read as before */
+		n->width = sf->size == 1 || sf->size == 2 || sf->size == 4 ? (u8)sf->size : 8;
+		n->shift = (u8)(64 - 8 * n->width);
+		n->is_signed = sf->is_signed && n->width < 8;
+		n->mask = ~0ULL;
+	}
+}
+
 int sched_decoder_init(struct sched_decoder *dec, struct session *session)
 {
 	const struct perf_header *h = data_reader_header(session->reader);
@@ -119,7 +148,9 @@ int sched_decoder_init(struct sched_decoder *dec, struct session *session)
 			info->f[f].is_dynamic = ff->flags & TEP_FIELD_IS_DYNAMIC;
 			info->f[f].is_signed = ff->flags & TEP_FIELD_IS_SIGNED;
 		}
+		plan_numbers(info);
 	}
+	dec->comms = true;
 	return 0;
 }
 
@@ -136,34 +167,6 @@ bool sched_decoder_has(const struct sched_decoder *dec, enum sched_kind kind)
 		if (dec->ev[i].kind == kind)
 			return true;
 	return false;
-}
-
-static s64 field_num(const struct sched_field *f, const u8 *raw, u32 size)
-{
-	if (!f->size || (u32)(f->offset + f->size) > size)
-		return 0;
-	switch (f->size) {
-	case 1:
-		return f->is_signed ? (s64)(int8_t)raw[f->offset] : (s64)raw[f->offset];
-	case 2: {
-		u16 v;
-
-		memcpy(&v, raw + f->offset, 2);
-		return f->is_signed ? (s64)(int16_t)v : (s64)v;
-	}
-	case 4: {
-		u32 v;
-
-		memcpy(&v, raw + f->offset, 4);
-		return f->is_signed ? (s64)(s32)v : (s64)v;
-	}
-	default: {
-		u64 v;
-
-		memcpy(&v, raw + f->offset, 8);
-		return (s64)v;
-	}
-	}
 }
 
 /* a string field: *@str into @raw, its length up to the first NUL */
@@ -191,6 +194,27 @@ static void field_str(const struct sched_field *f, const u8 *raw, u32 size, cons
 	*len = nul ? (int)(nul - (raw + off)) : (int)n;
 }
 
+/*
+ * a numeric field: 8 bytes loaded and shifted into place, its width and
+ * sign folded into the shifts, so no branch depends on the field's type;
+ * absent, or past the end of a short payload, it reads as 0
+ */
+static inline s64 num_at(const struct sched_num *n, const u8 *raw, u32 size)
+{
+	u64 x = 0;
+	s64 v;
+
+	if ((u32)n->offset + 8 <= size)
+		memcpy(&x, raw + n->offset, 8);
+	else if ((u32)n->offset + n->width <= size)
+		memcpy(&x, raw + n->offset, n->width);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x <<= n->shift; /* the field's bytes come first: to the top */
+#endif
+	v = n->is_signed ? (s64)x >> n->shift : (s64)(x >> n->shift);
+	return (s64)((u64)v & n->mask);
+}
+
 enum sched_kind sched_decode(const struct sched_decoder *dec, const struct evsel *evsel,
 			     const struct perf_sample *sample, struct sched_rec *rec)
 {
@@ -204,16 +228,21 @@ enum sched_kind sched_decode(const struct sched_decoder *dec, const struct evsel
 	rec->kind = info->kind;
 	if (info->kind == SCHED_NONE)
 		return SCHED_NONE;
-	field_str(&info->f[SF_COMM], raw, size, &rec->comm, &rec->comm_len);
-	rec->pid = (int)field_num(&info->f[SF_PID], raw, size);
-	rec->prio = (int)field_num(&info->f[SF_PRIO], raw, size);
-	rec->state = field_num(&info->f[SF_STATE], raw, size);
-	field_str(&info->f[SF_NEXT_COMM], raw, size, &rec->next_comm, &rec->next_comm_len);
-	rec->next_pid = (int)field_num(&info->f[SF_NEXT_PID], raw, size);
-	rec->next_prio = (int)field_num(&info->f[SF_NEXT_PRIO], raw, size);
-	rec->cpu = (int)field_num(&info->f[SF_CPU], raw, size);
-	rec->dest_cpu = (int)field_num(&info->f[SF_DEST_CPU], raw, size);
-	rec->runtime = (u64)field_num(&info->f[SF_RUNTIME], raw, size);
+	rec->pid = (int)num_at(&info->num[SF_PID], raw, size);
+	rec->prio = (int)num_at(&info->num[SF_PRIO], raw, size);
+	rec->state = num_at(&info->num[SF_STATE], raw, size);
+	rec->next_pid = (int)num_at(&info->num[SF_NEXT_PID], raw, size);
+	rec->next_prio = (int)num_at(&info->num[SF_NEXT_PRIO], raw, size);
+	rec->cpu = (int)num_at(&info->num[SF_CPU], raw, size);
+	rec->dest_cpu = (int)num_at(&info->num[SF_DEST_CPU], raw, size);
+	rec->runtime = (u64)num_at(&info->num[SF_RUNTIME], raw, size);
+	if (dec->comms) {
+		field_str(&info->f[SF_COMM], raw, size, &rec->comm, &rec->comm_len);
+		field_str(&info->f[SF_NEXT_COMM], raw, size, &rec->next_comm, &rec->next_comm_len);
+	} else {
+		rec->comm = rec->next_comm = "";
+		rec->comm_len = rec->next_comm_len = 0;
+	}
 	return info->kind;
 }
 

@@ -51,18 +51,35 @@ struct sched_field {
 	bool is_signed;
 };
 
+
 enum sched_fid {
 	SF_COMM, SF_PID, SF_PRIO, SF_STATE, SF_NEXT_COMM, SF_NEXT_PID, SF_NEXT_PRIO,
 	SF_CPU, SF_DEST_CPU, SF_RUNTIME, SF_NR,
 };
 
-/* struct sched_decoder - per event of the file: its kind and where its fields lie. */
+/*
+ * struct sched_decoder - per event of the file: its kind and where its
+ * fields lie. @comms (true after init) asks for the comm strings; a tool
+ * that never reads rec.comm/next_comm clears it and gets "" for them.
+ */
 struct sched_decoder {
 	struct tep_handle *tep; /* owned, from the file's tracing data; NULL when there is none */
 	int nr;
+	bool comms;
 	struct sched_evinfo {
 		enum sched_kind kind;
 		struct sched_field f[SF_NR];
+		/*
+		 * how to read each numeric field: 8 bytes at @offset shifted
+		 * into place, masked to 0 when the event lacks the field
+		 */
+		struct sched_num {
+			u16 offset;
+			u8 width; /* bytes the field has: 1, 2, 4 or 8 */
+			u8 shift; /* 64 - 8 * width */
+			bool is_signed;
+			u64 mask; /* ~0, or 0 for an absent field */
+		} num[SF_NR];
 	} *ev; /* by evsel->idx */
 };
 

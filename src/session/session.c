@@ -162,35 +162,50 @@ static int deliver(struct session *s, struct tool *tool, const union perf_event 
 	return tool->other ? tool->other(tool, s, ev, &sample) : 0;
 }
 
+/* the timestamp's offset in a SAMPLE of @attr (from the record start), -1: none */
+static int sample_time_offset(const struct perf_event_attr *attr)
+{
+	u64 t = attr->sample_type;
+
+	if (!(t & PERF_SAMPLE_TIME))
+		return -1;
+	return sizeof(struct perf_event_header) +
+	       8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID));
+}
+
+/* bytes back from the end of another record to its trailer's timestamp, -1: none */
+static int trailer_time_offset(const struct perf_event_attr *attr)
+{
+	u64 t = attr->sample_type;
+
+	if (!attr->sample_id_all || !(t & PERF_SAMPLE_TIME))
+		return -1;
+	return 8 * (1 + !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
+		     !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
+}
+
 /*
- * time_offsets - where the timestamp sits when every event has the same
- * sample_type: bytes from the body start of a SAMPLE, bytes from the end
- * of other records (their sample_id trailer). -1 when unknown.
+ * time_offsets - where the timestamp sits when every event puts it at the
+ * same place: bytes from the record start of a SAMPLE, bytes from the end
+ * of other records (their sample_id trailer). -1 when unknown. Only the
+ * fields before the timestamp matter, so events whose sample_types differ
+ * after it (perf sched's dummy event has no PERIOD) still share offsets and
+ * the queue need not parse each record to place it.
  */
 static void time_offsets(struct session *s)
 {
 	struct evsel *evsel, *first = evlist_first(s->evlist);
-	u64 t;
 
 	s->sample_time_off = s->trailer_time_off = -1;
 	if (!first)
 		return;
-	t = first->attr.sample_type;
-	evlist_for_each_entry(s->evlist, evsel)
-		if (evsel->attr.sample_type != t ||
-		    evsel->attr.sample_id_all != first->attr.sample_id_all)
-			return;
-	if (!(t & PERF_SAMPLE_TIME))
-		return;
-	s->sample_time_off = sizeof(struct perf_event_header) +
-			     8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
-				  !!(t & PERF_SAMPLE_TID));
-	if (first->attr.sample_id_all) {
-		int n = !!(t & PERF_SAMPLE_TIME) + !!(t & (PERF_SAMPLE_ID)) +
-			!!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
-			!!(t & PERF_SAMPLE_IDENTIFIER);
-
-		s->trailer_time_off = 8 * n;
+	s->sample_time_off = sample_time_offset(&first->attr);
+	s->trailer_time_off = trailer_time_offset(&first->attr);
+	evlist_for_each_entry(s->evlist, evsel) {
+		if (sample_time_offset(&evsel->attr) != s->sample_time_off)
+			s->sample_time_off = -1;
+		if (trailer_time_offset(&evsel->attr) != s->trailer_time_off)
+			s->trailer_time_off = -1;
 	}
 }
 
@@ -239,6 +254,15 @@ static void read_pos(struct session *s, u64 offset, struct record_pos *pos)
 	pos->file = data_reader_cur_path(s->reader);
 }
 
+/* the reader keeps the file pages of the queued records, from the oldest on */
+static void hold_kept(struct session *s)
+{
+	if (!s->held)
+		return;
+	s->held = ordered_events_oldest_kept(s->oq);
+	data_reader_hold(s->reader, s->held);
+}
+
 int session_mark_hit(struct tool *tool, struct session *session, const union perf_event *ev,
 		     const struct perf_sample *sample, struct evsel *evsel)
 {
@@ -276,6 +300,7 @@ int session_process(struct session *s, struct tool *tool, struct data_error *err
 			if (type == PERF_RECORD_FINISHED_ROUND && tool->ordered) {
 				ret = ordered_events_flush(s->oq, s->next_flush, false, deliver_queued, &d);
 				s->next_flush = ordered_events_max_time(s->oq);
+				hold_kept(s);
 				if (ret)
 					return ret;
 			}
@@ -304,16 +329,30 @@ int session_process(struct session *s, struct tool *tool, struct data_error *err
 		}
 		if (t < ordered_events_last_delivered(s->oq))
 			s->stats.nr_unordered++;
-		ordered_events_queue(s->oq, ev, t, &pos);
+		/*
+		 * a record in the file's mapping stays readable: queue it in
+		 * place, no copy (positions are kept only with copies)
+		 */
+		if (!want_pos && data_reader_record_kept(s->reader, ev)) {
+			ordered_events_queue_kept(s->oq, ev, t);
+			if (!s->held)
+				data_reader_hold(s->reader, s->held = ev);
+		} else {
+			ordered_events_queue(s->oq, ev, t, &pos);
+		}
 		/* no round markers (a pipe, an old file): memory decides when to deliver */
-		if (ordered_events_over_limit(s->oq) &&
-		    (ret = ordered_events_flush_half(s->oq, deliver_queued, &d)))
-			return ret;
+		if (ordered_events_over_limit(s->oq)) {
+			ret = ordered_events_flush_half(s->oq, deliver_queued, &d);
+			hold_kept(s);
+			if (ret)
+				return ret;
+		}
 	}
 	/* what was read before a damaged part is delivered all the same */
 	if (tool->ordered) {
 		int flushed = ordered_events_flush(s->oq, 0, true, deliver_queued, &d);
 
+		hold_kept(s);
 		if (ret >= 0)
 			ret = flushed;
 	}

@@ -70,6 +70,7 @@ struct session {
 	struct session_stats stats;
 	struct ordered_events *oq;  /* owned, made by the first ordered session_process() */
 	u64 next_flush;		    /* at the next round marker, deliver up to this time */
+	const union perf_event *held; /* the oldest record queued in the file's mapping, or NULL */
 	u64 file_size;
 	struct u64map read_values; /* sample id -> last counter value (PERF_SAMPLE_READ) */
 	int sample_time_off;  /* fast timestamp lookup for ordering, -1: parse */

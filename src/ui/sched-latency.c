@@ -310,6 +310,7 @@ int sched_latency(struct session *session, const struct sched_latency_opts *opts
 
 	u64map_init(&r.by_pid);
 	sched_decoder_init(&r.dec, session);
+	r.dec.comms = false; /* names come from the threads */
 	r.tool.sample = lat_sample;
 	r.tool.ordered = true;
 	ret = session_process(session, &r.tool, &err);

@@ -8,6 +8,7 @@
 #include "session/sched.h"
 #include "session/session.h"
 #include "ui/header.h"
+#include "ui/linebuf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -110,15 +111,22 @@ static bool cpu_listed(const struct map_run *r, int cpu)
 	return !r->shown_cpu || (cpu < r->nr_shown_cpu && r->shown_cpu[cpu]);
 }
 
-static void print_col(struct map_run *r, int cpu, int this_cpu)
+static void print_col(struct map_run *r, struct lbuf *l, int cpu, int this_cpu)
 {
 	struct map_task *k = cpu < r->nr_cpus ? r->curr_task[cpu] : NULL;
+	int len;
 
-	putchar(cpu == this_cpu ? '*' : ' ');
-	if (k)
-		printf("%2s ", k->shortname);
-	else
-		printf("   ");
+	lb_need(l, 8);
+	lb_char(l, cpu == this_cpu ? '*' : ' ');
+	if (!k) {
+		lb_mem(l, "   ", 3);
+		return;
+	}
+	/* "%2s " */
+	len = (int)strnlen(k->shortname, sizeof(k->shortname));
+	lb_spaces(l, 2 - len);
+	lb_mem(l, k->shortname, len);
+	lb_char(l, ' ');
 }
 
 static int map_sample(struct tool *tool, struct session *session, const union perf_event *ev,
@@ -130,6 +138,7 @@ static int map_sample(struct tool *tool, struct session *session, const union pe
 	struct map_task *k;
 	int cpu = (int)s->cpu;
 	bool announce, new_col = false;
+	struct lbuf l;
 
 	(void)ev;
 	if (s->raw_data)
@@ -154,29 +163,45 @@ static int map_sample(struct tool *tool, struct session *session, const union pe
 		}
 	}
 
-	printf("  ");
+	l.n = 0;
+	lb_mem(&l, "  ", 2);
 	if (r->o->compact) {
 		for (int i = 0; i < r->nr_cols; i++)
 			if (cpu_listed(r, r->cols[i]))
-				print_col(r, r->cols[i], cpu);
+				print_col(r, &l, r->cols[i], cpu);
 	} else {
 		for (int c = 0; c < r->nr_cpus; c++)
 			if (cpu_listed(r, c))
-				print_col(r, c, cpu);
+				print_col(r, &l, c, cpu);
 	}
 	if (!cpu_listed(r, cpu)) {
-		putchar('\n');
+		lb_char(&l, '\n');
+		lb_flush(&l);
 		return 0;
 	}
-	printf("  %" PRIu64 ".%06" PRIu64 " secs ", (u64)(s->time / 1000000000ULL),
-	       (u64)((s->time % 1000000000ULL) / 1000ULL));
+	/* "  %lu.%06lu secs " */
+	lb_need(&l, 64);
+	lb_mem(&l, "  ", 2);
+	lb_fixed(&l, s->time / 1000000000ULL, (s->time % 1000000000ULL) / 1000ULL, 6, 0);
+	lb_mem(&l, " secs ", 6);
 	if (announce) {
-		printf("%s => %s:%d", k->shortname, next->comm, rec.next_pid);
+		/* "%s => %s:%d" */
+		lb_need(&l, (int)strlen(next->comm) + 48);
+		lb_str(&l, k->shortname);
+		lb_mem(&l, " => ", 4);
+		lb_str(&l, next->comm);
+		lb_char(&l, ':');
+		lb_s64(&l, rec.next_pid);
 		k->comm_changed = false;
 	}
-	if (new_col)
-		printf(" (CPU %d)", cpu);
-	putchar('\n');
+	if (new_col) {
+		lb_need(&l, 32);
+		lb_mem(&l, " (CPU ", 6);
+		lb_s64(&l, cpu);
+		lb_char(&l, ')');
+	}
+	lb_char(&l, '\n');
+	lb_flush(&l);
 	return 0;
 }
 
@@ -188,6 +213,7 @@ int sched_map(struct session *session, const struct sched_map_opts *opts)
 	int ret;
 
 	sched_decoder_init(&r.dec, session);
+	r.dec.comms = false; /* names come from the threads */
 	if (h->nr_cpus_avail)
 		map_grow(&r, (int)h->nr_cpus_avail - 1);
 	if (opts->cpus) {

@@ -10,6 +10,7 @@
 #include "session/resolve.h"
 #include "session/session.h"
 #include "ui/header.h"
+#include "ui/linebuf.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -179,75 +180,7 @@ static bool shown(struct th_run *r, const struct perf_sample *s, const struct th
 	return true;
 }
 
-/* ---- fast line building (printf dominated the run time) ---- */
-
-struct lbuf {
-	char b[1024];
-	int n;
-};
-
-static void lb_mem(struct lbuf *l, const char *s, int len)
-{
-	if (len > (int)sizeof(l->b) - 1 - l->n)
-		len = (int)sizeof(l->b) - 1 - l->n;
-	memcpy(l->b + l->n, s, (size_t)len);
-	l->n += len;
-}
-
-static void lb_str(struct lbuf *l, const char *s)
-{
-	lb_mem(l, s, (int)strlen(s));
-}
-
-static void lb_spaces(struct lbuf *l, int n)
-{
-	if (n > (int)sizeof(l->b) - 1 - l->n)
-		n = (int)sizeof(l->b) - 1 - l->n;
-	if (n > 0) {
-		memset(l->b + l->n, ' ', (size_t)n);
-		l->n += n;
-	}
-}
-
-/* decimal digits of @v into @out (no NUL); returns their number */
-static int u64_digits(u64 v, char *out)
-{
-	char tmp[24];
-	int n = 0, i = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		out[i++] = tmp[--n];
-	return i;
-}
-
-static int s64_digits(s64 v, char *out)
-{
-	if (v < 0) {
-		out[0] = '-';
-		return 1 + u64_digits((u64)(-(v + 1)) + 1, out + 1);
-	}
-	return u64_digits((u64)v, out);
-}
-
-/* "@whole.@frac" with @nfrac zero-padded fraction digits, right-aligned in @width */
-static void lb_fixed(struct lbuf *l, u64 whole, u64 frac, int nfrac, int width)
-{
-	char tmp[48];
-	int n = u64_digits(whole, tmp);
-
-	tmp[n++] = '.';
-	for (int i = nfrac - 1; i >= 0; i--) {
-		tmp[n + i] = (char)('0' + frac % 10);
-		frac /= 10;
-	}
-	n += nfrac;
-	lb_spaces(l, width - n);
-	lb_mem(l, tmp, n);
-}
+/* ---- lines (ui/linebuf) ---- */
 
 /* @ns as msec.usec (truncated), right-aligned in @width */
 static void lb_ms(struct lbuf *l, u64 ns, int width)
@@ -259,7 +192,6 @@ static void lb_ms(struct lbuf *l, u64 ns, int width)
 static void lb_task(struct lbuf *l, const struct thread *t, bool idle)
 {
 	const struct th_task *k = t ? t->priv : NULL;
-	char tmp[24];
 
 	if (idle) {
 		lb_str(l, "<idle>");
@@ -269,10 +201,10 @@ static void lb_task(struct lbuf *l, const struct thread *t, bool idle)
 	if (t->pid == 0 || (k && k->pid_unknown))
 		return;
 	lb_mem(l, "[", 1);
-	lb_mem(l, tmp, s64_digits(t->tid, tmp));
+	lb_s64(l, t->tid);
 	if (t->pid != t->tid) {
 		lb_mem(l, "/", 1);
-		lb_mem(l, tmp, s64_digits(t->pid, tmp));
+		lb_s64(l, t->pid);
 	}
 	lb_mem(l, "]", 1);
 }
@@ -286,12 +218,6 @@ static void lb_task_col(struct lbuf *l, const struct thread *t, bool idle)
 	start = l->n;
 	lb_task(l, t, idle);
 	lb_spaces(l, 30 - (l->n - start));
-}
-
-static void lb_flush(struct lbuf *l)
-{
-	fwrite(l->b, 1, (size_t)l->n, stdout);
-	l->n = 0;
 }
 
 /* the switch's callchain as perf shows it: the scheduler's own frames left out */
@@ -326,15 +252,12 @@ static void lb_chain(struct th_run *r, struct lbuf *l, const struct perf_sample 
 static void line_start(struct th_run *r, struct lbuf *l, u64 t, int cpu, int col, char mark,
 		       bool wide)
 {
-	char tmp[24];
-	int n;
-
 	lb_fixed(l, t / 1000000000ULL, (t % 1000000000ULL) / 1000ULL, 6, 15);
 	lb_str(l, " [");
-	n = s64_digits(cpu, tmp);
-	if (cpu >= 0 && n < 4)
-		lb_mem(l, "0000", 4 - n);
-	lb_mem(l, tmp, n);
+	/* "%04d" */
+	if (cpu >= 0 && cpu < 1000)
+		lb_mem(l, "000", cpu < 10 ? 3 : cpu < 100 ? 2 : 1);
+	lb_s64(l, cpu);
 	lb_str(l, "] ");
 	if (r->o->cpu_visual) {
 		lb_mem(l, " ", 1);
@@ -455,14 +378,13 @@ static int on_switch(struct th_run *r, const struct perf_sample *s, struct evsel
 		}
 		lb_mem(&l, " ", 1);
 		if (o->next) {
-			char tmp[24];
 			int start;
 
 			lb_str(&l, " next: ");
 			start = l.n;
 			lb_mem(&l, rec->next_comm, rec->next_comm_len);
 			lb_mem(&l, "[", 1);
-			lb_mem(&l, tmp, s64_digits(rec->next_pid, tmp));
+			lb_s64(&l, rec->next_pid);
 			lb_mem(&l, "]", 1);
 			lb_spaces(&l, 24 - (l.n - start));
 		} else if (o->wakeups && !o->idle_hist) {
@@ -714,6 +636,7 @@ int sched_timehist(struct session *session, const struct sched_timehist_opts *op
 		resolver_release(&r.res);
 		return 1;
 	}
+	r.dec.comms = opts->next; /* only -n prints a name from the payload */
 	r.vis_cols = (h->nr_cpus_avail > 0 ? (int)h->nr_cpus_avail : 1) + 1;
 	r.print_events = !opts->summary_only;
 	r.tool.sample = th_sample;
