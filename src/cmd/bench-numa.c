@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,20 +22,25 @@
 struct numa_test {
 	int nr_proc, nr_threads, nr_loops, thp, usleep_us;
 	double secs, mb_global, mb_proc, mb_thread;
-	bool quiet, zero_memset, init_zero;
+	bool quiet, zero_memset, init_zero, measure_convergence;
+	int nr_nodes;
 	const char *secs_str, *mb_global_str, *mb_proc_str, *mb_thread_str;
+	const char *cpus_str, *nodes_str;
 };
 
 /* per thread, in memory shared by all the processes */
 struct numa_result {
 	double runtime; /* seconds from the common start to this thread's last loop */
 	u64 bytes;
+	int node;	/* the NUMA node it last ran on (-m) */
 };
 
 /* what every process and thread sees */
 struct numa_shared {
 	int ready;	/* threads at the start line */
 	int go;		/* set once all are there */
+	int converged;	/* -m: every process ran on a single node at a check */
+	double converged_at; /* ... seconds after the start */
 	struct timeval start;
 	struct numa_result res[];
 };
@@ -87,6 +93,32 @@ static double secs_since(const struct timeval *t0)
 	return bench_usec_since(t0) / 1e6;
 }
 
+/*
+ * numa_check_converged - -m: note the node @nt runs on; the first thread
+ * then sees whether each process has all its threads on one node, and if so
+ * the run has converged: every thread stops after its loop
+ */
+static bool numa_check_converged(struct numa_thread *nt)
+{
+	const struct numa_test *t = nt->t;
+	struct numa_shared *sh = nt->sh;
+	unsigned int cpu, node;
+
+	if (__atomic_load_n(&sh->converged, __ATOMIC_ACQUIRE))
+		return true;
+	sh->res[nt->idx].node = getcpu(&cpu, &node) ? 0 : (int)node;
+	if (nt->idx)
+		return false;
+	for (int p = 0; p < t->nr_proc; p++)
+		for (int i = 1; i < t->nr_threads; i++)
+			if (__atomic_load_n(&sh->res[p * t->nr_threads + i].node, __ATOMIC_RELAXED) !=
+			    __atomic_load_n(&sh->res[p * t->nr_threads].node, __ATOMIC_RELAXED))
+				return false;
+	sh->converged_at = secs_since(&sh->start);
+	__atomic_store_n(&sh->converged, 1, __ATOMIC_RELEASE);
+	return true;
+}
+
 static void *numa_thread_run(void *arg)
 {
 	struct numa_thread *nt = arg;
@@ -115,6 +147,8 @@ static void *numa_thread_run(void *arg)
 		}
 		if (t->usleep_us)
 			usleep((useconds_t)t->usleep_us);
+		if (t->measure_convergence && numa_check_converged(nt))
+			break;
 		if (r->runtime >= t->secs)
 			break;
 	}
@@ -195,6 +229,13 @@ static void numa_report(const struct numa_test *t, const struct numa_shared *sh)
 	v[6] = v[4] ? v[2] / v[4] : 0;
 	v[7] = max ? v[4] / max : 0;
 	v[8] = max ? v[5] / max : 0;
+	/* converged when its last thread stopped: perf's latency is the slowest runtime */
+	if (t->measure_convergence) {
+		if (t->quiet)
+			printf("%15.3f %s\n", max, "secs latency to NUMA-converge");
+		else
+			printf(" main,%41.3f, %-15s %s\n", max, "secs,", "NUMA-convergence-latency");
+	}
 	for (int i = 0; i < 9; i++) {
 		if (t->quiet)
 			printf("%15.3f %s\n", v[i], human[i]);
@@ -209,11 +250,97 @@ static void numa_report(const struct numa_test *t, const struct numa_shared *sh)
 }
 
 static const char *const numa_usage[] = { "perf bench numa <options>", NULL };
+static const char *const numa_mem_usage[] = { "perf bench numa mem [<options>]", NULL };
+
+/*
+ * perf's suite (no options, or -a): each test's name and options as perf
+ * prints them; a test that names CPUs or nodes the machine lacks is skipped
+ */
+static const struct numa_suite_test {
+	const char *name, *args;
+} numa_suite[] = {
+#include "cmd/bench-numa-suite.h"
+};
+
+/* numa_list_max - the highest cpu/node a -C/-M list names ("0,2", "1x2": node 1 twice) */
+static int numa_list_max(const char *list)
+{
+	int max = -1;
+
+	for (const char *p = list; p && *p;) {
+		char *end;
+		long v = strtol(p, &end, 0);
+
+		if (end == p)
+			break;
+		if (v > max)
+			max = (int)v;
+		p = end;
+		if (*p == 'x')
+			strtol(p + 1, (char **)&p, 0);
+		if (*p == ',')
+			p++;
+	}
+	return max;
+}
+
+static int numa_run(int argc, const char **argv, bool in_suite, bool *all_out);
+static bool numa_quick; /* the suite's tests cut short (SONDE_BENCH_NUMA_QUICK) */
+
+/* the suite, in perf's layout; SONDE_BENCH_NUMA_QUICK (tests) runs each for 0.1 s on 1/64 of the memory */
+static int numa_run_suite(void)
+{
+	const char *quick = getenv("SONDE_BENCH_NUMA_QUICK");
+	struct utsname u;
+
+	numa_quick = quick && *quick;
+	if (!uname(&u))
+		printf(" #\n # Running test on: %s %s %s %s %s GNU/Linux\n #\n\n", u.sysname, u.nodename,
+		       u.release, u.version, u.machine);
+	for (size_t i = 0; i < ARRAY_SIZE(numa_suite); i++) {
+		char *copy = xstrdup(numa_suite[i].args), *save = NULL;
+		const char *argv[40] = { "mem" };
+		int argc = 1;
+
+		printf(" # Running %s, \"perf bench numa mem %s\"\n", numa_suite[i].name, numa_suite[i].args);
+		fflush(stdout);
+		for (char *w = strtok_r(copy, " ", &save); w && argc < 36; w = strtok_r(NULL, " ", &save))
+			argv[argc++] = w;
+		argv[argc] = NULL;
+		numa_run(argc, argv, true, NULL);
+		printf("\n");
+		fflush(stdout);
+		free(copy);
+	}
+	return 0;
+}
 
 int bench_numa_mem(int argc, const char **argv)
 {
+	bool all = false;
+	int ret;
+
+	printf("\n # Running main, \"perf bench numa numa-mem");
+	for (int i = 1; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\"\n");
+	fflush(stdout);
+	ret = numa_run(argc, argv, false, &all);
+	(void)all;
+	if (ret == -1)
+		return numa_run_suite();
+	return ret;
+}
+
+/*
+ * numa_run - one test from its options (argv[0] is the command); -1 when
+ * they ask for the suite (no options, -a). In the suite a test the machine
+ * can't run is skipped with perf's line; alone it is a usage error.
+ */
+static int numa_run(int argc, const char **argv, bool in_suite, bool *all_out)
+{
 	struct numa_test t = { .nr_proc = 1, .nr_threads = 1, .nr_loops = -1, .secs = 5, .mb_global = 1 };
-	bool all = false, flag = false;
+	bool all = false, flag = false, quick = in_suite && numa_quick;
 	const char *text = NULL;
 	const struct opt_spec options[] = {
 		SPEC_INT("nr_proc", 'p', &t.nr_proc, "number of processes"),
@@ -241,12 +368,12 @@ int bench_numa_mem(int argc, const char **argv)
 		SPEC_INT("thp", 'H', &t.thp, "MADV_NOHUGEPAGE < 0 < MADV_HUGEPAGE"),
 		SPEC_FLAG("show_convergence", 'c', &flag,
 			  "show convergence details, convergence is reached when each process (all its threads) is running on a single NUMA node."),
-		SPEC_FLAG("measure_convergence", 'm', &flag, "measure convergence latency"),
+		SPEC_FLAG("measure_convergence", 'm', &t.measure_convergence, "measure convergence latency"),
 		SPEC_FLAG("quiet", 'q', &t.quiet, "quiet mode (do not show any warnings or messages)"),
 		SPEC_FLAG("serialize-startup", 'S', &flag, "serialize thread startup"),
-		SPEC_TEXT("cpus", 'C', &text, "cpu[,cpu2,...cpuN]",
+		SPEC_TEXT("cpus", 'C', &t.cpus_str, "cpu[,cpu2,...cpuN]",
 			  "bind the first N tasks to these specific cpus (the rest is unbound)"),
-		SPEC_TEXT("memnodes", 'M', &text, "node[,node2,...nodeN]",
+		SPEC_TEXT("memnodes", 'M', &t.nodes_str, "node[,node2,...nodeN]",
 			  "bind the first N tasks to these specific memory nodes (the rest is unbound)"),
 		SPEC_END(),
 	};
@@ -257,17 +384,23 @@ int bench_numa_mem(int argc, const char **argv)
 	int n, nodes, cpus;
 	size_t sh_len;
 
-	printf("\n # Running main, \"perf bench numa numa-mem");
-	for (int i = 1; i < argc; i++)
-		printf(" %s", argv[i]);
-	printf("\"\n");
-	fflush(stdout);
 	if (opts_parse(argc, argv, options, numa_usage, 0) > 1)
 		opts_usage_exit(numa_usage, options);
-	if (argc < 2 || all) {
-		fprintf(stderr, "%s: 'bench numa mem' runs perf's test suite without options or with -a: not implemented yet\n",
-			prog_name);
-		return 1;
+	if (!in_suite && (argc < 2 || all))
+		return -1;
+	nodes = nr_numa_nodes();
+	cpus = bench_nr_cpus();
+	if (numa_list_max(t.cpus_str) >= cpus || numa_list_max(t.nodes_str) >= nodes) {
+		/* perf checks the cpus first */
+		if (numa_list_max(t.cpus_str) >= cpus)
+			printf("\nTest not applicable, system has only %d CPUs.\n", cpus);
+		else
+			printf("\nTest not applicable, system has only %d nodes.\n", nodes);
+		if (in_suite)
+			return 0;
+		fflush(stdout);
+		/* this usage names the command as the help of `-h` does not */
+		opts_usage_exit(numa_mem_usage, options);
 	}
 	if (t.secs_str)
 		t.secs = strtod(t.secs_str, NULL);
@@ -281,9 +414,13 @@ int bench_numa_mem(int argc, const char **argv)
 		t.nr_proc = 1;
 	if (t.nr_threads < 1)
 		t.nr_threads = 1;
+	if (quick) {
+		t.secs = t.secs < 0.1 ? t.secs : 0.1;
+		t.mb_global /= 64;
+		t.mb_proc /= 64;
+		t.mb_thread /= 64;
+	}
 	n = t.nr_proc * t.nr_threads;
-	nodes = nr_numa_nodes();
-	cpus = bench_nr_cpus();
 	if (!t.quiet) {
 		printf("#\n#\n");
 		printf("\n ###\n # %d task%s will execute (on %d nodes, %d CPUs):\n", n, n == 1 ? "" : "s", nodes,

@@ -44,4 +44,52 @@ test_expect_success PERF 'numa mem: -h and a bad option' '
 	test_exit_code 129 "$SONDE" bench numa mem -h >/dev/null 2>&1
 '
 
+test_expect_success PERF 'numa mem: a test naming cpus or nodes the machine lacks: perf message, usage, 129' '
+	cpus=$(getconf _NPROCESSORS_ONLN) &&
+	nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l) &&
+	[ "$nodes" -gt 0 ] || nodes=1 &&
+	same numa mem -p 1 -t 1 -P 4 -C $cpus -s 1 -zZq &&
+	test_grep "^Test not applicable, system has only $cpus CPUs.$" actual &&
+	same numa mem -p 1 -t 1 -P 4 -M $nodes -s 1 -zZq &&
+	test_grep "^Test not applicable, system has only $nodes nodes.$" actual &&
+	test_exit_code 129 "$SONDE" bench numa mem -p 1 -P 4 -C $cpus -s 1 -q >/dev/null 2>&1
+'
+
+test_expect_success PERF 'numa mem -m: the convergence latency row, human and machine forms' '
+	same numa mem -p 1 -t 2 -P 4 -s 1 -zZq -m &&
+	test_grep "^ N secs latency to NUMA-converge$" actual &&
+	"$SONDE" bench numa mem -p 1 -t 2 -P 4 -s 1 -zZ -m >m.out 2>&1 &&
+	test_grep "^ main, +[0-9.]+, secs, +NUMA-convergence-latency$" m.out
+'
+
+# perf's suite takes a quarter of an hour: its text, numbers masked, was
+# recorded once on a 2-cpu, 1-node machine (tests/golden/bench/); sonde's
+# suite runs its tests cut to 0.1 s and 1/64 of the memory here
+suite_mask() {
+	sed -E 's/^ +-?[0-9]+\.[0-9]+ / N /; s/^ # Running test on: .*/ # Running test on: UNAME/'
+}
+
+test_expect_success 'numa mem -a: perf suite, every test named as perf names it, not-applicable lines' '
+	SONDE_BENCH_NUMA_QUICK=1 "$SONDE" bench numa mem -a >suite.raw 2>&1 &&
+	suite_mask <suite.raw >actual &&
+	grep "# Running" "$GOLDEN/bench/numa-suite-2cpu-1node.txt" >expect.heads &&
+	grep "# Running" actual >actual.heads &&
+	test_cmp expect.heads actual.heads &&
+	test_grep "^ N secs latency to NUMA-converge$" actual &&
+	test_grep "^ # Running test on: UNAME$" actual
+'
+
+cpus=$(getconf _NPROCESSORS_ONLN)
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+if [ "$cpus" = 2 ] && [ "$nodes" -le 1 ]; then
+	test_expect_success 'numa mem -a: the whole text as perf printed it on a 2-cpu, 1-node machine' '
+		SONDE_BENCH_NUMA_QUICK=1 "$SONDE" bench numa mem >suite2.raw 2>&1 &&
+		suite_mask <suite2.raw | sed "s/numa-mem\"$/numa-mem -a\"/" >actual &&
+		test_cmp "$GOLDEN/bench/numa-suite-2cpu-1node.txt" actual
+	'
+else
+	test_skip 'numa mem -a: the whole text as perf printed it on a 2-cpu, 1-node machine' \
+		"this machine has $cpus cpus and $nodes nodes: which tests apply differs"
+fi
+
 test_done
