@@ -303,10 +303,18 @@ int machine_process_fork(struct machine *machine, const union perf_event *ev)
 	parent = machine_findnew_thread(machine, (int)f->ppid, (int)f->ptid);
 	new_process = f->pid != f->ppid;
 	if (new_process) {
-		/* a new address space, even when the pid was used before */
+		/*
+		 * a new address space, even when the pid was used before; it
+		 * starts as a copy of the parent's, except for a FORK that record
+		 * synthesized from /proc (PERF_RECORD_MISC_FORK_EXEC): that child
+		 * has exec'd since, its MMAPs follow, and perf gives it none of
+		 * the parent's maps (a non-PIE parent's text would otherwise
+		 * claim the child's stray callchain addresses)
+		 */
 		struct maps *maps = machine_new_maps(machine);
 
-		maps_clone(maps, parent->maps);
+		if (!(ev->header.misc & PERF_RECORD_MISC_FORK_EXEC))
+			maps_clone(maps, parent->maps);
 		u64map_set(&machine->procs, (u64)f->pid, maps);
 	}
 	/* like perf, a FORK always makes a new task: a thread seen before is retired */

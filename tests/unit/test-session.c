@@ -113,6 +113,59 @@ TEST(session_thread_comm_fork_exit)
 	teardown(&m, &pool);
 }
 
+/* a FORK record synthesized from /proc (FORK_EXEC): the child has exec'd, no maps of the parent's */
+TEST(session_fork_exec_no_parent_maps)
+{
+	struct machine m;
+	struct strpool pool;
+	union perf_event *ev;
+	struct thread *t, *child, *thr, *live;
+
+	setup(&m, &pool);
+	t = machine_findnew_thread(&m, 100, 100);
+	ev = comm_event(100, 100, "driver");
+	machine_process_comm(&m, ev);
+	free(ev);
+	machine_add_map(&m, 100, 100, 0x403000, 0x99000, 0x3000, "/bin/driver", NULL, 0, 5, 2);
+
+	ev = fork_event(PERF_RECORD_FORK, 200, 100, 200, 100);
+	ev->header.misc = PERF_RECORD_MISC_FORK_EXEC;
+	machine_process_fork(&m, ev);
+	free(ev);
+	child = machine_find_thread(&m, 200);
+	ASSERT_TRUE(child);
+	EXPECT_STREQ(child->comm, "driver"); /* the comm is still the parent's */
+	EXPECT_TRUE(child->maps != t->maps);
+	EXPECT_EQ(child->maps->nr, 0);
+	EXPECT_TRUE(maps_find(child->maps, 0x455355) == NULL);
+	EXPECT_TRUE(maps_find(t->maps, 0x455355) != NULL);
+	machine_add_map(&m, 200, 200, 0x631000, 0x13c4000, 0x231000, "/bin/compiler", NULL, 0, 5, 2);
+	EXPECT_TRUE(maps_find(child->maps, 0x49ba64) == NULL);
+	EXPECT_TRUE(maps_find(child->maps, 0x700000) != NULL);
+
+	/* a thread's synthesized FORK shares its process's maps */
+	ev = fork_event(PERF_RECORD_FORK, 100, 100, 101, 100);
+	ev->header.misc = PERF_RECORD_MISC_FORK_EXEC;
+	machine_process_fork(&m, ev);
+	free(ev);
+	thr = machine_find_thread(&m, 101);
+	ASSERT_TRUE(thr);
+	EXPECT_TRUE(thr->maps == t->maps);
+
+	/* a live fork copies them, and keeps them over an exec without MMAPs */
+	ev = fork_event(PERF_RECORD_FORK, 300, 100, 300, 100);
+	machine_process_fork(&m, ev);
+	free(ev);
+	ev = comm_event(300, 300, "compiler");
+	ev->header.misc = PERF_RECORD_MISC_COMM_EXEC;
+	machine_process_comm(&m, ev);
+	free(ev);
+	live = machine_find_thread(&m, 300);
+	ASSERT_TRUE(live);
+	EXPECT_TRUE(maps_find(live->maps, 0x455355) != NULL);
+	teardown(&m, &pool);
+}
+
 TEST(session_maps_overlap_split)
 {
 	struct machine m;
