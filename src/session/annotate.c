@@ -8,6 +8,7 @@
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,20 @@ static void sym_add(struct annotate_sym *as, u64 addr, u64 period)
 	a->period += period;
 	as->hits++;
 	as->period += period;
+}
+
+/* sym_count - @period at @rf's address of @sym; the symbol's map is its first sample's */
+static void sym_count(struct annotate_hists *ah, const struct resolved_frame *rf,
+		      const struct symbol *sym, int idx, u64 period)
+{
+	struct annotate_sym *as = sym_findnew(ah, sym, resolved_frame_dso(rf), idx);
+
+	if (!as->has_map && rf->map && !dso_absolute(rf->map->dso)) {
+		as->map_start = rf->map->start;
+		as->map_pgoff = rf->map->pgoff;
+		as->has_map = true;
+	}
+	sym_add(as, rf->addr, period);
 }
 
 /* @want: a comma-separated list of short or long dso names, NULL for any */
@@ -184,7 +199,7 @@ static int collect_sample(struct tool *tool, struct session *s, const union perf
 	ah->total_period[idx] += period;
 	if (!sym || rf->frame->inlined)
 		return 0;
-	sym_add(sym_findnew(ah, sym, resolved_frame_dso(rf), idx), rf->addr, period);
+	sym_count(ah, rf, sym, idx, period);
 	return 0;
 }
 
@@ -288,7 +303,32 @@ void annotate_hists_add(struct annotate_hists *ah, const struct resolved_frame *
 	ah->total_period[idx] += period;
 	if (!sym || rf->frame->inlined)
 		return;
-	sym_add(sym_findnew(ah, sym, resolved_frame_dso(rf), idx), rf->addr, period);
+	sym_count(ah, rf, sym, idx, period);
+}
+
+u64 annotate_sym_file_offset(const struct annotate_sym *as, u64 addr)
+{
+	const struct symsrc *ss = as->dso ? as->dso->ss : NULL;
+
+	for (size_t i = 0; ss && i < ss->nr_segs; i++) {
+		const struct load_segment *seg = &ss->segs[i];
+
+		if (addr >= seg->vaddr && addr < seg->vaddr + seg->memsz)
+			return addr - seg->vaddr + seg->offset;
+	}
+	return addr;
+}
+
+u64 annotate_sym_full_addr(const struct annotate_sym *as, u64 addr)
+{
+	u64 off;
+
+	if (!as->has_map)
+		return addr;
+	off = annotate_sym_file_offset(as, addr);
+	if (as->dso->ss && as->dso->ss->e_type == ET_EXEC)
+		return off;
+	return off - as->map_pgoff + as->map_start;
 }
 
 struct annotate_sym *annotate_hists_snapshot(const struct annotate_hists *ah,

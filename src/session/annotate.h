@@ -26,12 +26,28 @@ struct annotate_addr {
 struct annotate_sym {
 	const struct symbol *sym; /* borrowed from the session */
 	struct dso *dso;	  /* borrowed from the session */
+	u64 map_start, map_pgoff; /* the first sample's map (the TUI's full addresses) */
+	bool has_map;
 	int evsel_idx;
 	u64 hits, period;	  /* the symbol's sums */
 	struct annotate_addr *addrs; /* owned */
 	size_t nr_addrs, alloc_addrs;
 	struct u64map by_addr;	  /* addr -> index + 1 (while collecting) */
 };
+
+/*
+ * annotate_sym_full_addr - the address @addr (an ELF vaddr of @as's dso)
+ * had in the process, as perf's annotate browser shows it with 'f': the
+ * file offset put back in the first sample's map; for an ET_EXEC file
+ * perf shows the file offset itself. @addr when there is no map.
+ */
+u64 annotate_sym_full_addr(const struct annotate_sym *as, u64 addr);
+
+/*
+ * annotate_sym_file_offset - @addr's offset in @as's dso file (its load
+ * segment's p_offset + the distance into it); @addr outside any segment.
+ */
+u64 annotate_sym_file_offset(const struct annotate_sym *as, u64 addr);
 
 /* struct annotate_filter - which samples count (NULL/empty: all) */
 struct annotate_filter {

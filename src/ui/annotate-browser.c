@@ -46,7 +46,9 @@ struct abrowser {
 	size_t nr_hot, hot_pos;
 	size_t top, sel;		/* in view indices */
 	bool show_source, raw_offsets, jump_counts, arrows, color;
+	bool full_addr;	/* f: the raw view's addresses as the process had them */
 	int off_width, addr_width, cnt_width, mnem_width;
+	int src_width, full_width; /* the raw view's label widths: file offsets, full addresses */
 	bool fresh;			/* no key yet: perf's first Up/Down does not move */
 	bool line_numbers;		/* k */
 	int offset_level;		/* O: offsets on jump targets (0), calls too (1), all (2) */
@@ -213,6 +215,16 @@ static void build_rows(struct abrowser *b)
 			b->mnem_width = ml + 1;
 		if (b->rows[i].in && hex_digits(b->rows[i].in->addr) > b->addr_width)
 			b->addr_width = hex_digits(b->rows[i].in->addr);
+		if (b->rows[i].in) {
+			u64 ia = b->rows[i].in->addr;
+			int d = hex_digits(annotate_sym_file_offset(b->a->as, ia));
+
+			if (d > b->src_width)
+				b->src_width = d;
+			d = hex_digits(annotate_sym_full_addr(b->a->as, ia));
+			if (d > b->full_width)
+				b->full_width = d;
+		}
 	}
 	/* the counts column is there with J even when nothing jumps in the symbol */
 	b->cnt_width = 1 + (max_jumps >= 10) + (max_jumps >= 100);
@@ -314,10 +326,25 @@ static void simple_operands(struct strbuf *sb, const struct abrowser *b, const s
  * corners), or NULL; @bar: inside the selected jump's range, a "│" in the
  * column after the label.
  */
+/*
+ * label_width - the label column's width for an instruction (@insn) or a
+ * source row: offsets in the simplified view; in the raw one the addresses,
+ * while source rows line up with the file offsets perf keeps (16 columns
+ * with f), whatever the addresses shown
+ */
+static int label_width(const struct abrowser *b, bool insn)
+{
+	if (!b->raw_offsets)
+		return b->off_width;
+	if (insn)
+		return b->full_addr ? b->full_width : b->addr_width;
+	return b->full_addr ? 16 : b->src_width;
+}
+
 static void row_text(struct strbuf *sb, const struct abrowser *b, const struct arow *r,
 		     const char *g3, bool bar)
 {
-	int lw = b->raw_offsets ? b->addr_width : b->off_width;
+	int lw = label_width(b, r->in != NULL);
 	/* jump counts go with the offsets of the simplified view only */
 	bool counts = b->jump_counts && !b->raw_offsets;
 	int cw = counts ? b->cnt_width + (b->cnt_width ? 1 : 0) : 0;
@@ -350,7 +377,8 @@ static void row_text(struct strbuf *sb, const struct abrowser *b, const struct a
 	}
 	ml = split_insn(r->in->text, &ops);
 	if (b->raw_offsets)
-		strbuf_addf(sb, "%*" PRIx64 ":", lw, r->in->addr);
+		strbuf_addf(sb, "%*" PRIx64 ":", lw,
+			    b->full_addr ? annotate_sym_full_addr(b->a->as, r->in->addr) : r->in->addr);
 	else if (r->nr_jumps_in || b->offset_level >= 2 ||
 		 (b->offset_level == 1 && is_call(r->in->text, ml)))
 		strbuf_addf(sb, "%*" PRIx64 ":", lw, r->in->addr - b->a->as->sym->start);
@@ -888,6 +916,9 @@ static void run(struct abrowser *b)
 			b->top = b->sel > row ? b->sel - row : 0;
 			break;
 		}
+		case 'f':
+			b->full_addr = !b->full_addr;
+			break;
 		case 'o':
 			b->raw_offsets = !b->raw_offsets;
 			break;
@@ -1061,7 +1092,6 @@ static void stdio2_body(FILE *out, struct abrowser *bp)
 
 	/* the browser's lines (all of them for --stdio2) with its toggles; arrows always */
 	size_t nr = b.nr_view ? b.nr_view : b.nr_rows;
-	int lw = b.raw_offsets ? b.addr_width : b.off_width;
 	int cw = b.jump_counts && b.cnt_width ? b.cnt_width + 1 : 0;
 
 	b.arrows = true;
@@ -1084,7 +1114,8 @@ static void stdio2_body(FILE *out, struct abrowser *bp)
 		row_text(&sb, &b, r, NULL, false);
 		fputs(sb.buf, out);
 		/* perf pads a line's text (after label and arrow): source to 10 columns, instructions to 14 */
-		prefix = (size_t)(lw + (r->in ? 4 : 2) + (r->in && b.raw_offsets ? 0 : cw));
+		prefix = (size_t)(label_width(&b, r->in != NULL) + (r->in ? 4 : 2) +
+				  (r->in && b.raw_offsets ? 0 : cw));
 		/* perf pads lines to a whole width, wider by what t, o and J add */
 		min = (r->in ? 14 : 10) + (size_t)(vw - 7) + prefix -
 		      ((size_t)b.off_width + (r->in ? 4 : 2));

@@ -7,7 +7,7 @@ BURN=$SONDE_WORKLOADS/cpuburn
 SHOTS=$TRASH/screens
 mkdir -p "$SHOTS"
 SOCK=$TRASH/tmux.sock
-KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down O O O"
+KEYS="Down Tab Tab BTab H s s o o J J Up Up Up End Home PPage NPage Down Down O O O o f f o f"
 # t p b (p clears l's message), k, P (with t, k and o on), l on each kind of line, the search
 # box (/ ? n, not found), c, help
 KEYS2="l t t p b t p b t k o P k o Up Up Up Up Up l Down l Home l / x m m Enter n n ? i n t Enter n ? Enter c h Escape"
@@ -80,6 +80,29 @@ test_expect_success ROOT 'the keys t p b k l / ? n c h P: every screen is perf'"
 	grep -q "Search" "$SHOTS/perf2.26" &&
 	grep -q "String not found!" "$SHOTS/perf2.38" &&
 	test_cmp p2/leaf.annotation s2/leaf.annotation
+'
+
+# a non-PIE program: the raw view shows its link-time addresses, f the
+# file offsets perf shows for an ET_EXEC file; source rows line up with those
+test_expect_success ROOT 'a non-PIE program: o and f, every screen is perf'"'"'s' '
+	mkdir -p np && cd np &&
+	cat >np.c <<-\EOF &&
+	static volatile long s;
+	__attribute__((noinline)) void inner(long n) { for (long i = 0; i < n; i++) s += i; }
+	int main(void) { for (int k = 0; k < 20; k++) inner(2000000); return 0; }
+	EOF
+	cc -O1 -g -no-pie -o np np.c &&
+	"$SONDE" record -q -o np.data ./np 2>/dev/null &&
+	screens perf3 "$PERF annotate -i np.data inner" "o f f o f" "$TRASH/np" &&
+	screens sonde3 "$SONDE annotate -i np.data inner" "o f f o f" "$TRASH/np" &&
+	bad=0 &&
+	for n in 1 2 3 4 5; do
+		grep -q "│" "$SHOTS/perf3.$n" || { echo "perf screen $n is empty"; bad=1; }
+		diff -u "$SHOTS/perf3.$n" "$SHOTS/sonde3.$n" || { echo "after key $n"; bad=1; }
+	done &&
+	test "$bad" = 0 &&
+	grep -q "│40[0-9a-f]*:.*test" "$SHOTS/perf3.1" &&
+	grep -q "│[0-9a-f]\{4\}:.*test" "$SHOTS/perf3.2"
 '
 
 test_done
