@@ -8,18 +8,24 @@
 
 #include <linux/perf_event.h>
 
+/* load_syms - @dso gets symbols @names[0..n) every 0x100 bytes from 0x100, @size bytes each */
+static int load_syms(struct machine *m, struct dso *dso, const char *const *names, int n, u64 size)
+{
+	dso->ss = symsrc_new(m->names);
+	for (int i = 0; i < n; i++)
+		symtab_add(&dso->ss->symtab, 0x100 * (i + 1), size, 1, 2, names[i]);
+	symtab_finish(&dso->ss->symtab, false);
+	dso->ss->is_loaded = true;
+	dso->ss->kind = SYMSRC_ELF;
+	return 0;
+}
+
 static int fake_loader(struct machine *m, struct dso *dso, void *arg)
 {
 	static const char *const names[] = { "main", "outer", "middle", "leaf", "other" };
 
 	(void)arg;
-	dso->ss = symsrc_new(m->names);
-	for (int i = 0; i < 5; i++)
-		symtab_add(&dso->ss->symtab, 0x100 * (i + 1), 0x100, 1, 2, names[i]);
-	symtab_finish(&dso->ss->symtab, false);
-	dso->ss->is_loaded = true;
-	dso->ss->kind = SYMSRC_ELF;
-	return 0;
+	return load_syms(m, dso, names, 5, 0x100);
 }
 
 struct fixture {
@@ -289,13 +295,7 @@ static int gapped_loader(struct machine *m, struct dso *dso, void *arg)
 	static const char *const names[] = { "a", "b", "c", "d" };
 
 	(void)arg;
-	dso->ss = symsrc_new(m->names);
-	for (int i = 0; i < 4; i++)
-		symtab_add(&dso->ss->symtab, 0x100 * (i + 1), 0x80, 1, 2, names[i]);
-	symtab_finish(&dso->ss->symtab, false);
-	dso->ss->is_loaded = true;
-	dso->ss->kind = SYMSRC_ELF;
-	return 0;
+	return load_syms(m, dso, names, 4, 0x80);
 }
 
 /*
