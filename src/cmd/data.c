@@ -85,6 +85,14 @@ static int convert_sqlite(const char *input, const char *path, bool force)
 	return 0;
 }
 
+/* perf's warning after a conversion (--to-json, --to-ctf) that met records older than a flushed round */
+static void warn_unordered(const struct session *session)
+{
+	if (session->stats.nr_unordered)
+		fprintf(stderr, "Warning:\n%llu out of order events recorded.\n",
+			(unsigned long long)session->stats.nr_unordered);
+}
+
 /* --to-ctf: a CTF trace directory, written by libbabeltrace-ctf (loaded here) */
 static int convert_ctf(const char *input, const char *path, bool force)
 {
@@ -116,6 +124,7 @@ static int convert_ctf(const char *input, const char *path, bool force)
 		session_free(session);
 		return 255;
 	}
+	warn_unordered(session);
 	fprintf(stderr, "[ perf data convert: Converted '%s' into CTF data '%s' ]\n",
 		data_reader_path(reader), path);
 	fprintf(stderr, "[ perf data convert: Converted and wrote %.3f MB (%ld samples) ]\n",
@@ -222,6 +231,8 @@ static int data_convert(int argc, const char **argv)
 		session_free(session);
 		return 255;
 	}
+	if (t.format == EXPORT_JSON)
+		warn_unordered(session);
 	fprintf(stderr, "[ perf data convert: Converted '%s' into %s '%s' ]\n",
 		data_reader_path(reader), t.label, t.path);
 	if (!stat(t.path, &st))

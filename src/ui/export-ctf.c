@@ -7,13 +7,16 @@
 #include "data/reader.h"
 #include "lib/hashmap.h"
 #include "lib/xalloc.h"
+#include "trace/tep.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <traceevent/event-parse.h>
 
 /* the writer's objects, opaque here: sonde needs no babeltrace header to build */
 struct bt_ctf_writer;
@@ -57,6 +60,8 @@ static struct {
 	int (*type_set_alignment)(struct bt_ctf_field_type *, unsigned int);
 	int (*type_structure_add_field)(struct bt_ctf_field_type *, struct bt_ctf_field_type *, const char *);
 	struct bt_ctf_field_type *(*type_sequence_create)(struct bt_ctf_field_type *, const char *);
+	struct bt_ctf_field_type *(*type_array_create)(struct bt_ctf_field_type *, unsigned int);
+	struct bt_ctf_field_type *(*type_string_create)(void);
 	void (*type_put)(struct bt_ctf_field_type *);
 	struct bt_ctf_event_class *(*event_class_create)(const char *);
 	int (*event_class_add_field)(struct bt_ctf_event_class *, struct bt_ctf_field_type *, const char *);
@@ -69,6 +74,8 @@ static struct {
 	int (*field_signed_set)(struct bt_ctf_field *, int64_t);
 	int (*field_sequence_set_length)(struct bt_ctf_field *, struct bt_ctf_field *);
 	struct bt_ctf_field *(*field_sequence_get_field)(struct bt_ctf_field *, uint64_t);
+	struct bt_ctf_field *(*field_array_get_field)(struct bt_ctf_field *, uint64_t);
+	int (*field_string_set)(struct bt_ctf_field *, const char *);
 	struct bt_ctf_field *(*field_structure_get_field)(struct bt_ctf_field *, const char *);
 	void (*field_put)(struct bt_ctf_field *);
 	struct bt_ctf_field *(*stream_get_packet_context)(struct bt_ctf_stream *);
@@ -116,6 +123,8 @@ int export_ctf_load(void)
 	SYM(type_set_alignment, "bt_ctf_field_type_set_alignment");
 	SYM(type_structure_add_field, "bt_ctf_field_type_structure_add_field");
 	SYM(type_sequence_create, "bt_ctf_field_type_sequence_create");
+	SYM(type_array_create, "bt_ctf_field_type_array_create");
+	SYM(type_string_create, "bt_ctf_field_type_string_create");
 	SYM(type_put, "bt_ctf_field_type_put");
 	SYM(event_class_create, "bt_ctf_event_class_create");
 	SYM(event_class_add_field, "bt_ctf_event_class_add_field");
@@ -128,6 +137,8 @@ int export_ctf_load(void)
 	SYM(field_signed_set, "bt_ctf_field_signed_integer_set_value");
 	SYM(field_sequence_set_length, "bt_ctf_field_sequence_set_length");
 	SYM(field_sequence_get_field, "bt_ctf_field_sequence_get_field");
+	SYM(field_array_get_field, "bt_ctf_field_array_get_field");
+	SYM(field_string_set, "bt_ctf_field_string_set_value");
 	SYM(field_structure_get_field, "bt_ctf_field_structure_get_field");
 	SYM(field_put, "bt_ctf_field_put");
 	SYM(stream_get_packet_context, "bt_ctf_stream_get_packet_context");
@@ -147,13 +158,33 @@ missing:
 	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
 	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_IDENTIFIER)
 
+/* how a tracepoint field is written: perf's mapping of the format's fields */
+enum tp_kind { TP_INT, TP_ARRAY, TP_STRING };
+
+struct tp_field {
+	struct tep_format_field *f; /* owned by the run's tep handle */
+	char *name; /* the CTF name: a CTF keyword gets a '_' in front, as perf does */
+	enum tp_kind kind;
+	bool is_signed;
+	unsigned int esize; /* bytes of the number, or of one array element */
+};
+
+/* one event class: the writer's object and the tracepoint fields it carries */
+struct ctf_class {
+	struct bt_ctf_event_class *ec;
+	struct tp_field *tf;
+	int nr_tf;
+};
+
 struct ctfrun {
 	struct tool tool; /* first */
 	struct bt_ctf_writer *writer;
 	struct bt_ctf_clock *clock;
 	struct bt_ctf_stream_class *sclass;
 	struct bt_ctf_field_type *t_u64, *t_hex, *t_s32, *t_u32;
-	struct u64map classes; /* struct evsel * -> struct bt_ctf_event_class * */
+	struct u64map classes; /* struct evsel * -> struct ctf_class * */
+	struct tep_handle *tep; /* the file's tracepoint formats, when it has tracepoints */
+	struct strbuf text; /* a string field's value */
 	struct u64map streams; /* cpu + 1 -> struct bt_ctf_stream * */
 	long nr_samples;
 	u64 bytes; /* of the sample records converted, as perf counts what it wrote */
@@ -175,13 +206,140 @@ static struct bt_ctf_field_type *int_type(unsigned int bits, bool is_signed, int
 	return t;
 }
 
-static struct bt_ctf_event_class *event_class_new(struct ctfrun *c, const struct evsel *evsel)
+/* CTF 1.8's reserved words: a field so named is written with a '_' in front */
+static const char *const ctf_keywords[] = {
+	"align",   "callsite", "const",	  "char",    "clock",	 "double",    "enum",
+	"env",	   "event",    "floating_point", "float", "integer", "int", "long",
+	"short",   "signed",   "stream",  "string",  "struct",	 "trace",     "typealias",
+	"typedef", "unsigned", "variant", "void",    "_Bool",	 "_Complex",  "_Imaginary",
+};
+
+static char *ctf_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(ctf_keywords) / sizeof(ctf_keywords[0]); i++)
+		if (!strcmp(name, ctf_keywords[i]))
+			return xasprintf("_%s", name);
+	return xstrdup(name);
+}
+
+/*
+ * @f as perf writes it: text (char and u8 arrays, __data_loc strings) as a
+ * string; a number of 1, 2 or 4 bytes as a 32-bit integer, of 8 bytes as a
+ * 64-bit one, signed as the format says, hexadecimal for unsigned pointers
+ * and longs; a fixed array as an array of such integers. Returns 0, or
+ * -EOPNOTSUPP with @msg saying what sonde does not convert.
+ */
+static int tp_classify(struct tep_format_field *f, struct tp_field *tf, const char *evname,
+		       struct strbuf *msg)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->f = f;
+	tf->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+	if (f->flags & TEP_FIELD_IS_STRING) {
+		tf->kind = TP_STRING;
+	} else if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		strbuf_addf(msg, "--to-ctf: tracepoint field '%s' of '%s' is a dynamic array, "
+				 "which sonde does not convert to CTF yet; --to-json converts the file",
+			    f->name, evname);
+		return -EOPNOTSUPP;
+	} else if (f->flags & TEP_FIELD_IS_ARRAY) {
+		tf->kind = TP_ARRAY;
+		tf->esize = (unsigned int)f->elementsize;
+	} else {
+		tf->kind = TP_INT;
+		tf->esize = (unsigned int)f->size;
+	}
+	if (tf->kind != TP_STRING && tf->esize != 1 && tf->esize != 2 && tf->esize != 4 &&
+	    tf->esize != 8) {
+		strbuf_addf(msg, "--to-ctf: tracepoint field '%s' of '%s' has a size (%u bytes) "
+				 "sonde does not convert to CTF yet; --to-json converts the file",
+			    f->name, evname, tf->esize);
+		return -EOPNOTSUPP;
+	}
+	tf->name = ctf_name(f->name);
+	return 0;
+}
+
+static struct bt_ctf_field_type *tp_type(const struct tp_field *tf)
+{
+	struct bt_ctf_field_type *t, *arr;
+	int hex = !tf->is_signed && (tf->f->flags & (TEP_FIELD_IS_POINTER | TEP_FIELD_IS_LONG));
+
+	if (tf->kind == TP_STRING)
+		return bt.type_string_create();
+	t = int_type(tf->esize == 8 ? 64 : 32, tf->is_signed, hex ? CTF_BASE_HEX : CTF_BASE_DECIMAL);
+	if (!t || tf->kind == TP_INT)
+		return t;
+	arr = bt.type_array_create(t, (unsigned int)tf->f->arraylen);
+	bt.type_put(t);
+	return arr;
+}
+
+/* the common_* fields, then the tracepoint's own, after perf's sample fields */
+static int tp_add_fields(struct ctfrun *c, struct ctf_class *cc, const struct evsel *evsel,
+			 struct strbuf *msg)
+{
+	struct tep_event *te;
+	struct tep_format_field **lists[2];
+	int ret = 0;
+
+	if (!c->tep) {
+		strbuf_addf(msg, "--to-ctf: the file has no tracepoint formats for '%s'",
+			    evsel->name ? evsel->name : "?");
+		return -EINVAL;
+	}
+	te = trace_tep_find_event(c->tep, (int)evsel->attr.config);
+	if (!te) {
+		strbuf_addf(msg, "--to-ctf: the file has no format for tracepoint '%s'",
+			    evsel->name ? evsel->name : "?");
+		return -EINVAL;
+	}
+	lists[0] = tep_event_common_fields(te);
+	lists[1] = tep_event_fields(te);
+	for (int l = 0; l < 2 && !ret; l++) {
+		for (int i = 0; lists[l] && lists[l][i] && !ret; i++) {
+			struct bt_ctf_field_type *t;
+			struct tp_field *tf;
+
+			cc->tf = xrealloc(cc->tf, sizeof(*cc->tf) * (size_t)(cc->nr_tf + 1));
+			tf = &cc->tf[cc->nr_tf];
+			ret = tp_classify(lists[l][i], tf, evsel->name ? evsel->name : "?", msg);
+			if (ret)
+				break;
+			cc->nr_tf++;
+			t = tp_type(tf);
+			if (!t || bt.event_class_add_field(cc->ec, t, tf->name))
+				ret = -EIO;
+			if (t)
+				bt.type_put(t);
+		}
+	}
+	free(lists[0]);
+	free(lists[1]);
+	return ret;
+}
+
+static void class_free(struct ctf_class *cc)
+{
+	for (int i = 0; i < cc->nr_tf; i++)
+		free(cc->tf[i].name);
+	free(cc->tf);
+	if (cc->ec)
+		bt.event_class_put(cc->ec);
+	free(cc);
+}
+
+static struct ctf_class *event_class_new(struct ctfrun *c, const struct evsel *evsel,
+					 struct strbuf *msg, int *err)
 {
 	u64 st = evsel->attr.sample_type;
+	struct ctf_class *cc = xcalloc(1, sizeof(*cc));
 	struct bt_ctf_event_class *ec = bt.event_class_create(evsel->name ? evsel->name : "unknown");
 	struct bt_ctf_field_type *seq = NULL;
 	int bad = !ec;
 
+	cc->ec = ec;
+	*err = -EIO;
 	if (!bad && (st & PERF_SAMPLE_IP))
 		bad |= bt.event_class_add_field(ec, c->t_hex, "perf_ip");
 	if (!bad && (st & PERF_SAMPLE_TID)) {
@@ -199,13 +357,21 @@ static struct bt_ctf_event_class *event_class_new(struct ctfrun *c, const struct
 		if (seq)
 			bt.type_put(seq);
 	}
+	if (!bad && (st & PERF_SAMPLE_RAW)) {
+		int ret = tp_add_fields(c, cc, evsel, msg);
+
+		if (ret) {
+			*err = ret;
+			bad = 1;
+		}
+	}
 	if (!bad)
 		bad |= bt.stream_class_add_event_class(c->sclass, ec);
-	if (bad && ec) {
-		bt.event_class_put(ec);
+	if (bad) {
+		class_free(cc);
 		return NULL;
 	}
-	return ec;
+	return cc;
 }
 
 static int set_u(struct bt_ctf_event *ev, const char *name, u64 v)
@@ -250,6 +416,100 @@ static int set_callchain(struct ctfrun *c, struct bt_ctf_event *ev, const struct
 	return ret;
 }
 
+/* the number of @esize bytes at @off of the payload (0 past its end), sign-extended when signed */
+static u64 tp_number(struct ctfrun *c, const struct tp_field *tf, const u8 *raw, u32 size, u64 off)
+{
+	u64 v;
+
+	if (off + tf->esize > size)
+		return 0;
+	v = tep_read_number(c->tep, raw + off, (int)tf->esize);
+	if (tf->is_signed && tf->esize < 8) {
+		unsigned int shift = 64 - 8 * tf->esize;
+
+		v = (u64)((s64)(v << shift) >> shift);
+	}
+	return v;
+}
+
+static int tp_set_number(struct bt_ctf_field *f, const struct tp_field *tf, u64 v)
+{
+	return tf->is_signed ? bt.field_signed_set(f, (s64)v) : bt.field_unsigned_set(f, v);
+}
+
+/*
+ * the text of a string field (a char array up to its NUL, a __data_loc/__rel_loc
+ * string), an unprintable byte written as the four characters \xHH, as perf does
+ */
+static void tp_string(struct ctfrun *c, const struct tp_field *tf, const u8 *raw, u32 size,
+		      struct strbuf *out)
+{
+	const struct tep_format_field *f = tf->f;
+	u64 off = (u64)f->offset, len = (u64)f->size;
+
+	strbuf_reset(out);
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		u64 loc;
+
+		if ((u64)f->offset + 4 > size)
+			return;
+		loc = tep_read_number(c->tep, raw + f->offset, 4);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (u64)f->offset + (u64)f->size;
+	}
+	if (off >= size)
+		return;
+	if (off + len > size)
+		len = size - off;
+	for (u64 i = 0; i < len && raw[off + i]; i++) {
+		u8 ch = raw[off + i];
+
+		if (isprint(ch))
+			strbuf_addch(out, (char)ch);
+		else
+			strbuf_addf(out, "\\x%02x", ch);
+	}
+}
+
+static int tp_set_fields(struct ctfrun *c, const struct ctf_class *cc, struct bt_ctf_event *ev,
+			 const struct perf_sample *sample)
+{
+	const u8 *raw = sample->raw_data;
+	u32 size = raw ? sample->raw_size : 0;
+	int bad = 0;
+
+	for (int i = 0; i < cc->nr_tf && !bad; i++) {
+		const struct tp_field *tf = &cc->tf[i];
+		struct bt_ctf_field *f = bt.event_get_payload(ev, tf->name);
+
+		if (!f)
+			return -1;
+		switch (tf->kind) {
+		case TP_INT:
+			bad = tp_set_number(f, tf, tp_number(c, tf, raw, size, (u64)tf->f->offset));
+			break;
+		case TP_ARRAY:
+			for (unsigned int j = 0; j < tf->f->arraylen && !bad; j++) {
+				struct bt_ctf_field *e = bt.field_array_get_field(f, (u64)j);
+				u64 off = (u64)tf->f->offset + (u64)j * tf->esize;
+
+				bad = !e || tp_set_number(e, tf, tp_number(c, tf, raw, size, off));
+				if (e)
+					bt.field_put(e);
+			}
+			break;
+		case TP_STRING:
+			tp_string(c, tf, raw, size, &c->text);
+			bad = bt.field_string_set(f, c->text.len ? c->text.buf : "");
+			break;
+		}
+		bt.field_put(f);
+	}
+	return bad;
+}
+
 /* the stream of @cpu, made on first use with cpu_id in its packet context */
 static struct bt_ctf_stream *stream_of(struct ctfrun *c, u32 cpu)
 {
@@ -281,18 +541,18 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		     const struct perf_sample *sample, struct evsel *evsel)
 {
 	struct ctfrun *c = (struct ctfrun *)tool;
-	struct bt_ctf_event_class *ec = u64map_find(&c->classes, (u64)(uintptr_t)evsel);
+	struct ctf_class *cc = u64map_find(&c->classes, (u64)(uintptr_t)evsel);
 	u64 st = evsel->attr.sample_type;
 	struct bt_ctf_stream *s;
 	struct bt_ctf_event *ev;
 	int bad = 0;
 
 	(void)session;
-	if (!ec)
+	if (!cc)
 		return 0;
 	c->bytes += event->header.size;
 	s = stream_of(c, (st & PERF_SAMPLE_CPU) ? sample->cpu : 0);
-	ev = s ? bt.event_create(ec) : NULL;
+	ev = s ? bt.event_create(cc->ec) : NULL;
 	if (!ev) {
 		c->err = -EIO;
 		return c->err;
@@ -310,6 +570,8 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		bad |= set_u(ev, "perf_period", sample->period);
 	if (st & PERF_SAMPLE_CALLCHAIN)
 		bad |= set_callchain(c, ev, sample->callchain);
+	if (!bad && (st & PERF_SAMPLE_RAW))
+		bad |= tp_set_fields(c, cc, ev, sample);
 	if (!bad)
 		bad |= bt.stream_append_event(s, ev);
 	bt.event_put(ev);
@@ -338,7 +600,7 @@ static int put_class(uint64_t key, void *val, void *arg)
 {
 	(void)key;
 	(void)arg;
-	bt.event_class_put(val);
+	class_free(val);
 	return 0;
 }
 
@@ -396,20 +658,47 @@ static int setup(struct ctfrun *c, struct strbuf *msg)
 	return bad ? -EIO : 0;
 }
 
+/* the tracepoint formats of the file (its TRACING_DATA), when an event samples a tracepoint's payload */
+static struct tep_handle *tracepoint_formats(struct session *session, struct strbuf *msg, long *ret)
+{
+	const struct perf_header *h = data_reader_header(session->reader);
+	struct tep_handle *tep = NULL;
+	struct evsel *evsel;
+	bool need = false;
+
+	*ret = 0;
+	evlist_for_each_entry(session->evlist, evsel)
+		need |= evsel->attr.type == PERF_TYPE_TRACEPOINT &&
+			(evsel->attr.sample_type & PERF_SAMPLE_RAW);
+	if (!need || !h->tracing_data)
+		return NULL;
+	if (trace_tep_from_data(h->tracing_data, h->tracing_data_size, &tep)) {
+		strbuf_addstr(msg, "--to-ctf: the file's tracepoint formats (TRACING_DATA) are malformed");
+		*ret = -EINVAL;
+		return NULL;
+	}
+	return tep;
+}
+
 long export_ctf(struct session *session, const char *path, struct data_error *err,
 		struct strbuf *msg, u64 *bytes)
 {
 	struct ctfrun c;
 	struct evsel *evsel;
-	long ret;
+	int err_class = 0;
+	long ret = 0;
 
 	memset(&c, 0, sizeof(c));
+	strbuf_init(&c.text, 0);
 	if (export_ctf_load()) {
 		strbuf_addstr(msg, "libbabeltrace-ctf.so.1 could not be loaded (install libbabeltrace1)");
 		return -ENOSYS;
 	}
 	evlist_for_each_entry(session->evlist, evsel) {
 		u64 extra = evsel->attr.sample_type & ~(u64)CTF_SAMPLE_FIELDS;
+
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
+			extra &= ~(u64)PERF_SAMPLE_RAW; /* the tracepoint's fields */
 
 		if (extra) {
 			strbuf_addf(msg, "--to-ctf: event '%s' has sample fields sonde does not convert "
@@ -418,9 +707,13 @@ long export_ctf(struct session *session, const char *path, struct data_error *er
 			return -EOPNOTSUPP;
 		}
 	}
+	c.tep = tracepoint_formats(session, msg, &ret);
+	if (ret)
+		return ret;
 	c.writer = bt.writer_create(path);
 	if (!c.writer) {
 		strbuf_addf(msg, "CTF: cannot create a trace in %s", path);
+		trace_tep_free(c.tep);
 		return -EIO;
 	}
 	u64map_init(&c.classes);
@@ -431,12 +724,12 @@ long export_ctf(struct session *session, const char *path, struct data_error *er
 	if (!ret)
 		ret = setup(&c, msg);
 	evlist_for_each_entry(session->evlist, evsel) {
-		struct bt_ctf_event_class *ec = ret ? NULL : event_class_new(&c, evsel);
+		struct ctf_class *cc = ret ? NULL : event_class_new(&c, evsel, msg, &err_class);
 
-		if (!ret && !ec)
-			ret = -EIO;
-		if (ec)
-			u64map_set(&c.classes, (u64)(uintptr_t)evsel, ec);
+		if (!ret && !cc)
+			ret = err_class;
+		if (cc)
+			u64map_set(&c.classes, (u64)(uintptr_t)evsel, cc);
 	}
 	if (!ret)
 		ret = session_process(session, &c.tool, err);
@@ -463,6 +756,8 @@ long export_ctf(struct session *session, const char *path, struct data_error *er
 	if (c.clock)
 		bt.clock_put(c.clock);
 	bt.writer_put(c.writer);
+	trace_tep_free(c.tep);
+	strbuf_release(&c.text);
 	*bytes = c.bytes;
 	return ret < 0 ? ret : c.nr_samples;
 }
