@@ -94,7 +94,7 @@ static void warn_unordered(const struct session *session)
 }
 
 /* --to-ctf: a CTF trace directory, written by libbabeltrace-ctf (loaded here) */
-static int convert_ctf(const char *input, const char *path, bool force)
+static int convert_ctf(const char *input, const char *path, bool force, bool all)
 {
 	struct symbol_opts sopts = { 0 };
 	struct machine_opts mopts = { .symbol_opts = &sopts };
@@ -103,7 +103,7 @@ static int convert_ctf(const char *input, const char *path, bool force)
 	struct data_reader *reader;
 	struct session *session;
 	u64 bytes = 0;
-	long n;
+	long n, nr_others = 0;
 
 	if (export_ctf_load()) {
 		fprintf(stderr, "--to-ctf needs libbabeltrace-ctf.so.1 (Debian: libbabeltrace1), "
@@ -114,7 +114,7 @@ static int convert_ctf(const char *input, const char *path, bool force)
 	if (!reader)
 		return 255;
 	session = session_new(reader, &mopts);
-	n = export_ctf(session, path, &err, &msg, &bytes);
+	n = export_ctf(session, path, all, &err, &msg, &bytes, &nr_others);
 	if (n < 0) {
 		if (msg.len)
 			fprintf(stderr, "%s\n", msg.buf);
@@ -127,8 +127,13 @@ static int convert_ctf(const char *input, const char *path, bool force)
 	warn_unordered(session);
 	fprintf(stderr, "[ perf data convert: Converted '%s' into CTF data '%s' ]\n",
 		data_reader_path(reader), path);
-	fprintf(stderr, "[ perf data convert: Converted and wrote %.3f MB (%ld samples) ]\n",
-		(double)bytes / 1024.0 / 1024.0, n);
+	if (all)
+		fprintf(stderr, "[ perf data convert: Converted and wrote %.3f MB (%ld samples, "
+				"%ld non-samples) ]\n",
+			(double)bytes / 1024.0 / 1024.0, n, nr_others);
+	else
+		fprintf(stderr, "[ perf data convert: Converted and wrote %.3f MB (%ld samples) ]\n",
+			(double)bytes / 1024.0 / 1024.0, n);
 	strbuf_release(&msg);
 	session_free(session);
 	return 0;
@@ -182,12 +187,12 @@ static int data_convert(int argc, const char **argv)
 	if (sqlite)
 		return convert_sqlite(input, sqlite, force);
 	if (ctf) {
-		if (all || tod) {
-			fprintf(stderr, "--to-ctf: %s is not supported by sonde yet (samples only, "
-					"on the perf clock).\n", all ? "--all" : "--tod");
+		if (tod) {
+			fprintf(stderr, "--to-ctf: --tod is not supported by sonde yet (the perf "
+					"clock only).\n");
 			return 255;
 		}
-		return convert_ctf(input, ctf, force);
+		return convert_ctf(input, ctf, force, all);
 	}
 	if (json) {
 		t = (struct convert_target){ EXPORT_JSON, json, "JSON data" };

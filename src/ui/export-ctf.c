@@ -187,6 +187,9 @@ struct ctfrun {
 	struct strbuf text; /* a string field's value */
 	struct u64map streams; /* cpu + 1 -> struct bt_ctf_stream * */
 	long nr_samples;
+	long nr_others; /* --all: the non-sample records converted */
+	/* --all: the side-band classes (COMM, EXIT, FORK, MMAP, MMAP2), by record type */
+	struct bt_ctf_event_class *side[PERF_RECORD_MMAP2 + 1];
 	u64 bytes; /* of the sample records converted, as perf counts what it wrote */
 	int err;
 };
@@ -585,6 +588,128 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	return 0;
 }
 
+/* the side-band record types --all converts, as perf names and registers them */
+static const struct {
+	u32 type;
+	const char *name;
+} side_events[] = {
+	{ PERF_RECORD_COMM, "perf_comm" }, { PERF_RECORD_EXIT, "perf_exit" },
+	{ PERF_RECORD_FORK, "perf_fork" }, { PERF_RECORD_MMAP, "perf_mmap" },
+	{ PERF_RECORD_MMAP2, "perf_mmap2" },
+};
+
+/* perf's side-band event classes: pid, tid (, ppid, ptid, time; start, filename; comm) */
+static int side_classes(struct ctfrun *c)
+{
+	for (size_t i = 0; i < sizeof(side_events) / sizeof(side_events[0]); i++) {
+		u32 type = side_events[i].type;
+		struct bt_ctf_event_class *ec = bt.event_class_create(side_events[i].name);
+		struct bt_ctf_field_type *str = NULL;
+		int bad = !ec;
+
+		if (!bad)
+			bad |= bt.event_class_add_field(ec, c->t_u32, "pid");
+		if (!bad && (type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT)) {
+			bad |= bt.event_class_add_field(ec, c->t_u32, "ppid");
+			bad |= bt.event_class_add_field(ec, c->t_u32, "tid");
+			bad |= bt.event_class_add_field(ec, c->t_u32, "ptid");
+			bad |= bt.event_class_add_field(ec, c->t_u64, "time");
+		} else if (!bad) {
+			bad |= bt.event_class_add_field(ec, c->t_u32, "tid");
+			if (type != PERF_RECORD_COMM)
+				bad |= bt.event_class_add_field(ec, c->t_hex, "start");
+			str = bt.type_string_create();
+			bad |= !str || bt.event_class_add_field(ec, str, type == PERF_RECORD_COMM ?
+									 "comm" : "filename");
+			if (str)
+				bt.type_put(str);
+		}
+		if (!bad)
+			bad |= bt.stream_class_add_event_class(c->sclass, ec);
+		if (ec && bad) {
+			bt.event_class_put(ec);
+			return -EIO;
+		}
+		c->side[type] = ec;
+	}
+	return 0;
+}
+
+static int set_str(struct bt_ctf_event *ev, const char *name, const char *v)
+{
+	struct bt_ctf_field *f = bt.event_get_payload(ev, name);
+	int ret = f ? bt.field_string_set(f, v) : -1;
+
+	if (f)
+		bt.field_put(f);
+	return ret;
+}
+
+/* --all: a COMM, EXIT, FORK, MMAP or MMAP2 record as perf's event of that name, in cpu 0's stream */
+static int on_other(struct tool *tool, struct session *session, const union perf_event *event,
+		    const struct perf_sample *sample)
+{
+	struct ctfrun *c = (struct ctfrun *)tool;
+	u32 type = event->header.type;
+	struct bt_ctf_event_class *ec = type <= PERF_RECORD_MMAP2 ? c->side[type] : NULL;
+	struct bt_ctf_stream *s;
+	struct bt_ctf_event *ev;
+	const char *text;
+	size_t room;
+	int bad = 0;
+
+	(void)session;
+	if (!ec)
+		return 0;
+	s = stream_of(c, 0);
+	ev = s ? bt.event_create(ec) : NULL;
+	if (!ev) {
+		c->err = -EIO;
+		return c->err;
+	}
+	c->bytes += event->header.size;
+	bt.clock_set_time(c->clock, (int64_t)(sample ? sample->time : 0));
+	switch (type) {
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		bad |= set_u(ev, "pid", event->fork.pid) | set_u(ev, "ppid", event->fork.ppid) |
+		       set_u(ev, "tid", event->fork.tid) | set_u(ev, "ptid", event->fork.ptid) |
+		       set_u(ev, "time", event->fork.time);
+		break;
+	case PERF_RECORD_COMM:
+		text = event->comm.comm;
+		room = event->header.size - offsetof(struct perf_record_comm, comm);
+		bad |= set_u(ev, "pid", event->comm.pid) | set_u(ev, "tid", event->comm.tid);
+		strbuf_reset(&c->text);
+		strbuf_add(&c->text, text, strnlen(text, room));
+		bad |= set_str(ev, "comm", c->text.buf);
+		break;
+	default: /* MMAP, MMAP2: the same leading fields */
+		if (type == PERF_RECORD_MMAP) {
+			text = event->mmap.filename;
+			room = event->header.size - offsetof(struct perf_record_mmap, filename);
+		} else {
+			text = event->mmap2.filename;
+			room = event->header.size - offsetof(struct perf_record_mmap2, filename);
+		}
+		bad |= set_u(ev, "pid", event->mmap.pid) | set_u(ev, "tid", event->mmap.tid) |
+		       set_u(ev, "start", event->mmap.start);
+		strbuf_reset(&c->text);
+		strbuf_add(&c->text, text, strnlen(text, room));
+		bad |= set_str(ev, "filename", c->text.buf);
+		break;
+	}
+	if (!bad)
+		bad |= bt.stream_append_event(s, ev);
+	bt.event_put(ev);
+	if (bad) {
+		c->err = -EIO;
+		return c->err;
+	}
+	c->nr_others++;
+	return 0;
+}
+
 static int flush_stream(uint64_t key, void *val, void *arg)
 {
 	struct ctfrun *c = arg;
@@ -680,8 +805,8 @@ static struct tep_handle *tracepoint_formats(struct session *session, struct str
 	return tep;
 }
 
-long export_ctf(struct session *session, const char *path, struct data_error *err,
-		struct strbuf *msg, u64 *bytes)
+long export_ctf(struct session *session, const char *path, bool all, struct data_error *err,
+		struct strbuf *msg, u64 *bytes, long *nr_others)
 {
 	struct ctfrun c;
 	struct evsel *evsel;
@@ -731,6 +856,10 @@ long export_ctf(struct session *session, const char *path, struct data_error *er
 		if (cc)
 			u64map_set(&c.classes, (u64)(uintptr_t)evsel, cc);
 	}
+	if (!ret && all) {
+		c.tool.other = on_other;
+		ret = side_classes(&c);
+	}
 	if (!ret)
 		ret = session_process(session, &c.tool, err);
 	u64map_for_each(&c.streams, flush_stream, &c);
@@ -741,6 +870,9 @@ long export_ctf(struct session *session, const char *path, struct data_error *er
 	if (ret == -EIO && !msg->len)
 		strbuf_addstr(msg, "CTF: the babeltrace writer failed");
 	u64map_for_each(&c.classes, put_class, NULL);
+	for (size_t i = 0; i < sizeof(c.side) / sizeof(c.side[0]); i++)
+		if (c.side[i])
+			bt.event_class_put(c.side[i]);
 	u64map_release(&c.classes);
 	u64map_release(&c.streams);
 	if (c.t_u64)
@@ -759,5 +891,6 @@ long export_ctf(struct session *session, const char *path, struct data_error *er
 	trace_tep_free(c.tep);
 	strbuf_release(&c.text);
 	*bytes = c.bytes;
+	*nr_others = c.nr_others;
 	return ret < 0 ? ret : c.nr_samples;
 }

@@ -19,11 +19,14 @@ ctf_missing() {
 }
 MISSING=$(ctf_missing)
 
-# ctf_same FILE: babeltrace prints the same for perf's trace and sonde's; same metadata but uuids
+# ctf_same FILE [OPTION...]: babeltrace prints the same for perf's trace and sonde's; same
+# metadata but uuids
 ctf_same() {
+	local f=$1
+	shift
 	rm -rf p.ctf s.ctf
-	"$PERF" data convert --to-ctf p.ctf -i "$1" 2>p.err || return 1
-	"$SONDE" data convert --to-ctf s.ctf -i "$1" 2>s.err || { cat s.err; return 1; }
+	"$PERF" data convert "$@" --to-ctf p.ctf -i "$f" 2>p.err || return 1
+	"$SONDE" data convert "$@" --to-ctf s.ctf -i "$f" 2>s.err || { cat s.err; return 1; }
 	babeltrace p.ctf >p.txt && babeltrace s.ctf >s.txt && test -s p.txt &&
 	test_cmp p.txt s.txt || return 1
 	babeltrace -f all -n all p.ctf | sed "s/trace = p.ctf, //" >p.all &&
@@ -91,13 +94,28 @@ test_expect_success PERF,ROOT,TRACEFS '--to-ctf: escaped bytes, fields named as 
 	babeltrace s.ctf | grep -q "epoll_ctl: .* event = 0x"
 '
 
-test_expect_success PERF 'not converted yet: other sample fields (-d), --all, --tod (a message, exit 255)' '
+# --all: COMM, EXIT, FORK, MMAP and MMAP2 as perf_comm... events (time 0 for the
+# synthesized ones), in cpu 0's stream, counted as non-samples
+test_expect_success PERF '--to-ctf --all: the side-band records as perf writes them' '
+	for f in callgraph system-wide multi-event compressed tracepoints; do
+		ctf_same "$FIX/$f.data" --all || { echo "differs: $f"; return 1; }
+	done &&
+	grep -q "name = \"perf_mmap2\";" s.ctf/metadata &&
+	babeltrace s.ctf | grep -q "perf_comm: { cpu_id = 0 }, { pid = [0-9]*, tid = [0-9]*, comm = \"" &&
+	test_grep "MB .[0-9]+ samples, [1-9][0-9]* non-samples. ]" s.err
+'
+
+test_expect_success PERF,ROOT,TRACEFS '--to-ctf --all: a live tracepoint recording' '
+	"$PERF" record -q -o "$TRASH/swa.data" -e sched:sched_switch -a -- sleep 0.1 >/dev/null 2>&1 &&
+	ctf_same "$TRASH/swa.data" --all &&
+	babeltrace s.ctf | grep -q "perf_fork: "
+'
+
+test_expect_success PERF 'not converted yet: other sample fields (-d), --tod (a message, exit 255)' '
 	"$PERF" record -q -o "$TRASH/d.data" -d -e cpu-clock -- true >/dev/null 2>&1 &&
 	test_exit_code 255 "$SONDE" data convert --to-ctf t.ctf -i "$TRASH/d.data" 2>err &&
 	test_grep "does not convert to CTF yet" err &&
 	test ! -e t.ctf &&
-	test_exit_code 255 "$SONDE" data convert --to-ctf t.ctf --all -i "$FIX/callgraph.data" 2>err &&
-	test_grep "all is not supported by sonde yet" err &&
 	test_exit_code 255 "$SONDE" data convert --to-ctf t.ctf --tod -i "$FIX/callgraph.data" 2>err &&
 	test_grep "tod is not supported by sonde yet" err
 '
