@@ -94,7 +94,7 @@ static void warn_unordered(const struct session *session)
 }
 
 /* --to-ctf: a CTF trace directory, written by libbabeltrace-ctf (loaded here) */
-static int convert_ctf(const char *input, const char *path, bool force, bool all)
+static int convert_ctf(const char *input, const char *path, bool force, bool all, bool tod)
 {
 	struct symbol_opts sopts = { 0 };
 	struct machine_opts mopts = { .symbol_opts = &sopts };
@@ -114,7 +114,7 @@ static int convert_ctf(const char *input, const char *path, bool force, bool all
 	if (!reader)
 		return 255;
 	session = session_new(reader, &mopts);
-	n = export_ctf(session, path, all, &err, &msg, &bytes, &nr_others);
+	n = export_ctf(session, path, all, tod, &err, &msg, &bytes, &nr_others);
 	if (n < 0) {
 		if (msg.len)
 			fprintf(stderr, "%s\n", msg.buf);
@@ -187,12 +187,7 @@ static int data_convert(int argc, const char **argv)
 	if (sqlite)
 		return convert_sqlite(input, sqlite, force);
 	if (ctf) {
-		if (tod) {
-			fprintf(stderr, "--to-ctf: --tod is not supported by sonde yet (the perf "
-					"clock only).\n");
-			return 255;
-		}
-		return convert_ctf(input, ctf, force, all);
+		return convert_ctf(input, ctf, force, all, tod);
 	}
 	if (json) {
 		t = (struct convert_target){ EXPORT_JSON, json, "JSON data" };

@@ -752,18 +752,47 @@ static int add_env(struct ctfrun *c, const struct perf_header *h)
 	return bad ? -EIO : 0;
 }
 
-/* the clock, the stream class with cpu_id in its packet context, the integer types */
-static int setup(struct ctfrun *c, struct strbuf *msg)
+/* --tod: the clock's description, the name of the recording's clockid as perf writes it */
+static const char *clockid_name(u32 id)
+{
+	switch (id) {
+	case 0:
+		return "realtime";
+	case 1:
+		return "monotonic";
+	case 4:
+		return "monotonic_raw";
+	case 7:
+		return "boottime";
+	case 11:
+		return "tai";
+	default:
+		return "(null)";
+	}
+}
+
+/*
+ * the clock (with --tod: named after the clockid and offset by the wall
+ * time CLOCK_DATA pairs with it), the stream class with cpu_id in its
+ * packet context, the integer types
+ */
+static int setup(struct ctfrun *c, const struct perf_header *h, bool tod, struct strbuf *msg)
 {
 	struct bt_ctf_field_type *ctx;
+	const char *desc = "perf clock";
+	u64 offset = 0;
 	int bad;
 
+	if (tod) {
+		desc = clockid_name(h->clock_data.clockid);
+		offset = h->clock_data.wall_ns - h->clock_data.clockid_ns;
+	}
 	c->clock = bt.clock_create("perf_clock");
 	if (!c->clock)
 		return -EIO;
-	bad = bt.clock_set_description(c->clock, "perf clock") ||
+	bad = bt.clock_set_description(c->clock, desc) ||
 	      bt.clock_set_frequency(c->clock, 1000000000) || bt.clock_set_precision(c->clock, 10) ||
-	      bt.clock_set_offset_s(c->clock, 0) || bt.clock_set_offset(c->clock, 0) ||
+	      bt.clock_set_offset_s(c->clock, 0) || bt.clock_set_offset(c->clock, offset) ||
 	      bt.clock_set_is_absolute(c->clock, 0) || bt.writer_add_clock(c->writer, c->clock);
 	c->sclass = bad ? NULL : bt.stream_class_create("perf_stream");
 	if (!c->sclass || bt.stream_class_set_clock(c->sclass, c->clock))
@@ -805,8 +834,8 @@ static struct tep_handle *tracepoint_formats(struct session *session, struct str
 	return tep;
 }
 
-long export_ctf(struct session *session, const char *path, bool all, struct data_error *err,
-		struct strbuf *msg, u64 *bytes, long *nr_others)
+long export_ctf(struct session *session, const char *path, bool all, bool tod,
+		struct data_error *err, struct strbuf *msg, u64 *bytes, long *nr_others)
 {
 	struct ctfrun c;
 	struct evsel *evsel;
@@ -841,13 +870,22 @@ long export_ctf(struct session *session, const char *path, bool all, struct data
 		trace_tep_free(c.tep);
 		return -EIO;
 	}
+	if (tod && !perf_header_has_feat(data_reader_header(session->reader), HEADER_CLOCK_DATA)) {
+		/* perf's words; its writer, made already, leaves a bare metadata file */
+		strbuf_addstr(msg, "Can't provide --tod time, missing clock data. Please record "
+				   "with -k/--clockid option.\nFailed to setup CTF writer.\n"
+				   "Error during conversion setup.");
+		bt.writer_put(c.writer);
+		trace_tep_free(c.tep);
+		return -EINVAL;
+	}
 	u64map_init(&c.classes);
 	u64map_init(&c.streams);
 	c.tool.sample = on_sample;
 	c.tool.ordered = true;
 	ret = add_env(&c, data_reader_header(session->reader));
 	if (!ret)
-		ret = setup(&c, msg);
+		ret = setup(&c, data_reader_header(session->reader), tod, msg);
 	evlist_for_each_entry(session->evlist, evsel) {
 		struct ctf_class *cc = ret ? NULL : event_class_new(&c, evsel, msg, &err_class);
 

@@ -13,11 +13,12 @@ int export_ctf_load(void);
  * export_ctf - every sample of @session into a CTF trace in directory @path
  * (one stream per CPU, perf's event fields), with @all also the COMM, EXIT,
  * FORK, MMAP and MMAP2 records (perf_comm... events; *@nr_others counts
- * them); *@bytes: the size of the records converted (perf's "wrote" figure). Returns the number of samples,
+ * them); with @tod the clock is offset to the wall time of the file's
+ * CLOCK_DATA (-EINVAL and perf's message without it); *@bytes: the size of the records converted (perf's "wrote" figure). Returns the number of samples,
  * -errno from the reader with @err filled, or another -errno with @msg
  * saying why (unsupported sample fields, writer errors).
  */
-long export_ctf(struct session *session, const char *path, bool all, struct data_error *err,
-		struct strbuf *msg, u64 *bytes, long *nr_others);
+long export_ctf(struct session *session, const char *path, bool all, bool tod,
+		struct data_error *err, struct strbuf *msg, u64 *bytes, long *nr_others);
 
 #endif

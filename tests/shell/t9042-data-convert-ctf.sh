@@ -111,13 +111,28 @@ test_expect_success PERF,ROOT,TRACEFS '--to-ctf --all: a live tracepoint recordi
 	babeltrace s.ctf | grep -q "perf_fork: "
 '
 
-test_expect_success PERF 'not converted yet: other sample fields (-d), --tod (a message, exit 255)' '
+# --tod: the clock named after the clockid, offset to the wall time of CLOCK_DATA
+test_expect_success PERF '--to-ctf --tod: a -k monotonic recording; none without clock data' '
+	"$PERF" record -q -k monotonic -o "$TRASH/k.data" -e cpu-clock -F 5000 -- \
+		sh -c "i=0; while [ \$i -lt 20000 ]; do i=\$((i + 1)); done" >/dev/null 2>&1 &&
+	ctf_same "$TRASH/k.data" --tod &&
+	grep -q "description = \"monotonic\";" s.ctf/metadata &&
+	grep -q "offset = [1-9][0-9]*;" s.ctf/metadata &&
+	ctf_same "$TRASH/k.data" --tod --all &&
+	rm -rf p.ctf s.ctf &&
+	test_exit_code 255 "$PERF" data convert --tod --to-ctf p.ctf -i "$FIX/callgraph.data" 2>p.err &&
+	test_exit_code 255 "$SONDE" data convert --tod --to-ctf s.ctf -i "$FIX/callgraph.data" 2>s.err &&
+	test_cmp p.err s.err &&
+	test_grep "missing clock data" s.err &&
+	grep -v uuid p.ctf/metadata >p.meta && grep -v uuid s.ctf/metadata >s.meta &&
+	test_cmp p.meta s.meta
+'
+
+test_expect_success PERF 'not converted yet: other sample fields (-d) (a message, exit 255)' '
 	"$PERF" record -q -o "$TRASH/d.data" -d -e cpu-clock -- true >/dev/null 2>&1 &&
 	test_exit_code 255 "$SONDE" data convert --to-ctf t.ctf -i "$TRASH/d.data" 2>err &&
 	test_grep "does not convert to CTF yet" err &&
-	test ! -e t.ctf &&
-	test_exit_code 255 "$SONDE" data convert --to-ctf t.ctf --tod -i "$FIX/callgraph.data" 2>err &&
-	test_grep "tod is not supported by sonde yet" err
+	test ! -e t.ctf
 '
 fi
 
