@@ -153,10 +153,19 @@ missing:
 	return -ENOSYS;
 }
 
-/* the sample fields written as event fields (perf_ip, ...); TIME and CPU go elsewhere */
+/*
+ * the sample fields written as event fields (perf_ip, ...; TIME and CPU go
+ * elsewhere), and those perf writes nothing for (seen in its traces: ADDR,
+ * READ, registers, user stacks, physical address, page sizes, the weight
+ * struct, the cgroup, a non-tracepoint's RAW)
+ */
 #define CTF_SAMPLE_FIELDS                                                                       \
 	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_IDENTIFIER)
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_IDENTIFIER |                    \
+	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_ADDR | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER |      \
+	 PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR |                 \
+	 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT |    \
+	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_RAW)
 
 /* how a tracepoint field is written: perf's mapping of the format's fields */
 enum tp_kind { TP_INT, TP_ARRAY, TP_STRING };
@@ -353,6 +362,8 @@ static struct ctf_class *event_class_new(struct ctfrun *c, const struct evsel *e
 		bad |= bt.event_class_add_field(ec, c->t_u64, "perf_id");
 	if (!bad && (st & PERF_SAMPLE_PERIOD))
 		bad |= bt.event_class_add_field(ec, c->t_u64, "perf_period");
+	if (!bad && (st & PERF_SAMPLE_DATA_SRC))
+		bad |= bt.event_class_add_field(ec, c->t_u64, "perf_data_src");
 	if (!bad && (st & PERF_SAMPLE_CALLCHAIN)) {
 		bad |= bt.event_class_add_field(ec, c->t_u32, "perf_callchain_size");
 		seq = bt.type_sequence_create(c->t_hex, "perf_callchain_size");
@@ -360,7 +371,7 @@ static struct ctf_class *event_class_new(struct ctfrun *c, const struct evsel *e
 		if (seq)
 			bt.type_put(seq);
 	}
-	if (!bad && (st & PERF_SAMPLE_RAW)) {
+	if (!bad && (st & PERF_SAMPLE_RAW) && evsel->attr.type == PERF_TYPE_TRACEPOINT) {
 		int ret = tp_add_fields(c, cc, evsel, msg);
 
 		if (ret) {
@@ -571,9 +582,11 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		bad |= set_u(ev, "perf_id", sample->id);
 	if (st & PERF_SAMPLE_PERIOD)
 		bad |= set_u(ev, "perf_period", sample->period);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		bad |= set_u(ev, "perf_data_src", sample->data_src);
 	if (st & PERF_SAMPLE_CALLCHAIN)
 		bad |= set_callchain(c, ev, sample->callchain);
-	if (!bad && (st & PERF_SAMPLE_RAW))
+	if (!bad && cc->tf)
 		bad |= tp_set_fields(c, cc, ev, sample);
 	if (!bad)
 		bad |= bt.stream_append_event(s, ev);
@@ -851,8 +864,6 @@ long export_ctf(struct session *session, const char *path, bool all, bool tod,
 	evlist_for_each_entry(session->evlist, evsel) {
 		u64 extra = evsel->attr.sample_type & ~(u64)CTF_SAMPLE_FIELDS;
 
-		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
-			extra &= ~(u64)PERF_SAMPLE_RAW; /* the tracepoint's fields */
 
 		if (extra) {
 			strbuf_addf(msg, "--to-ctf: event '%s' has sample fields sonde does not convert "

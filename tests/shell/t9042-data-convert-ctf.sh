@@ -128,11 +128,23 @@ test_expect_success PERF '--to-ctf --tod: a -k monotonic recording; none without
 	test_cmp p.meta s.meta
 '
 
-test_expect_success PERF 'not converted yet: other sample fields (-d) (a message, exit 255)' '
-	"$PERF" record -q -o "$TRASH/d.data" -d -e cpu-clock -- true >/dev/null 2>&1 &&
-	test_exit_code 255 "$SONDE" data convert --to-ctf t.ctf -i "$TRASH/d.data" 2>err &&
-	test_grep "does not convert to CTF yet" err &&
-	test ! -e t.ctf
+# -d: perf_data_src after perf_period (ADDR not written); a dwarf callchain's
+# registers and stack, a group read with :S, cgroups: nothing written, as perf
+test_expect_success PERF '--to-ctf: other sample fields (perf_data_src; ADDR, READ, registers: none)' '
+	"$PERF" record -q -o "$TRASH/d.data" -d -W --data-page-size -e cpu-clock -- \
+		sh -c "i=0; while [ \$i -lt 3000 ]; do i=\$((i + 1)); done" >/dev/null 2>&1 &&
+	ctf_same "$TRASH/d.data" &&
+	grep -q "} perf_data_src;" s.ctf/metadata &&
+	! grep -q "perf_addr" s.ctf/metadata &&
+	"$PERF" record -q -o "$TRASH/r.data" --call-graph dwarf,1024 --intr-regs=ax -e cpu-clock -- \
+		true >/dev/null 2>&1 &&
+	ctf_same "$TRASH/r.data" --all &&
+	"$PERF" record -q -o "$TRASH/g.data" -e "{cpu-clock,task-clock}:S" -- \
+		sh -c "i=0; while [ \$i -lt 3000 ]; do i=\$((i + 1)); done" >/dev/null 2>&1 &&
+	ctf_same "$TRASH/g.data" &&
+	babeltrace s.ctf | grep -q "task-clock: " &&
+	"$PERF" record -q -o "$TRASH/cg.data" --all-cgroups -e cpu-clock -- true >/dev/null 2>&1 &&
+	ctf_same "$TRASH/cg.data"
 '
 fi
 
