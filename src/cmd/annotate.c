@@ -14,6 +14,7 @@
 #include "session/session.h"
 #include "symbol/disasm.h"
 #include "symbol/elf.h"
+#include "symbol/kcore.h"
 #include "ui/annotate-browser.h"
 #include "ui/annotate-stdio.h"
 #include "ui/hists-browser.h"
@@ -22,6 +23,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,18 +67,27 @@ static int parse_percent_type(const char *s, enum annotate_percent_type *t)
 	return -EINVAL;
 }
 
-static void print_kernel_error(const struct annotate_sym *as)
+/* perf's text for a kernel symbol with neither a vmlinux nor a kcore to read */
+static void kernel_error_text(const struct annotate_sym *as, char *buf, size_t size)
 {
 	char hex[2 * BUILD_ID_SIZE + 1] = "";
 
 	if (as->dso->build_id_size)
 		buildid_to_hex(as->dso->build_id, as->dso->build_id_size, hex);
-	fprintf(stderr,
-		"Error:\nCouldn't annotate %s:\n"
-		"No vmlinux file with build id %s\nwas found in the path.\n\n"
-		"Note that annotation using /proc/kcore requires CAP_SYS_RAWIO capability.\n\n"
-		"Please use:\n\n  perf buildid-cache -vu vmlinux\n\nor:\n\n  --vmlinux vmlinux\n",
-		as->sym->name, hex);
+	snprintf(buf, size,
+		 "Couldn't annotate %s:\n"
+		 "No vmlinux file with build id %s\nwas found in the path.\n\n"
+		 "Note that annotation using /proc/kcore requires CAP_SYS_RAWIO capability.\n\n"
+		 "Please use:\n\n  perf buildid-cache -vu vmlinux\n\nor:\n\n  --vmlinux vmlinux\n",
+		 as->sym->name, hex);
+}
+
+static void print_kernel_error(const struct annotate_sym *as)
+{
+	char text[1024];
+
+	kernel_error_text(as, text, sizeof(text));
+	fprintf(stderr, "Error:\n%s", text);
 }
 
 /* struct dso_disasm - the disassembler of one dso, opened on first use */
@@ -84,6 +95,69 @@ struct dso_disasm {
 	struct disasm *d;
 	int err;
 };
+
+/*
+ * kernel_code - where a kernel symbol's code is: the vmlinux its symbols
+ * came from (0), the kcore beside them (1), or nowhere (-1: perf's "No
+ * vmlinux" error)
+ */
+static int kernel_code(const struct dso *dso)
+{
+	const struct symsrc *ss = dso->ss;
+
+	if (!ss || ss->status)
+		return -1;
+	if (ss->kernel_image && ss->path)
+		return 0;
+	return ss->kcore_path ? 1 : -1;
+}
+
+/* the file perf disassembles for @dso, as its header names it: "kcore", "vmlinux", "libc.so.6" */
+static void code_names(const struct dso *dso, const char **name, const char **path)
+{
+	const char *p = NULL, *slash;
+
+	if (dso->is_kernel && dso->ss)
+		p = dso->ss->kernel_image ? dso->ss->path : dso->ss->kcore_path;
+	if (!p) {
+		*name = dso->short_name;
+		*path = dso->long_name;
+		return;
+	}
+	slash = strrchr(p, '/');
+	*name = slash ? slash + 1 : p;
+	*path = p;
+}
+
+/*
+ * kernel_targets - perf's browser names a kernel symbol's branch targets
+ * from the kernel map: its symbols (kallsyms' or the vmlinux's), within the
+ * kcore segment that holds the symbol when the code comes from a kcore
+ */
+static void kernel_targets(const struct annotate_sym *as, struct annotate_browse_args *a,
+			   struct machine *machine)
+{
+	const struct kcore_seg *seg;
+	struct kcore kc;
+	struct map *map;
+
+	if (!as->dso->is_kernel || !as->dso->ss)
+		return;
+	a->target_syms = &as->dso->ss->symtab;
+	map = machine ? maps_find(&machine->kmaps, as->sym->start) : NULL;
+	if (map)
+		a->addr_base = map->start;
+	if (kernel_code(as->dso) != 1 || kcore_open(&kc, as->dso->ss->kcore_path))
+		return;
+	/* with a kcore, perf's kernel map is the segment holding the code */
+	seg = kcore_find(&kc, as->sym->start);
+	if (seg) {
+		a->target_lo = seg->vaddr;
+		a->target_hi = seg->vaddr + seg->memsz;
+		a->addr_base = seg->vaddr;
+	}
+	kcore_close(&kc);
+}
 
 static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso, bool source,
 				     bool intel)
@@ -103,6 +177,40 @@ static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso, bool
 	if (dd->d && intel)
 		disasm_set_intel(dd->d, true);
 	return dd;
+}
+
+/*
+ * sym_disasm - the disassembler for @as: its dso's (cached in @cache), or
+ * for a kernel symbol read from a kcore, one of its own (*@own set: the
+ * caller closes it). NULL with *@err set when there is none.
+ */
+static struct disasm *sym_disasm(struct u64map *cache, const struct annotate_sym *as,
+				 bool source, bool intel, bool *own, int *err)
+{
+	struct dso_disasm *dd;
+	struct disasm *d;
+
+	*own = false;
+	if (as->dso->is_kernel) {
+		int k = kernel_code(as->dso);
+
+		if (k < 0) {
+			*err = -ENOENT;
+			return NULL;
+		}
+		if (k == 1) {
+			d = disasm_open_kcore(as->dso->ss->kcore_path, as->sym->start, as->sym->end,
+					      err);
+			if (d && intel)
+				disasm_set_intel(d, true);
+			*own = d != NULL;
+			return d;
+		}
+	}
+	dd = get_disasm(cache, as->dso, source, intel);
+	if (!dd->d)
+		*err = dd->err ? dd->err : -ENOENT;
+	return dd->d;
 }
 
 static int free_dd(uint64_t key, void *val, void *arg)
@@ -127,33 +235,44 @@ static const char *event_name(struct session *s, int idx)
 }
 
 /* annotate_one - one symbol's text on stdout. Returns 0 or -errno (nothing printed). */
-static int annotate_one(struct dso_disasm *dd, const struct annotate_sym *as,
+static int annotate_one(struct disasm *d, const struct annotate_sym *as,
 			const struct annotate_hists *ah, const char *evname,
 			const struct annotate_print_opts *po, bool stdio2, const char *title)
 {
+	struct annotate_print_opts kpo = *po;
+	struct annotate_sym *folded;
 	struct disasm_insn *insns;
 	struct annotate_line *lines;
+	const char *name, *path;
 	size_t nr, nr_lines;
 	int ret;
 
-	if (!dd->d)
-		return dd->err ? dd->err : -ENOENT;
-	ret = disasm_range(dd->d, as->sym->start, as->sym->end, &insns, &nr);
+	ret = disasm_range(d, as->sym->start, as->sym->end, &insns, &nr);
 	if (ret)
 		return ret;
-	disasm_lines(dd->d, insns, nr);
-	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, po->source || stdio2,
-				     &nr_lines);
+	disasm_lines(d, insns, nr);
+	lines = annotate_build_lines(d, insns, annotate_shown_insns(insns, nr, po->asm_raw && !stdio2),
+				     as->sym->start, po->source || stdio2, &nr_lines);
+	code_names(as->dso, &name, &path);
+	/* samples inside an instruction count at its start, as perf counts them */
+	folded = annotate_sym_fold(as, insns, nr, po->asm_raw && !stdio2 ? 7 : 0);
+	if (folded)
+		as = folded;
+	/* a kcore is nothing addr2line reads: perf's -l names lines "[kernel.kallsyms][addr]" */
+	if (as->dso->is_kernel && kernel_code(as->dso) == 1)
+		kpo.unread_dso = as->dso->long_name;
 	if (stdio2) {
 		struct annotate_browse_args a = { .lines = lines, .nr_lines = nr_lines, .as = as,
-						  .ah = ah, .title = title, .dso_path = as->dso->long_name,
+						  .ah = ah, .title = title, .dso_path = path,
 						  .percent_type = po->percent_type };
 
+		kernel_targets(as, &a, NULL);
+		a.hidden_syms = &ah->dropped;
 		annotate_stdio2_fprintf(stdout, &a);
 	} else {
-		annotate_fprintf(stdout, lines, nr_lines, as, ah, as->dso->short_name,
-				 as->dso->long_name, evname, po);
+		annotate_fprintf(stdout, lines, nr_lines, as, ah, name, path, evname, &kpo);
 	}
+	annotate_sym_free(folded);
 	annotate_lines_free(lines, nr_lines);
 	disasm_insns_free(insns, nr);
 	return 0;
@@ -170,6 +289,7 @@ struct tui_ctx {
 	u64 title_samples, title_period; /* the title's numbers (0: the symbol's) */
 	bool zero_global_hits;		 /* perf annotate's (not report's) browser */
 	bool live;			 /* top's collector: browse sorted snapshots */
+	struct machine *machine;	 /* the kernel's maps, or NULL */
 };
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size);
@@ -245,38 +365,49 @@ static void annotate_title(const struct tui_ctx *c, const struct annotate_sym *a
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size)
 {
-	struct dso_disasm *dd = get_disasm(c->cache, as->dso, true, c->po->intel);
 	struct annotate_browse_args a = { 0 };
+	struct annotate_sym *folded;
 	struct disasm_insn *insns;
 	struct annotate_line *lines;
+	struct disasm *d;
+	const char *name;
 	size_t nr, nr_lines;
 	char title[512];
+	bool own;
 	int ret;
 
-	if (as->dso->is_kernel) {
-		snprintf(msg, size, "Couldn't annotate %s: no vmlinux or readable kcore", as->sym->name);
-		return -ENOENT;
-	}
-	if (!dd->d) {
-		ret = dd->err ? dd->err : -ENOENT;
-		snprintf(msg, size, "Couldn't annotate %s: %s", as->sym->name,
-			 ret == -ESTALE ? "build-id mismatch" : strerror(-ret));
+	d = sym_disasm(c->cache, as, true, c->po->intel, &own, &ret);
+	if (!d) {
+		if (as->dso->is_kernel && kernel_code(as->dso) < 0)
+			snprintf(msg, size, "Couldn't annotate %s: no vmlinux or readable kcore",
+				 as->sym->name);
+		else
+			snprintf(msg, size, "Couldn't annotate %s: %s", as->sym->name,
+				 ret == -ESTALE ? "build-id mismatch" : strerror(-ret));
 		return ret;
 	}
-	ret = disasm_range(dd->d, as->sym->start, as->sym->end, &insns, &nr);
+	ret = disasm_range(d, as->sym->start, as->sym->end, &insns, &nr);
 	if (ret) {
 		snprintf(msg, size, "Couldn't annotate %s: %s", as->sym->name, strerror(-ret));
+		if (own)
+			disasm_close(d);
 		return ret;
 	}
-	disasm_lines(dd->d, insns, nr);
-	lines = annotate_build_lines(dd->d, insns, nr, as->sym->start, true, &nr_lines);
+	disasm_lines(d, insns, nr);
+	lines = annotate_build_lines(d, insns, annotate_shown_insns(insns, nr, false),
+				     as->sym->start, true, &nr_lines);
 	annotate_title(c, as, title, sizeof(title));
+	folded = annotate_sym_fold(as, insns, nr, 0);
 	a.lines = lines;
 	a.nr_lines = nr_lines;
-	a.as = as;
+	a.as = folded ? folded : as;
 	a.ah = c->ah;
 	a.title = title;
-	a.dso_path = as->dso->long_name;
+	code_names(as->dso, &name, &a.dso_path);
+	kernel_targets(as, &a, c->machine);
+	/* perf annotate's browser (not report's) finds no target in the other sampled symbols */
+	if (c->zero_global_hits)
+		a.hidden_syms = &c->ah->dropped;
 	a.percent_type = c->po->percent_type;
 	a.zero_global_hits = c->zero_global_hits;
 	a.global_hits = c->title_samples;
@@ -287,8 +418,11 @@ static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *ms
 	c->depth++;
 	ret = annotate_browse(&a);
 	c->depth--;
+	annotate_sym_free(folded);
 	annotate_lines_free(lines, nr_lines);
 	disasm_insns_free(insns, nr);
+	if (own)
+		disasm_close(d);
 	if (ret == -EMSGSIZE)
 		snprintf(msg, size, "Error: the terminal is too small for the TUI, use --stdio");
 	else if (ret)
@@ -302,6 +436,7 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 {
 	struct symbol_opts so = *sopts;
 	struct machine_opts mopts = { .symbol_opts = &so };
+	char kcore_dir[PATH_MAX];
 	struct annotate_filter filter = { .symbol = sym->name, .dso = dso->long_name };
 	struct annotate_print_opts po = { .source = true, .intel = intel };
 	struct data_error err = { 0 };
@@ -312,15 +447,13 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 	struct tui_ctx c = { 0 };
 	int ret = -ENOENT;
 
-	if (dso->is_kernel) {
-		snprintf(msg, size, "Couldn't annotate %s: no vmlinux or readable kcore", sym->name);
-		return -ENOENT;
-	}
 	r = data_open_for_read(input, true);
 	if (!r) {
 		snprintf(msg, size, "Couldn't reopen %s", input ? input : "perf.data");
 		return -EIO;
 	}
+	if (!so.kcore_dir)
+		so.kcore_dir = data_kcore_dir(r, kcore_dir, sizeof(kcore_dir));
 	s = session_new(r, &mopts);
 	annotate_hists_init(&ah, s, &filter);
 	u64map_init(&cache);
@@ -330,6 +463,7 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 		goto out;
 	}
 	c.evlist = s->evlist;
+	c.machine = &s->machine;
 	c.ah = &ah;
 	c.cache = &cache;
 	c.po = &po;
@@ -387,7 +521,8 @@ int annotate_tui_live(struct evlist *evlist, const struct annotate_hists *ah,
 static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64map *cache,
 			const struct annotate_print_opts *po, double limit, bool quiet)
 {
-	struct tui_ctx c = { .evlist = s->evlist, .ah = ah, .cache = cache, .po = po, .zero_global_hits = true };
+	struct tui_ctx c = { .evlist = s->evlist, .ah = ah, .cache = cache, .po = po,
+			     .zero_global_hits = true, .machine = &s->machine };
 	char msg[512] = "";
 
 	for (size_t i = 0; i < ah->nr_syms; i++) {
@@ -398,14 +533,20 @@ static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64
 		if (limit > 0 && ah->total_period[as->evsel_idx] &&
 		    100.0 * (double)as->period / (double)ah->total_period[as->evsel_idx] < limit)
 			continue;
-		if (as->dso->is_kernel) {
-			if (!quiet)
+		if (as->dso->is_kernel && kernel_code(as->dso) < 0) {
+			/* perf shows its text in a box and stops there */
+			char text[1024];
+
+			kernel_error_text(as, text, sizeof(text));
+			if (quiet || annotate_popup("Error:", text))
 				print_kernel_error(as);
-			continue;
+			return 0;
 		}
-		dd = get_disasm(cache, as->dso, true, po->intel);
-		if (!dd->d)
-			continue;
+		if (!as->dso->is_kernel) {
+			dd = get_disasm(cache, as->dso, true, po->intel);
+			if (!dd->d)
+				continue;
+		}
 		e = browse_sym(&c, as, msg, sizeof(msg));
 		if (e && msg[0])
 			fprintf(stderr, "%s\n", msg);
@@ -472,7 +613,7 @@ int cmd_annotate(int argc, const char **argv)
 	struct session *s;
 	struct u64map cache;
 	bool kernel_said = false, use_tui;
-	char title[512] = "";
+	char title[512] = "", kcore_dir[PATH_MAX];
 	double limit = 0;
 	size_t nr_shown = 0;
 	int ret = 0;
@@ -519,14 +660,22 @@ int cmd_annotate(int argc, const char **argv)
 	po.print_line = o.print_line;
 	po.full_paths = o.full_paths;
 	sopts.symfs = o.symfs;
+	sopts.vmlinux = o.vmlinux;
+	sopts.ignore_vmlinux = o.ignore_vmlinux;
 	sopts.no_demangle = !o.demangle;
 	sopts.demangle_kernel = o.demangle_kernel;
 	filter.symbol = o.symbol;
 	filter.dso = o.dsos;
 
+	/* perf checks -k's file first, and exits with -EINVAL's status */
+	if (o.vmlinux && access(o.vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
+		return 234;
+	}
 	r = data_open_for_read(o.input, o.force);
 	if (!r)
 		return 255;
+	sopts.kcore_dir = data_kcore_dir(r, kcore_dir, sizeof(kcore_dir));
 	s = session_new(r, &mopts);
 	annotate_hists_init(&ah, s, &filter);
 	if (annotate_collect(&ah, s, &err) < 0) {
@@ -543,26 +692,31 @@ int cmd_annotate(int argc, const char **argv)
 	}
 	for (size_t i = 0; i < ah.nr_syms; i++) {
 		const struct annotate_sym *as = ah.syms[i];
-		struct dso_disasm *dd;
-		int e;
+		struct disasm *d;
+		bool own;
+		int e = 0;
 
 		/* --percent-limit: the symbol's share of its event */
 		if (limit > 0 && ah.total_period[as->evsel_idx] &&
 		    100.0 * (double)as->period / (double)ah.total_period[as->evsel_idx] < limit)
 			continue;
-		if (as->dso->is_kernel) {
+		if (as->dso->is_kernel && kernel_code(as->dso) < 0) {
 			if (!kernel_said && !o.quiet)
 				print_kernel_error(as);
 			kernel_said = true;
 			continue;
 		}
-		dd = get_disasm(&cache, as->dso, po.source, po.intel);
+		d = sym_disasm(&cache, as, po.source, po.intel, &own, &e);
 		if (o.stdio2) {
 			struct tui_ctx c = { .evlist = s->evlist, .ah = &ah };
 
 			annotate_title(&c, as, title, sizeof(title));
 		}
-		e = annotate_one(dd, as, &ah, event_name(s, as->evsel_idx), &po, o.stdio2, title);
+		if (d)
+			e = annotate_one(d, as, &ah, event_name(s, as->evsel_idx), &po, o.stdio2,
+					 title);
+		if (own)
+			disasm_close(d);
 		if (e) {
 			if (!o.quiet && !o.skip_missing)
 				fprintf(stderr, "Couldn't annotate %s: %s (%s)\n", as->sym->name,

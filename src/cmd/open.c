@@ -68,3 +68,13 @@ struct data_reader *data_open_for_read(const char *path, bool force)
 	data_reader_on_damage(r, warn_damage, (void *)data_reader_path(r));
 	return r;
 }
+
+const char *data_kcore_dir(struct data_reader *r, char *buf, size_t size)
+{
+	struct stat st;
+
+	if (!data_reader_is_dir(r))
+		return NULL;
+	snprintf(buf, size, "%s/kcore_dir", data_reader_path(r));
+	return !stat(buf, &st) && S_ISDIR(st.st_mode) ? buf : NULL;
+}

@@ -6,6 +6,7 @@
 #include "data/reader.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * data_open_for_read - open @path (NULL: "-" when stdin is a FIFO, else
@@ -17,5 +18,12 @@
  * printing (the command exits 255).
  */
 struct data_reader *data_open_for_read(const char *path, bool force);
+
+/*
+ * data_kcore_dir - "PATH/kcore_dir" when @r reads a perf.data directory
+ * holding one (perf record --kcore), written into @buf and returned; NULL
+ * otherwise.
+ */
+const char *data_kcore_dir(struct data_reader *r, char *buf, size_t size);
 
 #endif

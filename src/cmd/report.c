@@ -18,6 +18,7 @@
 #include "ui/stats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,12 +116,16 @@ static bool report_use_tui(const struct report_opts *o)
  */
 static int report_histograms(struct report_opts *o, struct data_reader *reader)
 {
+	char kcore_dir[PATH_MAX];
 	struct symbol_opts sopts = {
 		.symfs = o->symfs,
 		.kallsyms = o->kallsyms,
 		.no_demangle = !o->demangle,
 		.demangle_params = verbose > 0, /* perf shows parameters only with -v */
 		.demangle_kernel = o->demangle_kernel,
+		.ignore_vmlinux = o->ignore_vmlinux,
+		/* record --kcore: the kernel's symbols from its kallsyms copy, as perf's */
+		.kcore_dir = data_kcore_dir(reader, kcore_dir, sizeof(kcore_dir)),
 	};
 	struct report_hist_args a = {
 		.input = o->input ? o->input : "perf.data",

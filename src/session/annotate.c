@@ -115,10 +115,11 @@ static bool text_has_symbol(const char *buf, size_t len, const char *name)
 
 /*
  * With a symbol named, the kernel's samples can only count when its
- * kallsyms (the file the machine loads: --kallsyms, the build-id cache's
- * copy, or /proc/kallsyms) has that name: checked once in the text, so
- * that annotating a user symbol does not parse and sort the kernel's
- * symbol table. When unsure (demangled kernel names, no file), resolve.
+ * kallsyms (the file the machine loads: --kallsyms, kcore_dir's, the
+ * build-id cache's copy, or /proc/kallsyms) has that name: checked once in
+ * the text, so that annotating a user symbol does not parse and sort the
+ * kernel's symbol table. When unsure (demangled kernel names, a vmlinux,
+ * no file), resolve.
  */
 static bool kernel_may_match(struct annotate_hists *ah, struct session *s)
 {
@@ -135,10 +136,16 @@ static bool kernel_may_match(struct annotate_hists *ah, struct session *s)
 	if (ah->kernel_state)
 		return ah->kernel_state > 0;
 	ah->kernel_state = 1;
-	if (o.demangle_kernel)
+	/* a vmlinux may name more than kallsyms (-k, or one found): resolve */
+	if (o.demangle_kernel || (o.vmlinux && !o.ignore_vmlinux) ||
+	    (k && k->ss && k->ss->kernel_image))
 		return true;
 	if (o.kallsyms) {
 		file = o.kallsyms;
+	} else if (o.kcore_dir) {
+		/* record --kcore's copy, which the machine loads */
+		strbuf_addf(&path, "%s/kallsyms", o.kcore_dir);
+		file = path.buf;
 	} else if (symbol_opts_use_cache(&o) && k && k->build_id_size) {
 		char *dir = buildid_dir(&o);
 
@@ -193,8 +200,11 @@ static int collect_sample(struct tool *tool, struct session *s, const union perf
 	/* perf's totals (the "global" percentages) count the samples its filters keep */
 	if (!dso_matches(resolved_frame_dso(rf), ah->filter.dso))
 		return 0;
-	if (ah->filter.symbol && (!sym || strcmp(sym->name, ah->filter.symbol)))
+	if (ah->filter.symbol && (!sym || strcmp(sym->name, ah->filter.symbol))) {
+		if (sym)
+			u64map_set(&ah->dropped, (u64)(uintptr_t)sym, (void *)sym);
 		return 0;
+	}
 	ah->total_hits[idx]++;
 	ah->total_period[idx] += period;
 	if (!sym || rf->frame->inlined)
@@ -213,6 +223,7 @@ void annotate_hists_init(struct annotate_hists *ah, struct session *session,
 		ah->filter = *filter;
 	resolver_init(&ah->res, &session->machine, NULL);
 	u64map_init(&ah->by_key);
+	u64map_init(&ah->dropped);
 	ah->nr_events = session->evlist ? session->evlist->nr_entries : 0;
 	ah->total_hits = xcalloc((size_t)ah->nr_events + 1, sizeof(u64));
 	ah->total_period = xcalloc((size_t)ah->nr_events + 1, sizeof(u64));
@@ -227,6 +238,7 @@ void annotate_hists_release(struct annotate_hists *ah)
 	}
 	free(ah->syms);
 	u64map_release(&ah->by_key);
+	u64map_release(&ah->dropped);
 	resolver_release(&ah->res);
 	free(ah->total_hits);
 	free(ah->total_period);
@@ -357,4 +369,67 @@ void annotate_sym_free(struct annotate_sym *as)
 	u64map_release(&as->by_addr);
 	free(as->addrs);
 	free(as);
+}
+
+/*
+ * where a sample at @addr counts: the start of the instruction of @insns
+ * holding it (of its @part-byte line when @part), or 0 when none does
+ */
+static u64 insn_holding(const struct disasm_insn *insns, size_t nr, u64 addr, size_t part)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (insns[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* objdump's "..." over zero bytes holds no instruction */
+	if (!lo || insns[lo - 1].zeros || addr - insns[lo - 1].addr >= (insns[lo - 1].len ?: 1u))
+		return 0;
+	if (part)
+		return addr - (addr - insns[lo - 1].addr) % part;
+	return insns[lo - 1].addr;
+}
+
+struct annotate_sym *annotate_sym_fold(const struct annotate_sym *as,
+				       const struct disasm_insn *insns, size_t nr, size_t part)
+{
+	struct annotate_sym *copy;
+	size_t n = 0;
+	bool moved = false;
+
+	for (size_t i = 0; i < as->nr_addrs && !moved; i++) {
+		u64 at = insn_holding(insns, nr, as->addrs[i].addr, part);
+
+		moved = at && at != as->addrs[i].addr;
+	}
+	if (!moved)
+		return NULL;
+	copy = xmalloc(sizeof(*copy));
+	*copy = *as;
+	copy->addrs = xmemdup(as->addrs, as->nr_addrs * sizeof(*as->addrs));
+	copy->alloc_addrs = copy->nr_addrs;
+	u64map_init(&copy->by_addr);
+	for (size_t i = 0; i < copy->nr_addrs; i++) {
+		u64 at = insn_holding(insns, nr, copy->addrs[i].addr, part);
+
+		if (at)
+			copy->addrs[i].addr = at;
+	}
+	/* sorted by address still: merge the entries that now share one */
+	qsort(copy->addrs, copy->nr_addrs, sizeof(*copy->addrs), cmp_addr);
+	for (size_t i = 0; i < copy->nr_addrs; i++) {
+		if (n && copy->addrs[n - 1].addr == copy->addrs[i].addr) {
+			copy->addrs[n - 1].hits += copy->addrs[i].hits;
+			copy->addrs[n - 1].period += copy->addrs[i].period;
+		} else {
+			copy->addrs[n++] = copy->addrs[i];
+		}
+	}
+	copy->nr_addrs = n;
+	return copy;
 }

@@ -8,6 +8,7 @@
 #include "session/machine.h"
 #include "session/resolve.h"
 #include "session/session.h"
+#include "symbol/disasm.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,6 +73,9 @@ struct annotate_hists {
 	int nr_events;
 	int kernel_state;	  /* with a symbol named: 0 unknown, 1 the kernel may have it,
 				     -1 its kallsyms has no such name */
+	struct u64map dropped;	  /* with a symbol named: the symbols (pointers) whose samples
+				     the name dropped, for perf's browser, which then finds
+				     no branch target in them */
 };
 
 /* annotate_hists_init - an empty collector for @session's events; @filter copied (may be NULL) */
@@ -105,5 +109,18 @@ void annotate_hists_add(struct annotate_hists *ah, const struct resolved_frame *
 struct annotate_sym *annotate_hists_snapshot(const struct annotate_hists *ah,
 					     const struct symbol *sym, int idx);
 void annotate_sym_free(struct annotate_sym *as);
+
+/*
+ * annotate_sym_fold - a copy of @as whose samples inside an instruction of
+ * @insns (sorted by address) count at the instruction's first byte, as
+ * perf counts them (a sample address that is no instruction start: code
+ * that changed, a kcore). NULL when every sample is at an instruction
+ * start (use @as). @part (objdump's --asm-raw: 7) splits longer
+ * instructions into lines of that many bytes, each its own place, as
+ * perf counts them then; 0 for whole instructions. Free with
+ * annotate_sym_free().
+ */
+struct annotate_sym *annotate_sym_fold(const struct annotate_sym *as,
+				       const struct disasm_insn *insns, size_t nr, size_t part);
 
 #endif

@@ -435,30 +435,9 @@ static int default_loader(struct machine *machine, struct dso *dso, void *arg)
 	if (dso->is_kernel) {
 		const char *n = dso->long_name;
 
-		if (!strncmp(n, "[kernel.kallsyms]", 17) || !strcmp(n, "[kernel.vmlinux]")) {
-			/*
-			 * The build-id cache's copy of kallsyms (saved by record) is
-			 * the same table as /proc/kallsyms for this kernel, and a
-			 * plain file reads several times faster than the proc file.
-			 */
-			struct symbol_opts o = args.opts ? *args.opts : (struct symbol_opts){ 0 };
-			struct strbuf path = STRBUF_INIT;
-			char *dir;
-			int err;
-
-			if (o.kallsyms || !symbol_opts_use_cache(&o) || !dso->build_id_size)
-				return symsrc_load_kallsyms(dso->ss, NULL, &args);
-			dir = buildid_dir(&o);
-			if (!buildid_cache_find(&path, dir, dso->build_id, dso->build_id_size, false) &&
-			    strendswith(path.buf, "kallsyms")) {
-				o.kallsyms = path.buf;
-				args.opts = &o;
-			}
-			err = symsrc_load_kallsyms(dso->ss, NULL, &args);
-			strbuf_release(&path);
-			free(dir);
-			return err;
-		}
+		/* the image: -k, kcore_dir, a vmlinux found, kallsyms (symbol/vmlinux.c) */
+		if (!strncmp(n, "[kernel.kallsyms]", 17) || !strcmp(n, "[kernel.vmlinux]"))
+			return symsrc_load_kernel(dso->ss, &args);
 		if (n[0] == '[') {
 			char mod[128];
 			size_t len = strlen(n);

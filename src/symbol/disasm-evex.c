@@ -272,9 +272,10 @@ size_t evex_format(struct disasm *d, const u8 *b, size_t left, u64 addr, struct 
 		char lab[512];
 		u64 target = addr + len + (u64)rip_disp;
 
-		strbuf_addf(sb, "        # %" PRIx64, target);
 		if (disasm_label(d, target, lab, sizeof(lab)))
-			strbuf_addf(sb, " <%s>", lab);
+			strbuf_addf(sb, "        # %" PRIx64 " <%s>", target, lab);
+		else
+			strbuf_addf(sb, "        # 0x%" PRIx64, target);
 	}
 	strbuf_release(&rmtext);
 	return len;

@@ -47,4 +47,28 @@ size_t evex_format(struct disasm *d, const u8 *b, size_t left, u64 addr, struct 
  */
 size_t vex_kmask_format(const u8 *b, size_t left, struct strbuf *sb);
 
+/*
+ * disasm_cut_insn - an instruction that the end of the bytes (@left of
+ * them at @b) cuts short: objdump shows its first byte alone, as the prefix
+ * it is ("rex.W", "data16") or ".byte 0x89", and decodes again from the
+ * next one. Writes that into @sb and returns true then.
+ */
+bool disasm_cut_insn(struct disasm *d, csh cs, const u8 *b, size_t left, struct strbuf *sb);
+
+/*
+ * disasm_rex_vex - a REX prefix before a VEX instruction, which capstone
+ * refuses: objdump prints the prefix as a word ("rex.W vpcmpeqd ...").
+ * Returns the length (0: not one) with the text in @sb.
+ */
+size_t disasm_rex_vex(struct disasm *d, csh cs, bool intel, const u8 *b, size_t left, u64 addr,
+		      struct strbuf *sb);
+
+/*
+ * disasm_zero_run - objdump's "..." over the zero bytes at @b (@left to the
+ * end of the piece): a run of eight or more is skipped in whole words of
+ * four, one reaching the end when it is that long or under three bytes.
+ * Returns the bytes skipped, 0 to decode them.
+ */
+size_t disasm_zero_run(const u8 *b, size_t left);
+
 #endif

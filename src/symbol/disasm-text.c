@@ -24,6 +24,18 @@ static bool is_branch(unsigned int id)
 	}
 }
 
+/* in, out and their string forms: the port is an operand */
+static bool is_port_io(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_IN: case X86_INS_OUT: case X86_INS_INSB: case X86_INS_INSW:
+	case X86_INS_INSD: case X86_INS_OUTSB: case X86_INS_OUTSW: case X86_INS_OUTSD:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* 64-bit default operand size: objdump prints no suffix */
 static bool never_suffixed(unsigned int id)
 {
@@ -79,17 +91,29 @@ static int x87_pair(const cs_insn *in)
 	}
 }
 
+/* a conditional jump: objdump writes a cs/ds prefix on it as a hint (",pn", ",pt") */
+static bool is_jcc(unsigned int id)
+{
+	return is_branch(id) && id != X86_INS_JMP && id != X86_INS_CALL && id != X86_INS_LOOP &&
+	       id != X86_INS_LOOPE && id != X86_INS_LOOPNE && id != X86_INS_XBEGIN &&
+	       id != X86_INS_JCXZ && id != X86_INS_JECXZ && id != X86_INS_JRCXZ;
+}
+
 /*
  * x86_prefixes - objdump's prefix words of @in appended to @pre ("data16 cs "
- * on a long nop, "notrack ", "bnd "), *@cs_nop set for the nop whose cs
- * segment they replace. True when @in prints as a fixed text instead,
+ * on a long nop, "notrack ", "bnd ", "cs " on a call the kernel pads,
+ * "addr32 "), *@cs_nop set for the nop whose cs segment they replace,
+ * *@drop_seg when a cs/ds/es/ss override (which 64-bit mode ignores) is
+ * such a word and no operand's prefix; a branch hint goes after @mn
+ * ("je,pt", AT&T only). True when @in prints as a fixed text instead,
  * written to @sb: "xchg   %ax,%ax" (@intel: "ax,ax") and "repz ret".
  */
-static bool x86_prefixes(const cs_insn *in, bool intel, char *pre, bool *cs_nop,
-			 struct strbuf *sb)
+static bool x86_prefixes(const cs_insn *in, bool intel, bool string_op, char *pre, char *mn,
+			 size_t mn_size, bool *cs_nop, bool *drop_seg, struct strbuf *sb)
 {
 	const cs_x86 *x = &in->detail->x86;
 	bool jcall = in->id == X86_INS_JMP || in->id == X86_INS_CALL;
+	u8 seg = x->prefix[1];
 
 	if (in->id == X86_INS_NOP) {
 		for (int i = 0; i < x->op_count; i++)
@@ -115,9 +139,25 @@ static bool x86_prefixes(const cs_insn *in, bool intel, char *pre, bool *cs_nop,
 		strbuf_addstr(sb, "repz ret");
 		return true;
 	}
-	if (jcall && x->op_count == 1 && x->operands[0].type != X86_OP_IMM && x->prefix[1] == 0x3e)
+	if (jcall && x->op_count == 1 && x->operands[0].type != X86_OP_IMM && seg == 0x3e) {
 		strcat(pre, "notrack ");
-	if ((jcall || in->id == X86_INS_RET || is_branch(in->id)) && x->prefix[0] == 0xf2)
+	} else if (!*cs_nop && !string_op &&
+		   (seg == 0x2e || seg == 0x3e || seg == 0x26 || seg == 0x36)) {
+		if (!intel && is_jcc(in->id) && seg != 0x26 && seg != 0x36) {
+			size_t l = strlen(mn);
+
+			snprintf(mn + l, mn_size - l, "%s", seg == 0x3e ? ",pt" : ",pn");
+		} else {
+			strcat(pre, seg == 0x2e ? "cs " : seg == 0x3e ? "ds " : seg == 0x26 ? "es " : "ss ");
+			*drop_seg = true;
+		}
+	}
+	if (x->prefix[3] == 0x67 && is_branch(in->id) && x->op_count == 1 &&
+	    x->operands[0].type == X86_OP_IMM)
+		strcat(pre, "addr32 ");
+	/* capstone names "bnd jmp" itself on some forms */
+	if ((jcall || in->id == X86_INS_RET || is_branch(in->id)) && x->prefix[0] == 0xf2 &&
+	    !strstr(pre, "bnd "))
 		strcat(pre, "bnd ");
 	return false;
 }
@@ -134,6 +174,17 @@ static void add_st(struct strbuf *ops, const char *st, bool before)
 	strbuf_addf(&t, "%s,%s", st, ops->buf);
 	strbuf_release(ops);
 	*ops = t;
+}
+
+/* a branch's target as objdump writes it: "1186 <hot+0x5d>", or "0x1186" with no symbol to name it */
+static void branch_target(struct disasm *d, struct strbuf *ops, u64 target)
+{
+	char lab[512];
+
+	if (disasm_label(d, target, lab, sizeof(lab)))
+		strbuf_addf(ops, "%" PRIx64 " <%s>", target, lab);
+	else
+		strbuf_addf(ops, "0x%" PRIx64, target);
 }
 
 /*
@@ -153,9 +204,11 @@ static void emit_insn(struct disasm *d, struct strbuf *sb, const char *pre, cons
 	if (has_rip) {
 		char lab[512];
 
-		strbuf_addf(sb, "        # %" PRIx64, rip_target);
+		/* with no symbol to name it (a kcore), objdump writes the address alone, 0x first */
 		if (disasm_label(d, rip_target, lab, sizeof(lab)))
-			strbuf_addf(sb, " <%s>", lab);
+			strbuf_addf(sb, "        # %" PRIx64 " <%s>", rip_target, lab);
+		else
+			strbuf_addf(sb, "        # 0x%" PRIx64, rip_target);
 	}
 	strbuf_release(ops);
 }
@@ -266,7 +319,7 @@ static void format_att(struct disasm *d, csh cs, const cs_insn *in, struct strbu
 	const char *iname = cs_insn_name(cs, in->id);
 	char mn[64], pre[64] = "";
 	const char *sp = strrchr(in->mnemonic, ' ');
-	bool has_reg = false, string_op, cs_nop = false;
+	bool has_reg = false, string_op, cs_nop = false, drop_seg = false;
 	u64 rip_target = 0;
 	bool has_rip = false;
 	size_t ml, il;
@@ -303,7 +356,7 @@ static void format_att(struct disasm *d, csh cs, const cs_insn *in, struct strbu
 			    is_gpr64(cs_reg_name(cs, x->operands[i].reg)))
 				snprintf(mn, sizeof(mn), "movq");
 	}
-	if (x86_prefixes(in, false, pre, &cs_nop, sb))
+	if (x86_prefixes(in, false, string_op, pre, mn, sizeof(mn), &cs_nop, &drop_seg, sb))
 		return;
 	/* the one-byte xchg (90+r): objdump names the accumulator first */
 	if (in->id == X86_INS_XCHG && x->op_count == 2 && in->size <= 2 &&
@@ -336,15 +389,15 @@ static void format_att(struct disasm *d, csh cs, const cs_insn *in, struct strbu
 		case X86_OP_REG:
 			if ((in->id == X86_INS_JMP || in->id == X86_INS_CALL) && x->op_count == 1)
 				strbuf_addch(&ops, '*');
-			strbuf_addf(&ops, "%%%s", cs_reg_name(cs, op->reg));
+			/* the I/O port in dx: objdump writes it as an address, "(%dx)" */
+			if (op->reg == X86_REG_DX && is_port_io(in->id))
+				strbuf_addstr(&ops, "(%dx)");
+			else
+				strbuf_addf(&ops, "%%%s", cs_reg_name(cs, op->reg));
 			break;
 		case X86_OP_IMM:
 			if (is_branch(in->id)) {
-				char lab[512];
-
-				strbuf_addf(&ops, "%" PRIx64, (u64)op->imm);
-				if (disasm_label(d, (u64)op->imm, lab, sizeof(lab)))
-					strbuf_addf(&ops, " <%s>", lab);
+				branch_target(d, &ops, (u64)op->imm);
 			} else {
 				u64 v = (u64)op->imm;
 				unsigned int sz = op->size ? op->size : 8;
@@ -369,7 +422,7 @@ static void format_att(struct disasm *d, csh cs, const cs_insn *in, struct strbu
 				else if (m->base == X86_REG_RSI || m->base == X86_REG_ESI)
 					seg = X86_REG_DS;
 			}
-			if (seg != X86_REG_INVALID && !cs_nop)
+			if (seg != X86_REG_INVALID && !cs_nop && !drop_seg)
 				strbuf_addf(&ops, "%%%s:", cs_reg_name(cs, seg));
 			if (m->base == X86_REG_RIP) {
 				add_hex_signed(&ops, m->disp);
@@ -470,7 +523,7 @@ static void format_intel(struct disasm *d, csh cs, const cs_insn *in, struct str
 	const cs_x86 *x = &in->detail->x86;
 	char mn[64], pre[64] = "";
 	const char *sp = strrchr(in->mnemonic, ' ');
-	bool string_op = false, cs_nop = false, has_rip = false;
+	bool string_op = false, cs_nop = false, drop_seg = false, has_rip = false;
 	u64 rip_target = 0;
 	struct strbuf ops = STRBUF_INIT;
 
@@ -505,7 +558,7 @@ static void format_intel(struct disasm *d, csh cs, const cs_insn *in, struct str
 			}
 		}
 	}
-	if (x86_prefixes(in, true, pre, &cs_nop, sb))
+	if (x86_prefixes(in, true, string_op, pre, mn, sizeof(mn), &cs_nop, &drop_seg, sb))
 		return;
 	/* the one-byte xchg (90+r): objdump names the accumulator last */
 	int first = 0, step = 1;
@@ -526,11 +579,7 @@ static void format_intel(struct disasm *d, csh cs, const cs_insn *in, struct str
 			break;
 		case X86_OP_IMM:
 			if (is_branch(in->id)) {
-				char lab[512];
-
-				strbuf_addf(&ops, "%" PRIx64, (u64)op->imm);
-				if (disasm_label(d, (u64)op->imm, lab, sizeof(lab)))
-					strbuf_addf(&ops, " <%s>", lab);
+				branch_target(d, &ops, (u64)op->imm);
 			} else if (!x->encoding.imm_size && is_shift(in->id)) {
 				strbuf_addstr(&ops, "1"); /* D0/D1: a shift by one */
 			} else {
@@ -553,7 +602,7 @@ static void format_intel(struct disasm *d, csh cs, const cs_insn *in, struct str
 				else if (op->mem.base == X86_REG_RSI || op->mem.base == X86_REG_ESI)
 					seg = X86_REG_DS;
 			}
-			if (cs_nop)
+			if (cs_nop || drop_seg)
 				seg = X86_REG_INVALID;
 			if (in->id != X86_INS_LEA)
 				strbuf_addstr(&ops, intel_size(op->size));
@@ -596,4 +645,142 @@ size_t disasm_format_unknown(const u8 *b, size_t left, struct strbuf *sb)
 		return 3;
 	}
 	return 0;
+}
+
+/* ---- what capstone does not decode the way objdump shows it ---- */
+
+/* objdump's name of a lone prefix byte, or NULL */
+static const char *prefix_name(u8 b)
+{
+	static const char *const rex[16] = {
+		"rex",	 "rex.B",  "rex.X",  "rex.XB",	"rex.R",  "rex.RB",  "rex.RX",	"rex.RXB",
+		"rex.W", "rex.WB", "rex.WX", "rex.WXB", "rex.WR", "rex.WRB", "rex.WRX", "rex.WRXB",
+	};
+
+	if (b >= 0x40 && b <= 0x4f)
+		return rex[b - 0x40];
+	switch (b) {
+	case 0x66: return "data16";
+	case 0x67: return "addr32";
+	case 0xf2: return "repnz";
+	case 0xf3: return "repz";
+	case 0xf0: return "lock";
+	case 0x2e: return "cs";
+	case 0x36: return "ss";
+	case 0x3e: return "ds";
+	case 0x26: return "es";
+	case 0x64: return "fs";
+	case 0x65: return "gs";
+	default: return NULL;
+	}
+}
+
+/* the length of the instruction at @b (capstone's, or the AVX-512 decoders'), 0 when none */
+static size_t insn_length(struct disasm *d, csh cs, const u8 *b, size_t left, u64 addr)
+{
+	struct strbuf scratch = STRBUF_INIT;
+	const u8 *code = b;
+	size_t size = left, n = 0;
+	cs_insn *in = cs_malloc(cs);
+
+	if (in && cs_disasm_iter(cs, &code, &size, &addr, in))
+		n = in->size;
+	if (in)
+		cs_free(in, 1);
+	if (!n && !(n = evex_format(d, b, left, addr, &scratch)) &&
+	    !(n = vex_kmask_format(b, left, &scratch)) &&
+	    !(n = disasm_format_unknown(b, left, &scratch)))
+		n = evex_length(b, left);
+	strbuf_release(&scratch);
+	return n;
+}
+
+/*
+ * cut_insn - an instruction that the end of the bytes cuts short (the
+ * next symbol or the section's end comes first): objdump shows its first
+ * byte alone, as the prefix it is ("rex.W", "data16") or ".byte 0x89", and
+ * decodes again from the next one. Fills @sb and returns true then.
+ */
+bool disasm_cut_insn(struct disasm *d, csh cs, const u8 *b, size_t left, struct strbuf *sb)
+{
+	/* what may follow: memory and register ModRM forms, a few VEX opcodes */
+	static const u8 fills[] = { 0x00, 0xc0, 0x10, 0x58, 0x77 };
+	u8 pad[32];
+	const char *name;
+	bool cut = false;
+
+	if (!left || left >= 16)
+		return false;
+	/* cut short: some next byte makes it an instruction longer than what is there */
+	for (unsigned int v = 0; v < 256 && !cut; v++) {
+		for (size_t f = 0; f < sizeof(fills) && !cut; f++) {
+			memset(pad, fills[f], sizeof(pad));
+			memcpy(pad, b, left);
+			pad[left] = (u8)v;
+			cut = insn_length(d, cs, pad, sizeof(pad), 0) > left;
+		}
+	}
+	if (!cut)
+		return false;
+	name = prefix_name(b[0]);
+	if (name)
+		strbuf_addstr(sb, name);
+	else
+		strbuf_addf(sb, ".byte 0x%x", b[0]);
+	return true;
+}
+
+/*
+ * rex_vex - a REX prefix before a VEX instruction, which capstone refuses:
+ * objdump prints the prefix as a word ("rex.W vpcmpeqd 0x40(%rdi),...").
+ * Returns the length (0: not one) with the text in @sb.
+ */
+size_t disasm_rex_vex(struct disasm *d, csh cs, bool intel, const u8 *b, size_t left, u64 addr,
+		      struct strbuf *sb)
+{
+	struct strbuf t = STRBUF_INIT;
+	const u8 *code = b + 1;
+	size_t size = left - 1, n = 0;
+	cs_insn *in;
+	const char *sp;
+
+	if (left < 3 || b[0] < 0x40 || b[0] > 0x4f || (b[1] != 0xc4 && b[1] != 0xc5))
+		return 0;
+	in = cs_malloc(cs);
+	addr++;
+	if (in && cs_disasm_iter(cs, &code, &size, &addr, in)) {
+		disasm_format_insn(d, cs, intel, in, &t);
+		/* "vmovd  %xmm0,%eax": with the prefix the name is past six columns, one blank */
+		sp = strchr(t.buf, ' ');
+		if (sp) {
+			strbuf_addf(sb, "%s %.*s ", prefix_name(b[0]), (int)(sp - t.buf), t.buf);
+			strbuf_addstr(sb, sp + strspn(sp, " "));
+		} else {
+			strbuf_addf(sb, "%s %s", prefix_name(b[0]), t.buf);
+		}
+		n = 1 + in->size;
+	}
+	if (in)
+		cs_free(in, 1);
+	strbuf_release(&t);
+	return n;
+}
+
+/*
+ * zero_run - objdump's "..." over zero bytes at @b (@left to the piece's
+ * end): a run of eight or more is skipped in whole words of four, and one
+ * reaching the end when it is that long or under three bytes. Returns the
+ * bytes skipped, 0 to decode them.
+ */
+size_t disasm_zero_run(const u8 *b, size_t left)
+{
+	size_t n = 0;
+
+	while (n < left && !b[n])
+		n++;
+	if (!n)
+		return 0;
+	if (n == left)
+		return n >= 8 || n < 3 ? n : 0;
+	return n >= 8 ? n & ~(size_t)3 : 0;
 }

@@ -8,6 +8,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "symbol/demangle.h"
+#include "symbol/kcore.h"
 #include "symbol/srcline.h"
 
 #include <capstone/capstone.h>
@@ -36,6 +37,7 @@ struct dsym {
 	int rank;	  /* lower wins among symbols at one address */
 	bool exact;	  /* names its own address only (a GOT slot), never "+0x.." */
 	bool is_elf;	  /* an ELF symbol table's (not objdump's synthetic "f@plt" or GOT name) */
+	const char *file; /* .symtab: the STT_FILE name before it, interned ("" after an empty one) */
 	u64 value;	  /* exact ones: the relocation symbol's value, for objdump's offset */
 };
 
@@ -103,6 +105,7 @@ static void add_sym(struct disasm *d, u64 addr, u64 size, const char *raw, int r
 	d->syms[d->nr_syms].rank = rank;
 	d->syms[d->nr_syms].exact = false;
 	d->syms[d->nr_syms].is_elf = false;
+	d->syms[d->nr_syms].file = NULL;
 	d->syms[d->nr_syms].value = 0;
 	d->nr_syms++;
 }
@@ -209,6 +212,8 @@ static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != want || !sh.sh_entsize)
 			continue;
+		const char *file = NULL;
+
 		data = elf_getdata(scn, NULL);
 		if (!data)
 			continue;
@@ -220,6 +225,12 @@ static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 			if (!gelf_getsym(data, (int)i, &s))
 				continue;
 			type = GELF_ST_TYPE(s.st_info);
+			/* the object file the symbols after it come from (addr2line's fallback) */
+			if (type == STT_FILE && want == SHT_SYMTAB) {
+				name = elf_strptr(elf, sh.sh_link, s.st_name);
+				file = strpool_intern(&d->names, name ? name : "");
+				continue;
+			}
 			if (s.st_shndx == SHN_UNDEF ||
 			    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
 			     type != STT_GNU_IFUNC && type != STT_TLS))
@@ -241,6 +252,7 @@ static int load_symtab(struct disasm *d, Elf *elf, Elf64_Word want)
 			add_sym(d, s.st_value, s.st_size, name, sym_rank(&s));
 			/* objdump -l names functions from .symtab only, never .dynsym */
 			d->syms[d->nr_syms - 1].is_elf = want == SHT_SYMTAB;
+			d->syms[d->nr_syms - 1].file = file;
 			n++;
 		}
 	}
@@ -517,6 +529,55 @@ fail:
 	return NULL;
 }
 
+struct disasm *disasm_open_kcore(const char *path, u64 start, u64 end, int *err)
+{
+	struct disasm *d;
+	struct kcore kc;
+	u64 off, avail;
+	int ret;
+
+	ret = kcore_open(&kc, path);
+	if (ret) {
+		*err = ret;
+		return NULL;
+	}
+	if (end <= start || kcore_offset(&kc, start, &off, &avail)) {
+		kcore_close(&kc);
+		*err = -ERANGE;
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->dw_fd = -1;
+	d->dw_tried = true; /* no DWARF in a core file */
+	strpool_init(&d->names);
+	u64map_init(&d->files);
+	/* the fd moves into @d; the segment table is not needed any more */
+	d->fd = kc.fd;
+	kc.fd = -1;
+	kcore_close(&kc);
+	/*
+	 * perf hands objdump a copy of the symbol's bytes alone: one PT_LOAD,
+	 * which objdump names "load0", starting at the symbol
+	 */
+	d->secs = xcalloc(1, sizeof(*d->secs));
+	d->secs[0].addr = start;
+	d->secs[0].size = MIN(end - start, avail);
+	d->secs[0].offset = off;
+	d->secs[0].name = xstrdup("load0");
+	d->secs[0].exec = true;
+	d->nr_secs = 1;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
+		disasm_close(d);
+		*err = -ENOSYS;
+		return NULL;
+	}
+	cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	pr_debug("disasm: %s: %#" PRIx64 "-%#" PRIx64 " at offset %#" PRIx64 "\n", path, start,
+		 start + d->secs[0].size, off);
+	return d;
+}
+
 static int free_srcfile(uint64_t key, void *val, void *arg)
 {
 	struct srcfile *sf = val;
@@ -683,6 +744,8 @@ const char *disasm_block_label(struct disasm *d, u64 addr, char *buf, size_t siz
 		snprintf(buf, size, "%s+0x%" PRIx64, below->name, addr - below->addr);
 	else if (above)
 		snprintf(buf, size, "%s-0x%" PRIx64, above->name, above->addr - addr);
+	else if (addr > sec->addr)
+		snprintf(buf, size, "%s+0x%" PRIx64, sec->name, addr - sec->addr);
 	else
 		snprintf(buf, size, "%s", sec->name);
 	return buf;
@@ -753,6 +816,12 @@ static int decode_piece(struct disasm *d, const struct dsec *s, u64 start, u64 e
 		di->addr = addr;
 		di->brk = pos ? DISASM_BRK_NONE : brk;
 		strbuf_reset(&sb);
+		if ((el = disasm_zero_run(buf + pos, len - pos))) {
+			di->zeros = (u32)el;
+			di->text = xstrdup("...");
+			pos += el;
+			continue;
+		}
 		if (in && cs_disasm_iter(d->cs, &code, &left, &addr, in)) {
 			di->len = (u8)in->size;
 			disasm_format_insn(d, d->cs, d->intel, in, &sb);
@@ -760,6 +829,11 @@ static int decode_piece(struct disasm *d, const struct dsec *s, u64 start, u64 e
 			   (el = vex_kmask_format(buf + pos, len - pos, &sb)) ||
 			   (el = disasm_format_unknown(buf + pos, len - pos, &sb))) {
 			di->len = (u8)el;	/* AVX-512, which capstone 4 does not know */
+		} else if ((el = disasm_rex_vex(d, d->cs, d->intel, buf + pos, len - pos, start + pos,
+						&sb))) {
+			di->len = (u8)el;
+		} else if (disasm_cut_insn(d, d->cs, buf + pos, len - pos, &sb)) {
+			di->len = 1; /* the next byte starts afresh, as objdump goes on */
 		} else {
 			el = evex_length(buf + pos, len - pos);
 			/* keep the following instructions in step */
@@ -854,7 +928,7 @@ static Dwarf *get_dwarf(struct disasm *d)
 			}
 		}
 	}
-	if (!d->dw)
+	if (!d->dw && d->elf)
 		d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
 	return d->dw;
 }
@@ -929,6 +1003,22 @@ static const char *asm_func_text(struct disasm *d, u64 addr)
 	r = strpool_intern(&d->names, sb.buf);
 	strbuf_release(&sb);
 	return r;
+}
+
+/*
+ * addr2line's file for code without DWARF: the STT_FILE symbol before the
+ * function's in .symtab ("nd.c" for a static function), NULL when there is
+ * none or it is empty (a global one, after the linker's empty STT_FILE)
+ */
+static const char *symtab_file(struct disasm *d, u64 addr)
+{
+	const struct dsym *sym = sym_at_or_below(d, addr);
+
+	for (const struct dsym *o = sym; o && o < d->fsyms + d->nr_fsyms && o->addr == sym->addr;
+	     o++)
+		if (o->is_elf && (!o->size || addr < o->addr + o->size))
+			return o->file && *o->file ? o->file : NULL;
+	return NULL;
 }
 
 static const char *scope_func(struct disasm *d, Dwarf_Die *cu, u64 addr)
@@ -1076,13 +1166,20 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 
 	if (!dw) {
 		/* no DWARF: objdump -l still names each function from the symbol table */
-		for (size_t i = 0; i < nr; i++)
+		for (size_t i = 0; i < nr; i++) {
+			if (insns[i].zeros)
+				continue;
 			insns[i].func = asm_func_text(d, insns[i].addr);
+			insns[i].symfile = symtab_file(d, insns[i].addr);
+		}
 		return -ENOENT;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		struct disasm_insn *in = &insns[i];
 		Dwarf_Line *l;
+
+		if (in->zeros)
+			continue; /* objdump's "...": no instruction to place */
 		int line = 0;
 		unsigned int discr = 0;
 		const char *f;
@@ -1094,6 +1191,7 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 			if (!have_cu) {
 				/* code no unit covers (crt's _init): the symbol table's name */
 				in->func = asm_func_text(d, in->addr);
+				in->symfile = symtab_file(d, in->addr);
 				continue;
 			}
 			if (!dwarf_lowpc(&cu, &lo) && !dwarf_highpc(&cu, &hi)) {

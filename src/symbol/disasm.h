@@ -28,12 +28,15 @@ struct disasm_insn {
 	u8 len;
 	u8 brk;		      /* enum disasm_brk; never set on the first instruction */
 	u8 bytes[16];
+	u32 zeros;	      /* objdump's "..." (@text) over this many zero bytes; @len 0 */
 	char *text;	      /* owned: objdump's text ("mov    %rsp,%rbp"), no trailing blanks */
 	/* with disasm_lines(): where it comes from (NULL/0 without DWARF) */
 	const char *file;     /* the line table's path, borrowed from the struct disasm */
 	unsigned int line;
 	unsigned int discr;   /* the row's discriminator */
 	const char *func;     /* objdump -l's function text ("hot()", "ns::f(int)"), borrowed */
+	const char *symfile;  /* no DWARF: addr2line's file from the symbol table (the STT_FILE
+				 before the function's symbol, "nd.c"), borrowed; or NULL */
 };
 
 /* struct disasm - one binary opened for disassembly. Opaque. */
@@ -52,6 +55,15 @@ struct disasm;
 struct disasm *disasm_open(const char *path, const char *debug_path, const struct symtab *plt,
 			   bool runtime_labels, int *err);
 void disasm_close(struct disasm *d);
+
+/*
+ * disasm_open_kcore - the kernel code of [@start, @end) in the kcore file
+ * at @path (symbol/kcore.h), as objdump shows perf's copy of it: one
+ * section, "load0", from @start to @end (or to the end of its segment's
+ * bytes), no symbols, no DWARF. Returns NULL with *@err set: kcore_open()'s
+ * errors, -ERANGE (no segment holds @start), -ENOSYS (no libcapstone).
+ */
+struct disasm *disasm_open_kcore(const char *path, u64 start, u64 end, int *err);
 
 /*
  * disasm_set_intel - print instructions in objdump -M intel's syntax

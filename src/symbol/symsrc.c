@@ -40,6 +40,7 @@ void symsrc_free(struct symsrc *ss)
 	free(ss->segs);
 	free(ss->path);
 	free(ss->symbol_path);
+	free(ss->kcore_path);
 	free(ss);
 }
 
@@ -331,7 +332,7 @@ int symsrc_load(struct symsrc *ss, const char *name, const struct symsrc_args *a
 			mod = buf;
 		}
 		ss->is_loaded = false;
-		err = symsrc_load_kallsyms(ss, mod, args);
+		err = mod ? symsrc_load_kallsyms(ss, mod, args) : symsrc_load_kernel(ss, args);
 		ss->is_loaded = true;
 		ss->status = err;
 		return err;
@@ -492,6 +493,8 @@ u64 symsrc_map_ip(const struct symsrc *ss, u64 map_start, u64 map_pgoff, u64 ip)
 {
 	u64 off = ip - map_start + map_pgoff, vaddr;
 
+	if (ss->kernel_image)
+		return ip;
 	switch (ss->kind) {
 	case SYMSRC_KALLSYMS:
 	case SYMSRC_PERF_MAP:
@@ -510,6 +513,8 @@ u64 symsrc_unmap_ip(const struct symsrc *ss, u64 map_start, u64 map_pgoff, u64 a
 {
 	u64 off;
 
+	if (ss->kernel_image)
+		return addr;
 	switch (ss->kind) {
 	case SYMSRC_KALLSYMS:
 	case SYMSRC_PERF_MAP:

@@ -126,6 +126,9 @@ struct symbol_opts {
 	const char *symfs;	/* --symfs prefix, or NULL */
 	const char *buildid_dir; /* build-id cache root; NULL: $PERF_BUILDID_DIR or ~/.debug */
 	const char *kallsyms;	/* --kallsyms file, or NULL for /proc/kallsyms */
+	const char *vmlinux;	/* -k/--vmlinux: the kernel image, or NULL (searched for) */
+	bool ignore_vmlinux;	/* --ignore-vmlinux: neither -k's file nor a searched one */
+	const char *kcore_dir;	/* perf.data's kcore_dir (record --kcore), or NULL */
 };
 
 /*
@@ -190,6 +193,9 @@ struct symsrc {
 	char *symbol_path;	/* owned: the file the symbols came from (may be a .debug file) */
 	int status;		/* the result of the load: 0, -ENOENT (no file), -ESTALE
 				   (build-id differs from the recorded one), -ENOTSUP (not ELF) */
+	char *kcore_path;	/* owned: the kcore holding a kernel's code (kcore_dir's,
+				   /proc/kcore), for annotate; NULL when none */
+	bool kernel_image;	/* a vmlinux: ELF symbols, absolute addresses */
 	bool is_loaded;		/* symsrc_load() ran (whatever its result) */
 	bool has_symtab;	/* the symbols came from .symtab (not only .dynsym) */
 };
@@ -226,6 +232,18 @@ int symsrc_load(struct symsrc *ss, const char *name, const struct symsrc_args *a
  * kptr_restrict).
  */
 int symsrc_load_kallsyms(struct symsrc *ss, const char *module, const struct symsrc_args *args);
+
+/*
+ * symsrc_load_kernel - fill @ss with the kernel image's symbols, from the
+ * first of: -k's vmlinux (args->opts->vmlinux; nothing else is tried),
+ * kcore_dir's kallsyms (its kcore in ss->kcore_path when it has one and a
+ * modules file), a vmlinux with the recorded build-id (symbol/vmlinux.h),
+ * kallsyms (symsrc_load_kallsyms(); then /proc/kcore in ss->kcore_path
+ * when it is the running kernel's and readable). -k with --ignore-vmlinux:
+ * kallsyms and no kcore, as perf. Returns 0 or -errno (-ESTALE: -k's file
+ * has another build-id).
+ */
+int symsrc_load_kernel(struct symsrc *ss, const struct symsrc_args *args);
 
 struct kallsyms;
 /*

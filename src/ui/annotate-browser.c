@@ -64,37 +64,41 @@ static bool starts_with(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-/* split_insn - objdump's "mnem   operands": the mnemonic's length (prefixes included) and the operands */
+/*
+ * split_insn - objdump's "mnem   operands": the first word's length and
+ * the rest. perf's browser splits there even after a prefix ("rep",
+ * "lock", "cs", "notrack", "bnd": the instruction is then the operands)
+ */
 static size_t split_insn(const char *text, const char **ops)
 {
-	static const char *const prefixes[] = { "rep", "repz", "repnz", "repe", "repne", "lock",
-						"data16", "cs", "ds", "notrack", "bnd", "addr32" };
 	const char *end = text;
 
-	for (;;) {
-		const char *w = end;
-		size_t n;
-		bool prefix = false;
-
-		while (*end && *end != ' ')
-			end++;
-		n = (size_t)(end - w);
-		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-			if (strlen(prefixes[i]) == n && !strncmp(w, prefixes[i], n))
-				prefix = true;
-		/* a prefix is followed by its instruction, one blank apart */
-		if (!prefix || end[0] != ' ' || end[1] == ' ' || !end[1])
-			break;
+	while (*end && *end != ' ')
 		end++;
-	}
 	*ops = end;
 	while (**ops == ' ')
 		(*ops)++;
 	return (size_t)(end - text);
 }
 
+/* is_prefix - a prefix objdump wrote as a word before the instruction ("rep", "cs", "bnd") */
+static bool is_prefix(const char *mnem, size_t len)
+{
+	static const char *const prefixes[] = { "rep", "repz", "repnz", "repe", "repne", "cs", "ds",
+						"es", "ss", "fs", "gs", "notrack", "bnd", "addr32",
+						"data16" };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strlen(prefixes[i]) == len && !strncmp(mnem, prefixes[i], len))
+			return true;
+	return false;
+}
+
 static bool is_jump(const char *mnem, size_t len)
 {
+	/* "je,pt" (a hinted jump) is no instruction perf's browser knows */
+	if (memchr(mnem, ',', len))
+		return false;
 	return len && (mnem[0] == 'j' || (len >= 4 && starts_with(mnem, "loop")));
 }
 
@@ -206,18 +210,22 @@ static void build_rows(struct abrowser *b)
 				break;
 			}
 	}
-	b->off_width = hex_digits(end > start ? end - start - 1 : 0);
+	/* perf's offset column: as wide as the symbol's size in hex ("10" for sixteen bytes) */
+	b->off_width = hex_digits(end - start);
 	for (size_t i = 0; i < b->nr_rows; i++) {
 		const char *ops;
 		int ml = b->rows[i].in ? (int)split_insn(b->rows[i].in->text, &ops) : 0;
 
 		if (ml + 1 > b->mnem_width)
 			b->mnem_width = ml + 1;
-		if (b->rows[i].in && hex_digits(b->rows[i].in->addr) > b->addr_width)
-			b->addr_width = hex_digits(b->rows[i].in->addr);
+		/* perf measures the raw view's address column from the map's start (a kernel's) */
+		if (b->rows[i].in && hex_digits(b->rows[i].in->addr - b->a->addr_base) > b->addr_width)
+			b->addr_width = hex_digits(b->rows[i].in->addr - b->a->addr_base);
 		if (b->rows[i].in) {
 			u64 ia = b->rows[i].in->addr;
-			int d = hex_digits(annotate_sym_file_offset(b->a->as, ia));
+			/* source rows: user code's file offsets; a kernel's as its addresses */
+			int d = hex_digits(b->a->addr_base ? ia - b->a->addr_base :
+							     annotate_sym_file_offset(b->a->as, ia));
 
 			if (d > b->src_width)
 				b->src_width = d;
@@ -228,7 +236,7 @@ static void build_rows(struct abrowser *b)
 	}
 	/* the counts column is there with J even when nothing jumps in the symbol */
 	b->cnt_width = 1 + (max_jumps >= 10) + (max_jumps >= 100);
-	/* the hot rows, hottest first (ties: address order) */
+	/* the hot rows, hottest first (ties: the later address first, as perf's) */
 	b->hot = xcalloc(b->nr_rows ? b->nr_rows : 1, sizeof(*b->hot));
 	for (size_t i = 0; i < b->nr_rows; i++)
 		if (b->rows[i].in && b->rows[i].pct > 0)
@@ -236,7 +244,7 @@ static void build_rows(struct abrowser *b)
 	for (size_t i = 1; i < b->nr_hot; i++) {
 		size_t v = b->hot[i], j = i;
 
-		while (j && b->rows[b->hot[j - 1]].pct < b->rows[v].pct) {
+		while (j && b->rows[b->hot[j - 1]].pct <= b->rows[v].pct) {
 			b->hot[j] = b->hot[j - 1];
 			j--;
 		}
@@ -288,9 +296,42 @@ static void simple_operands(struct strbuf *sb, const struct abrowser *b, const s
 	const char *lt, *gt, *rip, *hash;
 
 	if (r->has_target) {
-		if (r->target >= as->sym->start && r->target < as->sym->end) {
+		const struct annotate_browse_args *a = b->a;
+		const char *o2;
+		bool call = is_call(r->in->text, split_insn(r->in->text, &o2));
+		bool inside = r->target >= as->sym->start &&
+			      (r->target < as->sym->end || (!call && r->target == as->sym->end));
+
+		/* a kernel's: perf names a call into the symbol itself after it */
+		if (inside && !(call && a->target_syms)) {
 			strbuf_addf(sb, "%" PRIx64, r->target - as->sym->start);
 			return;
+		}
+		if (a->target_syms) {
+			/*
+			 * calls and forward jumps by their symbol (a jump to none
+			 * by its offset), jumps back as objdump wrote them
+			 */
+			const struct symbol *t = NULL;
+
+			if ((call || r->target > r->in->addr) &&
+			    (!a->target_hi || (r->target >= a->target_lo && r->target < a->target_hi)))
+				t = symtab_find(a->target_syms, r->target);
+			/* perf's annotate SYM loses the other symbols that had samples */
+			if (t && t != as->sym && a->hidden_syms &&
+			    u64map_find(a->hidden_syms, (u64)(uintptr_t)t))
+				t = NULL;
+			if (t) {
+				strbuf_addstr(sb, t->name);
+				return;
+			}
+			if (!call) {
+				if (r->target > as->sym->start)
+					strbuf_addf(sb, "%" PRIx64, r->target - as->sym->start);
+				else
+					strbuf_addstr(sb, ops);
+				return;
+			}
 		}
 		lt = strchr(ops, '<');
 		gt = lt ? strrchr(lt, '>') : NULL;
@@ -298,11 +339,24 @@ static void simple_operands(struct strbuf *sb, const struct abrowser *b, const s
 			strbuf_add(sb, lt + 1, (size_t)(gt - lt - 1));
 			return;
 		}
+		if (a->target_syms) {
+			strbuf_addf(sb, "*%" PRIx64, r->target);
+			return;
+		}
 	}
 	rip = strstr(ops, "(%rip)");
 	hash = strstr(ops, "# ");
 	lt = hash ? strchr(hash, '<') : NULL;
 	gt = lt ? strrchr(lt, '>') : NULL;
+	if (rip && hash && !lt) {
+		/* a target objdump could not name (a kcore): perf drops the comment */
+		const char *cend = hash;
+
+		while (cend > ops && cend[-1] == ' ')
+			cend--;
+		strbuf_add(sb, ops, (size_t)(cend - ops));
+		return;
+	}
 	if (rip && hash && lt && gt && rip < hash) {
 		const char *disp = rip;
 		const char *tail = rip + strlen("(%rip)");
@@ -341,7 +395,7 @@ static int label_width(const struct abrowser *b, bool insn)
 	return b->full_addr ? 16 : b->src_width;
 }
 
-static void row_text(struct strbuf *sb, const struct abrowser *b, const struct arow *r,
+static void row_body(struct strbuf *sb, const struct abrowser *b, const struct arow *r,
 		     const char *g3, bool bar)
 {
 	int lw = label_width(b, r->in != NULL);
@@ -350,6 +404,7 @@ static void row_text(struct strbuf *sb, const struct abrowser *b, const struct a
 	int cw = counts ? b->cnt_width + (b->cnt_width ? 1 : 0) : 0;
 	const char *ops, *arrow = "  ";
 	size_t ml;
+	bool show_off;
 
 	if (!r->in) {
 		const char *t = r->al->text ? r->al->text : "";
@@ -369,33 +424,36 @@ static void row_text(struct strbuf *sb, const struct abrowser *b, const struct a
 		strbuf_addstr(sb, t);
 		return;
 	}
+	ml = split_insn(r->in->text, &ops);
+	show_off = r->nr_jumps_in || b->offset_level >= 2 ||
+		   (b->offset_level == 1 && is_call(r->in->text, ml));
+	/* perf leaves the counts' blank out where it prints an offset without a count */
 	if (counts && b->cnt_width) {
 		if (r->nr_jumps_in)
 			strbuf_addf(sb, "%*d ", b->cnt_width, r->nr_jumps_in);
-		else
+		else if (!show_off)
 			strbuf_addf(sb, "%*s", cw, "");
 	}
-	ml = split_insn(r->in->text, &ops);
 	if (b->raw_offsets)
 		strbuf_addf(sb, "%*" PRIx64 ":", lw,
 			    b->full_addr ? annotate_sym_full_addr(b->a->as, r->in->addr) : r->in->addr);
-	else if (r->nr_jumps_in || b->offset_level >= 2 ||
-		 (b->offset_level == 1 && is_call(r->in->text, ml)))
+	else if (show_off)
 		strbuf_addf(sb, "%*" PRIx64 ":", lw, r->in->addr - b->a->as->sym->start);
 	else
 		strbuf_addf(sb, "%*s", lw + 1, "");
 	if (b->arrows) {
+		/* a jump to the symbol's end (past its last line) is perf's too */
 		bool inside = r->has_target && r->target >= b->a->as->sym->start &&
-			      r->target < b->a->as->sym->end;
+			      r->target <= b->a->as->sym->end;
 
-		/* calls, and jumps out of the symbol (tail calls), point right */
+		/* calls, and jumps out of the symbol (tail calls) or through a register, point right */
 		if (is_call(r->in->text, ml) ||
-		    (r->has_target && !inside && is_jump(r->in->text, ml)))
+		    (!inside && is_jump(r->in->text, ml) &&
+		     (r->has_target || starts_with(r->in->text, "jmp "))))
 			arrow = "\u2192 ";
 		else if (is_ret(r->in->text, ml))
 			arrow = "\u2190 ";
-		else if (r->has_target && is_jump(r->in->text, ml) &&
-			 r->target >= b->a->as->sym->start && r->target < b->a->as->sym->end)
+		else if (inside && is_jump(r->in->text, ml))
 			arrow = r->target > r->in->addr ? "\u2193 " : "\u2191 ";
 	}
 	if (g3) {
@@ -416,11 +474,81 @@ static void row_text(struct strbuf *sb, const struct abrowser *b, const struct a
 			strbuf_addch(sb, ' ');
 		if (ml >= (size_t)b->mnem_width)
 			strbuf_addch(sb, ' ');
-		if (b->raw_offsets)
+		if (b->raw_offsets || is_prefix(r->in->text, ml)) {
+			/* perf knows no instruction named like a prefix: its operands stay raw */
 			strbuf_addstr(sb, ops);
-		else
+		} else if (ml == 4 && starts_with(r->in->text, "lock ")) {
+			/* perf pads the locked instruction's name as the mnemonics */
+			const char *ops2;
+			size_t ml2 = split_insn(ops, &ops2);
+
+			strbuf_add(sb, ops, ml2);
+			if (*ops2) {
+				for (size_t n = ml2; n < (size_t)b->mnem_width; n++)
+					strbuf_addch(sb, ' ');
+				if (ml2 >= (size_t)b->mnem_width)
+					strbuf_addch(sb, ' ');
+				simple_operands(sb, b, r, ops2);
+			}
+		} else {
 			simple_operands(sb, b, r, ops);
+		}
 	}
+}
+
+/* the bytes of the UTF-8 character that starts with @c */
+static size_t utf8_step(unsigned char c)
+{
+	return c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
+}
+
+/*
+ * draw_over - write @s over the columns of the row that starts at byte @start
+ * of @sb, from column @col on (a column per UTF-8 character), as a screen
+ * does: what was there goes, what follows stays
+ */
+static void draw_over(struct strbuf *sb, size_t start, size_t col, const char *s)
+{
+	size_t i = start, c = 0, w = 0, from;
+	char *tail;
+
+	for (const char *p = s; *p; p += utf8_step((unsigned char)*p))
+		w++;
+	for (; i < sb->len && c < col; c++)
+		i += utf8_step((unsigned char)sb->buf[i]);
+	for (; c < col; c++, i++)
+		strbuf_addch(sb, ' ');
+	from = i;
+	for (c = 0; i < sb->len && c < w; c++)
+		i += utf8_step((unsigned char)sb->buf[i]);
+	tail = xstrdup(sb->buf + (i < sb->len ? i : sb->len));
+	sb->len = from;
+	sb->buf[from] = '\0';
+	strbuf_addstr(sb, s);
+	strbuf_addstr(sb, tail);
+	free(tail);
+}
+
+/*
+ * row_text - row_body(), with the selected jump's box (@g3) or its bar
+ * drawn as perf draws them on an instruction: in the 3 columns after the
+ * label column wherever the text is, over an address wider than the
+ * column (a kernel's) or a mnemonic shifted left (an offset printed
+ * without the counts' blank)
+ */
+static void row_text(struct strbuf *sb, const struct abrowser *b, const struct arow *r,
+		     const char *g3, bool bar)
+{
+	int lw = label_width(b, true);
+	bool counts = b->jump_counts && !b->raw_offsets;
+	size_t start = sb->len, cw = counts && b->cnt_width ? (size_t)b->cnt_width + 1 : 0;
+
+	if (!r->in || (!g3 && !bar)) {
+		row_body(sb, b, r, g3, bar);
+		return;
+	}
+	row_body(sb, b, r, NULL, false);
+	draw_over(sb, start, cw + (size_t)lw + 1, g3 ? g3 : "\u2502");
 }
 
 /* is_fused - @prev (cmp/test) and the conditional jump @jump run as one on the CPU: drawn joined */
@@ -782,8 +910,16 @@ static void enter(struct abrowser *b)
 	const struct annotate_sym *as = b->a->as;
 	const char *ops;
 
+	size_t ml;
+
 	if (!r || !r->in) {
 		snprintf(b->status, sizeof(b->status), "Actions are only available for assembly lines.");
+		return;
+	}
+	ml = split_insn(r->in->text, &ops);
+	if (!is_call(r->in->text, ml) && !is_jump(r->in->text, ml) && !is_ret(r->in->text, ml)) {
+		snprintf(b->status, sizeof(b->status),
+			 "Actions are only available for function call/return & jump/branch instructions.");
 		return;
 	}
 	if (!r->has_target) {
@@ -1074,6 +1210,66 @@ int annotate_browse(const struct annotate_browse_args *a)
 	return 0;
 }
 
+int annotate_popup(const char *title, const char *text)
+{
+	char *copy = xstrdup(text);
+	const char *lines[64];
+	int n = 0, w = 0, h, y, x;
+	SCREEN *scr;
+	WINDOW *win;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		free(copy);
+		return -ENOTTY;
+	}
+	/* perf's box: the text's lines (empty ones kept, after a last newline too), a blank, "Press any key..." */
+	for (char *p = copy, *nl; p && n < 60; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		lines[n++] = p;
+	}
+	lines[n++] = "";
+	lines[n++] = "Press any key...";
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(lines[i]) > w)
+			w = (int)strlen(lines[i]);
+	setlocale(LC_CTYPE, "");
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		free(copy);
+		return -ENOTTY;
+	}
+	raw();
+	noecho();
+	curs_set(0);
+	w += 2;
+	h = n + 2;
+	if (w > COLS)
+		w = COLS;
+	if (h > LINES)
+		h = LINES;
+	y = (LINES - h) / 2;
+	x = (COLS - w + 1) / 2;
+	refresh();
+	win = newwin(h, w, y, x);
+	if (win) {
+		box(win, 0, 0);
+		mvwaddch(win, 0, 1, ACS_HLINE);
+		mvwaddnstr(win, 0, 2, title, w - 3);
+		for (int i = 0; i < n && i + 2 < h; i++)
+			mvwaddnstr(win, i + 1, 1, lines[i], w - 2);
+		wrefresh(win);
+		timeout(-1);
+		getch();
+		delwin(win);
+	}
+	endwin();
+	delscreen(scr);
+	free(copy);
+	return 0;
+}
+
 /* utf8_cols - the columns of @s (every UTF-8 character is one) */
 static size_t utf8_cols(const char *s)
 {
@@ -1113,12 +1309,17 @@ static void stdio2_body(FILE *out, struct abrowser *bp)
 		strbuf_reset(&sb);
 		row_text(&sb, &b, r, NULL, false);
 		fputs(sb.buf, out);
-		/* perf pads a line's text (after label and arrow): source to 10 columns, instructions to 14 */
+		/*
+		 * perf pads a line's text (after label and arrow): with two-digit
+		 * offsets source to 10 columns, instructions to 14, one more per
+		 * offset digit past two
+		 */
 		prefix = (size_t)(label_width(&b, r->in != NULL) + (r->in ? 4 : 2) +
 				  (r->in && b.raw_offsets ? 0 : cw));
 		/* perf pads lines to a whole width, wider by what t, o and J add */
 		min = (r->in ? 14 : 10) + (size_t)(vw - 7) + prefix -
-		      ((size_t)b.off_width + (r->in ? 4 : 2));
+		      ((size_t)b.off_width + (r->in ? 4 : 2)) +
+		      (size_t)(b.off_width > 2 ? b.off_width - 2 : 0);
 		for (col = utf8_cols(sb.buf) - prefix; col < min; col++)
 			fputc(' ', out);
 		fputc('\n', out);

@@ -23,6 +23,16 @@ struct annotate_browse_args {
 	 */
 	int (*follow)(void *arg, u64 addr, char *msg, size_t size);
 	void *arg;
+	/*
+	 * the symbols naming branch targets outside the symbol, as perf's
+	 * browser names them for a kernel symbol ("rt_mt6", no offset; an
+	 * address no symbol holds: "*ffffffff8224edd9"); NULL: objdump's <name>
+	 */
+	const struct symtab *target_syms;
+	u64 target_lo, target_hi; /* with @target_syms: the mapped range it names (0, 0: all) */
+	const struct u64map *hidden_syms; /* symbol pointers @target_syms does not name, or NULL */
+	u64 addr_base;		  /* a kernel's map start: the raw view's address column is as
+				     wide as the addresses' distance from it (0 for user code) */
 };
 
 /*
@@ -33,6 +43,13 @@ struct annotate_browse_args {
  * the last two before anything was drawn.
  */
 int annotate_browse(const struct annotate_browse_args *a);
+
+/*
+ * annotate_popup - perf's error box on a terminal: @title on its top
+ * border, the lines of @text, a blank line and "Press any key...", in the
+ * middle of the screen until a key is pressed. Returns 0 or -ENOTTY.
+ */
+int annotate_popup(const char *title, const char *text);
 
 /*
  * annotate_stdio2_fprintf - perf annotate --stdio2: the browser's lines as

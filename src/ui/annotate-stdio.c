@@ -96,6 +96,32 @@ static int free_state(uint64_t key, void *val, void *arg)
 	return 0;
 }
 
+/* a nop perf drops at the end of a symbol (see annotate_shown_insns()) */
+static bool padding_nop(const char *text, bool raw)
+{
+	const char *w = text, *end;
+
+	while (*w && strncmp(w, "nop", 3)) {
+		w = strchr(w, ' ');
+		if (!w)
+			return false;
+		w += strspn(w, " ");
+	}
+	if (!*w)
+		return false;
+	end = w + strcspn(w, " ");
+	return *(end + strspn(end, " ")) || (w == text && !raw);
+}
+
+size_t annotate_shown_insns(const struct disasm_insn *insns, size_t nr, bool raw)
+{
+	/* with --asm-raw a long one ends in a line of bytes alone, which perf keeps */
+	while (nr > 1 && !insns[nr - 1].zeros && insns[nr - 1].brk == DISASM_BRK_NONE &&
+	       !(raw && insns[nr - 1].len > 7) && padding_nop(insns[nr - 1].text, raw))
+		nr--;
+	return nr;
+}
+
 struct annotate_line *annotate_build_lines(struct disasm *d, const struct disasm_insn *insns,
 					   size_t nr, u64 start, bool with_source, size_t *nr_lines)
 {
@@ -117,8 +143,10 @@ struct annotate_line *annotate_build_lines(struct disasm *d, const struct disasm
 	push(&l, ALINE_TEXT, sb.buf);
 	push(&l, ALINE_TEXT, "");
 	strbuf_reset(&sb);
+	/* no symbol at all (a kcore): objdump names the block after its section */
 	strbuf_addf(&sb, "%016" PRIx64 " <%s>:", start,
-		    disasm_label(d, start, lab, sizeof(lab)) ? lab : "");
+		    disasm_label(d, start, lab, sizeof(lab))
+			    ? lab : disasm_block_label(d, start, lab, sizeof(lab)));
 	push(&l, ALINE_TEXT, sb.buf);
 	for (size_t i = 0; i < nr; i++) {
 		const struct disasm_insn *in = &insns[i];
@@ -139,6 +167,11 @@ struct annotate_line *annotate_build_lines(struct disasm *d, const struct disasm
 			strbuf_addf(&sb, "%016" PRIx64 " <%s>:", in->addr,
 				    disasm_block_label(d, in->addr, lab, sizeof(lab)));
 			push(&l, ALINE_TEXT, sb.buf);
+		}
+		if (in->zeros) {
+			/* objdump's "..." over zero bytes: a line of text */
+			push(&l, ALINE_TEXT, in->text);
+			continue;
 		}
 		if (func_changed) {
 			strbuf_reset(&sb);
@@ -319,10 +352,16 @@ static const char **print_line_summary(FILE *out, const struct annotate_line *li
 		pct = annotate_percent(a, as, ah, o->percent_type);
 		if (!a || pct <= 0.5)
 			continue;
-		if (in->file) {
+		if (o->unread_dso) {
+			fprintf(stderr, "addr2line %s: could not read first record\n", dso_path);
+			snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", o->unread_dso, in->addr);
+		} else if (in->file) {
 			file = o->full_paths || !strrchr(in->file, '/') ? in->file
 								      : strrchr(in->file, '/') + 1;
 			snprintf(buf, sizeof(buf), "%s:%u", file, in->line);
+		} else if (dso_path && dso_path[0] != '[' && in->symfile) {
+			/* addr2line without DWARF: the symbol table's file, no line */
+			snprintf(buf, sizeof(buf), "%s:0", in->symfile);
 		} else if (!dso_path || dso_path[0] == '[') {
 			/* no file to ask (the vdso): perf names the dso and the address */
 			snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso_path ? dso_path : "",
@@ -405,7 +444,9 @@ void annotate_fprintf(FILE *out, const struct annotate_line *lines, size_t nr,
 			int parts = o->asm_raw && in->len > 7 ? (in->len + 6) / 7 : 1;
 
 			for (int p = 0; p < parts; p++) {
-				const struct annotate_addr *pa = p ? NULL : a;
+				/* a continuation line has its own address, and perf its own samples */
+				const struct annotate_addr *pa =
+					p ? annotate_sym_find_addr(as, in->addr + 7 * (u64)p) : a;
 
 				strbuf_reset(&sb);
 				insn_text(&sb, in, o->asm_raw, p, width);

@@ -25,6 +25,12 @@ struct annotate_print_opts {
 	bool print_line;      /* -l: the per-source-line summary and "// file:line" marks */
 	bool full_paths;      /* -P: whole source paths in them */
 	bool intel;	      /* -M intel: objdump's Intel syntax */
+	/*
+	 * -l when the code's file is none addr2line reads (a kcore): lines
+	 * are named "DSO[addr]" after this dso ("[kernel.kallsyms]"), and
+	 * addr2line's complaint goes to stderr once per line summed, as perf's
+	 */
+	const char *unread_dso;
 	enum annotate_percent_type percent_type;
 };
 
@@ -53,6 +59,15 @@ struct annotate_line {
 	const struct disasm_insn *insn;
 	unsigned int line;	/* ALINE_MARKER: the line number */
 };
+
+/*
+ * annotate_shown_insns - how many of @insns perf shows: all but the nops
+ * that end the symbol (alignment padding), which perf leaves out: a nop
+ * with operands ("nopl 0x0(%rax)", "cs nopw ..."), and a bare "nop" unless
+ * @raw (--asm-raw) or a prefix comes first ("ds nop" stays); with @raw not
+ * one longer than seven bytes either (its last line holds bytes alone)
+ */
+size_t annotate_shown_insns(const struct disasm_insn *insns, size_t nr, bool raw);
 
 /*
  * annotate_build_lines - the lines of @insns (a symbol starting at

@@ -71,7 +71,7 @@ for p in cO0 cO2 cxxO0 cxxO2; do
 	# every symbol of the program with samples once; the variants on the hot one.
 	# The program's dso only: which libc/loader functions get a sample or two
 	# varies between runs, and a few of their objdump names are not reproduced
-	# (docs/cmd/annotate.md); kernel symbols need /proc/kcore, not read yet.
+	# (docs/cmd/annotate.md); kernel symbols are t8030's.
 	dsos="-d $p"
 	test_expect_success ROOT,PERF "$p: same text as perf annotate --stdio $dsos" '
 		"$PERF" annotate --stdio -i $p.data $dsos >perf.out 2>/dev/null &&

@@ -78,7 +78,7 @@ test_expect_success ROOT 'a binary gone since recording: named, status 1' '
 
 k=$("$SONDE" report --stdio -i w.data --sort sym 2>/dev/null | sed -n "s/.*\[k\] //p" | head -1)
 if [ -r /proc/kcore ] && [ "$(id -u)" = 0 ]; then
-	test_skip 'a kernel symbol without vmlinux' '/proc/kcore is readable here (sonde does not read it yet)'
+	test_skip 'a kernel symbol without vmlinux' '/proc/kcore is readable here: annotate reads the kernel'"'"'s code from it (t8030)'
 elif [ -z "$k" ]; then
 	test_skip 'a kernel symbol without vmlinux' 'the recording has no kernel samples'
 else
