@@ -178,8 +178,11 @@ static void emit_node(struct fold_build *b, u32 x, u64 whole, bool bare, bool to
 	}
 	if (!kids_open)
 		return;
-	/* fractal: the shares of the children left after the samples ending here (the top's: the entry's) */
-	whole = depth == 1 && bare ? b->entry_whole : ln->cumul - ln->hit;
+	/*
+	 * fractal: the shares of what goes on below the samples ending here
+	 * (also under the top's lone node, where stdio takes the entry's)
+	 */
+	whole = ln->cumul - ln->hit;
 	for (u32 i = 0; i < nr_kids; i++)
 		emit_node(b, b->kids[depth].idx[i], whole, ln->nr_children == 1, false,
 			  (nr_frames == 1 ? col : rest_col) + COL_STEP, depth + 1);

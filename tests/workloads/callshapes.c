@@ -4,7 +4,8 @@
  * shape the browser draws differently. A function burning time and calling
  * a lone chain that forks (aself -> bmid -> cmid -> dleaf | eleaf), one
  * calling a lone function that forks (pself -> q -> rleaf | sleaf), and a
- * fork whose one branch is a chain (tfork -> umid -> vleaf | wleaf).
+ * fork whose one branch is a chain (tfork -> umid -> vleaf | wleaf), under a
+ * main with samples of its own.
  * Usage: callshapes [ms]   (default 500)
  */
 #include <stdlib.h>
@@ -101,6 +102,8 @@ int main(int argc, char **argv)
 		aself();
 		pself();
 		tfork();
+		/* samples of main's own: the top's lone node has some ending in it */
+		BURN(20000);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
 	return 0;
