@@ -378,13 +378,14 @@ struct report_tui_arg {
 	bool intel;
 };
 
-/* report_annotate - the browser's 'a': the annotate browser on the entry's symbol */
-static int report_annotate(void *arg, const struct hist_entry *e, char *msg, size_t size)
+/* report_annotate - the browser's 'a': the annotate browser on the symbol of @f (@e's row or chain line) */
+static int report_annotate(void *arg, const struct hist_entry *e, const struct frame *f, char *msg,
+			   size_t size)
 {
 	const struct report_tui_arg *ra = arg;
 	static const struct symbol_opts none;
 
-	if (!e->frame->sym || !e->frame->dso) {
+	if (!f->sym || !f->dso) {
 		snprintf(msg, size, "No symbol to annotate");
 		return -ENOENT;
 	}
@@ -396,11 +397,11 @@ static int report_annotate(void *arg, const struct hist_entry *e, char *msg, siz
 			if (h->entries[k] == e)
 				return annotate_tui_entry(ra->input,
 							  ra->symbol_opts ? ra->symbol_opts : &none,
-							  e->frame->sym, e->frame->dso, i, h->nr_samples,
+							  f->sym, f->dso, i, h->nr_samples,
 							  h->total_period, ra->intel, msg, size);
 	}
 	return annotate_tui_entry(ra->input, ra->symbol_opts ? ra->symbol_opts : &none,
-				  e->frame->sym, e->frame->dso, -1, 0, 0, ra->intel, msg, size);
+				  f->sym, f->dso, -1, 0, 0, ra->intel, msg, size);
 }
 
 /* report_load - fill @rep from @s and print the report: the exit status */

@@ -120,13 +120,14 @@ static bool tui_key(void *arg, int key, char *status, size_t size)
  * addresses top has counted; sampling waits while it is shown (the rings
  * may drop what comes meanwhile, counted as lost)
  */
-static int tui_annotate(void *arg, const struct hist_entry *e, char *msg, size_t size)
+static int tui_annotate(void *arg, const struct hist_entry *e, const struct frame *f, char *msg,
+			size_t size)
 {
 	struct top_tui *t = arg;
 	struct top *top = t->top;
 	bool intel = top->disassembler_style && strstr(top->disassembler_style, "intel");
 
-	if (!e->frame->sym || !e->frame->dso || !top->has_annot) {
+	if (!f->sym || !f->dso || !top->has_annot) {
 		snprintf(msg, size, "No symbol to annotate");
 		return -ENOENT;
 	}
@@ -136,7 +137,7 @@ static int tui_annotate(void *arg, const struct hist_entry *e, char *msg, size_t
 		for (size_t k = 0; k < h->nr_entries; k++)
 			if (h->entries[k] == e)
 				return annotate_tui_live(top->session->evlist, &top->annot,
-							 e->frame->sym, i, h->nr_samples,
+							 f->sym, i, h->nr_samples,
 							 h->total_period, intel, msg, size);
 	}
 	snprintf(msg, size, "No symbol to annotate");

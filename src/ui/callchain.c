@@ -72,8 +72,7 @@ static double share_of(u64 part, u64 whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* frame_label_add - a frame as callchain lines name it: symbol, " (inlined)", or the raw ip */
-static void frame_label_add(struct strbuf *sb, const struct frame *f)
+void chain_frame_label(struct strbuf *sb, const struct frame *f)
 {
 	if (!f->sym) {
 		strbuf_addf(sb, "%#llx", (unsigned long long)f->ip);
@@ -84,19 +83,44 @@ static void frame_label_add(struct strbuf *sb, const struct frame *f)
 		strbuf_addstr(sb, " (inlined)");
 }
 
-/* the node after @x on a run of lone children; 0 where the path forks or samples end */
-static u32 run_next(const struct hists *h, u32 x)
+u32 chain_run_next(const struct hists *h, u32 x)
 {
 	const struct cc_node *n = hists_node(h, x);
 
 	return n->nr_children == 1 && !n->hit ? n->first_child : 0;
 }
 
-static u32 run_last(const struct hists *h, u32 x)
+u32 chain_run_last(const struct hists *h, u32 x)
 {
-	for (u32 y = run_next(h, x); y; y = run_next(h, x))
+	for (u32 y = chain_run_next(h, x); y; y = chain_run_next(h, x))
 		x = y;
 	return x;
+}
+
+u64 chain_branch_min(const struct hists *h, const struct hists_print_opts *o, u32 parent)
+{
+	const struct callchain_opts *cc = &h->opts.cc;
+	/* the threshold counts the samples filters dropped unless --percentage relative */
+	u64 min_base = o->percent_absolute ? h->total_period : h->period_unfiltered;
+
+	if (cc->mode == CHAIN_GRAPH_REL) {
+		const struct cc_node *n = hists_node(h, parent);
+
+		return (u64)((double)(n->cumul - n->hit) * cc->min_percent / 100.0);
+	}
+	return (u64)((double)min_base * cc->min_percent / 100.0);
+}
+
+u32 chain_pick_branches(const struct hists *h, const struct hists_print_opts *o, u32 parent,
+			u32 **idx, size_t *alloc)
+{
+	u32 nr = hists_sorted_children(h, parent, idx, alloc), nr_kept = 0;
+	u64 need = chain_branch_min(h, o, parent);
+
+	for (u32 i = 0; i < nr; i++)
+		if (hists_node(h, (*idx)[i])->cumul >= need)
+			(*idx)[nr_kept++] = (*idx)[i];
+	return nr_kept;
 }
 
 static struct tree_level *level_at(struct tree_draw *t, int lvl)
@@ -155,7 +179,7 @@ static void frame_line(struct tree_draw *t, int lvl, const struct frame *f)
 	line_begin(t, lvl);
 	strbuf_addch(&t->line, t->open[lvl % OPEN_SLOTS] ? '|' : ' ');
 	strbuf_addchars(&t->line, ' ', COLUMN_WIDTH - 1);
-	frame_label_add(&t->line, f);
+	chain_frame_label(&t->line, f);
 	line_end(t);
 	t->nr_written++;
 }
@@ -194,11 +218,11 @@ static void draw_level(struct tree_draw *t, u32 parent, int lvl, u64 whole)
 		line_begin(t, lvl);
 		strbuf_addf(&t->line, "%c--%.2f%%--", more ? '|' : ' ',
 			    share_of(head->cumul, t->fractal ? whole : t->graph_whole));
-		frame_label_add(&t->line, head->frame);
+		chain_frame_label(&t->line, head->frame);
 		line_end(t);
 		t->nr_written++;
 
-		while ((next = run_next(h, x))) {
+		while ((next = chain_run_next(h, x))) {
 			x = next;
 			frame_line(t, lvl, hists_node(h, x)->frame);
 		}
@@ -222,7 +246,7 @@ static u32 draw_stem(struct tree_draw *t, u32 top, bool hide_top)
 	const struct hists *h = t->hists;
 	u32 nr_drawn = 0;
 
-	for (u32 x = top; x; x = run_next(h, x)) {
+	for (u32 x = top; x; x = chain_run_next(h, x)) {
 		if (x == top && hide_top)
 			continue;
 		if (t->limit && nr_drawn == t->limit)
@@ -236,12 +260,12 @@ static u32 draw_stem(struct tree_draw *t, u32 top, bool hide_top)
 		} else {
 			strbuf_addchars(&t->line, ' ', (size_t)t->margin);
 		}
-		frame_label_add(&t->line, hists_node(h, x)->frame);
+		chain_frame_label(&t->line, hists_node(h, x)->frame);
 		line_end(t);
 		t->nr_written++;
 		nr_drawn++;
 	}
-	return run_last(h, top);
+	return chain_run_last(h, top);
 }
 
 static void print_tree(const struct hists *h, const struct hist_entry *e,
@@ -286,23 +310,13 @@ static void print_tree(const struct hists *h, const struct hist_entry *e,
  * siblings in the callchain tree's frame order).
  */
 
-/* struct chain_path - one path to print: its frames are pool[first, first + len) */
-struct chain_path {
-	u32 node;
-	u32 rank;	/* when the walk finished it */
-	size_t first;
-	u32 len;
-};
-
 struct path_walk {
 	const struct hists *hists;
 	u64 min_hit;
 	const struct frame **stack; /* frames from the root to the node walked */
 	size_t stack_alloc;
-	const struct frame **pool;  /* frames of every collected path, end to end */
-	size_t nr_pool, pool_alloc;
-	struct chain_path *paths;
-	size_t nr_paths, paths_alloc;
+	struct chain_paths *out;
+	size_t pool_alloc, paths_alloc;
 	struct kid_buf *kids;	    /* per depth */
 	size_t kids_alloc;
 };
@@ -324,6 +338,7 @@ static void walk_paths(struct path_walk *w, u32 x, u32 depth)
 {
 	const struct hists *h = w->hists;
 	const struct cc_node *n = hists_node(h, x);
+	struct chain_paths *out = w->out;
 	size_t had = w->kids_alloc;
 	struct kid_buf *kb;
 	u32 nr;
@@ -341,17 +356,19 @@ static void walk_paths(struct path_walk *w, u32 x, u32 depth)
 	frame_order_sort(h, kb->idx, nr);
 	for (u32 i = 0; i < nr; i++)
 		walk_paths(w, w->kids[depth].idx[i], depth + 1); /* w->kids may move */
+	if (depth && n->hit)
+		out->nr_all++;
 	if (depth && n->hit && n->hit >= w->min_hit) {
 		struct chain_path *cp;
 
-		w->pool = xgrow(w->pool, w->nr_pool + depth, &w->pool_alloc, sizeof(*w->pool));
-		memcpy(w->pool + w->nr_pool, w->stack, depth * sizeof(*w->stack));
-		w->paths = xgrow(w->paths, w->nr_paths + 1, &w->paths_alloc, sizeof(*w->paths));
-		cp = &w->paths[w->nr_paths];
-		*cp = (struct chain_path){ .node = x, .rank = (u32)w->nr_paths, .first = w->nr_pool,
+		out->pool = xgrow(out->pool, out->nr_pool + depth, &w->pool_alloc, sizeof(*out->pool));
+		memcpy(out->pool + out->nr_pool, w->stack, depth * sizeof(*w->stack));
+		out->paths = xgrow(out->paths, out->nr + 1, &w->paths_alloc, sizeof(*out->paths));
+		cp = &out->paths[out->nr];
+		*cp = (struct chain_path){ .node = x, .rank = (u32)out->nr, .first = out->nr_pool,
 					   .len = depth };
-		w->nr_pool += depth;
-		w->nr_paths++;
+		out->nr_pool += depth;
+		out->nr++;
 	}
 }
 
@@ -366,23 +383,44 @@ static int heavier_path_first(const void *pa, const void *pb, void *arg)
 	return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
-static void print_paths(const struct hists *h, const struct hist_entry *e, u64 whole, bool folded,
-			FILE *fp)
+void chain_paths_collect(const struct hists *h, const struct hist_entry *e, u64 whole,
+			 struct chain_paths *out)
 {
 	struct path_walk w = {
 		.hists = h,
 		.min_hit = (u64)((double)whole * h->opts.cc.min_percent / 100.0),
+		.out = out,
 	};
-	struct strbuf sb = STRBUF_INIT;
 	size_t limit = h->opts.cc.print_limit;
 
+	memset(out, 0, sizeof(*out));
 	walk_paths(&w, e->chain, 0);
-	if (w.nr_paths > 1)
-		qsort_r(w.paths, w.nr_paths, sizeof(*w.paths), heavier_path_first, (void *)h);
-	if (limit && limit < w.nr_paths) /* -g print_limit: the heaviest paths only */
-		w.nr_paths = limit;
-	for (size_t i = 0; i < w.nr_paths; i++) {
-		const struct chain_path *cp = &w.paths[i];
+	if (out->nr > 1)
+		qsort_r(out->paths, out->nr, sizeof(*out->paths), heavier_path_first, (void *)h);
+	if (limit && limit < out->nr) /* -g print_limit: the heaviest paths only */
+		out->nr = limit;
+	for (size_t i = 0; i < w.kids_alloc; i++)
+		free(w.kids[i].idx);
+	free(w.kids);
+	free(w.stack);
+}
+
+void chain_paths_release(struct chain_paths *cp)
+{
+	free(cp->pool);
+	free(cp->paths);
+	memset(cp, 0, sizeof(*cp));
+}
+
+static void print_paths(const struct hists *h, const struct hist_entry *e, u64 whole, bool folded,
+			FILE *fp)
+{
+	struct chain_paths ps;
+	struct strbuf sb = STRBUF_INIT;
+
+	chain_paths_collect(h, e, whole, &ps);
+	for (size_t i = 0; i < ps.nr; i++) {
+		const struct chain_path *cp = &ps.paths[i];
 		const struct cc_node *n = hists_node(h, cp->node);
 
 		strbuf_reset(&sb);
@@ -395,7 +433,7 @@ static void print_paths(const struct hists *h, const struct hist_entry *e, u64 w
 				strbuf_addchars(&sb, ' ', 16);
 			else if (d)
 				strbuf_addch(&sb, ';');
-			frame_label_add(&sb, w.pool[cp->first + d]);
+			chain_frame_label(&sb, ps.pool[cp->first + d]);
 			if (!folded)
 				strbuf_addch(&sb, '\n');
 		}
@@ -403,12 +441,7 @@ static void print_paths(const struct hists *h, const struct hist_entry *e, u64 w
 		fwrite(sb.buf, 1, sb.len, fp);
 	}
 	strbuf_release(&sb);
-	for (size_t i = 0; i < w.kids_alloc; i++)
-		free(w.kids[i].idx);
-	free(w.kids);
-	free(w.stack);
-	free(w.pool);
-	free(w.paths);
+	chain_paths_release(&ps);
 }
 
 void hist_entry_fprintf_callchain(const struct hists *hists, const struct hist_entry *e,

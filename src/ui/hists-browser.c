@@ -5,6 +5,7 @@
 #include "lib/hashmap.h"
 #include "lib/xalloc.h"
 #include "session/machine.h"
+#include "ui/callchain-fold.h"
 #include "ui/callchain.h"
 
 #include <curses.h>
@@ -26,13 +27,7 @@ enum { PAIR_HOT = 1, PAIR_WARM, PAIR_TITLE, PAIR_SELECTED, PAIR_BOX };
 /* struct line - one screen line of the browser: an entry's row or one of its chain lines */
 struct line {
 	struct hist_entry *e;
-	int chain_line;	/* -1: the entry's row; else the index in its chain text */
-};
-
-/* struct chain_text - the callchain lines of an expanded entry (stdio's graph) */
-struct chain_text {
-	char **lines;
-	int nr;
+	int chain_line;	/* -1: the entry's row; else the index in its chain lines */
 };
 
 struct browser {
@@ -43,7 +38,10 @@ struct browser {
 	struct hist_entry **shown;	/* entries on view, in order */
 	size_t nr_shown, alloc_shown;
 	bool *base_filtered;		/* the command's filtered flags, by entry index */
-	struct u64map expanded;		/* entry pointer -> struct chain_text * */
+	struct u64map expanded;		/* entry pointer -> struct fold_lines * (its chain lines) */
+	struct chain_fold fold;		/* the chain lines' markers */
+	u32 *pick;			/* entry_has_chain's children */
+	size_t pick_alloc;
 	struct u64map chain_known;	/* entry pointer -> 1: no chain lines, 2: some */
 	bool has_chains;		/* the fold column is drawn */
 	size_t nr_lines;		/* lines of the view (rows and expanded chains) */
@@ -53,6 +51,7 @@ struct browser {
 	char *filter;			/* '/' text, or NULL */
 	char status[256];		/* bottom line message (one draw) */
 	bool color;
+	bool fresh;			/* no moving key yet: perf shows no selection */
 	int hist_n;			/* next perf.hist.N candidate */
 };
 
@@ -122,9 +121,11 @@ static attr_t pct_attr(const struct browser *b, double v)
 
 /*
  * put_row - a row with perf's colours: each "N.NN%" value by its threshold
- * (red from 5%, green from 0.5%), the whole line reversed when selected
+ * (red from 5%, green from 0.5%; not on chain lines, @plain), the whole
+ * line reversed when selected
  */
-static void put_row(struct browser *b, int y, const char *text, int width, bool selected)
+static void put_row(struct browser *b, int y, const char *text, int width, bool selected,
+		    bool plain)
 {
 	attr_t sel = b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE;
 	int x = 0;
@@ -135,7 +136,7 @@ static void put_row(struct browser *b, int y, const char *text, int width, bool 
 		const char *q = p;
 		attr_t a = selected ? sel : A_NORMAL;
 
-		if (!selected && (*p >= '0' && *p <= '9') && (p == text || p[-1] == ' ')) {
+		if (!selected && !plain && (*p >= '0' && *p <= '9') && (p == text || p[-1] == ' ')) {
 			while ((*q >= '0' && *q <= '9') || *q == '.')
 				q++;
 			if (*q == '%' && q > p) {
@@ -173,50 +174,31 @@ static bool entry_matches(const struct browser *b, const struct hist_entry *e)
 
 static int free_chain(u64 key, void *val, void *arg)
 {
-	struct chain_text *ct = val;
-
 	(void)key;
 	(void)arg;
-	for (int i = 0; i < ct->nr; i++)
-		free(ct->lines[i]);
-	free(ct->lines);
-	free(ct);
+	fold_lines_release(val);
+	free(val);
 	return 0;
 }
 
-static struct chain_text *chain_text_new(struct browser *b, const struct hist_entry *e)
+/* chain_fill - @e's callchain lines with the markers as they are now */
+static void chain_fill(struct browser *b, const struct hist_entry *e, struct fold_lines *fl)
 {
-	struct chain_text *ct = xzalloc(sizeof(*ct));
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-
-	if (mem) {
-		hist_entry_fprintf_callchain(b->ev->hists, e, &b->po, hists_rows_total(b->rows), mem);
-		fclose(mem);
-	}
-	for (char *p = text; p && *p;) {
-		char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-		/* stdio's blank line after a chain is not kept */
-		if (n) {
-			ct->lines = xreallocarray(ct->lines, ct->nr + 1, sizeof(*ct->lines));
-			/* the stdio rows' two leading columns are the browser's fold column */
-			ct->lines[ct->nr++] = xstrndup(p + (n >= 2 ? 2 : 0), n >= 2 ? n - 2 : 0);
-		}
-		p += n + (nl ? 1 : 0);
-	}
-	free(text);
-	return ct;
+	chain_fold_lines(b->ev->hists, e, &b->po, hists_rows_total(b->rows), &b->fold, fl);
 }
 
-static int free_chain(u64 key, void *val, void *arg);
+static struct fold_lines *chain_lines_new(struct browser *b, const struct hist_entry *e)
+{
+	struct fold_lines *fl = xzalloc(sizeof(*fl));
+
+	chain_fill(b, e, fl);
+	return fl;
+}
 
 /* entry_has_chain - @e has callchain lines to show (over the threshold) */
 static bool entry_has_chain(struct browser *b, const struct hist_entry *e)
 {
-	struct chain_text *ct;
+	struct fold_lines *ct;
 	uintptr_t known;
 
 	const struct hists *h = b->ev->hists;
@@ -229,15 +211,12 @@ static bool entry_has_chain(struct browser *b, const struct hist_entry *e)
 	if (known)
 		return known == 2;
 	if (h->opts.cc.mode == CHAIN_GRAPH_ABS || h->opts.cc.mode == CHAIN_GRAPH_REL) {
-		/* a branch well over the graph's threshold: lines for sure, no need to draw them */
-		u64 base = b->po.percent_absolute ? h->total_period : h->period_unfiltered;
-		u64 min = (u64)((double)base * h->opts.cc.min_percent / 100.0);
-
-		for (u32 k = hists_node(h, e->chain)->first_child; k; k = hists_node(h, k)->next_sibling)
-			if (hists_node(h, k)->cumul > 2 * min + 1)
-				return true;
+		/* the tree's lines: a node of the first level over the threshold */
+		known = chain_pick_branches(h, &b->po, e->chain, &b->pick, &b->pick_alloc) ? 2 : 1;
+		u64map_set(&b->chain_known, (u64)(uintptr_t)e, (void *)known);
+		return known == 2;
 	}
-	ct = chain_text_new(b, e);
+	ct = chain_lines_new(b, e);
 	known = ct->nr ? 2 : 1;
 	free_chain(0, ct, NULL);
 	u64map_set(&b->chain_known, (u64)(uintptr_t)e, (void *)known);
@@ -249,7 +228,7 @@ static void count_lines(struct browser *b)
 {
 	b->nr_lines = 0;
 	for (size_t i = 0; i < b->nr_shown; i++) {
-		struct chain_text *ct = u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]);
+		struct fold_lines *ct = u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]);
 
 		b->nr_lines += 1 + (ct ? (size_t)ct->nr : 0);
 	}
@@ -266,12 +245,13 @@ static void rebuild(struct browser *b)
 	struct hists *h = b->ev->hists;
 	struct hist_entry *keep = NULL;
 
-	if (b->sel < b->nr_lines && b->nr_shown) {
+	/* no selection shown yet: it stays on the first line */
+	if (!b->fresh && b->sel < b->nr_lines && b->nr_shown) {
 		/* keep the selected entry selected when it stays */
 		size_t l = 0;
 
 		for (size_t i = 0; i < b->nr_shown; i++) {
-			struct chain_text *ct = u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]);
+			struct fold_lines *ct = u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]);
 			size_t n = 1 + (ct ? (size_t)ct->nr : 0);
 
 			if (b->sel < l + n) {
@@ -320,7 +300,7 @@ static void rebuild(struct browser *b)
 		for (size_t i = 0; i < b->nr_shown; i++)
 			if (u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]))
 				u64map_set(&fresh, (u64)(uintptr_t)b->shown[i],
-					   chain_text_new(b, b->shown[i]));
+					   chain_lines_new(b, b->shown[i]));
 		u64map_release(&b->expanded);
 		b->expanded = fresh;
 	}
@@ -329,7 +309,7 @@ static void rebuild(struct browser *b)
 		size_t l = 0;
 
 		for (size_t i = 0; i < b->nr_shown; i++) {
-			struct chain_text *ct = u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]);
+			struct fold_lines *ct = u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]);
 
 			if (b->shown[i] == keep) {
 				b->sel = l;
@@ -342,13 +322,26 @@ static void rebuild(struct browser *b)
 	}
 }
 
+/*
+ * rezoom - the view after a zoom or a filter: perf folds every entry then
+ * (their chain lines keep their markers) and selects the first line
+ */
+static void rezoom(struct browser *b)
+{
+	u64map_for_each(&b->expanded, free_chain, NULL);
+	u64map_release(&b->expanded);
+	u64map_init(&b->expanded);
+	rebuild(b);
+	b->sel = b->top = 0;
+}
+
 /* line_at - which entry (and chain line) the view's line @n is */
 static struct line line_at(const struct browser *b, size_t n)
 {
 	size_t l = 0;
 
 	for (size_t i = 0; i < b->nr_shown; i++) {
-		struct chain_text *ct = u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]);
+		struct fold_lines *ct = u64map_find(&b->expanded, (u64)(uintptr_t)b->shown[i]);
 		size_t cnt = 1 + (ct ? (size_t)ct->nr : 0);
 
 		if (n < l + cnt)
@@ -366,9 +359,9 @@ static char *line_text(struct browser *b, struct line ln)
 	FILE *mem;
 
 	if (ln.chain_line >= 0) {
-		struct chain_text *ct = u64map_find(&b->expanded, (u64)(uintptr_t)ln.e);
+		struct fold_lines *ct = u64map_find(&b->expanded, (u64)(uintptr_t)ln.e);
 
-		return xstrdup(ct && ln.chain_line < ct->nr ? ct->lines[ln.chain_line] : "");
+		return xstrdup(ct && ln.chain_line < ct->nr ? ct->v[ln.chain_line].text : "");
 	}
 	mem = open_memstream(&text, &len);
 	if (!mem)
@@ -390,9 +383,20 @@ static char *line_text(struct browser *b, struct line ln)
 	return text;
 }
 
+/* toggle_line - the marker of the chain line @ln the other way (a line without one: nothing) */
+static void toggle_line(struct browser *b, struct line ln)
+{
+	struct fold_lines *ct = u64map_find(&b->expanded, (u64)(uintptr_t)ln.e);
+
+	if (!ct || ln.chain_line >= ct->nr || !ct->v[ln.chain_line].key)
+		return;
+	chain_fold_toggle(&b->fold, ct->v[ln.chain_line].key);
+	chain_fill(b, ln.e, ct);
+}
+
 static void toggle(struct browser *b, struct hist_entry *e, int want)
 {
-	struct chain_text *ct = u64map_find(&b->expanded, (u64)(uintptr_t)e);
+	struct fold_lines *ct = u64map_find(&b->expanded, (u64)(uintptr_t)e);
 
 	if (!entry_has_chain(b, e))
 		return;
@@ -400,7 +404,7 @@ static void toggle(struct browser *b, struct hist_entry *e, int want)
 		free_chain(0, ct, NULL);
 		u64map_remove(&b->expanded, (u64)(uintptr_t)e);
 	} else if (!ct && want != 0) {
-		u64map_set(&b->expanded, (u64)(uintptr_t)e, chain_text_new(b, e));
+		u64map_set(&b->expanded, (u64)(uintptr_t)e, chain_lines_new(b, e));
 	}
 }
 
@@ -462,7 +466,7 @@ static void draw(struct browser *b)
 		if (!ln.e)
 			break;
 		t = line_text(b, ln);
-		put_row(b, 2 + y, t, cols - 1, n == b->sel);
+		put_row(b, 2 + y, t, cols - 1, n == b->sel && !b->fresh, ln.chain_line >= 0);
 		free(t);
 	}
 	/* the scroll bar: a track with a diamond where the selection is */
@@ -607,7 +611,7 @@ static void print_hist(struct browser *b)
 
 		while (len && t[len - 1] == ' ')
 			t[--len] = '\0';
-		fprintf(fp, "%s%s", n ? "\n" : "", t);
+		fprintf(fp, "%s\n", t);
 		free(t);
 	}
 	fclose(fp);
@@ -615,19 +619,59 @@ static void print_hist(struct browser *b)
 	b->hist_n++;
 }
 
+/* line_frame - the frame line @ln names: its entry's, or the chain line's */
+static const struct frame *line_frame(const struct browser *b, struct line ln)
+{
+	const struct fold_lines *ct;
+
+	if (ln.chain_line < 0)
+		return ln.e->frame;
+	ct = u64map_find(&b->expanded, (u64)(uintptr_t)ln.e);
+	return ct && ln.chain_line < ct->nr && ct->v[ln.chain_line].frame ? ct->v[ln.chain_line].frame
+									   : ln.e->frame;
+}
+
+/*
+ * line_fold - what '+' does on @ln: 0 nothing, 1 it unfolds, 2 it folds (the
+ * entry's row: its callchain; a chain line: its marker)
+ */
+static int line_fold(struct browser *b, struct line ln)
+{
+	const struct fold_lines *ct = u64map_find(&b->expanded, (u64)(uintptr_t)ln.e);
+
+	if (ln.chain_line < 0)
+		return !entry_has_chain(b, ln.e) ? 0 : ct ? 2 : 1;
+	if (!ct || ln.chain_line >= ct->nr || !ct->v[ln.chain_line].key)
+		return 0;
+	return ct->v[ln.chain_line].open ? 2 : 1;
+}
+
+/* sym_has_samples - samples of the event fell in @sym (perf offers to annotate those only) */
+static bool sym_has_samples(const struct browser *b, const struct symbol *sym)
+{
+	const struct hists *h = b->ev->hists;
+
+	for (size_t i = 0; i < h->nr_entries; i++)
+		if (h->entries[i]->frame->sym == sym && h->entries[i]->period)
+			return true;
+	return false;
+}
+
 /*
  * context_menu - perf's menu on Enter: what can be done with the selected
- * entry. Returns the key of the chosen action ('a', 't', 'd', '+'), 'x' for
- * Exit, or 0 when the menu was left.
+ * line (a chain line: with its frame). Returns the key of the chosen action
+ * ('a', 't', 'd', '+'), 'x' for Exit, or 0 when the menu was left.
  */
-static int context_menu(struct browser *b, const struct hist_entry *e)
+static int context_menu(struct browser *b, struct line ln)
 {
 	char text[8][256];
-	int keys[8], nr = 0, sel = 0;
-	const char *sym = e->frame->sym ? e->frame->sym->name : NULL;
-	const struct dso *dso = e->frame->dso;
+	int keys[8], nr = 0, sel = 0, fold = line_fold(b, ln);
+	const struct hist_entry *e = ln.e;
+	const struct frame *fr = line_frame(b, ln);
+	const char *sym = fr->sym ? fr->sym->name : NULL;
+	const struct dso *dso = fr->dso;
 
-	if (sym) {
+	if (sym && sym_has_samples(b, fr->sym)) {
 		snprintf(text[nr], sizeof(text[nr]), "Annotate %s", sym);
 		keys[nr++] = 'a';
 	}
@@ -635,14 +679,15 @@ static int context_menu(struct browser *b, const struct hist_entry *e)
 		 b->zoom_thread ? "out of" : "into", e->thread->comm);
 	keys[nr++] = 't';
 	if (dso) {
-		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s DSO",
-			 b->zoom_dso ? "out of" : "into", dso->short_name);
+		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s DSO%s",
+			 b->zoom_dso ? "out of" : "into", dso->short_name,
+			 b->zoom_dso ? "" : " (use the 'k' hotkey to zoom directly into the kernel)");
 		keys[nr++] = 'd';
 	}
-	if (entry_has_chain(b, e)) {
+	if (fold) {
 		snprintf(text[nr], sizeof(text[nr]),
-			 "Expand [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' for the "
-			 "whole main level entry)", sym ? sym : "");
+			 "%s [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' for the "
+			 "whole main level entry)", fold == 2 ? "Collapse" : "Expand", sym ? sym : "");
 		keys[nr++] = '+';
 	}
 	snprintf(text[nr], sizeof(text[nr]), "Exit");
@@ -651,9 +696,12 @@ static int context_menu(struct browser *b, const struct hist_entry *e)
 		int key;
 
 		erase();
-		for (int i = 0; i < nr && i < LINES; i++)
-			put_line(i, text[i], COLS - 1,
+		/* perf's menu: an empty title bar, the items, its hint line */
+		put_line(0, "", COLS, b->color ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE);
+		for (int i = 0; i < nr && i + 1 < LINES - 1; i++)
+			put_line(i + 1, text[i], COLS - 1,
 				 i == sel ? (b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE) : A_NORMAL);
+		put_line(LINES - 1, "ESC: exit, ENTER|->: Select option", COLS, A_NORMAL);
 		refresh();
 		timeout(-1);
 		key = getch();
@@ -690,6 +738,25 @@ static void move_sel(struct browser *b, long delta)
 	b->sel = (size_t)s;
 }
 
+/* page_move - perf's page keys: the view moves a page, the selection keeps its screen row */
+static void page_move(struct browser *b, long d)
+{
+	size_t row = b->sel >= b->top ? b->sel - b->top : 0;
+	long top = (long)b->top + d;
+
+	/* forward with the last line on screen already: nothing moves */
+	if (!b->nr_lines || (d > 0 && b->top + (size_t)d >= b->nr_lines))
+		return;
+	if (top < 0)
+		top = 0;
+	b->top = (size_t)top;
+	b->sel = b->top + row;
+	if (b->sel >= b->nr_lines) {
+		b->sel = b->nr_lines - 1;
+		b->top = b->sel > row ? b->sel - row : 0;
+	}
+}
+
 enum browse_result { BROWSE_QUIT, BROWSE_BACK, BROWSE_NEXT, BROWSE_PREV };
 
 /* browse_hists - one event's histogram until quit, back (to the chooser) or TAB */
@@ -707,11 +774,17 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 			rebuild(b);
 		if (key == ERR)
 			continue;
+		/* perf shows no selection before the first moving key, which only shows it */
+		if (b->fresh && (key == KEY_DOWN || key == KEY_UP || key == KEY_NPAGE ||
+				 key == KEY_PPAGE || key == ' ' || key == KEY_HOME || key == KEY_END)) {
+			b->fresh = false;
+			continue;
+		}
 		cur = b->nr_lines ? line_at(b, b->sel) : (struct line){ NULL, -1 };
 		if (key == '\n' || key == '\r' || key == KEY_ENTER) {
 			if (!cur.e)
 				continue;
-			key = context_menu(b, cur.e);
+			key = context_menu(b, cur);
 			if (!key)
 				continue;
 			if (key == 'x')
@@ -726,16 +799,18 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 			break;
 		case KEY_NPAGE:
 		case ' ':
-			move_sel(b, page);
+			page_move(b, page);
 			break;
 		case KEY_PPAGE:
-			move_sel(b, -page);
+			page_move(b, -page);
 			break;
 		case KEY_HOME:
 			b->sel = 0;
 			break;
 		case KEY_END:
+			/* the last line, with the last page on screen */
 			move_sel(b, (long)b->nr_lines);
+			b->top = b->nr_lines > (size_t)page ? b->nr_lines - (size_t)page : 0;
 			break;
 		case KEY_RESIZE:
 			break;
@@ -751,7 +826,7 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 				b->zoom_dso = NULL;
 				free(b->filter);
 				b->filter = NULL;
-				rebuild(b);
+				rezoom(b);
 				break;
 			}
 			if (key == KEY_LEFT)
@@ -772,56 +847,47 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 			break;
 		case '+':
 		case 'e':
-			if (cur.e) {
+			/* an entry's row or a chain line's marker, the other way */
+			if (cur.e && cur.chain_line < 0)
 				toggle(b, cur.e, -1);
-				count_lines(b);
-				/* the selection stays on the entry's row */
-				if (cur.chain_line >= 0)
-					b->sel -= (size_t)cur.chain_line + 1;
-			}
+			else if (cur.e)
+				toggle_line(b, cur);
+			count_lines(b);
 			break;
-		case '-':
 		case 'c':
-			if (cur.e) {
-				if (cur.chain_line >= 0)
-					b->sel -= (size_t)cur.chain_line + 1;
+			/* perf's c folds an entry, but turns a chain line's marker either way */
+			if (cur.e && cur.chain_line < 0)
 				toggle(b, cur.e, 0);
-				count_lines(b);
-			}
+			else if (cur.e)
+				toggle_line(b, cur);
+			count_lines(b);
 			break;
 		case 'E':
 		case 'C':
-			for (size_t i = 0; i < b->nr_shown; i++)
-				toggle(b, b->shown[i], key == 'E');
-			if (cur.e && cur.chain_line >= 0)
-				b->sel -= (size_t)cur.chain_line + 1;
-			count_lines(b);
-			{
-				/* the selection follows its entry */
-				size_t l = 0;
+			/* every entry and marker open (folded); the first line selected */
+			chain_fold_reset(&b->fold, key == 'E');
+			for (size_t i = 0; i < b->nr_shown; i++) {
+				struct fold_lines *ct = u64map_find(&b->expanded,
+								    (u64)(uintptr_t)b->shown[i]);
 
-				for (size_t i = 0; i < b->nr_shown && cur.e; i++) {
-					struct chain_text *ct = u64map_find(&b->expanded,
-									    (u64)(uintptr_t)b->shown[i]);
-
-					if (b->shown[i] == cur.e) {
-						b->sel = l;
-						break;
-					}
-					l += 1 + (ct ? (size_t)ct->nr : 0);
-				}
+				if (ct && key == 'E')
+					chain_fill(b, b->shown[i], ct);
+				else
+					toggle(b, b->shown[i], key == 'E');
 			}
+			count_lines(b);
+			b->sel = b->top = 0;
 			break;
 		case 't':
 			if (cur.e) {
 				b->zoom_thread = b->zoom_thread ? NULL : cur.e->thread;
-				rebuild(b);
+				rezoom(b);
 			}
 			break;
 		case 'd':
 			if (cur.e) {
-				b->zoom_dso = b->zoom_dso ? NULL : cur.e->frame->dso;
-				rebuild(b);
+				b->zoom_dso = b->zoom_dso ? NULL : line_frame(b, cur)->dso;
+				rezoom(b);
 			}
 			break;
 		case '/': {
@@ -832,7 +898,7 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 				b->filter = *f ? f : NULL;
 				if (!*f)
 					free(f);
-				rebuild(b);
+				rezoom(b);
 			}
 			break;
 		}
@@ -841,7 +907,8 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 			break;
 		case 'a':
 			if (cur.e && b->ops && b->ops->annotate &&
-			    !b->ops->annotate(b->ops->arg, cur.e, b->status, sizeof(b->status))) {
+			    !b->ops->annotate(b->ops->arg, cur.e, line_frame(b, cur), b->status,
+					      sizeof(b->status))) {
 				touchwin(stdscr);
 				break;
 			}
@@ -906,6 +973,21 @@ static int choose_event(struct hist_browser_event *evs, int nr, int sel, bool co
 	}
 }
 
+static void browser_init(struct browser *b, struct hist_browser_event *ev,
+			 const struct hists_print_opts *po, const struct hist_browser_ops *ops,
+			 bool color)
+{
+	memset(b, 0, sizeof(*b));
+	b->ev = ev;
+	b->po = *po;
+	b->ops = ops;
+	b->color = color;
+	b->fresh = true;
+	u64map_init(&b->expanded);
+	u64map_init(&b->chain_known);
+	chain_fold_init(&b->fold);
+}
+
 static void browser_release(struct browser *b)
 {
 	hists_rows_free(b->rows);
@@ -918,6 +1000,9 @@ static void browser_release(struct browser *b)
 	u64map_for_each(&b->expanded, free_chain, NULL);
 	u64map_release(&b->expanded);
 	u64map_release(&b->chain_known);
+	chain_fold_release(&b->fold);
+	free(b->pick);
+	b->pick = NULL;
 	free(b->filter);
 	b->filter = NULL;
 }
@@ -967,13 +1052,7 @@ int hists_browse(struct hist_browser_event *evs, int nr, const struct hists_prin
 			if (cur < 0)
 				break;
 		}
-		memset(&b, 0, sizeof(b));
-		b.ev = &evs[cur];
-		b.po = *po;
-		b.ops = ops;
-		b.color = color;
-		u64map_init(&b.expanded);
-		u64map_init(&b.chain_known);
+		browser_init(&b, &evs[cur], po, ops, color);
 		r = browse_hists(&b, nr > 1);
 		browser_release(&b);
 		if (r == BROWSE_QUIT)
@@ -984,14 +1063,7 @@ int hists_browse(struct hist_browser_event *evs, int nr, const struct hists_prin
 			cur = (cur + nr - 1) % nr;
 		/* BROWSE_NEXT/PREV: straight into the next event's histogram */
 		while (r == BROWSE_NEXT || r == BROWSE_PREV) {
-			memset(&b, 0, sizeof(b));
-			b.ev = &evs[cur];
-			b.po = *po;
-			b.ops = ops;
-			b.color = color;
-			u64map_init(&b.expanded);
-			u64map_init(&b.chain_known);
-		u64map_init(&b.chain_known);
+			browser_init(&b, &evs[cur], po, ops, color);
 			r = browse_hists(&b, true);
 			browser_release(&b);
 			if (r == BROWSE_NEXT)

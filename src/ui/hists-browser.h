@@ -34,10 +34,12 @@ struct hist_browser_ops {
 	 */
 	bool (*key)(void *arg, int key, char *status, size_t size);
 	/*
-	 * annotate - 'a' on @e: returns 0 when it showed the annotation, or
-	 * -errno with a message for the status line in @msg.
+	 * annotate - 'a' on @e's row (@f is its frame) or on one of its chain
+	 * lines (@f: the line's frame): returns 0 when it showed the
+	 * annotation, or -errno with a message for the status line in @msg.
 	 */
-	int (*annotate)(void *arg, const struct hist_entry *e, char *msg, size_t size);
+	int (*annotate)(void *arg, const struct hist_entry *e, const struct frame *f, char *msg,
+			size_t size);
 	void *arg;
 };
 
