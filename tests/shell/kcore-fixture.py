@@ -62,6 +62,13 @@ def write_asm(kallsyms, out):
                     syms.append((a, p[1], p[2]))
     syms.sort()
     reps = (end - start) // len(PATTERN) + 1
+    # each symbol's end: the next higher start (one pass from the end: no slices)
+    ends = [end] * len(syms)
+    nxt = end
+    for i in range(len(syms) - 1, -1, -1):
+        ends[i] = nxt
+        if i and syms[i - 1][0] < syms[i][0]:
+            nxt = syms[i][0]
     seen = set()
     with open(out, "w") as f:
         f.write('\t.section .text,"ax",@progbits\n_fixture_base:\n')
@@ -70,7 +77,7 @@ def write_asm(kallsyms, out):
             if n in seen or not n.replace("_", "a").replace(".", "a").isalnum():
                 continue
             seen.add(n)
-            nxt = next((b for b, _, _ in syms[i + 1:] if b > a), end)
+            nxt = ends[i]
             if t == "T":
                 f.write("\t.globl %s\n" % n)
             f.write("\t.type %s,@function\n\t.set %s, _fixture_base + 0x%x\n\t.size %s, 0x%x\n"
