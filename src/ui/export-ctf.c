@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* data convert --to-ctf: samples written as a CTF 1.8 trace by libbabeltrace-ctf's writer (dlopen'd). */
 #include "ui/export-ctf.h"
+#include "ui/header.h"
 
 #include "core/evlist.h"
 #include "core/evsel.h"
@@ -765,25 +766,6 @@ static int add_env(struct ctfrun *c, const struct perf_header *h)
 	return bad ? -EIO : 0;
 }
 
-/* --tod: the clock's description, the name of the recording's clockid as perf writes it */
-static const char *clockid_name(u32 id)
-{
-	switch (id) {
-	case 0:
-		return "realtime";
-	case 1:
-		return "monotonic";
-	case 4:
-		return "monotonic_raw";
-	case 7:
-		return "boottime";
-	case 11:
-		return "tai";
-	default:
-		return "(null)";
-	}
-}
-
 /*
  * the clock (with --tod: named after the clockid and offset by the wall
  * time CLOCK_DATA pairs with it), the stream class with cpu_id in its
@@ -797,7 +779,7 @@ static int setup(struct ctfrun *c, const struct perf_header *h, bool tod, struct
 	int bad;
 
 	if (tod) {
-		desc = clockid_name(h->clock_data.clockid);
+		desc = header_clockid_name(h->clock_data.clockid); /* --tod: perf names the clockid */
 		offset = h->clock_data.wall_ns - h->clock_data.clockid_ns;
 	}
 	c->clock = bt.clock_create("perf_clock");

@@ -109,8 +109,7 @@ static void put_time_line(FILE *fp, const char *what, u64 t)
 		(u64)((t % NSEC_PER_SEC) / NSEC_PER_USEC));
 }
 
-/* the clock names CLOCK_DATA lines show, by uapi CLOCK_* id ("(null)" for others) */
-static const char *clockid_name(u32 id)
+const char *header_clockid_name(u32 id)
 {
 	switch (id) {
 	case 1:
@@ -297,7 +296,7 @@ static void print_feature(FILE *fp, struct data_reader *r, int feat, bool full)
 	case HEADER_CLOCK_DATA: {
 		u64 tod = h->clock_data.wall_ns, clk = h->clock_data.clockid_ns;
 		time_t secs = tod / NSEC_PER_SEC;
-		const char *cname = clockid_name(h->clock_data.clockid);
+		const char *cname = header_clockid_name(h->clock_data.clockid);
 		struct tm tm;
 		char date[64] = "";
 

@@ -30,4 +30,7 @@ void header_fprintf(FILE *fp, struct data_reader *reader, bool full);
 /* data_error_print - "<path>: corrupt perf.data at offset 0x..: <msg>" on stderr. */
 void data_error_print(const char *path, const struct data_error *err);
 
+/* header_clockid_name - perf's name of uapi clock id @id (CLOCK_DATA lines, CTF --tod), "(null)" for others */
+const char *header_clockid_name(u32 id);
+
 #endif
