@@ -19,6 +19,7 @@
 #include "ui/annotate-stdio.h"
 #include "ui/hists-browser.h"
 #include "cmd/annotate.h"
+#include "cmd/annotate-code.h"
 #include "ui/header.h"
 
 #include <errno.h>
@@ -67,163 +68,6 @@ static int parse_percent_type(const char *s, enum annotate_percent_type *t)
 	return -EINVAL;
 }
 
-/* perf's text for a kernel symbol with neither a vmlinux nor a kcore to read */
-static void kernel_error_text(const struct annotate_sym *as, char *buf, size_t size)
-{
-	char hex[2 * BUILD_ID_SIZE + 1] = "";
-
-	if (as->dso->build_id_size)
-		buildid_to_hex(as->dso->build_id, as->dso->build_id_size, hex);
-	snprintf(buf, size,
-		 "Couldn't annotate %s:\n"
-		 "No vmlinux file with build id %s\nwas found in the path.\n\n"
-		 "Note that annotation using /proc/kcore requires CAP_SYS_RAWIO capability.\n\n"
-		 "Please use:\n\n  perf buildid-cache -vu vmlinux\n\nor:\n\n  --vmlinux vmlinux\n",
-		 as->sym->name, hex);
-}
-
-static void print_kernel_error(const struct annotate_sym *as)
-{
-	char text[1024];
-
-	kernel_error_text(as, text, sizeof(text));
-	fprintf(stderr, "Error:\n%s", text);
-}
-
-/* struct dso_disasm - the disassembler of one dso, opened on first use */
-struct dso_disasm {
-	struct disasm *d;
-	int err;
-};
-
-/*
- * kernel_code - where a kernel symbol's code is: the vmlinux its symbols
- * came from (0), the kcore beside them (1), or nowhere (-1: perf's "No
- * vmlinux" error)
- */
-static int kernel_code(const struct dso *dso)
-{
-	const struct symsrc *ss = dso->ss;
-
-	if (!ss || ss->status)
-		return -1;
-	if (ss->kernel_image && ss->path)
-		return 0;
-	return ss->kcore_path ? 1 : -1;
-}
-
-/* the file perf disassembles for @dso, as its header names it: "kcore", "vmlinux", "libc.so.6" */
-static void code_names(const struct dso *dso, const char **name, const char **path)
-{
-	const char *p = NULL, *slash;
-
-	if (dso->is_kernel && dso->ss)
-		p = dso->ss->kernel_image ? dso->ss->path : dso->ss->kcore_path;
-	if (!p) {
-		*name = dso->short_name;
-		*path = dso->long_name;
-		return;
-	}
-	slash = strrchr(p, '/');
-	*name = slash ? slash + 1 : p;
-	*path = p;
-}
-
-/*
- * kernel_targets - perf's browser names a kernel symbol's branch targets
- * from the kernel map: its symbols (kallsyms' or the vmlinux's), within the
- * kcore segment that holds the symbol when the code comes from a kcore
- */
-static void kernel_targets(const struct annotate_sym *as, struct annotate_browse_args *a,
-			   struct machine *machine)
-{
-	const struct kcore_seg *seg;
-	struct kcore kc;
-	struct map *map;
-
-	if (!as->dso->is_kernel || !as->dso->ss)
-		return;
-	a->target_syms = &as->dso->ss->symtab;
-	map = machine ? maps_find(&machine->kmaps, as->sym->start) : NULL;
-	if (map)
-		a->addr_base = map->start;
-	if (kernel_code(as->dso) != 1 || kcore_open(&kc, as->dso->ss->kcore_path))
-		return;
-	/* with a kcore, perf's kernel map is the segment holding the code */
-	seg = kcore_find(&kc, as->sym->start);
-	if (seg) {
-		a->target_lo = seg->vaddr;
-		a->target_hi = seg->vaddr + seg->memsz;
-		a->addr_base = seg->vaddr;
-	}
-	kcore_close(&kc);
-}
-
-static struct dso_disasm *get_disasm(struct u64map *cache, struct dso *dso, bool source,
-				     bool intel)
-{
-	struct dso_disasm *dd = u64map_find(cache, dso->id);
-	const struct symsrc *ss = dso->ss;
-
-	if (dd)
-		return dd;
-	dd = xcalloc(1, sizeof(*dd));
-	u64map_set(cache, dso->id, dd);
-	if (!ss || !ss->path) {
-		dd->err = dso->load_status ? dso->load_status : -ENOENT;
-		return dd;
-	}
-	dd->d = disasm_open(ss->path, ss->symbol_path, &ss->symtab, !source, &dd->err);
-	if (dd->d && intel)
-		disasm_set_intel(dd->d, true);
-	return dd;
-}
-
-/*
- * sym_disasm - the disassembler for @as: its dso's (cached in @cache), or
- * for a kernel symbol read from a kcore, one of its own (*@own set: the
- * caller closes it). NULL with *@err set when there is none.
- */
-static struct disasm *sym_disasm(struct u64map *cache, const struct annotate_sym *as,
-				 bool source, bool intel, bool *own, int *err)
-{
-	struct dso_disasm *dd;
-	struct disasm *d;
-
-	*own = false;
-	if (as->dso->is_kernel) {
-		int k = kernel_code(as->dso);
-
-		if (k < 0) {
-			*err = -ENOENT;
-			return NULL;
-		}
-		if (k == 1) {
-			d = disasm_open_kcore(as->dso->ss->kcore_path, as->sym->start, as->sym->end,
-					      err);
-			if (d && intel)
-				disasm_set_intel(d, true);
-			*own = d != NULL;
-			return d;
-		}
-	}
-	dd = get_disasm(cache, as->dso, source, intel);
-	if (!dd->d)
-		*err = dd->err ? dd->err : -ENOENT;
-	return dd->d;
-}
-
-static int free_dd(uint64_t key, void *val, void *arg)
-{
-	struct dso_disasm *dd = val;
-
-	(void)key;
-	(void)arg;
-	disasm_close(dd->d);
-	free(dd);
-	return 0;
-}
-
 static const char *event_name(struct session *s, int idx)
 {
 	struct evsel *evsel;
@@ -253,20 +97,20 @@ static int annotate_one(struct disasm *d, const struct annotate_sym *as,
 	disasm_lines(d, insns, nr);
 	lines = annotate_build_lines(d, insns, annotate_shown_insns(insns, nr, po->asm_raw && !stdio2),
 				     as->sym->start, po->source || stdio2, &nr_lines);
-	code_names(as->dso, &name, &path);
+	annotate_code_names(as->dso, &name, &path);
 	/* samples inside an instruction count at its start, as perf counts them */
 	folded = annotate_sym_fold(as, insns, nr, po->asm_raw && !stdio2 ? 7 : 0);
 	if (folded)
 		as = folded;
 	/* a kcore is nothing addr2line reads: perf's -l names lines "[kernel.kallsyms][addr]" */
-	if (as->dso->is_kernel && kernel_code(as->dso) == 1)
+	if (as->dso->is_kernel && annotate_kernel_code(as->dso) == 1)
 		kpo.unread_dso = as->dso->long_name;
 	if (stdio2) {
 		struct annotate_browse_args a = { .lines = lines, .nr_lines = nr_lines, .as = as,
 						  .ah = ah, .title = title, .dso_path = path,
 						  .percent_type = po->percent_type };
 
-		kernel_targets(as, &a, NULL);
+		annotate_kernel_targets(as, &a, NULL);
 		a.hidden_syms = &ah->dropped;
 		annotate_stdio2_fprintf(stdout, &a);
 	} else {
@@ -376,9 +220,9 @@ static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *ms
 	bool own;
 	int ret;
 
-	d = sym_disasm(c->cache, as, true, c->po->intel, &own, &ret);
+	d = annotate_sym_disasm(c->cache, as, true, c->po->intel, &own, &ret);
 	if (!d) {
-		if (as->dso->is_kernel && kernel_code(as->dso) < 0)
+		if (as->dso->is_kernel && annotate_kernel_code(as->dso) < 0)
 			snprintf(msg, size, "Couldn't annotate %s: no vmlinux or readable kcore",
 				 as->sym->name);
 		else
@@ -403,8 +247,8 @@ static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *ms
 	a.as = folded ? folded : as;
 	a.ah = c->ah;
 	a.title = title;
-	code_names(as->dso, &name, &a.dso_path);
-	kernel_targets(as, &a, c->machine);
+	annotate_code_names(as->dso, &name, &a.dso_path);
+	annotate_kernel_targets(as, &a, c->machine);
 	/* perf annotate's browser (not report's) finds no target in the other sampled symbols */
 	if (c->zero_global_hits)
 		a.hidden_syms = &c->ah->dropped;
@@ -477,8 +321,7 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 			break;
 		}
 out:
-	u64map_for_each(&cache, free_dd, NULL);
-	u64map_release(&cache);
+	annotate_disasm_cache_release(&cache);
 	annotate_hists_release(&ah);
 	session_free(s);
 	return ret;
@@ -509,8 +352,7 @@ int annotate_tui_live(struct evlist *evlist, const struct annotate_hists *ah,
 	msg[0] = '\0';
 	ret = browse_sym(&c, snap, msg, size);
 	annotate_sym_free(snap);
-	u64map_for_each(&cache, free_dd, NULL);
-	u64map_release(&cache);
+	annotate_disasm_cache_release(&cache);
 	return ret;
 }
 
@@ -527,24 +369,22 @@ static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64
 
 	for (size_t i = 0; i < ah->nr_syms; i++) {
 		const struct annotate_sym *as = ah->syms[i];
-		struct dso_disasm *dd;
 		int e;
 
 		if (limit > 0 && ah->total_period[as->evsel_idx] &&
 		    100.0 * (double)as->period / (double)ah->total_period[as->evsel_idx] < limit)
 			continue;
-		if (as->dso->is_kernel && kernel_code(as->dso) < 0) {
+		if (as->dso->is_kernel && annotate_kernel_code(as->dso) < 0) {
 			/* perf shows its text in a box and stops there */
 			char text[1024];
 
-			kernel_error_text(as, text, sizeof(text));
+			annotate_kernel_error_text(as, text, sizeof(text));
 			if (quiet || annotate_popup("Error:", text))
-				print_kernel_error(as);
+				annotate_print_kernel_error(as);
 			return 0;
 		}
 		if (!as->dso->is_kernel) {
-			dd = get_disasm(cache, as->dso, true, po->intel);
-			if (!dd->d)
+			if (!annotate_dso_disasm(cache, as->dso, true, po->intel))
 				continue;
 		}
 		e = browse_sym(&c, as, msg, sizeof(msg));
@@ -686,8 +526,7 @@ int cmd_annotate(int argc, const char **argv)
 	u64map_init(&cache);
 	if (use_tui) {
 		ret = annotate_tui(s, &ah, &cache, &po, limit, o.quiet);
-		u64map_for_each(&cache, free_dd, NULL);
-		u64map_release(&cache);
+		annotate_disasm_cache_release(&cache);
 		goto out;
 	}
 	for (size_t i = 0; i < ah.nr_syms; i++) {
@@ -700,13 +539,13 @@ int cmd_annotate(int argc, const char **argv)
 		if (limit > 0 && ah.total_period[as->evsel_idx] &&
 		    100.0 * (double)as->period / (double)ah.total_period[as->evsel_idx] < limit)
 			continue;
-		if (as->dso->is_kernel && kernel_code(as->dso) < 0) {
+		if (as->dso->is_kernel && annotate_kernel_code(as->dso) < 0) {
 			if (!kernel_said && !o.quiet)
-				print_kernel_error(as);
+				annotate_print_kernel_error(as);
 			kernel_said = true;
 			continue;
 		}
-		d = sym_disasm(&cache, as, po.source, po.intel, &own, &e);
+		d = annotate_sym_disasm(&cache, as, po.source, po.intel, &own, &e);
 		if (o.stdio2) {
 			struct tui_ctx c = { .evlist = s->evlist, .ah = &ah };
 
@@ -726,8 +565,7 @@ int cmd_annotate(int argc, const char **argv)
 		}
 		nr_shown++;
 	}
-	u64map_for_each(&cache, free_dd, NULL);
-	u64map_release(&cache);
+	annotate_disasm_cache_release(&cache);
 	if (!nr_shown && !ah.nr_syms) {
 		/* perf's text; unlike perf (status 0) the status says nothing was annotated */
 		for (struct dso *d = s->machine.dsos; d; d = d->next)
