@@ -409,6 +409,20 @@ static int set_s(struct bt_ctf_event *ev, const char *name, s64 v)
 	return ret;
 }
 
+/*
+ * event_finish - append @ev (its fields set, unless @bad) to stream @s and
+ * drop our reference; nonzero with c->err = -EIO when either failed
+ */
+static int event_finish(struct ctfrun *c, struct bt_ctf_stream *s, struct bt_ctf_event *ev, int bad)
+{
+	if (!bad)
+		bad |= bt.stream_append_event(s, ev);
+	bt.event_put(ev);
+	if (bad)
+		c->err = -EIO;
+	return bad;
+}
+
 static int set_callchain(struct ctfrun *c, struct bt_ctf_event *ev, const struct ip_callchain *cc)
 {
 	u64 nr = cc ? cc->nr : 0;
@@ -589,13 +603,8 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 		bad |= set_callchain(c, ev, sample->callchain);
 	if (!bad && cc->tf)
 		bad |= tp_set_fields(c, cc, ev, sample);
-	if (!bad)
-		bad |= bt.stream_append_event(s, ev);
-	bt.event_put(ev);
-	if (bad) {
-		c->err = -EIO;
+	if (event_finish(c, s, ev, bad))
 		return c->err;
-	}
 	/* bound the writer's memory: a packet every 64k events of a stream */
 	if (++c->nr_samples % 65536 == 0)
 		bt.stream_flush(s);
@@ -713,13 +722,8 @@ static int on_other(struct tool *tool, struct session *session, const union perf
 		bad |= set_str(ev, "filename", c->text.buf);
 		break;
 	}
-	if (!bad)
-		bad |= bt.stream_append_event(s, ev);
-	bt.event_put(ev);
-	if (bad) {
-		c->err = -EIO;
+	if (event_finish(c, s, ev, bad))
 		return c->err;
-	}
 	c->nr_others++;
 	return 0;
 }
