@@ -12,6 +12,7 @@
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
 #include "symbol/elf.h"
+#include "symbol/kcore.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -83,6 +84,80 @@ static void backup_output(const char *path)
 	old = xasprintf("%s.old", path);
 	rename(path, old);
 	free(old);
+}
+
+/*
+ * remove an old record --kcore directory: its data file(s) and kcore_dir's
+ * three files; anything else in it makes the rmdir fail (kept, never guessed at)
+ */
+static int remove_kcore_output(const char *dir)
+{
+	static const char *const kept[] = { "kcore_dir/kcore", "kcore_dir/kallsyms", "kcore_dir/modules",
+					    "kcore_dir", "data" };
+	char *p;
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		p = xasprintf("%s/%s", dir, kept[i]);
+		if (i == 3 ? rmdir(p) : unlink(p))
+			err = errno == ENOENT ? err : -errno;
+		free(p);
+	}
+	if (rmdir(dir))
+		err = -errno;
+	return err;
+}
+
+int record_make_kcore_dir(struct record *rec)
+{
+	const char *src = getenv("SONDE_KCORE_SOURCE"), *dir = rec->path;
+	char *kcore, *kallsyms, *modules, *kdir;
+	struct stat st;
+	int err;
+
+	/* an empty directory goes; anything else there is kept as <path>.old */
+	if (!lstat(dir, &st) && !(S_ISDIR(st.st_mode) && !rmdir(dir))) {
+		char *old = xasprintf("%s.old", dir);
+
+		if (!lstat(old, &st) && S_ISDIR(st.st_mode))
+			remove_kcore_output(old);
+		if (rename(dir, old) && errno != ENOENT) {
+			fprintf(stderr, "failed to move %s out of the way (to %s): %s\n", dir, old,
+				strerror(errno));
+			free(old);
+			return -EEXIST;
+		}
+		free(old);
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		err = -errno;
+		fprintf(stderr, "failed to create directory %s: %s\n", dir, strerror(errno));
+		return err;
+	}
+	if (src) {
+		kcore = xasprintf("%s/kcore", src);
+		kallsyms = xasprintf("%s/kallsyms", src);
+		modules = xasprintf("%s/modules", src);
+	} else {
+		kcore = xstrdup("/proc/kcore");
+		kallsyms = xstrdup("/proc/kallsyms");
+		modules = xstrdup("/proc/modules");
+	}
+	kdir = xasprintf("%s/kcore_dir", dir);
+	err = kcore_copy(kcore, kallsyms, modules, kdir);
+	if (err)
+		fprintf(stderr, "Failed to copy kcore (%s into %s): %s\n", kcore, kdir,
+			err == -ENOEXEC ? "not a kcore, or no _stext/_etext in its kallsyms"
+			: err == -ERANGE ? "no segment holds the kernel text" : strerror(-err));
+	free(kcore);
+	free(kallsyms);
+	free(modules);
+	free(kdir);
+	if (err)
+		return err;
+	rec->kcore_dir_path = xstrdup(dir);
+	rec->path = xasprintf("%s/data", dir);
+	return 0;
 }
 
 int record_open_writer(struct record *rec, const char *path)

@@ -515,6 +515,10 @@ int cmd_record(int argc, const char **argv)
 	for (int i = 0; i < rec->nr_kept_dumps; i++)
 		free(rec->kept_dumps[i]);
 	free(rec->kept_dumps);
+	if (rec->kcore_dir_path) {
+		free((char *)rec->path);
+		free(rec->kcore_dir_path);
+	}
 	evlist_free(rec->evlist);
 	free(rec);
 	return ret;

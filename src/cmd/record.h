@@ -26,7 +26,8 @@ struct record {
 	struct record_opts opts;
 	struct evlist *evlist;
 	const char *output;	/* -o, NULL: perf.data (or pipe when stdout is a FIFO) */
-	const char *path;	/* the output actually used */
+	const char *path;	/* the output actually used (with --kcore: dir/data) */
+	char *kcore_dir_path;	/* --kcore: the output directory (owned), else NULL */
 	bool is_pipe;
 	int argc;		/* workload argv after the options */
 	const char **argv;
@@ -69,6 +70,13 @@ struct record {
 };
 
 /* record-output.c: the output side of a recording */
+/*
+ * record_make_kcore_dir - --kcore: the output becomes a directory (an old
+ * one kept as <path>.old) holding kcore_dir/ (kcore_copy() of /proc, or of
+ * $SONDE_KCORE_SOURCE's kcore, kallsyms and modules); sets rec->path to its
+ * "data" file. Returns 0, or -errno (the message printed).
+ */
+int record_make_kcore_dir(struct record *rec);
 /* record_open_writer - back up an old @path, open the writer, declare events and features, start it. */
 int record_open_writer(struct record *rec, const char *path);
 /* record_write_preamble - the records perf writes before the samples (@tail: only the task state). */

@@ -56,4 +56,17 @@ int kcore_read(const struct kcore *kc, u64 addr, void *buf, size_t len);
 /* kcore_check - true when @path opens as a kcore file (kcore_open() succeeds) */
 bool kcore_check(const char *path);
 
+/*
+ * kcore_copy - what record --kcore keeps: copy the kallsyms file @kallsyms
+ * and the modules file @modules byte for byte into @dir (created, mode
+ * 0700) as "kallsyms" and "modules", and write @dir/kcore: an ELF core
+ * file with one PT_LOAD per part of @kcore's segments that holds kernel
+ * text (_stext to _etext of the kallsyms) or module code (the span of
+ * the modules file's load addresses), page-rounded. A missing @modules
+ * (a kernel without modules) gives an empty copy. Returns 0, or -errno
+ * (-ENOEXEC: @kcore is no kcore, or the kallsyms names no _stext/_etext;
+ * -ERANGE: no segment holds the kernel text). Creates nothing but @dir's files.
+ */
+int kcore_copy(const char *kcore, const char *kallsyms, const char *modules, const char *dir);
+
 #endif

@@ -343,3 +343,111 @@ TEST(kernel_image_from_kcore_dir_and_vmlinux)
 	symsrc_free(ss);
 	strpool_release(&pool);
 }
+
+/* put @text into the file @dir/@name */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[600];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	ASSERT_TRUE(fp != NULL);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+TEST(kcore_copy_keeps_kernel_text_and_module_code)
+{
+	static const char ksyms[] = "ffffffff81000000 T _text\n"
+				    "ffffffff81000800 T _stext\n"
+				    "ffffffff81000900 T do_syscall_64\n"
+				    "ffffffff81001800 T _etext\n"
+				    "ffffffffc0002010 t ext4_read\t[ext4]\n";
+	static const char mods[] = "ext4 4096 1 - Live 0xffffffffc0002000\n"
+				   "xfs 8192 0 - Live 0xffffffffc0005000\n";
+	static u8 text[0x4000], modarea[0x10000];
+	struct seg_spec segs[] = {
+		{ PT_NOTE, 0, 0, 0, 0, NULL },
+		/* the kernel image: more than its text, which is what the copy keeps */
+		{ PT_LOAD, PF_R | PF_X | PF_W, KTEXT, sizeof(text), sizeof(text), text },
+		/* the module area: the copy keeps the span the modules occupy */
+		{ PT_LOAD, PF_R | PF_X | PF_W, 0xffffffffc0000000ULL, sizeof(modarea), sizeof(modarea), modarea },
+		/* memory: left out */
+		{ PT_LOAD, PF_R | PF_W, 0xffff888000000000ULL, 0x2000, 0x2000, NULL },
+	};
+	char src[512], dir[512], path[600];
+	struct strbuf sb = STRBUF_INIT;
+	struct kcore kc;
+	u8 got[4];
+
+	for (size_t i = 0; i < sizeof(text); i++)
+		text[i] = (u8)(i * 7);
+	for (size_t i = 0; i < sizeof(modarea); i++)
+		modarea[i] = (u8)(i * 13 + 1);
+	snprintf(src, sizeof(src), "%s/proc", test_tmpdir());
+	ASSERT_TRUE(mkdir(src, 0755) == 0);
+	put_file(src, "kallsyms", ksyms);
+	put_file(src, "modules", mods);
+	snprintf(path, sizeof(path), "%s/kcore", src);
+	write_core(path, segs, 4);
+	snprintf(dir, sizeof(dir), "%s/kcore_dir", test_tmpdir());
+
+	{
+		char kc_src[600], ks_src[600], mod_src[600], missing[600];
+
+		snprintf(kc_src, sizeof(kc_src), "%s/kcore", src);
+		snprintf(ks_src, sizeof(ks_src), "%s/kallsyms", src);
+		snprintf(mod_src, sizeof(mod_src), "%s/modules", src);
+		EXPECT_EQ(kcore_copy(kc_src, ks_src, mod_src, dir), 0);
+		/* no kernel text in the source: nothing to keep */
+		EXPECT_EQ(kcore_copy(ks_src, ks_src, mod_src, dir), -ENOEXEC);
+		put_file(src, "bad-kallsyms", "ffffffff81000000 T _text\n");
+		snprintf(ks_src, sizeof(ks_src), "%s/bad-kallsyms", src);
+		EXPECT_EQ(kcore_copy(kc_src, ks_src, mod_src, dir), -ENOEXEC);
+		snprintf(missing, sizeof(missing), "%s/missing", src);
+		EXPECT_EQ(kcore_copy(kc_src, missing, mod_src, dir), -ENOENT);
+		EXPECT_EQ(kcore_copy(kc_src, ks_src, missing, dir), -ENOEXEC);
+		/* no modules file (no module support): an empty copy, the kernel text alone */
+		snprintf(ks_src, sizeof(ks_src), "%s/kallsyms", src);
+		snprintf(path, sizeof(path), "%s/kcore_dir2", test_tmpdir());
+		EXPECT_EQ(kcore_copy(kc_src, ks_src, missing, path), 0);
+		snprintf(path, sizeof(path), "%s/kcore_dir2/modules", test_tmpdir());
+		EXPECT_TRUE(strbuf_read_file(&sb, path, 0) == 0);
+		snprintf(path, sizeof(path), "%s/kcore_dir2/kcore", test_tmpdir());
+		ASSERT_TRUE(kcore_open(&kc, path) == 0);
+		EXPECT_EQ(kc.nr_segs, 1);
+		kcore_close(&kc);
+	}
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	EXPECT_TRUE(strbuf_read_file(&sb, path, 0) == (long)strlen(ksyms));
+	EXPECT_STREQ(sb.buf, ksyms);
+	strbuf_reset(&sb);
+	snprintf(path, sizeof(path), "%s/modules", dir);
+	EXPECT_TRUE(strbuf_read_file(&sb, path, 0) == (long)strlen(mods));
+	EXPECT_STREQ(sb.buf, mods);
+	strbuf_release(&sb);
+
+	snprintf(path, sizeof(path), "%s/kcore", dir);
+	ASSERT_TRUE(kcore_open(&kc, path) == 0);
+	EXPECT_EQ(kc.nr_segs, 2);
+	/* _stext to _etext, page-rounded: 0x...81000000 to 0x...81002000 */
+	EXPECT_UEQ(kc.segs[0].vaddr, KTEXT);
+	EXPECT_UEQ(kc.segs[0].filesz, 0x2000);
+	EXPECT_TRUE(kc.segs[0].exec);
+	EXPECT_EQ(kc.segs[0].offset % 4096, 0);
+	/* ext4's start to xfs's end, page-rounded */
+	EXPECT_UEQ(kc.segs[1].vaddr, 0xffffffffc0002000ULL);
+	EXPECT_UEQ(kc.segs[1].filesz, 0x5000);
+	EXPECT_EQ(kcore_read(&kc, 0xffffffff81000900ULL, got, 4), 0);
+	EXPECT_TRUE(!memcmp(got, text + 0x900, 4));
+	EXPECT_EQ(kcore_read(&kc, 0xffffffff81001ffcULL, got, 4), 0);
+	EXPECT_TRUE(!memcmp(got, text + 0x1ffc, 4));
+	EXPECT_EQ(kcore_read(&kc, 0xffffffff81002000ULL, got, 1), -ERANGE);
+	EXPECT_EQ(kcore_read(&kc, 0xffffffffc0006ffcULL, got, 4), 0);
+	EXPECT_TRUE(!memcmp(got, modarea + 0x6ffc, 4));
+	EXPECT_EQ(kcore_read(&kc, 0xffffffffc0001ffcULL, got, 4), -ERANGE);
+	EXPECT_EQ(kcore_read(&kc, 0xffff888000000000ULL, got, 1), -ERANGE);
+	kcore_close(&kc);
+}
