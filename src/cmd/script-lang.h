@@ -15,6 +15,13 @@ int script_lang_opt_gen(const struct opt_spec *opt, const char *arg, int unset);
 /* script_lang_list - -l: the built-in scripts, as perf lists them */
 void script_lang_list(void);
 
+/*
+ * script_lang_menu - the built-in scripts perf's TUIs offer ('r') for a file
+ * whose events are named @events: their names (static) into @out, in perf's
+ * menu order, at most @max. Returns how many.
+ */
+int script_lang_menu(const char *const *events, int nr_events, const char **out, int max);
+
 /* script_lang_wanted - -s or -g was given, or @argc arguments remain (record/report NAME) */
 bool script_lang_wanted(int argc);
 
