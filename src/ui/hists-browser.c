@@ -507,6 +507,7 @@ static const char *const help_lines[] = {
 	"E             Expand all callchains",
 	"P             Print histograms to perf.hist.N",
 	"r             Run available scripts",
+	"s             Switch to another data file in PWD",
 	"t             Zoom into current Thread",
 	"/             Filter symbol by name",
 	"",
@@ -718,14 +719,16 @@ static int context_menu(struct browser *b, struct line ln)
 			 b->zoom_dso ? "out of" : "into", dso->short_name,
 			 b->zoom_dso ? "" : " (use the 'k' hotkey to zoom directly into the kernel)");
 		keys[nr++] = 'd';
-		snprintf(text[nr], sizeof(text[nr]), "Browse map details");
-		keys[nr++] = MENU_MAP;
 	}
 	if (fold) {
 		snprintf(text[nr], sizeof(text[nr]),
 			 "%s [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' for the "
 			 "whole main level entry)", fold == 2 ? "Collapse" : "Expand", sym ? sym : "");
 		keys[nr++] = '+';
+	}
+	if (dso) {
+		snprintf(text[nr], sizeof(text[nr]), "Browse map details");
+		keys[nr++] = MENU_MAP;
 	}
 	if (scripts && by_pid) {
 		snprintf(text[nr], sizeof(text[nr]), "Run scripts for samples of thread [%s]",
@@ -995,9 +998,6 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 		case 'P':
 			print_hist(b);
 			break;
-		case 'r':
-			run_scripts(b, NULL, NULL);
-			break;
 		case 'a':
 			if (cur.e && b->ops && b->ops->annotate &&
 			    !b->ops->annotate(b->ops->arg, cur.e, line_frame(b, cur), b->status,
@@ -1009,6 +1009,19 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 				snprintf(b->status, sizeof(b->status),
 					 "Annotation is not available in this build");
 			break;
+		case 'r':
+			if (b->ops && b->ops->scripts) {
+				run_scripts(b, NULL, NULL);
+				break;
+			}
+			/* fall through */
+		case 's':
+			if (key == 's' && b->ops && b->ops->data_files) {
+				if (switch_file(b))
+					return BROWSE_QUIT;
+				break;
+			}
+			/* fall through */
 		default:
 			if (b->ops && b->ops->key &&
 			    b->ops->key(b->ops->arg, key, b->status, sizeof(b->status)))
