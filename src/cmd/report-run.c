@@ -428,23 +428,6 @@ static void report_switch_file(void *arg, const char *path)
 	switch_to = xstrdup(path);
 }
 
-/* report_script_menu - the 'r' menu's scripts for the events of @s's file */
-static void report_script_menu(struct script_menu *m, const struct evlist *evlist,
-			       const char *input, const char **names, int max)
-{
-	const char **events = xcalloc((size_t)evlist->nr_entries + 1, sizeof(*events));
-	struct evsel *evsel;
-	int nr = 0;
-
-	evlist_for_each_entry(evlist, evsel)
-		events[nr++] = evsel->name;
-	m->exe = "/proc/self/exe";
-	m->prog = prog_name;
-	m->input = input;
-	m->scripts = names;
-	m->nr_scripts = script_lang_menu(events, nr, names, max);
-	free(events);
-}
 
 /* report_annotate - the browser's 'a': the annotate browser on the symbol of @f (@e's row or chain line) */
 static int report_annotate(void *arg, const struct hist_entry *e, const struct frame *f, char *msg,
@@ -528,7 +511,7 @@ static int report_load(const struct report_hist_args *a, struct session *s, stru
 		struct script_menu menu;
 		const char *names[32];
 
-		report_script_menu(&menu, s->evlist, input, names, 32);
+		script_lang_tui_menu(&menu, s->evlist, input, names, 32);
 		ops.scripts = &menu;
 		ops.data_files = report_data_files;
 		ops.switch_file = report_switch_file;

@@ -5,6 +5,8 @@
 #include "builtin.h"
 #include "cmd/flamegraph.h"
 #include "cmd/open.h"
+#include "core/evlist.h"
+#include "core/evsel.h"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 #include "ui/script-python.h"
@@ -208,6 +210,23 @@ int script_lang_menu(const char *const *events, int nr_events, const char **out,
 		out[n++] = menu_scripts[i].name;
 	}
 	return n;
+}
+
+void script_lang_tui_menu(struct script_menu *m, const struct evlist *evlist, const char *input,
+			  const char **names, int max)
+{
+	const char **events = xcalloc((size_t)evlist->nr_entries + 1, sizeof(*events));
+	struct evsel *evsel;
+	int nr = 0;
+
+	evlist_for_each_entry(evlist, evsel)
+		events[nr++] = evsel->name;
+	m->exe = "/proc/self/exe";
+	m->prog = prog_name;
+	m->input = input ? input : "perf.data";
+	m->scripts = names;
+	m->nr_scripts = script_lang_menu(events, nr, names, max);
+	free(events);
 }
 
 bool script_lang_wanted(int argc)
