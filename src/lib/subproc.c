@@ -6,53 +6,37 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* child_exec - in the child: the pipe as stdout/stderr, /dev/null as stdin, then @path */
-static void child_exec(const char *path, const char *const *argv, int wfd)
-{
-	int nul = open("/dev/null", O_RDONLY);
-
-	if (nul >= 0) {
-		dup2(nul, STDIN_FILENO);
-		close(nul);
-	}
-	dup2(wfd, STDOUT_FILENO);
-	dup2(wfd, STDERR_FILENO);
-	if (wfd > STDERR_FILENO)
-		close(wfd);
-	signal(SIGPIPE, SIG_DFL);
-	execv(path, (char *const *)argv);
-	_exit(127);
-}
+extern char **environ;
 
 int subproc_capture(const char *path, const char *const *argv, char **out, size_t *len,
 		    int *status)
 {
 	size_t n = 0, alloc = 4096;
 	char *buf;
-	int fds[2], ws = 0;
+	posix_spawn_file_actions_t fa;
+	int fds[2], ws = 0, err;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int err = errno;
-
+	/* the child: stdin /dev/null, stdout and stderr the pipe's end */
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
+	err = posix_spawn(&pid, path, &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (err) {
 		close(fds[0]);
-		close(fds[1]);
 		return -err;
 	}
-	if (!pid) {
-		close(fds[0]);
-		child_exec(path, argv, fds[1]);
-	}
-	close(fds[1]);
 	buf = xmalloc(alloc);
 	for (;;) {
 		ssize_t r;

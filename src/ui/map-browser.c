@@ -31,6 +31,32 @@ static int hex_width(unsigned long long v)
 	return n;
 }
 
+/*
+ * file_offset - @v (an ELF address; @end: one past a symbol) as the file
+ * offset perf's map browser shows for user binaries: moved by the load
+ * segment holding it (none holds it: unchanged)
+ */
+static u64 file_offset(const struct dso *dso, u64 v, bool end)
+{
+	const struct symsrc *ss = dso->ss;
+
+	if (dso->is_kernel || !ss)
+		return v;
+	for (size_t i = 0; i < ss->nr_segs; i++) {
+		const struct load_segment *sg = &ss->segs[i];
+
+		if (v >= sg->vaddr && v < sg->vaddr + sg->memsz)
+			return v - sg->vaddr + sg->offset;
+	}
+	for (size_t i = 0; end && i < ss->nr_segs; i++) {
+		const struct load_segment *sg = &ss->segs[i];
+
+		if (v > sg->vaddr && v <= sg->vaddr + sg->memsz)
+			return v - sg->vaddr + sg->offset;
+	}
+	return v;
+}
+
 static void put_text(int y, const char *text, int width, attr_t attr)
 {
 	int x = 0;
@@ -51,9 +77,12 @@ void map_browse(const struct dso *dso, const struct tui_attrs *at)
 	unsigned long long max_end = 0;
 	int w;
 
-	for (size_t i = 0; i < nr; i++)
-		if (st->syms[i].end > max_end)
-			max_end = st->syms[i].end;
+	for (size_t i = 0; i < nr; i++) {
+		u64 e = file_offset(dso, st->syms[i].end, true);
+
+		if (e > max_end)
+			max_end = e;
+	}
 	w = hex_width(max_end);
 	for (;;) {
 		size_t rows = LINES > 2 ? (size_t)LINES - 2 : 1;
@@ -70,7 +99,8 @@ void map_browse(const struct dso *dso, const struct tui_attrs *at)
 			char line[1024];
 
 			snprintf(line, sizeof(line), "%*llx %*llx %c %s", w,
-				 (unsigned long long)sym->start, w, (unsigned long long)sym->end,
+				 (unsigned long long)file_offset(dso, sym->start, false), w,
+				 (unsigned long long)file_offset(dso, sym->end, true),
 				 binding_char(sym), sym->name);
 			put_text((int)i + 1, line, COLS - 1, top + i == sel ? at->selected : A_NORMAL);
 		}

@@ -230,7 +230,8 @@ char *tui_prompt(const char *title, const char *text)
 		w = COLS;
 	if (h > LINES)
 		h = LINES;
-	win = newwin(h, w, (LINES - h) / 2, (COLS - w) / 2);
+	/* perf's box sits half a line lower than centred */
+	win = newwin(h, w, (LINES - h + 1) / 2, (COLS - w) / 2);
 	box(win, 0, 0);
 	mvwaddnstr(win, 0, 2, title, w - 4);
 	mvwaddnstr(win, 1, 1, text, w - 2);
