@@ -698,6 +698,13 @@ static int context_menu(struct browser *b, struct line ln)
 	const char *sym = fr->sym ? fr->sym->name : NULL;
 	const struct dso *dso = fr->dso;
 	bool scripts = b->ops && b->ops->scripts, by_pid = browser_has_key(b, SORT_PID);
+	bool by_comm = by_pid || browser_has_key(b, SORT_COMM);
+
+	/* perf offers what the columns show: no sym column, no symbol items (nor dso ones) */
+	if (!browser_has_key(b, SORT_SYM))
+		sym = NULL;
+	if (!browser_has_key(b, SORT_DSO))
+		dso = NULL;
 	struct tui_attrs at = {
 		b->color ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE,
 		b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE,
@@ -707,13 +714,15 @@ static int context_menu(struct browser *b, struct line ln)
 		snprintf(text[nr], sizeof(text[nr]), "Annotate %s", sym);
 		keys[nr++] = 'a';
 	}
-	if (by_pid)
+	if (by_pid) {
 		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s(%d) thread",
 			 b->zoom_thread ? "out of" : "into", e->thread->comm, e->thread->tid);
-	else
+		keys[nr++] = 't';
+	} else if (by_comm) {
 		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s thread",
 			 b->zoom_thread ? "out of" : "into", e->thread->comm);
-	keys[nr++] = 't';
+		keys[nr++] = 't';
+	}
 	if (dso) {
 		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s DSO%s",
 			 b->zoom_dso ? "out of" : "into", dso->short_name,
