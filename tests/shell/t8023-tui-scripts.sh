@@ -146,6 +146,28 @@ test_expect_success ROOT 'Run scripts for samples of symbol: only leaf'"'"'s sam
 	head -1 "$SHOTS/sym-back.txt" | grep -q "^Samples: "
 '
 
+test_expect_success ROOT '-s pid,dso,sym: the thread items; the thread'"'"'s samples (script -c COMM)' '
+	"$SONDE" script -F +metric --inline -c cpuburn -i rec.data >thread.out 2>&1 &&
+	for who in perf sonde; do
+		cmd=$SONDE; [ $who = perf ] && cmd=$PERF
+		tui_start 120 30 "$cmd report -s pid,dso,sym -i rec.data" &&
+		keys Enter &&
+		shot $who-pid-enter &&
+		menu_items $who-pid-enter >$who-pid.items || return 1
+	done &&
+	grep -qx "Run scripts for samples of thread \[cpuburn\]" sonde-pid.items &&
+	grep -Eqx "Zoom into cpuburn\([0-9]+\) thread" sonde-pid.items &&
+	test_cmp perf-pid.items sonde-pid.items &&
+	pick "Run scripts for samples of thread [cpuburn]" &&
+	keys Enter &&
+	wait_screen "cpu-clock" &&
+	shot thread-samples &&
+	head -29 "$SHOTS/thread-samples.txt" >shown &&
+	wrapped thread.out >expect.shown &&
+	test_cmp expect.shown shown &&
+	keys q
+'
+
 test_expect_success ROOT 'Browse map details: the dso'"'"'s symbols as perf lists them, Esc back' '
 	for who in perf sonde; do
 		cmd=$SONDE; [ $who = perf ] && cmd=$PERF
