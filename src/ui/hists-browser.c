@@ -725,7 +725,8 @@ static int context_menu(struct browser *b, struct line ln)
 	}
 	if (dso) {
 		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s DSO%s",
-			 b->zoom_dso ? "out of" : "into", dso->short_name,
+			 b->zoom_dso ? "out of" : "into",
+			 dso->is_kernel ? "the Kernel" : dso->short_name,
 			 b->zoom_dso ? "" : " (use the 'k' hotkey to zoom directly into the kernel)");
 		keys[nr++] = 'd';
 	}
