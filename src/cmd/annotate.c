@@ -20,6 +20,7 @@
 #include "ui/hists-browser.h"
 #include "cmd/annotate.h"
 #include "cmd/annotate-code.h"
+#include "cmd/script-lang.h"
 #include "ui/header.h"
 
 #include <errno.h>
@@ -134,6 +135,7 @@ struct tui_ctx {
 	bool zero_global_hits;		 /* perf annotate's (not report's) browser */
 	bool live;			 /* top's collector: browse sorted snapshots */
 	struct machine *machine;	 /* the kernel's maps, or NULL */
+	const struct script_menu *scripts; /* 'r', or NULL */
 };
 
 static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *msg, size_t size);
@@ -258,6 +260,7 @@ static int browse_sym(struct tui_ctx *c, const struct annotate_sym *as, char *ms
 	a.global_period = c->title_period;
 	a.follow = follow_call;
 	a.arg = c;
+	a.scripts = c->scripts;
 	c->cur = as;
 	c->depth++;
 	ret = annotate_browse(&a);
@@ -289,6 +292,8 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 	struct session *s;
 	struct u64map cache;
 	struct tui_ctx c = { 0 };
+	struct script_menu menu;
+	const char *names[32];
 	int ret = -ENOENT;
 
 	r = data_open_for_read(input, true);
@@ -308,6 +313,8 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 	}
 	c.evlist = s->evlist;
 	c.machine = &s->machine;
+	script_lang_tui_menu(&menu, s->evlist, input, names, 32);
+	c.scripts = &menu;
 	c.ah = &ah;
 	c.cache = &cache;
 	c.po = &po;
@@ -361,11 +368,20 @@ int annotate_tui_live(struct evlist *evlist, const struct annotate_hists *ah,
  * (under --percent-limit's floor); the exit status
  */
 static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64map *cache,
-			const struct annotate_print_opts *po, double limit, bool quiet)
+			const struct annotate_print_opts *po, double limit, bool quiet,
+			const char *input)
 {
 	struct tui_ctx c = { .evlist = s->evlist, .ah = ah, .cache = cache, .po = po,
 			     .zero_global_hits = true, .machine = &s->machine };
+	struct script_menu menu;
+	const char *names[32];
 	char msg[512] = "";
+
+	/* the scripts read the file again: not a pipe */
+	if (!input || strcmp(input, "-")) {
+		script_lang_tui_menu(&menu, s->evlist, input, names, 32);
+		c.scripts = &menu;
+	}
 
 	for (size_t i = 0; i < ah->nr_syms; i++) {
 		const struct annotate_sym *as = ah->syms[i];
@@ -525,7 +541,7 @@ int cmd_annotate(int argc, const char **argv)
 	}
 	u64map_init(&cache);
 	if (use_tui) {
-		ret = annotate_tui(s, &ah, &cache, &po, limit, o.quiet);
+		ret = annotate_tui(s, &ah, &cache, &po, limit, o.quiet, o.input);
 		annotate_disasm_cache_release(&cache);
 		goto out;
 	}

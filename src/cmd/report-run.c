@@ -2,9 +2,11 @@
 /* report's histogram path: option values checked, the session loaded, the view chosen, exit status. */
 #include "cmd/annotate.h"
 #include "cmd/report.h"
+#include "cmd/script-lang.h"
 
 #include "core/evlist.h"
 #include "core/evsel.h"
+#include "data/header.h"
 #include "data/reader.h"
 #include "lib/debug.h"
 #include "lib/strvec.h"
@@ -16,9 +18,13 @@
 #include "ui/report-browser.h"
 #include "ui/report-hists.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* struct report_lists - the name and id lists of the filter, owned */
 struct report_lists {
@@ -378,6 +384,51 @@ struct report_tui_arg {
 	bool intel;
 };
 
+/* the file "Switch to another data file in PWD" chose, for report_hists_run() to open */
+static char *switch_to;
+
+/* is_data_file - @name in the current directory is a regular file starting with perf.data's magic */
+static bool is_data_file(const char *name)
+{
+	struct stat st;
+	u64 magic = 0;
+	int fd;
+	bool ok;
+
+	if (stat(name, &st) || !S_ISREG(st.st_mode))
+		return false;
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = read(fd, &magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
+	     (magic == PERF_MAGIC || magic == __builtin_bswap64(PERF_MAGIC));
+	close(fd);
+	return ok;
+}
+
+/* report_data_files - perf's list for the switch: the current directory's data files, as read */
+static void report_data_files(void *arg, struct strvec *files)
+{
+	DIR *d = opendir(".");
+	struct dirent *de;
+
+	(void)arg;
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && is_data_file(de->d_name))
+			strvec_push(files, de->d_name);
+	closedir(d);
+}
+
+static void report_switch_file(void *arg, const char *path)
+{
+	(void)arg;
+	free(switch_to);
+	switch_to = xstrdup(path);
+}
+
+
 /* report_annotate - the browser's 'a': the annotate browser on the symbol of @f (@e's row or chain line) */
 static int report_annotate(void *arg, const struct hist_entry *e, const struct frame *f, char *msg,
 			   size_t size)
@@ -457,6 +508,13 @@ static int report_load(const struct report_hist_args *a, struct session *s, stru
 	if (a->tui) {
 		struct report_tui_arg ra = { input, a->symbol_opts, &rep, a->intel };
 		struct hist_browser_ops ops = { .annotate = report_annotate, .arg = &ra };
+		struct script_menu menu;
+		const char *names[32];
+
+		script_lang_tui_menu(&menu, s->evlist, input, names, 32);
+		ops.scripts = &menu;
+		ops.data_files = report_data_files;
+		ops.switch_file = report_switch_file;
 
 		/* annotate reads the file again: not a pipe */
 		ret = report_browse(&rep, pa, strcmp(input, "-") ? &ops : NULL);
@@ -476,7 +534,30 @@ out:
 	return ret;
 }
 
+static int report_hists_run_one(const struct report_hist_args *a, FILE *out);
+
 int report_hists_run(const struct report_hist_args *a, FILE *out)
+{
+	struct report_hist_args cur = *a;
+	char *input = NULL;
+	int ret;
+
+	/* the TUI's "Switch to another data file in PWD": the report again on that file */
+	for (;;) {
+		ret = report_hists_run_one(&cur, out);
+		if (!switch_to)
+			break;
+		free(input);
+		input = switch_to;
+		switch_to = NULL;
+		cur.input = input;
+		cur.reader = NULL;
+	}
+	free(input);
+	return ret;
+}
+
+static int report_hists_run_one(const struct report_hist_args *a, FILE *out)
 {
 	struct machine_opts mopts = { .symbol_opts = a->symbol_opts };
 	struct report_lists lists = { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT };

@@ -5,6 +5,8 @@
 #include "builtin.h"
 #include "cmd/flamegraph.h"
 #include "cmd/open.h"
+#include "core/evlist.h"
+#include "core/evsel.h"
 #include "lib/debug.h"
 #include "lib/xalloc.h"
 #include "ui/script-python.h"
@@ -152,6 +154,79 @@ void script_lang_list(void)
 		printf("  %-36s %s\n", label, builtins[i].desc);
 		free(label);
 	}
+}
+
+/*
+ * The TUIs' script menu, in perf's order (its Perl scripts first, then the
+ * Python ones, as their directories list them), each with the events every
+ * alternative of perf's record script names: perf offers a script when the
+ * file has all of them.
+ */
+static const struct {
+	const char *name;
+	const char *const *events;
+} menu_scripts[] = {
+	{ "rw-by-pid", REC("syscalls:sys_enter_read", "syscalls:sys_exit_read",
+			   "syscalls:sys_enter_write", "syscalls:sys_exit_write") },
+	{ "failed-syscalls", REC("raw_syscalls:sys_exit", "syscalls:sys_exit") },
+	{ "wakeup-latency", REC("sched:sched_switch", "sched:sched_wakeup") },
+	{ "rw-by-file", REC("syscalls:sys_enter_read", "syscalls:sys_enter_write") },
+	{ "syscall-counts-by-pid", REC("raw_syscalls:sys_enter", "syscalls:sys_enter") },
+	{ "export-to-sqlite", NULL },
+	{ "futex-contention", REC("syscalls:sys_enter_futex", "syscalls:sys_exit_futex") },
+	{ "failed-syscalls-by-pid", REC("raw_syscalls:sys_exit", "syscalls:sys_exit") },
+	{ "syscall-counts", REC("raw_syscalls:sys_enter", "syscalls:sys_enter") },
+	{ "flamegraph", NULL },
+	{ "event_analyzing_sample", NULL },
+	{ "sctop", REC("raw_syscalls:sys_enter", "syscalls:sys_enter") },
+	{ "stackcollapse", NULL },
+};
+
+static bool has_event(const char *const *events, int nr, const char *name)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(events[i], name))
+			return true;
+	return false;
+}
+
+int script_lang_menu(const char *const *events, int nr_events, const char **out, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(menu_scripts) && n < max; i++) {
+		const char *const *ev = menu_scripts[i].events;
+		char *path;
+		bool ok = true;
+
+		for (; ev && *ev && ok; ev++)
+			ok = has_event(events, nr_events, *ev);
+		if (!ok)
+			continue;
+		path = builtin_path(menu_scripts[i].name);
+		if (!path)
+			continue;
+		free(path);
+		out[n++] = menu_scripts[i].name;
+	}
+	return n;
+}
+
+void script_lang_tui_menu(struct script_menu *m, const struct evlist *evlist, const char *input,
+			  const char **names, int max)
+{
+	const char **events = xcalloc((size_t)evlist->nr_entries + 1, sizeof(*events));
+	struct evsel *evsel;
+	int nr = 0;
+
+	evlist_for_each_entry(evlist, evsel)
+		events[nr++] = evsel->name;
+	m->exe = "/proc/self/exe";
+	m->prog = prog_name;
+	m->input = input ? input : "perf.data";
+	m->scripts = names;
+	m->nr_scripts = script_lang_menu(events, nr, names, max);
+	free(events);
 }
 
 bool script_lang_wanted(int argc)

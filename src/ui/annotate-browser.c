@@ -1055,6 +1055,20 @@ static void run(struct abrowser *b)
 		case 'f':
 			b->full_addr = !b->full_addr;
 			break;
+		case 'r':
+			if (b->a->scripts) {
+				struct tui_attrs at = {
+					b->color ? COLOR_PAIR(APAIR_TITLE) : A_REVERSE,
+					b->color ? COLOR_PAIR(APAIR_SELECTED) : A_REVERSE,
+				};
+				int e = script_menu_run(b->a->scripts, NULL, NULL, &at);
+
+				if (e < 0)
+					snprintf(b->status, sizeof(b->status), "Couldn't run script: %s",
+						 strerror(-e));
+				touchwin(stdscr);
+			}
+			break;
 		case 'o':
 			b->raw_offsets = !b->raw_offsets;
 			break;

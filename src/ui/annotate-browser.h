@@ -4,6 +4,7 @@
 #define SONDE_UI_ANNOTATE_BROWSER_H
 
 #include "ui/annotate-stdio.h"
+#include "ui/script-browser.h"
 
 /* struct annotate_browse_args - what the browser shows */
 struct annotate_browse_args {
@@ -31,6 +32,7 @@ struct annotate_browse_args {
 	const struct symtab *target_syms;
 	u64 target_lo, target_hi; /* with @target_syms: the mapped range it names (0, 0: all) */
 	const struct u64map *hidden_syms; /* symbol pointers @target_syms does not name, or NULL */
+	const struct script_menu *scripts; /* 'r': perf's script menu, or NULL */
 	u64 addr_base;		  /* a kernel's map start: the raw view's address column is as
 				     wide as the addresses' distance from it (0 for user code) */
 };

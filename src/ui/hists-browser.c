@@ -3,10 +3,12 @@
 #include "ui/hists-browser.h"
 
 #include "lib/hashmap.h"
+#include "lib/strvec.h"
 #include "lib/xalloc.h"
 #include "session/machine.h"
 #include "ui/callchain-fold.h"
 #include "ui/callchain.h"
+#include "ui/map-browser.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -504,6 +506,8 @@ static const char *const help_lines[] = {
 	"e             Expand/Collapse main entry callchains",
 	"E             Expand all callchains",
 	"P             Print histograms to perf.hist.N",
+	"r             Run available scripts",
+	"s             Switch to another data file in PWD",
 	"t             Zoom into current Thread",
 	"/             Filter symbol by name",
 	"",
@@ -657,30 +661,72 @@ static bool sym_has_samples(const struct browser *b, const struct symbol *sym)
 	return false;
 }
 
+/* browser_has_key - @key is one of the event's sort keys (perf's menu items follow the columns) */
+static bool browser_has_key(const struct browser *b, enum sort_key key)
+{
+	const struct hists_opts *o = &b->ev->hists->opts;
+
+	for (int i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == key)
+			return true;
+	return false;
+}
+
+/* the context menu's actions that have no key of their own */
+enum {
+	MENU_SCRIPT_THREAD = 0x10000,
+	MENU_SCRIPT_SYM,
+	MENU_MAP,
+	MENU_SWITCH,
+};
+
+#define MENU_MAX 12
+
 /*
  * context_menu - perf's menu on Enter: what can be done with the selected
  * line (a chain line: with its frame). Returns the key of the chosen action
- * ('a', 't', 'd', '+'), 'x' for Exit, or 0 when the menu was left.
+ * ('a', 't', 'd', '+', 'r' or a MENU_* action), 'x' for Exit, or 0 when the
+ * menu was left.
  */
 static int context_menu(struct browser *b, struct line ln)
 {
-	char text[8][256];
-	int keys[8], nr = 0, sel = 0, fold = line_fold(b, ln);
+	char text[MENU_MAX][256];
+	const char *items[MENU_MAX];
+	int keys[MENU_MAX], nr = 0, sel, fold = line_fold(b, ln);
 	const struct hist_entry *e = ln.e;
 	const struct frame *fr = line_frame(b, ln);
 	const char *sym = fr->sym ? fr->sym->name : NULL;
 	const struct dso *dso = fr->dso;
+	bool scripts = b->ops && b->ops->scripts, by_pid = browser_has_key(b, SORT_PID);
+	bool by_comm = by_pid || browser_has_key(b, SORT_COMM);
+
+	/* perf offers what the columns show: no sym column, no symbol items (nor dso ones) */
+	if (!browser_has_key(b, SORT_SYM))
+		sym = NULL;
+	if (!browser_has_key(b, SORT_DSO))
+		dso = NULL;
+	struct tui_attrs at = {
+		b->color ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE,
+		b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE,
+	};
 
 	if (sym && sym_has_samples(b, fr->sym)) {
 		snprintf(text[nr], sizeof(text[nr]), "Annotate %s", sym);
 		keys[nr++] = 'a';
 	}
-	snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s thread",
-		 b->zoom_thread ? "out of" : "into", e->thread->comm);
-	keys[nr++] = 't';
+	if (by_pid) {
+		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s(%d) thread",
+			 b->zoom_thread ? "out of" : "into", e->thread->comm, e->thread->tid);
+		keys[nr++] = 't';
+	} else if (by_comm) {
+		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s thread",
+			 b->zoom_thread ? "out of" : "into", e->thread->comm);
+		keys[nr++] = 't';
+	}
 	if (dso) {
 		snprintf(text[nr], sizeof(text[nr]), "Zoom %s %s DSO%s",
-			 b->zoom_dso ? "out of" : "into", dso->short_name,
+			 b->zoom_dso ? "out of" : "into",
+			 dso->is_kernel ? "the Kernel" : dso->short_name,
 			 b->zoom_dso ? "" : " (use the 'k' hotkey to zoom directly into the kernel)");
 		keys[nr++] = 'd';
 	}
@@ -690,41 +736,76 @@ static int context_menu(struct browser *b, struct line ln)
 			 "whole main level entry)", fold == 2 ? "Collapse" : "Expand", sym ? sym : "");
 		keys[nr++] = '+';
 	}
+	if (dso) {
+		snprintf(text[nr], sizeof(text[nr]), "Browse map details");
+		keys[nr++] = MENU_MAP;
+	}
+	if (scripts && by_pid) {
+		snprintf(text[nr], sizeof(text[nr]), "Run scripts for samples of thread [%s]",
+			 e->thread->comm);
+		keys[nr++] = MENU_SCRIPT_THREAD;
+	}
+	if (scripts && sym) {
+		snprintf(text[nr], sizeof(text[nr]), "Run scripts for samples of symbol [%s]", sym);
+		keys[nr++] = MENU_SCRIPT_SYM;
+	}
+	if (scripts) {
+		snprintf(text[nr], sizeof(text[nr]), "Run scripts for all samples");
+		keys[nr++] = 'r';
+	}
+	if (b->ops && b->ops->data_files) {
+		snprintf(text[nr], sizeof(text[nr]), "Switch to another data file in PWD");
+		keys[nr++] = MENU_SWITCH;
+	}
 	snprintf(text[nr], sizeof(text[nr]), "Exit");
 	keys[nr++] = 'x';
-	for (;;) {
-		int key;
+	for (int i = 0; i < nr; i++)
+		items[i] = text[i];
+	sel = tui_menu(items, nr, 0, "ESC: exit, ENTER|->: Select option", &at);
+	return sel < 0 ? 0 : keys[sel];
+}
 
-		erase();
-		/* perf's menu: an empty title bar, the items, its hint line */
-		put_line(0, "", COLS, b->color ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE);
-		for (int i = 0; i < nr && i + 1 < LINES - 1; i++)
-			put_line(i + 1, text[i], COLS - 1,
-				 i == sel ? (b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE) : A_NORMAL);
-		put_line(LINES - 1, "ESC: exit, ENTER|->: Select option", COLS, A_NORMAL);
-		refresh();
-		timeout(-1);
-		key = getch();
-		switch (key) {
-		case KEY_DOWN:
-			sel = sel + 1 < nr ? sel + 1 : sel;
-			break;
-		case KEY_UP:
-			sel = sel > 0 ? sel - 1 : 0;
-			break;
-		case '\n':
-		case '\r':
-		case KEY_ENTER:
-		case KEY_RIGHT:
-			return keys[sel];
-		case KEY_ESCAPE:
-		case KEY_LEFT:
-		case 'q':
-			return 0;
-		default:
-			break;
-		}
+/* run_scripts - the 'r' menu over the samples of @opt @val (NULL: all of them) */
+static void run_scripts(struct browser *b, const char *opt, const char *val)
+{
+	struct tui_attrs at = {
+		b->color ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE,
+		b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE,
+	};
+	int ret;
+
+	if (!b->ops || !b->ops->scripts)
+		return;
+	ret = script_menu_run(b->ops->scripts, opt, val, &at);
+	if (ret < 0)
+		snprintf(b->status, sizeof(b->status), "Couldn't run script: %s", strerror(-ret));
+	touchwin(stdscr);
+}
+
+/*
+ * switch_file - perf's list of the data files in the current directory;
+ * true when one was chosen (the browser ends, the command reopens it)
+ */
+static bool switch_file(struct browser *b)
+{
+	struct strvec files = STRVEC_INIT;
+	struct tui_attrs at = {
+		b->color ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE,
+		b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE,
+	};
+	int sel;
+
+	b->ops->data_files(b->ops->arg, &files);
+	if (!files.nr) {
+		strvec_clear(&files);
+		return false;
 	}
+	sel = tui_menu((const char *const *)files.v, (int)files.nr, 0,
+		       "ESC: exit, ENTER|->: Select option", &at);
+	if (sel >= 0 && b->ops->switch_file)
+		b->ops->switch_file(b->ops->arg, files.v[sel]);
+	strvec_clear(&files);
+	return sel >= 0;
 }
 
 static void move_sel(struct browser *b, long delta)
@@ -789,6 +870,28 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 				continue;
 			if (key == 'x')
 				return multi ? BROWSE_BACK : BROWSE_QUIT;
+			if (key == MENU_SWITCH) {
+				if (switch_file(b))
+					return BROWSE_QUIT;
+				continue;
+			}
+			if (key == MENU_MAP) {
+				struct tui_attrs at = {
+					b->color ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE,
+					b->color ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE,
+				};
+
+				map_browse(line_frame(b, cur)->dso, &at);
+				continue;
+			}
+			if (key == MENU_SCRIPT_THREAD) {
+				run_scripts(b, "-c", cur.e->thread->comm);
+				continue;
+			}
+			if (key == MENU_SCRIPT_SYM) {
+				run_scripts(b, "-S", line_frame(b, cur)->sym->name);
+				continue;
+			}
 		}
 		switch (key) {
 		case KEY_DOWN:
@@ -916,6 +1019,19 @@ static enum browse_result browse_hists(struct browser *b, bool multi)
 				snprintf(b->status, sizeof(b->status),
 					 "Annotation is not available in this build");
 			break;
+		case 'r':
+			if (b->ops && b->ops->scripts) {
+				run_scripts(b, NULL, NULL);
+				break;
+			}
+			/* fall through */
+		case 's':
+			if (key == 's' && b->ops && b->ops->data_files) {
+				if (switch_file(b))
+					return BROWSE_QUIT;
+				break;
+			}
+			/* fall through */
 		default:
 			if (b->ops && b->ops->key &&
 			    b->ops->key(b->ops->arg, key, b->status, sizeof(b->status)))

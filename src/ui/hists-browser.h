@@ -4,8 +4,11 @@
 #define SONDE_UI_HISTS_BROWSER_H
 
 #include "ui/hists.h"
+#include "ui/script-browser.h"
 
 #include <stdbool.h>
+
+struct strvec;
 #include <stddef.h>
 
 /* struct hist_browser_event - one event the browser can show */
@@ -40,6 +43,15 @@ struct hist_browser_ops {
 	 */
 	int (*annotate)(void *arg, const struct hist_entry *e, const struct frame *f, char *msg,
 			size_t size);
+	/* scripts - 'r' and the menu's "Run scripts for ..." items; NULL: none */
+	const struct script_menu *scripts;
+	/*
+	 * data_files - the menu's "Switch to another data file in PWD": the
+	 * perf.data files of the current directory into @files (NULL: no item)
+	 */
+	void (*data_files)(void *arg, struct strvec *files);
+	/* switch_file - @path was chosen: the browser ends, the command reopens it */
+	void (*switch_file)(void *arg, const char *path);
 	void *arg;
 };
 
