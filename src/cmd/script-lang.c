@@ -255,6 +255,8 @@ static int run_python(struct script_opts *o, const char *path, int argc, const c
 		.script = path,
 		.exec_path = exec_path(),
 		.comm_list = o->comm_list,
+		.sym_list = o->sym_list,
+		.dso_list = o->dso_list,
 		.pid_list = o->pid_list,
 		.tid_list = o->tid_list,
 		.cpu_list = o->cpu_list,

@@ -277,3 +277,22 @@ void name_list_parse(const char *str, struct strvec *names)
 {
 	strvec_split(names, str, ",");
 }
+
+bool name_list_has(const struct strvec *names, const char *name)
+{
+	for (size_t i = 0; name && i < names->nr; i++)
+		if (!strcmp(names->v[i], name))
+			return true;
+	return false;
+}
+
+bool dso_list_has(const struct strvec *names, const char *long_name)
+{
+	const char *base;
+
+	if (!long_name)
+		return false;
+	base = strrchr(long_name, '/');
+	base = base ? base + 1 : long_name;
+	return name_list_has(names, long_name) || name_list_has(names, base);
+}

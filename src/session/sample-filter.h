@@ -60,4 +60,13 @@ int id_list_parse(const char *str, int **ids, int *nr);
 /* name_list_parse - --comm/--dsos/--symbols: the names joined by commas, into @names. */
 void name_list_parse(const char *str, struct strvec *names);
 
+/* name_list_has - whether @name (NULL: never) is one of @names (--comm, --symbols). */
+bool name_list_has(const struct strvec *names, const char *name);
+
+/*
+ * dso_list_has - --dsos: whether the dso @long_name (NULL: never) is in
+ * @names by its full name or its file's base name.
+ */
+bool dso_list_has(const struct strvec *names, const char *long_name);
+
 #endif

@@ -67,9 +67,9 @@ struct pyrun {
 	PyObject *context_switch; /* the script's context_switch(), or NULL */
 	int context_switch_args;  /* its positional parameters, -1 with *args */
 	/* filters */
-	struct strvec comms;
+	struct strvec comms, syms, dsos;
 	struct u64map pids, tids;
-	bool has_comms, has_pids, has_tids;
+	bool has_comms, has_pids, has_tids, has_syms, has_dsos;
 	struct cpu_bitmap cpus;
 	struct time_span *time_spans;
 	int nr_time_spans;
@@ -894,14 +894,6 @@ static u64 sample_type_of_first(struct pyrun *r)
 	return first && first->attr.sample_id_all ? first->attr.sample_type : 0;
 }
 
-static bool in_list(const struct strvec *sv, const char *s)
-{
-	for (size_t i = 0; s && i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
-}
-
 static int on_sample(struct tool *tool, struct session *session, const union perf_event *ev,
 		     const struct perf_sample *sample, struct evsel *evsel)
 {
@@ -914,10 +906,20 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	    !cpu_bitmap_has(&r->cpus, sample->cpu))
 		return 0;
 	thread = machine_findnew_thread(r->machine, (int)sample->pid, (int)sample->tid);
-	if ((r->has_comms && !in_list(&r->comms, thread->comm)) ||
+	if ((r->has_comms && !name_list_has(&r->comms, thread->comm)) ||
 	    (r->has_pids && !u64map_find(&r->pids, (u64)(s64)thread->pid)) ||
 	    (r->has_tids && !u64map_find(&r->tids, (u64)(s64)thread->tid)))
 		return 0;
+	if (r->has_syms || r->has_dsos) {
+		/* -S/--dsos: the sample's own symbol and dso, as script's text output selects */
+		const struct resolved_frame *rf = resolver_frame(&r->res, thread, sample->cpumode, sample->ip);
+		const struct symbol *sym = resolved_frame_sym(rf);
+		const struct dso *dso = resolved_frame_dso(rf);
+
+		if ((r->has_syms && !name_list_has(&r->syms, sym ? sym->name : NULL)) ||
+		    (r->has_dsos && !dso_list_has(&r->dsos, dso ? dso->long_name : NULL)))
+			return 0;
+	}
 	if (evsel->attr.type != PERF_TYPE_TRACEPOINT && !r->process_event)
 		return 0;
 	cur_ctx = (struct py_context){ .sample = sample, .evsel = evsel, .thread = thread };
@@ -1005,6 +1007,14 @@ static int setup_filters(struct pyrun *r, const struct script_python_opts *po)
 		name_list_parse(po->comm_list, &r->comms);
 		r->has_comms = true;
 	}
+	if (po->sym_list) {
+		name_list_parse(po->sym_list, &r->syms);
+		r->has_syms = true;
+	}
+	if (po->dso_list) {
+		name_list_parse(po->dso_list, &r->dsos);
+		r->has_dsos = true;
+	}
 	for (int k = 0; k < 2; k++) {
 		const char *list = k ? po->tid_list : po->pid_list;
 
@@ -1068,6 +1078,8 @@ static void pyrun_release(struct pyrun *r)
 	resolver_release(&r->res);
 	resolved_chain_release(&r->chain);
 	strvec_clear(&r->comms);
+	strvec_clear(&r->syms);
+	strvec_clear(&r->dsos);
 	u64map_release(&r->pids);
 	u64map_release(&r->tids);
 	cpu_bitmap_release(&r->cpus);

@@ -18,6 +18,8 @@ struct script_python_opts {
 	const char **argv;
 	const char *exec_path;	  /* PERF_EXEC_PATH given to the script (our Core.py, Util.py) */
 	const char *comm_list;	  /* --comm */
+	const char *sym_list;	  /* -S/--symbols */
+	const char *dso_list;	  /* --dsos */
 	const char *pid_list;	  /* --pid */
 	const char *tid_list;	  /* --tid */
 	const char *cpu_list;	  /* -C */

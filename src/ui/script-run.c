@@ -251,27 +251,6 @@ static void script_frame_of(struct script_frame *sf, const struct resolved_frame
 
 /* ---- filters ---- */
 
-static bool in_strlist(const struct strvec *sv, const char *s)
-{
-	if (!s)
-		return false;
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
-}
-
-static bool dso_in_list(const struct strvec *sv, const char *long_name)
-{
-	const char *base;
-
-	if (!long_name)
-		return false;
-	base = strrchr(long_name, '/');
-	base = base ? base + 1 : long_name;
-	return in_strlist(sv, long_name) || in_strlist(sv, base);
-}
-
 /* ---- tracepoints ---- */
 
 /* %ps/%pS in print formats: the kernel function at @addr, from the kernel maps */
@@ -360,7 +339,7 @@ static bool thread_selected(struct script_run *r, const struct thread *thread)
 {
 	const struct script_select *sel = r->sel;
 
-	if (sel->has_comms && !in_strlist(&sel->comms, thread->comm))
+	if (sel->has_comms && !name_list_has(&sel->comms, thread->comm))
 		return false;
 	if (sel->has_pids && !u64map_find(&sel->pids, (u64)(s64)thread->pid))
 		return false;
@@ -384,7 +363,7 @@ static int collect_callchain(struct script_run *r, struct thread *thread, const 
 		r->frames = xgrow(r->frames, n, &r->alloc_frames, sizeof(*r->frames));
 	for (u32 k = 0; k < n; k++) {
 		script_frame_of(&r->frames[k], &r->chain.frames[k]);
-		if (r->sel->stop_bt.nr && in_strlist(&r->sel->stop_bt, r->frames[k].sym))
+		if (r->sel->stop_bt.nr && name_list_has(&r->sel->stop_bt, r->frames[k].sym))
 			return (int)k + 1;
 	}
 	return (int)n;
@@ -557,8 +536,8 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	s.comm = thread->comm;
 	if ((fields & (SFB(IP) | SFB(SYM) | SFB(DSO))) || sel->has_syms || sel->has_dsos) {
 		script_frame_of(&s.ip, resolver_frame(&r->res, thread, sample->cpumode, sample->ip));
-		if ((sel->has_syms && !in_strlist(&sel->syms, s.ip.sym)) ||
-		    (sel->has_dsos && !dso_in_list(&sel->dsos, s.ip.dso)))
+		if ((sel->has_syms && !name_list_has(&sel->syms, s.ip.sym)) ||
+		    (sel->has_dsos && !dso_list_has(&sel->dsos, s.ip.dso)))
 			return 0;
 		s.ip.ip = sample->ip;
 	}

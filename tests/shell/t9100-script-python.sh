@@ -91,6 +91,16 @@ test_expect_success 'lang: prefix and script filters (--comm, --time)' '
 	same cg.data --comm cpuburn -s "$scripts/unhandled.py"
 '
 
+test_expect_success 'script filters -S/--symbols and --dsos select the samples a script sees' '
+	hot=$("$PERF" report -i cg.data --stdio --no-children -g none --sort sym 2>/dev/null | sed -n "s/^ *[0-9.]*% *\[\.\] //p" | head -1) &&
+	test -n "$hot" &&
+	same cg.data -S "$hot" -s "$scripts/unhandled.py" &&
+	test_grep "$hot" actual &&
+	same cg.data -S "$hot,main" -s "$scripts/unhandled.py" &&
+	same cg.data --dsos cpuburn -s "$scripts/unhandled.py" &&
+	same cg.data --dsos "[kernel.kallsyms]" -s "$scripts/unhandled.py"
+'
+
 test_expect_success '-g python writes the same skeleton as perf, and it runs the same' '
 	mkdir -p p s &&
 	(cd p && "$PERF" script -i ../tp.data -g python >/dev/null 2>../p.err) &&
