@@ -5,6 +5,7 @@
 #include "core/evlist.h"
 #include "core/evsel.h"
 #include "data/reader.h"
+#include "lib/handoff.h"
 #include "lib/hashmap.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -34,6 +35,10 @@ static struct {
 	const char *(*errmsg)(sqlite3 *);
 	void (*free)(void *);
 	int (*config)(int, ...);
+	int (*create_module)(sqlite3 *, const char *, const sqlite3_module *, void *);
+	int (*declare_vtab)(sqlite3 *, const char *);
+	void (*result_int64)(sqlite3_context *, sqlite3_int64);
+	void (*result_text)(sqlite3_context *, const char *, int, void (*)(void *));
 } lib;
 
 int export_sqlite_load(void)
@@ -61,11 +66,17 @@ int export_sqlite_load(void)
 	SYM(errmsg, "sqlite3_errmsg");
 	SYM(free, "sqlite3_free");
 	SYM(config, "sqlite3_config");
+	SYM(create_module, "sqlite3_create_module");
+	SYM(declare_vtab, "sqlite3_declare_vtab");
+	SYM(result_int64, "sqlite3_result_int64");
+	SYM(result_text, "sqlite3_result_text");
 #undef SYM
 	/*
-	 * sonde writes the database from one thread: no mutexes, no memory
-	 * statistics (both cost a lock per call). Only possible before SQLite
-	 * initialises; when something else already did, it stays as it is.
+	 * One thread at a time uses the connection (the session's thread sets
+	 * it up, the writer thread fills it, the session's thread finishes it
+	 * after joining the writer): no mutexes, no memory statistics (both
+	 * cost a lock per call). Only possible before SQLite initialises; when
+	 * something else already did, it stays as it is.
 	 */
 	lib.config(SQLITE_CONFIG_SINGLETHREAD);
 	lib.config(SQLITE_CONFIG_MEMSTATUS, 0);
@@ -150,40 +161,294 @@ static const struct {
 
 enum { ST_THREAD, ST_COMM, ST_COMM_THREAD, ST_DSO, ST_SYMBOL, ST_SAMPLE, ST_CALL_PATH, NR_ST };
 
-static const char *const inserts[NR_ST] = {
-	"INSERT INTO threads VALUES (?, ?, ?, ?, ?)",
-	"INSERT INTO comms VALUES (?, ?, ?, ?, ?)",
-	"INSERT INTO comm_threads VALUES (?, ?, ?)",
-	"INSERT INTO dsos VALUES (?, ?, ?, ?, ?)",
-	"INSERT INTO symbols VALUES (?, ?, ?, ?, ?, ?)",
-	"INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, ?, ?, ?, ?, 0, 0, ?, 0, 0, 0)",
-	"INSERT INTO call_paths VALUES (?, ?, ?, ?)",
+/* each table's rows: its name, its column count, which columns hold text */
+static const struct {
+	const char *name;
+	int nr_cols;
+	u32 text_cols;	   /* bit i: column i is text (an offset into the batch's texts) */
+	bool ids_in_order; /* rows are made with ids 1, 2, 3...: SQLite numbers them */
+	u32 zero_cols;	   /* bit i: column i is always 0 (written as a constant) */
+} tables[NR_ST] = {
+	[ST_THREAD] = { "threads", 5, 0 },
+	[ST_COMM] = { "comms", 5, 1u << 1 },
+	[ST_COMM_THREAD] = { "comm_threads", 3, 0 },
+	[ST_DSO] = { "dsos", 5, 1u << 2 | 1u << 3 | 1u << 4 },
+	[ST_SYMBOL] = { "symbols", 6, 1u << 5 },
+	/* to_*, branch_type, in_tx, insn_count, cyc_count and flags: 0 */
+	[ST_SAMPLE] = { "samples", 25, 0, true,
+			1u << 11 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 19 | 1u << 20 | 1u << 22 |
+				1u << 23 | 1u << 24 },
+	[ST_CALL_PATH] = { "call_paths", 4, 0, true },
+};
+
+#define MAX_COLS 25
+/* a batch goes to the writer thread at this many sample rows */
+#define BATCH_SAMPLES 1024
+#define MAX_BATCHES 8
+
+/*
+ * struct sqbatch - rows made by the session's thread for the writer thread:
+ * per table an array of nr_cols values per row (texts as offsets into
+ * @texts, copied: the writer never reads the session's strings).
+ */
+struct sqbatch {
+	struct {
+		s64 *vals;
+		u32 nr, alloc; /* rows */
+	} tab[NR_ST];
+	struct strbuf texts;
+};
+
+/*
+ * struct rows_vtab - the virtual table a table's rows are read from: one
+ * INSERT INTO t SELECT * FROM temp.t_rows per batch moves them, without a
+ * bind and a step per row (SQLite then appends them in rowid order)
+ */
+struct rows_vtab {
+	sqlite3_vtab base; /* first */
+	int table;
+	const struct sqbatch **src; /* the batch being written */
+};
+
+struct rows_cursor {
+	sqlite3_vtab_cursor base; /* first */
+	u32 row;
+};
+
+struct last_path;
+
+/* struct last_thread - the previous sample's thread, comm and event, and their rows */
+struct last_thread {
+	const struct thread *thread;
+	const char *comm;
+	u64 tid_row, cid;
+	struct last_path *lp;
+	const struct evsel *evsel;
+	u64 eid;
 };
 
 struct sqrun {
 	struct tool tool; /* first */
+	struct last_thread last;
 	struct session *session;
 	sqlite3 *db;
 	sqlite3_stmt *st[NR_ST];
+	const struct sqbatch *cur; /* the batch the writer is writing */
+	struct handoff *handoff;   /* NULL: the session's thread writes */
+	struct sqbatch *batch;	   /* being filled */
 	struct resolver res;
 	struct resolved_chain chain;
-	struct u64map threads, comms, comm_threads, dsos, symbols, paths, evsels;
+	struct u64map threads, comms, comm_threads, symbols, paths, evsels;
+	u64 *dso_rows, *frame_rows; /* rows by dso and frame id (0: none yet) */
+	u32 nr_dso_rows, nr_frame_rows;
 	struct u64map last_paths; /* struct thread * -> struct last_path * */
 	u64 nr_threads, nr_comms, nr_comm_threads, nr_dsos, nr_symbols, nr_paths, nr_samples;
-	int err;
+	int err; /* set by the writer (atomic), read by the session's thread */
 };
 
-/* run a prepared insert with @n int64 values (strings bound by the caller) */
-static void run_insert(struct sqrun *s, int which, const s64 *vals, int n)
-{
-	sqlite3_stmt *st = s->st[which];
+/* ---- the virtual table over a batch's rows ---- */
 
-	for (int i = 0; i < n; i++)
-		if (vals)
-			lib.bind_int64(st, i + 1, vals[i]);
-	if (lib.step(st) != SQLITE_DONE && !s->err)
-		s->err = -EIO;
-	lib.reset(st);
+static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+		      char **errp)
+{
+	struct sqrun *s = aux;
+	struct strbuf sql = STRBUF_INIT;
+	struct rows_vtab *vt;
+	int table = -1, rc;
+
+	(void)errp;
+	/* "CREATE VIRTUAL TABLE temp.X_rows USING sonde_rows(X)" */
+	for (int t = 0; argc > 3 && t < NR_ST; t++)
+		if (!strcmp(argv[3], tables[t].name))
+			table = t;
+	if (table < 0)
+		return SQLITE_ERROR;
+	strbuf_addstr(&sql, "CREATE TABLE x(");
+	for (int i = 0; i < tables[table].nr_cols; i++)
+		strbuf_addf(&sql, "%sc%d", i ? ", " : "", i);
+	strbuf_addch(&sql, ')');
+	rc = lib.declare_vtab(db, sql.buf);
+	strbuf_release(&sql);
+	if (rc != SQLITE_OK)
+		return rc;
+	vt = xzalloc(sizeof(*vt));
+	vt->table = table;
+	vt->src = &s->cur;
+	*out = &vt->base;
+	return SQLITE_OK;
+}
+
+static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+	(void)vt;
+	info->estimatedCost = 1e6;
+	return SQLITE_OK;
+}
+
+static int vt_disconnect(sqlite3_vtab *vt)
+{
+	free(vt);
+	return SQLITE_OK;
+}
+
+static int vt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct rows_cursor *c = xzalloc(sizeof(*c));
+
+	(void)vt;
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int vt_close(sqlite3_vtab_cursor *c)
+{
+	free(c);
+	return SQLITE_OK;
+}
+
+static int vt_filter(sqlite3_vtab_cursor *c, int idx, const char *idx_str, int argc, sqlite3_value **argv)
+{
+	(void)idx;
+	(void)idx_str;
+	(void)argc;
+	(void)argv;
+	((struct rows_cursor *)c)->row = 0;
+	return SQLITE_OK;
+}
+
+static int vt_next(sqlite3_vtab_cursor *c)
+{
+	((struct rows_cursor *)c)->row++;
+	return SQLITE_OK;
+}
+
+static int vt_eof(sqlite3_vtab_cursor *c)
+{
+	const struct rows_vtab *vt = (const struct rows_vtab *)c->pVtab;
+
+	return ((struct rows_cursor *)c)->row >= (*vt->src)->tab[vt->table].nr;
+}
+
+static int vt_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col)
+{
+	const struct rows_vtab *vt = (const struct rows_vtab *)c->pVtab;
+	const struct sqbatch *b = *vt->src;
+	int nc = tables[vt->table].nr_cols;
+	s64 v = b->tab[vt->table].vals[(size_t)((struct rows_cursor *)c)->row * nc + col];
+
+	if (tables[vt->table].text_cols & (1u << col))
+		lib.result_text(ctx, b->texts.buf + v, -1, SQLITE_STATIC);
+	else
+		lib.result_int64(ctx, v);
+	return SQLITE_OK;
+}
+
+static int vt_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *rowid)
+{
+	*rowid = ((struct rows_cursor *)c)->row;
+	return SQLITE_OK;
+}
+
+static sqlite3_module rows_module = {
+	.iVersion = 1,
+	.xCreate = vt_connect,
+	.xConnect = vt_connect,
+	.xBestIndex = vt_best_index,
+	.xDisconnect = vt_disconnect,
+	.xDestroy = vt_disconnect,
+	.xOpen = vt_open,
+	.xClose = vt_close,
+	.xFilter = vt_filter,
+	.xNext = vt_next,
+	.xEof = vt_eof,
+	.xColumn = vt_column,
+	.xRowid = vt_rowid,
+};
+
+/* ---- batches ---- */
+
+static void *batch_new(void *arg)
+{
+	struct sqbatch *b = xzalloc(sizeof(*b));
+
+	(void)arg;
+	strbuf_init(&b->texts, 0);
+	/* offset 0 is the empty text */
+	strbuf_addch(&b->texts, 0);
+	return b;
+}
+
+static void batch_free(void *batch, void *arg)
+{
+	struct sqbatch *b = batch;
+
+	(void)arg;
+	for (int t = 0; t < NR_ST; t++)
+		free(b->tab[t].vals);
+	strbuf_release(&b->texts);
+	free(b);
+}
+
+/* write_batch - the writer: each table's rows of @batch in one statement each, then empty it */
+static void write_batch(void *batch, void *arg)
+{
+	struct sqrun *s = arg;
+	struct sqbatch *b = batch;
+
+	s->cur = b;
+	for (int t = 0; t < NR_ST; t++) {
+		if (!b->tab[t].nr)
+			continue;
+		if (!__atomic_load_n(&s->err, __ATOMIC_RELAXED) && lib.step(s->st[t]) != SQLITE_DONE)
+			__atomic_store_n(&s->err, -EIO, __ATOMIC_RELAXED);
+		lib.reset(s->st[t]);
+		b->tab[t].nr = 0;
+	}
+	s->cur = NULL;
+	strbuf_reset(&b->texts);
+	strbuf_addch(&b->texts, 0);
+}
+
+static const struct handoff_ops batch_ops = {
+	.batch_new = batch_new,
+	.consume = write_batch,
+	.batch_free = batch_free,
+};
+
+/* flush - hand the filled batch to the writer (or write it here) */
+static void flush(struct sqrun *s)
+{
+	if (s->handoff)
+		s->batch = handoff_submit(s->handoff);
+	else
+		write_batch(s->batch, s);
+}
+
+/* row_add - a new zeroed row of @table in the batch being filled */
+static s64 *row_add(struct sqrun *s, int table)
+{
+	struct sqbatch *b = s->batch;
+	int nc = tables[table].nr_cols;
+	s64 *row;
+
+	if (b->tab[table].nr == b->tab[table].alloc) {
+		b->tab[table].alloc = b->tab[table].alloc ? 2 * b->tab[table].alloc : 256;
+		b->tab[table].vals = xreallocarray(b->tab[table].vals, (size_t)b->tab[table].alloc * nc,
+						   sizeof(s64));
+	}
+	row = &b->tab[table].vals[(size_t)b->tab[table].nr++ * nc];
+	memset(row, 0, nc * sizeof(*row));
+	return row;
+}
+
+/* text_add - @str copied into the batch being filled: its offset there */
+static s64 text_add(struct sqrun *s, const char *str)
+{
+	struct strbuf *t = &s->batch->texts;
+	s64 off = (s64)t->len;
+
+	strbuf_add(t, str, strlen(str) + 1);
+	return off;
 }
 
 static u64 thread_id(struct sqrun *s, struct thread *t)
@@ -198,7 +463,7 @@ static u64 thread_id(struct sqrun *s, struct thread *t)
 	u64map_set(&s->threads, (u64)(uintptr_t)t, (void *)id);
 	leader = t->pid == t->tid ? t : machine_findnew_thread(&s->session->machine, t->pid, t->pid);
 	process_id = leader == t ? id : thread_id(s, leader);
-	run_insert(s, ST_THREAD, (s64[]){ (s64)id, 1, (s64)process_id, t->pid, t->tid }, 5);
+	memcpy(row_add(s, ST_THREAD), (s64[]){ (s64)id, 1, (s64)process_id, t->pid, t->tid }, 5 * sizeof(s64));
 	return id;
 }
 
@@ -211,18 +476,19 @@ static u64 comm_id(struct sqrun *s, struct thread *t, u64 tid_row, u64 time)
 	if (!id) {
 		id = ++s->nr_comms;
 		u64map_set(&s->comms, (u64)(uintptr_t)comm, (void *)id);
-		lib.bind_text(s->st[ST_COMM], 2, comm, -1, SQLITE_STATIC);
-		lib.bind_int64(s->st[ST_COMM], 1, (s64)id);
-		lib.bind_int64(s->st[ST_COMM], 3, (s64)tid_row);
-		lib.bind_int64(s->st[ST_COMM], 4, (s64)time);
-		lib.bind_int64(s->st[ST_COMM], 5, 0);
-		run_insert(s, ST_COMM, NULL, 0);
+		s64 *row = row_add(s, ST_COMM);
+
+		row[0] = (s64)id;
+		row[1] = text_add(s, comm);
+		row[2] = (s64)tid_row;
+		row[3] = (s64)time;
 	}
 	key = (u64)id << 32 | tid_row;
 	if (!u64map_find(&s->comm_threads, key)) {
 		u64map_set(&s->comm_threads, key, (void *)1);
 		++s->nr_comm_threads;
-		run_insert(s, ST_COMM_THREAD, (s64[]){ (s64)s->nr_comm_threads, (s64)id, (s64)tid_row }, 3);
+		memcpy(row_add(s, ST_COMM_THREAD), (s64[]){ (s64)s->nr_comm_threads, (s64)id, (s64)tid_row },
+		       3 * sizeof(s64));
 	}
 	return id;
 }
@@ -231,24 +497,45 @@ static u64 dso_id(struct sqrun *s, const struct dso *dso)
 {
 	uintptr_t id;
 	char bid[2 * BUILD_ID_SIZE + 1];
+	s64 *row;
 
 	if (!dso)
 		return 0;
-	id = (uintptr_t)u64map_find(&s->dsos, (u64)(uintptr_t)dso);
-	if (id)
-		return id;
+	/* rows by the dso's creation order: an array, not a map */
+	if (dso->id < s->nr_dso_rows && s->dso_rows[dso->id])
+		return s->dso_rows[dso->id];
 	id = ++s->nr_dsos;
-	u64map_set(&s->dsos, (u64)(uintptr_t)dso, (void *)id);
+	if (dso->id >= s->nr_dso_rows) {
+		u32 n = MAX(dso->id + 1, 2 * s->nr_dso_rows);
+
+		s->dso_rows = xreallocarray(s->dso_rows, n, sizeof(*s->dso_rows));
+		memset(s->dso_rows + s->nr_dso_rows, 0, (n - s->nr_dso_rows) * sizeof(*s->dso_rows));
+		s->nr_dso_rows = n;
+	}
+	s->dso_rows[dso->id] = id;
 	for (int i = 0; i < dso->build_id_size; i++)
 		snprintf(bid + 2 * i, 3, "%02x", dso->build_id[i]);
 	bid[2 * dso->build_id_size] = 0;
-	lib.bind_int64(s->st[ST_DSO], 1, (s64)id);
-	lib.bind_int64(s->st[ST_DSO], 2, 1);
-	lib.bind_text(s->st[ST_DSO], 3, dso->short_name, -1, SQLITE_STATIC);
-	lib.bind_text(s->st[ST_DSO], 4, dso->long_name, -1, SQLITE_STATIC);
-	lib.bind_text(s->st[ST_DSO], 5, bid, -1, SQLITE_TRANSIENT);
-	run_insert(s, ST_DSO, NULL, 0);
+	row = row_add(s, ST_DSO);
+	row[0] = (s64)id;
+	row[1] = 1;
+	row[2] = text_add(s, dso->short_name);
+	row[3] = text_add(s, dso->long_name);
+	row[4] = text_add(s, bid);
 	return id;
+}
+
+/* remember @id as the symbol row of @f's symbol (a frame of a symbol has that symbol) */
+static void frame_row_set(struct sqrun *s, const struct frame *f, u64 id)
+{
+	if (f->id >= s->nr_frame_rows) {
+		u32 n = MAX(f->id + 1, 2 * s->nr_frame_rows);
+
+		s->frame_rows = xreallocarray(s->frame_rows, n, sizeof(*s->frame_rows));
+		memset(s->frame_rows + s->nr_frame_rows, 0, (n - s->nr_frame_rows) * sizeof(*s->frame_rows));
+		s->nr_frame_rows = n;
+	}
+	s->frame_rows[f->id] = id;
 }
 
 /*
@@ -260,12 +547,17 @@ static u64 symbol_id(struct sqrun *s, const struct resolved_frame *rf)
 	const struct symbol *sym = resolved_frame_sym(rf);
 	u64 key, did;
 	uintptr_t id;
+	s64 *row;
 
 	if (sym) {
-		/* a known symbol's row needs no dso look-up */
+		/* a symbol's row by its frame's interning order, then by the symbol */
+		if (rf->frame->id < s->nr_frame_rows && s->frame_rows[rf->frame->id])
+			return s->frame_rows[rf->frame->id];
 		id = (uintptr_t)u64map_find(&s->symbols, (u64)(uintptr_t)sym);
-		if (id)
+		if (id) {
+			frame_row_set(s, rf->frame, id);
 			return id;
+		}
 	}
 	did = dso_id(s, resolved_frame_dso(rf));
 	key = sym ? (u64)(uintptr_t)sym : (did << 40) ^ rf->addr ^ 0x8000000000000000ULL;
@@ -278,24 +570,33 @@ static u64 symbol_id(struct sqrun *s, const struct resolved_frame *rf)
 	}
 	id = ++s->nr_symbols;
 	u64map_set(&s->symbols, key, (void *)id);
-	lib.bind_int64(s->st[ST_SYMBOL], 1, (s64)id);
-	lib.bind_int64(s->st[ST_SYMBOL], 2, (s64)did);
-	lib.bind_int64(s->st[ST_SYMBOL], 3, (s64)(sym ? sym->start : rf->addr));
-	lib.bind_int64(s->st[ST_SYMBOL], 4, (s64)(sym ? sym->end : rf->addr));
-	lib.bind_int64(s->st[ST_SYMBOL], 5, sym ? (sym->binding == 1 ? 1 : sym->binding == 2 ? 2 : 0) : 0);
-	lib.bind_text(s->st[ST_SYMBOL], 6, sym ? sym->name : "unknown", -1, SQLITE_STATIC);
-	run_insert(s, ST_SYMBOL, NULL, 0);
+	if (sym)
+		frame_row_set(s, rf->frame, id);
+	row = row_add(s, ST_SYMBOL);
+	row[0] = (s64)id;
+	row[1] = (s64)did;
+	row[2] = (s64)(sym ? sym->start : rf->addr);
+	row[3] = (s64)(sym ? sym->end : rf->addr);
+	row[4] = sym ? (sym->binding == 1 ? 1 : sym->binding == 2 ? 2 : 0) : 0;
+	row[5] = text_add(s, sym ? sym->name : "unknown");
 	return id;
 }
 
 /*
  * struct last_path - a thread's previous call path, root first: samples of
  * a thread mostly share a long prefix with its previous one, whose node ids
- * need no look-up in the (large, cache-cold) paths map.
+ * need no look-up in the (large, cache-cold) maps. A node is known by what
+ * its symbol row is made of: the frame and map (and the ip without a map).
  */
+struct path_step {
+	const struct frame *frame;
+	const struct map *map;
+	u64 ip; /* 0 with a map */
+	u64 id; /* call_paths row */
+};
+
 struct last_path {
-	u64 *frames; /* symbol row, or the ip (top bit set) of a frame without one */
-	u64 *ids;    /* call_paths row */
+	struct path_step *steps;
 	u32 nr, alloc;
 };
 
@@ -316,51 +617,47 @@ static int free_last_path(uint64_t key, void *val, void *arg)
 
 	(void)key;
 	(void)arg;
-	free(lp->frames);
-	free(lp->ids);
+	free(lp->steps);
 	free(lp);
 	return 0;
 }
 
 /* the call path of @sample's chain (outermost first), its leaf's id */
-static u64 call_path(struct sqrun *s, struct thread *t, const struct perf_sample *sample,
-		     struct evsel *evsel)
+static u64 call_path(struct sqrun *s, struct thread *t, struct last_path *lp,
+		     const struct perf_sample *sample, struct evsel *evsel)
 {
 	static const struct chain_opts copts = { .unwind = true };
 	u32 nr = resolve_sample_callchain(&s->res, t, sample, evsel->attr.sample_type, &copts, &s->chain);
 	u64 parent = 0;
-
-	struct last_path *lp = last_path_of(s, t);
 	u32 depth = 0;
 	bool same = true;
 
 	if (nr > lp->alloc) {
 		lp->alloc = nr;
-		lp->frames = xreallocarray(lp->frames, nr, sizeof(*lp->frames));
-		lp->ids = xreallocarray(lp->ids, nr, sizeof(*lp->ids));
+		lp->steps = xreallocarray(lp->steps, nr, sizeof(*lp->steps));
 	}
 	for (u32 i = nr; i-- > 0; depth++) {
 		const struct resolved_frame *rf = &s->chain.frames[i];
-		u64 sid = symbol_id(s, rf);
-		u64 what = sid ? sid : rf->ip ^ 0x8000000000000000ULL;
-		u64 key;
+		struct path_step *st = &lp->steps[depth];
+		u64 ip = rf->map ? 0 : rf->ip, sid, key;
 		uintptr_t id;
 
 		/* the thread's previous chain had this node: its id, no look-up */
-		if (same && depth < lp->nr && lp->frames[depth] == what) {
-			parent = lp->ids[depth];
+		if (same && depth < lp->nr && st->frame == rf->frame && st->map == rf->map && st->ip == ip) {
+			parent = st->id;
 			continue;
 		}
 		same = false;
+		sid = symbol_id(s, rf);
 		key = hash_u64(parent * 1000003 + sid) ^ (sid ? 0 : rf->ip);
 		id = (uintptr_t)u64map_find(&s->paths, key);
 		if (!id) {
 			id = ++s->nr_paths;
 			u64map_set(&s->paths, key, (void *)id);
-			run_insert(s, ST_CALL_PATH, (s64[]){ (s64)id, (s64)parent, (s64)sid, (s64)rf->ip }, 4);
+			memcpy(row_add(s, ST_CALL_PATH), (s64[]){ (s64)id, (s64)parent, (s64)sid, (s64)rf->ip },
+			       4 * sizeof(s64));
 		}
-		lp->frames[depth] = what;
-		lp->ids[depth] = id;
+		*st = (struct path_step){ rf->frame, rf->map, ip, id };
 		parent = id;
 	}
 	lp->nr = depth;
@@ -373,28 +670,52 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	struct sqrun *s = (struct sqrun *)tool;
 	struct addr_location loc;
 	const struct resolved_frame *rf = resolve_sample(&s->res, sample, &loc);
-	u64 tid_row = thread_id(s, loc.thread);
-	u64 cid = comm_id(s, loc.thread, tid_row, sample->time);
+	struct last_thread *lt = &s->last;
 	u64 sid = symbol_id(s, rf);
 	u64 did = dso_id(s, resolved_frame_dso(rf));
 	u64 path = 0;
-	uintptr_t eid = (uintptr_t)u64map_find(&s->evsels, (u64)(uintptr_t)evsel);
+	s64 *row;
 
 	(void)session;
 	(void)ev;
+	/* runs of samples of one thread and event: their rows without map look-ups */
+	if (lt->thread != loc.thread || lt->comm != loc.thread->comm) {
+		lt->thread = loc.thread;
+		lt->comm = loc.thread->comm;
+		lt->tid_row = thread_id(s, loc.thread);
+		lt->cid = comm_id(s, loc.thread, lt->tid_row, sample->time);
+		lt->lp = last_path_of(s, loc.thread);
+	}
+	if (lt->evsel != evsel) {
+		lt->evsel = evsel;
+		lt->eid = (uintptr_t)u64map_find(&s->evsels, (u64)(uintptr_t)evsel);
+	}
 	if (sample->callchain && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
-		path = call_path(s, loc.thread, sample, evsel);
+		path = call_path(s, loc.thread, lt->lp, sample, evsel);
 	s->nr_samples++;
-	run_insert(s, ST_SAMPLE,
-		   (s64[]){ (s64)s->nr_samples, (s64)eid, 1, (s64)tid_row, (s64)cid, (s64)did,
-			    (s64)sid, (s64)(sid ? rf->symoff : 0), (s64)sample->ip, (s64)sample->time,
-			    (evsel->attr.sample_type & PERF_SAMPLE_CPU) ? (s64)sample->cpu : -1,
-			    (s64)sample->period, (s64)sample->weight, (s64)sample->transaction,
-			    (s64)((evsel->attr.sample_type & PERF_SAMPLE_DATA_SRC) ? sample->data_src
-										      : DATA_SRC_NA),
-			    (s64)path },
-		   16);
-	return s->err;
+	row = row_add(s, ST_SAMPLE);
+	row[0] = (s64)s->nr_samples;
+	row[1] = (s64)lt->eid;
+	row[2] = 1;
+	row[3] = (s64)lt->tid_row;
+	row[4] = (s64)lt->cid;
+	row[5] = (s64)did;
+	row[6] = (s64)sid;
+	row[7] = (s64)(sid ? rf->symoff : 0);
+	row[8] = (s64)sample->ip;
+	row[9] = (s64)sample->time;
+	row[10] = (evsel->attr.sample_type & PERF_SAMPLE_CPU) ? (s64)sample->cpu : -1;
+	/* 11-14: to_dso_id, to_symbol_id, to_sym_offset, to_ip: 0 */
+	row[15] = (s64)sample->period;
+	row[16] = (s64)sample->weight;
+	row[17] = (s64)sample->transaction;
+	row[18] = (s64)((evsel->attr.sample_type & PERF_SAMPLE_DATA_SRC) ? sample->data_src : DATA_SRC_NA);
+	/* 19, 20: branch_type, in_tx: 0 */
+	row[21] = (s64)path;
+	/* 22-24: insn_count, cyc_count, flags: 0 */
+	if (s->batch->tab[ST_SAMPLE].nr >= BATCH_SAMPLES)
+		flush(s);
+	return __atomic_load_n(&s->err, __ATOMIC_RELAXED);
 }
 
 static int exec_sql(struct sqrun *s, const char *sql, struct strbuf *msg)
@@ -433,7 +754,6 @@ long export_sqlite(struct session *session, const char *path, struct data_error 
 	u64map_init(&s.threads);
 	u64map_init(&s.comms);
 	u64map_init(&s.comm_threads);
-	u64map_init(&s.dsos);
 	u64map_init(&s.symbols);
 	u64map_init(&s.paths);
 	u64map_init(&s.evsels);
@@ -469,16 +789,50 @@ long export_sqlite(struct session *session, const char *path, struct data_error 
 	}
 	if (!ret)
 		ret = exec_sql(&s, sql.buf, msg);
-	for (int k = 0; !ret && k < NR_ST; k++)
-		if (lib.prepare(s.db, inserts[k], -1, &s.st[k], NULL) != SQLITE_OK) {
+	/* each table's rows come from a virtual table over the batch being written */
+	if (!ret && lib.create_module(s.db, "sonde_rows", &rows_module, &s) != SQLITE_OK) {
+		strbuf_addf(msg, "sqlite: %s", lib.errmsg(s.db));
+		ret = -EIO;
+	}
+	for (int k = 0; !ret && k < NR_ST; k++) {
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "CREATE VIRTUAL TABLE temp.%s_rows USING sonde_rows(%s);", tables[k].name,
+			    tables[k].name);
+		ret = exec_sql(&s, sql.buf, msg);
+		strbuf_reset(&sql);
+		if (tables[k].ids_in_order) {
+			/*
+			 * rows made in id order, after row 0: SQLite's next rowid is
+			 * the id, and it appends without looking for the key first
+			 */
+			strbuf_addf(&sql, "INSERT INTO %s SELECT ", tables[k].name);
+			for (int c = 1; c < tables[k].nr_cols; c++)
+				strbuf_addf(&sql, tables[k].zero_cols & (1u << c) ? "%s0" : "%sc%d",
+					    c > 1 ? ", " : "NULL, ", c);
+			strbuf_addf(&sql, " FROM temp.%s_rows", tables[k].name);
+		} else {
+			strbuf_addf(&sql, "INSERT INTO %s SELECT * FROM temp.%s_rows", tables[k].name,
+				    tables[k].name);
+		}
+		if (!ret && lib.prepare(s.db, sql.buf, -1, &s.st[k], NULL) != SQLITE_OK) {
 			strbuf_addf(msg, "sqlite: %s", lib.errmsg(s.db));
 			ret = -EIO;
 		}
+	}
 	if (!ret) {
 		thread_set_comm(&session->machine, machine_findnew_thread(&session->machine, 0, 0),
 				"swapper");
 		resolver_init(&s.res, &session->machine, NULL);
+		/* SQLite's inserts on a second thread while this one reads and resolves */
+		s.handoff = handoff_new(&batch_ops, &s, MAX_BATCHES);
+		s.batch = s.handoff ? handoff_batch(s.handoff) : batch_new(NULL);
 		ret = session_process(session, &s.tool, err);
+		if (s.handoff) {
+			handoff_finish(s.handoff, true);
+		} else {
+			write_batch(s.batch, &s);
+			batch_free(s.batch, NULL);
+		}
 		resolver_release(&s.res);
 		resolved_chain_release(&s.chain);
 		if (ret >= 0 && s.err) {
@@ -489,6 +843,11 @@ long export_sqlite(struct session *session, const char *path, struct data_error 
 	for (int k = 0; k < NR_ST; k++)
 		if (s.st[k])
 			lib.finalize(s.st[k]);
+	for (int k = 0; !ret && k < NR_ST; k++) {
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "DROP TABLE temp.%s_rows;", tables[k].name);
+		ret = exec_sql(&s, sql.buf, msg);
+	}
 	if (!ret)
 		ret = exec_sql(&s, views, msg);
 	if (!ret)
@@ -498,7 +857,8 @@ long export_sqlite(struct session *session, const char *path, struct data_error 
 	u64map_release(&s.threads);
 	u64map_release(&s.comms);
 	u64map_release(&s.comm_threads);
-	u64map_release(&s.dsos);
+	free(s.dso_rows);
+	free(s.frame_rows);
 	u64map_release(&s.symbols);
 	u64map_release(&s.paths);
 	u64map_release(&s.evsels);

@@ -154,6 +154,22 @@ if command -v sqlite3 >/dev/null; then
 		test -s roots.txt
 	'
 	# perf's own script is the layout oracle when this perf runs Python scripts
+	# thousands of samples: batches of 1024 for the writer thread, and the same
+	# database when the session's thread writes them itself
+	test_expect_success ROOT '--to-sqlite: a recording of many batches, written by two threads or one, the same' '
+		"$SONDE" record -q -o many.data -g -F 10000 -- "$W/rptmix" 1000 >/dev/null 2>&1 &&
+		n=$("$SONDE" report --stats -i many.data 2>/dev/null | awk "/SAMPLE events/ { print \$3; exit }") &&
+		test "$n" -gt 1100 &&
+		"$SONDE" data convert --to-sqlite two.db -i many.data 2>/dev/null &&
+		SONDE_ONE_THREAD=1 "$SONDE" data convert --to-sqlite one.db -i many.data 2>/dev/null &&
+		test "$(sqlite3 two.db "PRAGMA integrity_check")" = ok &&
+		test "$(sqlite3 two.db "SELECT count(*) FROM samples WHERE id > 0")" = "$n" &&
+		test "$(sqlite3 two.db "SELECT max(id) FROM samples")" = "$n" &&
+		test "$(sqlite3 two.db "SELECT count(*) FROM call_paths WHERE id > 0")" = \
+		     "$(sqlite3 two.db "SELECT max(id) FROM call_paths")" &&
+		sqlite3 two.db .dump >two.sql && sqlite3 one.db .dump >one.sql &&
+		test_cmp one.sql two.sql
+	'
 	if "$PERF" script -i "$FIX/callgraph.data" -s "$(dirname "$("$PERF" --exec-path 2>/dev/null || echo /usr/lib/perf-core)")/perf-core/scripts/python/export-to-sqlite.py" perf.db >/dev/null 2>&1 ||
 	   "$PERF" script -i "$FIX/callgraph.data" -s /usr/lib/perf-core/scripts/python/export-to-sqlite.py perf.db >/dev/null 2>&1; then
 		test_expect_success PERF '--to-sqlite: the tables and columns of perf'"'"'s export-to-sqlite.py, same rows' '
