@@ -39,6 +39,7 @@ static struct {
 	int (*declare_vtab)(sqlite3 *, const char *);
 	void (*result_int64)(sqlite3_context *, sqlite3_int64);
 	void (*result_text)(sqlite3_context *, const char *, int, void (*)(void *));
+	int (*system_errno)(sqlite3 *);
 } lib;
 
 int export_sqlite_load(void)
@@ -70,6 +71,7 @@ int export_sqlite_load(void)
 	SYM(declare_vtab, "sqlite3_declare_vtab");
 	SYM(result_int64, "sqlite3_result_int64");
 	SYM(result_text, "sqlite3_result_text");
+	SYM(system_errno, "sqlite3_system_errno");
 #undef SYM
 	/*
 	 * One thread at a time uses the connection (the session's thread sets
@@ -231,6 +233,7 @@ struct sqrun {
 	struct tool tool; /* first */
 	struct last_thread last;
 	struct session *session;
+	const char *path;
 	sqlite3 *db;
 	sqlite3_stmt *st[NR_ST];
 	const struct sqbatch *cur; /* the batch the writer is writing */
@@ -718,14 +721,22 @@ static int on_sample(struct tool *tool, struct session *session, const union per
 	return __atomic_load_n(&s->err, __ATOMIC_RELAXED);
 }
 
+/* db_error - SQLite's last error into @msg: the system's reason when a write to @s->path failed */
+static void db_error(struct sqrun *s, struct strbuf *msg)
+{
+	int e = lib.system_errno(s->db);
+
+	if (e)
+		strbuf_addf(msg, "sqlite: writing %s: %s", s->path, strerror(e));
+	else
+		strbuf_addf(msg, "sqlite: %s", lib.errmsg(s->db));
+}
+
 static int exec_sql(struct sqrun *s, const char *sql, struct strbuf *msg)
 {
-	char *e = NULL;
-
-	if (lib.exec(s->db, sql, NULL, NULL, &e) == SQLITE_OK)
+	if (lib.exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
-	strbuf_addf(msg, "sqlite: %s", e ? e : "error");
-	lib.free(e);
+	db_error(s, msg);
 	return -EIO;
 }
 
@@ -749,6 +760,7 @@ long export_sqlite(struct session *session, const char *path, struct data_error 
 		return -EIO;
 	}
 	s.session = session;
+	s.path = path;
 	s.tool.sample = on_sample;
 	s.tool.ordered = true;
 	u64map_init(&s.threads);
@@ -836,7 +848,7 @@ long export_sqlite(struct session *session, const char *path, struct data_error 
 		resolver_release(&s.res);
 		resolved_chain_release(&s.chain);
 		if (ret >= 0 && s.err) {
-			strbuf_addf(msg, "sqlite: %s", lib.errmsg(s.db));
+			db_error(&s, msg);
 			ret = s.err;
 		}
 	}

@@ -154,6 +154,12 @@ if command -v sqlite3 >/dev/null; then
 		test -s roots.txt
 	'
 	# perf's own script is the layout oracle when this perf runs Python scripts
+	test_expect_success '--to-sqlite: a write error is reported with its reason and leaves no file' '
+		(trap "" XFSZ; ulimit -f 64; test_exit_code 255 "$SONDE" data convert --to-sqlite big.db \
+			-i "$FIX/callgraph.data" 2>err) &&
+		test_grep "sqlite: writing big.db: File too large" err &&
+		test ! -e big.db
+	'
 	# thousands of samples: batches of 1024 for the writer thread, and the same
 	# database when the session's thread writes them itself
 	test_expect_success ROOT '--to-sqlite: a recording of many batches, written by two threads or one, the same' '
@@ -203,6 +209,8 @@ if command -v sqlite3 >/dev/null; then
 else
 	test_skip '--to-sqlite: real SQL over it gives report'"'"'s samples per symbol' 'sqlite3 CLI not installed'
 	test_skip '--to-sqlite: call paths follow the callchains' 'sqlite3 CLI not installed'
+	test_skip '--to-sqlite: a write error is reported with its reason and leaves no file' 'sqlite3 CLI not installed'
+	test_skip '--to-sqlite: a recording of many batches, written by two threads or one, the same' 'sqlite3 CLI not installed'
 fi
 
 test_done
