@@ -69,3 +69,27 @@ shot() {
 
 # keys KEY...: send keys to the pane, give it time to redraw
 keys() { tm send-keys -t t "$@"; sleep 0.3; }
+
+# tui_settle SOCK BEFORE: the pane of tmux server SOCK (capture-pane -p -e) once it has drawn
+# the keys just sent to it: polled until it differs from BEFORE, the screen before them (a key
+# that changes nothing is given TUI_NOCHANGE polls of 0.05 s, 10 unless told), then until two
+# captures 0.15 s apart are alike. TUI_LOG: a file that gets a line per call, "changed N" (polls)
+# or "unchanged", to tune the waits
+tui_settle() {
+	local s=$1 a=$2 b i
+
+	for i in $(seq "${TUI_NOCHANGE:-10}"); do
+		sleep 0.05
+		b=$(tmux -S "$s" capture-pane -p -e -t t)
+		[ "$b" != "$a" ] && break
+	done
+	[ -n "$TUI_LOG" ] && { [ "$b" != "$a" ] && echo "changed $i" || echo unchanged; } >>"$TUI_LOG"
+	a=$b
+	for i in $(seq 30); do
+		sleep 0.15
+		b=$(tmux -S "$s" capture-pane -p -e -t t)
+		[ "$a" = "$b" ] && break
+		a=$b
+	done
+	printf '%s\n' "$a"
+}
