@@ -197,7 +197,7 @@ default_event_mods() {
 report_same() {
 	local f=$1 rc_p=0 rc_s=0
 	shift
-	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null || rc_p=$?
+	report_same_perf "$f" "$@" >perf.out 2>/dev/null || rc_p=$?
 	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || rc_s=$?
 	grep -v '^# (Tip:' perf.out >perf.norm
 	grep -v '^# (Tip:' sonde.out >sonde.norm
@@ -220,4 +220,43 @@ wait_events_open() {
 	done
 	echo "pid $1 opened no perf events in 10 s"
 	return 1
+}
+
+# perf_data_dir: where a script keeps perf's recordings of programs that stay where
+# they are (the workloads, system programs, the kernel): with SONDE_PERF_CACHE a
+# directory of the check run, recorded in by the first pass and read again by the
+# second (perf_rec_once; report_same then replays perf's reports of them); else $TRASH
+perf_data_dir() {
+	if [ -n "$SONDE_PERF_CACHE" ] && [ -d "$SONDE_PERF_CACHE" ]; then
+		mkdir -p "$SONDE_PERF_CACHE/data.$TEST_SCRIPT" &&
+			echo "$SONDE_PERF_CACHE/data.$TEST_SCRIPT"
+	else
+		echo "$TRASH"
+	fi
+}
+
+# perf_rec_once FILE CMD...: CMD (a perf record writing FILE, under perf_data_dir)
+# unless this check run has run it already
+perf_rec_once() {
+	local f=$1
+	shift
+	[ -e "$f.ok" ] && return 0
+	"$@" && touch "$f.ok"
+}
+
+# report_same's perf report, replayed (perf_cached) for files under perf_data_dir
+# when that is the check run's and HOME is the script's own
+PERF_DATA_HOME=$HOME
+report_same_perf() {
+	local d
+
+	d=$SONDE_PERF_CACHE/data.$TEST_SCRIPT
+	case $1 in
+	"$d"/*)
+		if [ -n "$SONDE_PERF_CACHE" ] && [ "$HOME" = "$PERF_DATA_HOME" ]; then
+			perf_cached report_same "$PERF" report --stdio -i "$@"
+			return
+		fi ;;
+	esac
+	"$PERF" report --stdio -i "$@"
 }

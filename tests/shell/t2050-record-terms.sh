@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (attrs and files of its own workloads, nothing timed, no system-wide recording)
 # record: per-event terms (call-graph, stack-size, max-stack, time, inherit,
 # overwrite, period over -F) and ":S" leader sampling give perf's attrs, files
 # and errors.

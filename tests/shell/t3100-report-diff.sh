@@ -9,11 +9,43 @@ norm() {
 	grep -v '^# (Tip:' "$1"
 }
 
+# The recordings of perf whose programs stay where they are (the workloads, system
+# programs, the kernel) go to $PD: with SONDE_PERF_CACHE (tests/run.sh) a directory of
+# the check run, where the first pass records them and the second reads them again, its
+# perf report texts replayed (perf_cached); without it, $TRASH.
+PD=$TRASH
+if [ -n "$SONDE_PERF_CACHE" ] && [ -d "$SONDE_PERF_CACHE" ]; then
+	PD=$SONDE_PERF_CACHE/t3100-data
+	mkdir -p "$PD"
+fi
+HOME0=$HOME
+
+# perf_rec FILE OPTS...: perf record -q -o $PD/FILE OPTS, unless this check run has it
+perf_rec() {
+	local f=$PD/$1
+	shift
+	[ -e "$f.ok" ] && return 0
+	"$PERF" record -q -o "$f" "$@" >/dev/null 2>&1 && touch "$f.ok"
+}
+
+# perf_report FILE OPTS...: perf report --stdio -i FILE OPTS, replayed in the second
+# pass for the run's recordings and the fixtures (read with the same HOME)
+perf_report() {
+	case $1 in
+	"$PD"/*|"$FIXTURES"/*)
+		if [ "$PD" != "$TRASH" ] && [ "$HOME" = "$HOME0" ]; then
+			perf_cached report "$PERF" report --stdio -i "$@"
+			return
+		fi ;;
+	esac
+	"$PERF" report --stdio -i "$@"
+}
+
 # same FILE OPTS...: sonde and perf print the same report
 same() {
 	local f=$1
 	shift
-	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null
+	perf_report "$f" "$@" >perf.out 2>/dev/null
 	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || { cat sonde.err; return 1; }
 	norm perf.out >perf.norm
 	norm sonde.out >sonde.norm
@@ -23,13 +55,13 @@ same() {
 # same_zeroed FILE OPTS...: same, perf run with its heap allocations zeroed.
 # perf 6.1 marks some fractal "[...]" lines " (inlined)" from uninitialised
 # memory (docs/cmd/report.md); zeroed, it prints the defined output.
-cat >$TRASH/perf-zeroed <<EOF
+cat >$PD/perf-zeroed <<EOF
 #!/bin/sh
 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 MALLOC_PERTURB_=255 exec "$PERF" "\$@"
 EOF
-chmod +x $TRASH/perf-zeroed
+chmod +x $PD/perf-zeroed
 same_zeroed() {
-	PERF=$TRASH/perf-zeroed same "$@"
+	PERF=$PD/perf-zeroed same "$@"
 }
 
 # Entries perf's output comparator sees as equal (the same first column:
@@ -90,7 +122,7 @@ EOF
 same_ties() {
 	local f=$1
 	shift
-	"$PERF" report --stdio -i "$f" "$@" >perf.out 2>/dev/null
+	perf_report "$f" "$@" >perf.out 2>/dev/null
 	"$SONDE" report --stdio -i "$f" "$@" >sonde.out 2>sonde.err || { cat sonde.err; return 1; }
 	norm perf.out | awk -f "$TRASH/ties.awk" >perf.norm
 	norm sonde.out | awk -f "$TRASH/ties.awk" >sonde.norm
@@ -100,93 +132,92 @@ same_ties() {
 W=$SONDE_WORKLOADS
 
 test_expect_success PERF,ROOT 'record the corpus with perf' '
-	"$PERF" record -q -o $TRASH/nog.data -F 999 "$W/cpuburn" 200 >/dev/null 2>&1 &&
-	"$PERF" record -q -g -o $TRASH/g.data -F 999 "$W/cpuburn" 200 >/dev/null 2>&1 &&
-	"$PERF" record -q -g -o $TRASH/mix.data -F 1999 "$W/rptmix" 200 >/dev/null 2>&1 &&
-	"$PERF" record -q -o $TRASH/multi.data -e cpu-clock -e task-clock "$W/rptmix" 100 >/dev/null 2>&1 &&
-	"$PERF" record -q -g -c 200000 -o $TRASH/mixc.data "$W/rptmix" 200 >/dev/null 2>&1 &&
-	test -s $TRASH/mix.data
+	perf_rec nog.data -F 999 "$W/cpuburn" 200 &&
+	perf_rec g.data -g -F 999 "$W/cpuburn" 200 &&
+	perf_rec mix.data -g -F 1999 "$W/rptmix" 200 &&
+	perf_rec multi.data -e cpu-clock -e task-clock "$W/rptmix" 100 &&
+	perf_rec mixc.data -g -c 200000 "$W/rptmix" 200 &&
+	test -s $PD/mix.data
 '
 
 test_expect_success PERF,ROOT 'no callchains: default report' '
-	same $TRASH/nog.data
+	same $PD/nog.data
 '
 
 test_expect_success PERF,ROOT 'no callchains: -n, --sort variants' '
-	same $TRASH/nog.data -n &&
-	same $TRASH/nog.data --sort comm,dso &&
-	same $TRASH/nog.data --sort dso,sym &&
-	same $TRASH/nog.data --sort sym
+	same $PD/nog.data -n &&
+	same $PD/nog.data --sort comm,dso &&
+	same $PD/nog.data --sort dso,sym &&
+	same $PD/nog.data --sort sym
 '
 
 test_expect_success PERF,ROOT 'callchains: children (default) on a single process' '
-	same $TRASH/g.data
+	same $PD/g.data
 '
 
 test_expect_success PERF,ROOT 'callchains: --no-children graph' '
-	same $TRASH/g.data --no-children &&
-	same $TRASH/mix.data --no-children
+	same $PD/g.data --no-children &&
+	same $PD/mix.data --no-children
 '
 
 test_expect_success PERF,ROOT 'several processes and threads: --no-children variants' '
-	same $TRASH/mix.data --no-children -n &&
-	same $TRASH/mix.data --no-children --sort comm,dso &&
-	same $TRASH/mix.data --no-children --sort dso,sym &&
-	same $TRASH/mix.data --no-children --sort sym,comm &&
-	same_zeroed $TRASH/mix.data --no-children -g fractal &&
-	same $TRASH/mix.data --no-children -G
+	same $PD/mix.data --no-children -n &&
+	same $PD/mix.data --no-children --sort comm,dso &&
+	same $PD/mix.data --no-children --sort dso,sym &&
+	same $PD/mix.data --no-children --sort sym,comm &&
+	same_zeroed $PD/mix.data --no-children -g fractal &&
+	same $PD/mix.data --no-children -G
 '
 
 test_expect_success PERF,ROOT 'several processes and threads: children' '
-	same $TRASH/mix.data
+	same $PD/mix.data
 '
 
 # dash has no frame pointers: garbage callchain frames (stack words, kernel
 # context markers in the middle), unresolved addresses under resolved ones,
 # forked subshells; perf's callchain tree keeps some equal siblings twice
 test_expect_success PERF,ROOT 'garbage callchains of forked shells: children' '
-	"$PERF" record -q -g -o $TRASH/sh.data -F 2999 -- sh -c \
-		"for i in 1 2 3; do (i=0; while [ \$i -lt 30000 ]; do i=\$((i+1)); done) & done; wait" \
-		>/dev/null 2>&1 &&
-	same $TRASH/sh.data &&
-	same $TRASH/sh.data -g callee &&
-	same $TRASH/sh.data -g graph,0
+	perf_rec sh.data -g -F 2999 -- sh -c \
+		"for i in 1 2 3; do (i=0; while [ \$i -lt 30000 ]; do i=\$((i+1)); done) & done; wait" &&
+	same $PD/sh.data &&
+	same $PD/sh.data -g callee &&
+	same $PD/sh.data -g graph,0
 '
 
 test_expect_success PERF,ROOT 'filters and limits' '
-	same $TRASH/mix.data --no-children --comm rptmix &&
-	same_ties $TRASH/mixc.data --comm rptmix &&
-	same $TRASH/mix.data --no-children --percent-limit 5 &&
-	same $TRASH/mix.data --no-children -q &&
-	same $TRASH/mix.data --no-children -g none &&
-	same $TRASH/mix.data --dsos rptmix &&
-	same $TRASH/mix.data --dsos rptmix,libc.so.6 &&
-	same $TRASH/mix.data --symbols hot &&
-	same $TRASH/mix.data --no-children --comm rptmix --percentage relative &&
-	same_ties $TRASH/mixc.data --comm rptmix --percentage relative &&
-	same $TRASH/mix.data --no-children --symbols hot --percentage relative &&
-	same $TRASH/mix.data -T &&
+	same $PD/mix.data --no-children --comm rptmix &&
+	same_ties $PD/mixc.data --comm rptmix &&
+	same $PD/mix.data --no-children --percent-limit 5 &&
+	same $PD/mix.data --no-children -q &&
+	same $PD/mix.data --no-children -g none &&
+	same $PD/mix.data --dsos rptmix &&
+	same $PD/mix.data --dsos rptmix,libc.so.6 &&
+	same $PD/mix.data --symbols hot &&
+	same $PD/mix.data --no-children --comm rptmix --percentage relative &&
+	same_ties $PD/mixc.data --comm rptmix --percentage relative &&
+	same $PD/mix.data --no-children --symbols hot --percentage relative &&
+	same $PD/mix.data -T &&
 	# the tie order differs only where one --comm value elides a comm key
 	# (docs/cmd/report.md): the same filter in other forms compares exactly
-	same $TRASH/mixc.data --comm rptmix,no-such-comm &&
-	same $TRASH/mixc.data --comm rptmix -s dso,sym &&
-	same $TRASH/mixc.data --comm rptmix -g none &&
-	same $TRASH/mix.data --dsos rptmix -s comm &&
-	same $TRASH/mix.data --symbols hot -s comm,dso
+	same $PD/mixc.data --comm rptmix,no-such-comm &&
+	same $PD/mixc.data --comm rptmix -s dso,sym &&
+	same $PD/mixc.data --comm rptmix -g none &&
+	same $PD/mix.data --dsos rptmix -s comm &&
+	same $PD/mix.data --symbols hot -s comm,dso
 '
 
 test_expect_success PERF,ROOT '-T: per-thread counts from READ records (record -s)' '
-	"$PERF" record -q -s -o $TRASH/rs.data -e cpu-clock -e task-clock "$W/rptmix" 100 >/dev/null 2>&1 &&
-	same $TRASH/rs.data -T --no-children &&
-	same $TRASH/rs.data -T --group --sort comm &&
-	same $TRASH/rs.data -T --pretty raw --sort comm &&
-	"$PERF" record -q -s -g -o $TRASH/rsg.data "$W/rptmix" 100 >/dev/null 2>&1 &&
-	same $TRASH/rsg.data -T --no-children --sort comm,dso
+	perf_rec rs.data -s -e cpu-clock -e task-clock "$W/rptmix" 100 &&
+	same $PD/rs.data -T --no-children &&
+	same $PD/rs.data -T --group --sort comm &&
+	same $PD/rs.data -T --pretty raw --sort comm &&
+	perf_rec rsg.data -s -g "$W/rptmix" 100 &&
+	same $PD/rsg.data -T --no-children --sort comm,dso
 '
 
 test_expect_success PERF,ROOT 'several events: one section each' '
-	same $TRASH/multi.data &&
-	same $TRASH/multi.data -n --sort comm
+	same $PD/multi.data &&
+	same $PD/multi.data -n --sort comm
 '
 
 test_expect_success PERF 'fixtures recorded by perf 6.1' '
@@ -200,51 +231,51 @@ test_expect_success PERF 'fixtures recorded by perf 6.1' '
 test_expect_success PERF,ROOT 'event groups: group view, --group, --no-group, sample read' '
 	same $FIXTURES/group.data &&
 	same $FIXTURES/group.data --no-group -n &&
-	same $TRASH/multi.data --group &&
-	same $TRASH/multi.data --no-group &&
-	"$PERF" record -q -g -e "{cpu-clock,task-clock}" -o $TRASH/grp.data "$W/rptmix" 100 >/dev/null 2>&1 &&
-	same $TRASH/grp.data &&
-	same $TRASH/grp.data --no-children -n &&
-	"$PERF" record -q -e "{cpu-clock,task-clock}:S" -o $TRASH/grps.data "$W/cpuburn" 100 >/dev/null 2>&1 &&
-	same $TRASH/grps.data &&
-	same $TRASH/grps.data --no-group --no-children
+	same $PD/multi.data --group &&
+	same $PD/multi.data --no-group &&
+	perf_rec grp.data -g -e "{cpu-clock,task-clock}" "$W/rptmix" 100 &&
+	same $PD/grp.data &&
+	same $PD/grp.data --no-children -n &&
+	perf_rec grps.data -e "{cpu-clock,task-clock}:S" "$W/cpuburn" 100 &&
+	same $PD/grps.data &&
+	same $PD/grps.data --no-group --no-children
 '
 
 test_expect_success PERF,ROOT 'callchain presentations: flat, folded, fractal, caller, callee, limits' '
-	same $TRASH/mix.data -g flat &&
-	same $TRASH/mix.data -g folded &&
-	same $TRASH/mix.data --no-children -g flat &&
-	same $TRASH/mix.data --no-children -g folded &&
-	same_zeroed $TRASH/mix.data --no-children -g fractal,1 &&
-	same $TRASH/mix.data --no-children -g caller &&
-	same $TRASH/mix.data -g callee &&
-	same $TRASH/mix.data --no-children -g graph,0.5,2 &&
-	same $TRASH/mix.data --no-children -g folded,0.5,2 &&
-	same $TRASH/mix.data -g flat,0,1 &&
-	same $TRASH/mix.data --max-stack 3 &&
-	same $TRASH/mix.data --no-children --max-stack 2
+	same $PD/mix.data -g flat &&
+	same $PD/mix.data -g folded &&
+	same $PD/mix.data --no-children -g flat &&
+	same $PD/mix.data --no-children -g folded &&
+	same_zeroed $PD/mix.data --no-children -g fractal,1 &&
+	same $PD/mix.data --no-children -g caller &&
+	same $PD/mix.data -g callee &&
+	same $PD/mix.data --no-children -g graph,0.5,2 &&
+	same $PD/mix.data --no-children -g folded,0.5,2 &&
+	same $PD/mix.data -g flat,0,1 &&
+	same $PD/mix.data --max-stack 3 &&
+	same $PD/mix.data --no-children --max-stack 2
 '
 
 test_expect_success PERF,ROOT 'other keys: pid, cpu, parent, fields, total period' '
-	same $TRASH/mix.data --no-children -s pid &&
-	same $TRASH/mix.data --no-children -s cpu &&
-	same $TRASH/mix.data --no-children -s parent &&
-	same $TRASH/mix.data -F overhead,sym &&
-	same $TRASH/mix.data --no-children -n --show-total-period
+	same $PD/mix.data --no-children -s pid &&
+	same $PD/mix.data --no-children -s cpu &&
+	same $PD/mix.data --no-children -s parent &&
+	same $PD/mix.data -F overhead,sym &&
+	same $PD/mix.data --no-children -n --show-total-period
 '
 
 # -v: long dso names, the address of the sample that made each entry and the
 # symtab origin letter (B: build-id cache, D: its debug file, d: the path, k: kallsyms;
 # without a cache perf finds no vdso symbols at all, a symbol/ difference: --dsos)
 test_expect_success PERF,ROOT '-v: symbol addresses, symtab origins, long dso names' '
-	same $TRASH/mix.data -v &&
-	same $TRASH/mix.data -v --no-children -s dso,sym &&
-	same $TRASH/mix.data -v --no-children -s pid,sym -g caller &&
-	same $TRASH/mix.data -v -g callee &&
-	same $TRASH/nog.data -v &&
+	same $PD/mix.data -v &&
+	same $PD/mix.data -v --no-children -s dso,sym &&
+	same $PD/mix.data -v --no-children -s pid,sym -g caller &&
+	same $PD/mix.data -v -g callee &&
+	same $PD/nog.data -v &&
 	same $FIXTURES/system-wide.data -v --no-children &&
 	mkdir -p nocache &&
-	HOME=$TRASH/nocache same $TRASH/nog.data -v --sort comm,dso,sym --dsos cpuburn
+	HOME=$TRASH/nocache same $PD/nog.data -v --sort comm,dso,sym --dsos cpuburn
 '
 
 test_expect_success PERF,ROOT 'a shared library' '
@@ -263,24 +294,24 @@ test_expect_success PERF,ROOT 'a shared library' '
 '
 
 test_expect_success PERF,ROOT 'tracepoints, system wide' '
-	"$PERF" record -q -o $TRASH/tp.data -e sched:sched_switch -a sleep 0.3 >/dev/null 2>&1 &&
-	same $TRASH/tp.data &&
-	same $TRASH/tp.data --sort comm
+	perf_rec tp.data -e sched:sched_switch -a sleep 0.3 &&
+	same $PD/tp.data &&
+	same $PD/tp.data --sort comm
 '
 
 # Whatever else runs on the machine is recorded too: compare our workload's
 # comms (other processes' odd frames are listed in docs/cmd/report.md).
 test_expect_success PERF,ROOT 'tracepoint-only files: the trace key' '
-	"$PERF" record -q -e sched:sched_switch -e sched:sched_wakeup -e raw_syscalls:sys_enter \
-		-o $TRASH/tp2.data "$W/rptmix" 50 >/dev/null 2>&1 &&
-	same $TRASH/tp2.data &&
-	same $TRASH/tp2.data -s comm,trace &&
-	"$PERF" record -q -e sched:sched_process_exec -o $TRASH/tp1.data true >/dev/null 2>&1 &&
-	same $TRASH/tp1.data &&
+	perf_rec tp2.data -e sched:sched_switch -e sched:sched_wakeup -e raw_syscalls:sys_enter \
+		"$W/rptmix" 50 &&
+	same $PD/tp2.data &&
+	same $PD/tp2.data -s comm,trace &&
+	perf_rec tp1.data -e sched:sched_process_exec true &&
+	same $PD/tp1.data &&
 	# the dynamic loader closes fd 3 twice: one entry, met by its second
 	# sample, so perf formats its payload and the column fits it
-	"$PERF" record -q -e syscalls:sys_enter_close -o $TRASH/tpc.data /bin/true >/dev/null 2>&1 &&
-	same $TRASH/tpc.data &&
+	perf_rec tpc.data -e syscalls:sys_enter_close /bin/true &&
+	same $PD/tpc.data &&
 	grep -q "^   100.00%  fd: 0x00000003$" sonde.out
 '
 
@@ -295,8 +326,8 @@ test_expect_success PERF,ROOT 'piped input' '
 '
 
 test_expect_success PERF,ROOT 'system wide with callchains' '
-	"$PERF" record -q -g -o $TRASH/sw.data -a "$W/rptmix" 100 >/dev/null 2>&1 &&
-	same $TRASH/sw.data --no-children --comm rptmix,rpt-child,rpt-worker1
+	perf_rec sw.data -g -a "$W/rptmix" 100 &&
+	same $PD/sw.data --no-children --comm rptmix,rpt-child,rpt-worker1
 '
 
 # (--percent-limit 5 keeps the clock_gettime inlines of libc out: the ASan build of
@@ -389,18 +420,18 @@ test_expect_success PERF,ROOT 'files written by sonde record' '
 '
 
 test_expect_success PERF,ROOT '-g on a file without callchains: perf message and status' '
-	test_exit_code 0 "$PERF" report --stdio -i $TRASH/nog.data -g caller >/dev/null 2>perf.err &&
-	test_exit_code 0 "$SONDE" report --stdio -i $TRASH/nog.data -g caller >/dev/null 2>sonde.err &&
+	test_exit_code 0 "$PERF" report --stdio -i $PD/nog.data -g caller >/dev/null 2>perf.err &&
+	test_exit_code 0 "$SONDE" report --stdio -i $PD/nog.data -g caller >/dev/null 2>sonde.err &&
 	test_cmp perf.err sonde.err
 '
 
 test_expect_success PERF,ROOT 'nothing left after the filters: perf message' '
-	"$PERF" report --stdio -i $TRASH/mix.data --comm nosuch >perf.out 2>perf.err &&
-	"$SONDE" report --stdio -i $TRASH/mix.data --comm nosuch >sonde.out 2>sonde.err &&
+	"$PERF" report --stdio -i $PD/mix.data --comm nosuch >perf.out 2>perf.err &&
+	"$SONDE" report --stdio -i $PD/mix.data --comm nosuch >sonde.out 2>sonde.err &&
 	test_cmp perf.err sonde.err &&
 	norm perf.out >perf.norm && norm sonde.out >sonde.norm && test_cmp perf.norm sonde.norm &&
-	"$PERF" report --stdio -i $TRASH/mix.data --time 1,2 >perf.out 2>perf.err &&
-	"$SONDE" report --stdio -i $TRASH/mix.data --time 1,2 >sonde.out 2>sonde.err &&
+	"$PERF" report --stdio -i $PD/mix.data --time 1,2 >perf.out 2>perf.err &&
+	"$SONDE" report --stdio -i $PD/mix.data --time 1,2 >sonde.out 2>sonde.err &&
 	test_cmp perf.err sonde.err && test_cmp perf.out sonde.out
 '
 

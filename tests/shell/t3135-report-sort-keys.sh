@@ -8,17 +8,19 @@
 same() { report_same "$@"; }
 
 W=$SONDE_WORKLOADS
+# the recordings of the workloads and system programs: once per check run (lib.sh)
+PD=$(perf_data_dir)
 
 # nog: no callchains; all: callchains with the sample bits the keys read
 # (cgroup ids and CGROUP records, NAMESPACES, the weight struct, code page
 # sizes, transaction); kg: a workload that runs mostly in the kernel
 test_expect_success PERF,ROOT 'record files with the sample bits of the keys' '
-	"$PERF" record -q -o $TRASH/nog.data -F 999 "$W/rptmix" 100 >/dev/null 2>&1 &&
-	"$PERF" record -q -g --all-cgroups --namespaces -W --code-page-size --transaction \
-		-o $TRASH/all.data -F 999 "$W/rptmix" 100 >/dev/null 2>&1 &&
-	"$PERF" record -q -g -o $TRASH/kg.data -F 999 -- \
+	perf_rec_once $PD/nog.data "$PERF" record -q -o $PD/nog.data -F 999 "$W/rptmix" 100 >/dev/null 2>&1 &&
+	perf_rec_once $PD/all.data "$PERF" record -q -g --all-cgroups --namespaces -W --code-page-size --transaction \
+		-o $PD/all.data -F 999 "$W/rptmix" 100 >/dev/null 2>&1 &&
+	perf_rec_once $PD/kg.data "$PERF" record -q -g -o $PD/kg.data -F 999 -- \
 		dd if=/dev/zero of=/dev/null bs=64k count=20000 >/dev/null 2>&1 &&
-	test -s $TRASH/nog.data && test -s $TRASH/all.data && test -s $TRASH/kg.data
+	test -s $PD/nog.data && test -s $PD/all.data && test -s $PD/kg.data
 '
 
 # KNOWN DIFFERENCE (docs/cmd/report.md): a graph that branches below level 32
@@ -31,10 +33,10 @@ test_expect_success PERF,ROOT 'record files with the sample bits of the keys' '
 test_expect_success PERF,ROOT 'each key alone and with comm' '
 	for k in time period sample overhead symbol_size dso_size cgroup cgroup_id weight \
 		 local_weight transaction trace code_page_size ins_lat p_stage_cyc; do
-		same $TRASH/nog.data --sort $k &&
-		same $TRASH/all.data --sort $k -g none &&
-		same $TRASH/all.data --sort comm,$k --no-children &&
-		same $TRASH/all.data --sort $k,sym --max-stack 32 || return 1
+		same $PD/nog.data --sort $k &&
+		same $PD/all.data --sort $k -g none &&
+		same $PD/all.data --sort comm,$k --no-children &&
+		same $PD/all.data --sort $k,sym --max-stack 32 || return 1
 	done
 '
 
@@ -42,23 +44,23 @@ test_expect_success PERF,ROOT 'each key alone and with comm' '
 # children every frame of a chain adds the sample (perf counts no frame
 # once), as for cgroup, cgroup_id and code_page_size when the sample has them
 test_expect_success PERF,ROOT 'time and --time-quantum' '
-	same $TRASH/all.data --sort time,comm --max-stack 32 &&
-	same $TRASH/all.data --sort comm,time -g folded &&
-	same $TRASH/all.data --sort sym,time -g none &&
-	same $TRASH/nog.data --sort time --time-quantum 10ms &&
-	same $TRASH/nog.data --sort time,comm --time-quantum 1s &&
-	same $TRASH/nog.data --sort time --time-quantum 500us &&
-	same $TRASH/nog.data --sort time --time-quantum 1000 &&
-	same $TRASH/all.data --sort time,comm -t , --max-stack 32 &&
-	same $TRASH/all.data -F overhead,overhead_children,time,sym -g none
+	same $PD/all.data --sort time,comm --max-stack 32 &&
+	same $PD/all.data --sort comm,time -g folded &&
+	same $PD/all.data --sort sym,time -g none &&
+	same $PD/nog.data --sort time --time-quantum 10ms &&
+	same $PD/nog.data --sort time,comm --time-quantum 1s &&
+	same $PD/nog.data --sort time --time-quantum 500us &&
+	same $PD/nog.data --sort time --time-quantum 1000 &&
+	same $PD/all.data --sort time,comm -t , --max-stack 32 &&
+	same $PD/all.data -F overhead,overhead_children,time,sym -g none
 '
 
 test_expect_success PERF,ROOT '--time-quantum errors: perf messages, exit 129' '
 	for q in 0 2.5ms 1x; do
 		rc_p=0 rc_s=0
-		"$PERF" report --stdio -i $TRASH/nog.data --sort time --time-quantum $q \
+		"$PERF" report --stdio -i $PD/nog.data --sort time --time-quantum $q \
 			>/dev/null 2>perf.err || rc_p=$?
-		"$SONDE" report --stdio -i $TRASH/nog.data --sort time --time-quantum $q \
+		"$SONDE" report --stdio -i $PD/nog.data --sort time --time-quantum $q \
 			>/dev/null 2>sonde.err || rc_s=$?
 		[ $rc_p = 129 ] && [ $rc_s = 129 ] &&
 		head -1 perf.err >perf.first && head -1 sonde.err >sonde.first &&
@@ -71,14 +73,14 @@ test_expect_success PERF,ROOT '--time-quantum errors: perf messages, exit 129' '
 # naming "symbol" gets perf's IPC column
 test_expect_success PERF,ROOT 'symbol_size, dso_size and the IPC column' '
 	for f in all.data kg.data; do
-		same $TRASH/$f --sort symbol_size,dso &&
-		same $TRASH/$f --sort dso,symbol_size --no-children &&
-		same $TRASH/$f --sort dso_size,sym &&
-		same $TRASH/$f --sort dso,dso_size -g caller &&
-		same $TRASH/$f --sort symbol &&
-		same $TRASH/$f --sort dso,symbol --no-children &&
-		same $TRASH/$f -F overhead,sym --sort symbol &&
-		same $TRASH/$f -F symbol_size,dso_size,sym || return 1
+		same $PD/$f --sort symbol_size,dso &&
+		same $PD/$f --sort dso,symbol_size --no-children &&
+		same $PD/$f --sort dso_size,sym &&
+		same $PD/$f --sort dso,dso_size -g caller &&
+		same $PD/$f --sort symbol &&
+		same $PD/$f --sort dso,symbol --no-children &&
+		same $PD/$f -F overhead,sym --sort symbol &&
+		same $PD/$f -F symbol_size,dso_size,sym || return 1
 	done
 '
 
@@ -114,12 +116,12 @@ test_expect_success PERF,ROOT 'a stripped binary resolved from the build-id cach
 '
 
 test_expect_success PERF,ROOT 'cgroup, cgroup_id, weights, code page size' '
-	same $TRASH/all.data --sort cgroup,cgroup_id,comm -n --max-stack 32 &&
-	same $TRASH/all.data --sort cgroup,sym -g none &&
-	same $TRASH/all.data --sort code_page_size,sym -g none &&
-	same $TRASH/all.data --sort sym,cgroup_id --no-children &&
-	same $TRASH/all.data -F overhead,weight,local_weight,ins_lat,transaction,code_page_size,comm &&
-	same $TRASH/all.data -F overhead,p_stage_cyc
+	same $PD/all.data --sort cgroup,cgroup_id,comm -n --max-stack 32 &&
+	same $PD/all.data --sort cgroup,sym -g none &&
+	same $PD/all.data --sort code_page_size,sym -g none &&
+	same $PD/all.data --sort sym,cgroup_id --no-children &&
+	same $PD/all.data -F overhead,weight,local_weight,ins_lat,transaction,code_page_size,comm &&
+	same $PD/all.data -F overhead,p_stage_cyc
 '
 
 # output fields in --sort: the list orders the rows (overhead first unless it
@@ -131,7 +133,7 @@ test_expect_success PERF,ROOT 'overhead, period, sample as sort keys' '
 			 "--sort overhead_children,comm" "--sort comm,sample -q" \
 			 "--sort period,sym --percent-limit 5" "--sort sample,comm -n --show-total-period" \
 			 "--sort comm,period -p hot"; do
-			same $TRASH/all.data $ch $o || return 1
+			same $PD/all.data $ch $o || return 1
 		done
 	done
 '
@@ -158,15 +160,15 @@ test_expect_success PERF,ROOT 'overhead_sys, overhead_us (and guest) fields' '
 # tie-break on the fields' bytes; a __data_loc column is as wide as the
 # values perf compared while inserting (see docs/cmd/report.md)
 test_expect_success PERF,ROOT 'trace_fields: tracepoint files' '
-	"$PERF" record -q -a -e sched:sched_switch -e sched:sched_wakeup \
-		-o $TRASH/sw.data -- sleep 0.2 >/dev/null 2>&1 &&
-	"$PERF" record -q -a -e syscalls:sys_enter_openat -o $TRASH/oa.data -- sleep 0.2 >/dev/null 2>&1 &&
-	"$PERF" record -q -e timer:hrtimer_start -e kmem:kmalloc -e sched:sched_stat_runtime \
-		-e raw_syscalls:sys_enter -o $TRASH/tpm.data "$W/rptmix" 50 >/dev/null 2>&1 &&
-	"$PERF" record -q -e cpu-clock -e sched:sched_process_exec -o $TRASH/ex.data -- \
+	perf_rec_once $PD/sw.data "$PERF" record -q -a -e sched:sched_switch -e sched:sched_wakeup \
+		-o $PD/sw.data -- sleep 0.2 >/dev/null 2>&1 &&
+	perf_rec_once $PD/oa.data "$PERF" record -q -a -e syscalls:sys_enter_openat -o $PD/oa.data -- sleep 0.2 >/dev/null 2>&1 &&
+	perf_rec_once $PD/tpm.data "$PERF" record -q -e timer:hrtimer_start -e kmem:kmalloc -e sched:sched_stat_runtime \
+		-e raw_syscalls:sys_enter -o $PD/tpm.data "$W/rptmix" 50 >/dev/null 2>&1 &&
+	perf_rec_once $PD/ex.data "$PERF" record -q -e cpu-clock -e sched:sched_process_exec -o $PD/ex.data -- \
 		sh -c "/bin/true; /usr/bin/env true; /bin/ls >/dev/null; exec /usr/bin/true" \
 		>/dev/null 2>&1 &&
-	"$PERF" record -q -e sched:sched_process_exec -o $TRASH/ex1.data /bin/true >/dev/null 2>&1 &&
+	perf_rec_once $PD/ex1.data "$PERF" record -q -e sched:sched_process_exec -o $PD/ex1.data /bin/true >/dev/null 2>&1 &&
 	for f in sw oa tpm ex ex1; do
 		for o in "-s trace_fields" "-s trace_fields/raw" "-s comm,trace_fields" \
 			 "-s trace_fields,comm" "-s pid,trace_fields/raw" "-n -s trace_fields" \
@@ -174,7 +176,7 @@ test_expect_success PERF,ROOT 'trace_fields: tracepoint files' '
 			same $TRASH/$f.data $o || return 1
 		done
 	done &&
-	same $TRASH/sw.data -s cpu,trace_fields --percent-limit 1
+	same $PD/sw.data -s cpu,trace_fields --percent-limit 1
 '
 
 # chains of 127 frames (a recursion deeper than perf_event_max_stack), with the

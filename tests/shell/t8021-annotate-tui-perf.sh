@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # sonde annotate's TUI against perf's, screen by screen, through tmux on the same recording and keys.
 . "$(dirname "$0")/lib.sh"
+. "$SONDE_ROOT/tests/shell/tui.sh"
 
 BURN=$SONDE_WORKLOADS/cpuburn
 SHOTS=$TRASH/screens
@@ -21,23 +22,40 @@ trap 'for s in "$SOCK".*; do tmux -S "$s" kill-server 2>/dev/null; done; cd /; r
 
 # screens WHO CMD [KEYS [DIR]]: CMD in a 120x40 pane (in DIR, $TRASH), then one screen after
 # each of KEYS ($KEYS) into $SHOTS/WHO.N (trailing blanks and perf's scroll bar dropped; the first screen is not
-# kept: perf draws it twice)
+# kept: perf draws it twice), once the pane has drawn the key (tui_settle)
 screens() {
-	local s="$SOCK.$1" n=0 k i
+	local s="$SOCK.$1" n=0 k i a
 	tmux -S "$s" new-session -d -s t -x 120 -y 40 "cd ${4:-$TRASH}; LANG=C.UTF-8 LC_ALL= $2; sleep 60"
 	for i in $(seq 50); do
 		tmux -S "$s" capture-pane -p -t t | grep -q "^Percent" && break
 		sleep 0.1
 	done
 	sleep 0.5
+	a=$(tmux -S "$s" capture-pane -p -e -t t)
 	for k in ${3:-$KEYS}; do
 		n=$((n + 1))
 		tmux -S "$s" send-keys -t t "$k"
-		sleep 0.4
+		a=$(tui_settle "$s" "$a")
 		tmux -S "$s" capture-pane -p -t t | sed -E 's/[ ▒◆]+$//' >"$SHOTS/$1.$n"
 	done
 	tmux -S "$s" kill-server
 	[ -z "$SONDE_TEST_ARTEFACTS" ] || cp "$SHOTS/$1".* "$SONDE_TEST_ARTEFACTS/"
+}
+
+# both WHO ARGS [KEYS [PDIR SDIR]]: screens of perf (perfWHO, in PDIR) and sonde (sondeWHO,
+# in SDIR) on "annotate ARGS", the two at once; back when both are done
+both() {
+	local i nk
+
+	(screens "perf$1" "$PERF annotate $2" "$3" "$4" &)
+	screens "sonde$1" "$SONDE annotate $2" "$3" "$5"
+	nk=$(echo ${3:-$KEYS} | wc -w)
+	for i in $(seq 300); do
+		[ -e "$SHOTS/perf$1.$nk" ] && ! tmux -S "$SOCK.perf$1" has-session 2>/dev/null && return 0
+		sleep 0.2
+	done
+	echo "perf's screens never ended"
+	return 1
 }
 
 test_expect_success ROOT 'a recording of cpuburn' '
@@ -46,8 +64,7 @@ test_expect_success ROOT 'a recording of cpuburn' '
 '
 
 test_expect_success ROOT 'every screen after each key is perf'"'"'s' '
-	screens perf "$PERF annotate -i rec.data leaf" &&
-	screens sonde "$SONDE annotate -i rec.data leaf" &&
+	both "" "-i rec.data leaf" &&
 	n=0 bad=0 &&
 	for k in $KEYS; do
 		n=$((n + 1))
@@ -59,14 +76,7 @@ test_expect_success ROOT 'every screen after each key is perf'"'"'s' '
 
 test_expect_success ROOT 'the keys t p b k l / ? n c h P: every screen is perf'"'"'s' '
 	mkdir -p p2 s2 &&
-	(screens perf2 "$PERF annotate -i ../rec.data leaf" "$KEYS2" "$TRASH/p2" &) &&
-	screens sonde2 "$SONDE annotate -i ../rec.data leaf" "$KEYS2" "$TRASH/s2" &&
-	n2=$(echo $KEYS2 | wc -w) &&
-	for i in $(seq 100); do
-		[ -e "$SHOTS/perf2.$n2" ] && break
-		sleep 0.1
-	done &&
-	sleep 0.2 &&
+	both 2 "-i ../rec.data leaf" "$KEYS2" "$TRASH/p2" "$TRASH/s2" &&
 	n=0 bad=0 &&
 	for k in $KEYS2; do
 		n=$((n + 1))
@@ -93,8 +103,7 @@ test_expect_success ROOT 'a non-PIE program: o and f, every screen is perf'"'"'s
 	EOF
 	cc -O1 -g -no-pie -o np np.c &&
 	"$SONDE" record -q -o np.data ./np 2>/dev/null &&
-	screens perf3 "$PERF annotate -i np.data inner" "o f f o f" "$TRASH/np" &&
-	screens sonde3 "$SONDE annotate -i np.data inner" "o f f o f" "$TRASH/np" &&
+	both 3 "-i np.data inner" "o f f o f" "$TRASH/np" "$TRASH/np" &&
 	bad=0 &&
 	for n in 1 2 3 4 5; do
 		grep -q "│" "$SHOTS/perf3.$n" || { echo "perf screen $n is empty"; bad=1; }

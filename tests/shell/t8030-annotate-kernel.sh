@@ -17,6 +17,7 @@
 # instructions too: perf counts them at the instruction that holds them.
 # Nothing is normalised: every text is compared as perf prints it.
 . "$(dirname "$0")/lib.sh"
+. "$SONDE_ROOT/tests/shell/tui.sh"
 
 FIX=$SONDE_ROOT/tests/shell/kcore-fixture.py
 for tool in python3 as ld readelf; do
@@ -42,9 +43,10 @@ same_as_perf() {
 }
 
 # screens WHO CMD KEYS [W H]: CMD in a tmux pane, one screen after each of KEYS into
-# $SHOTS/WHO.N (trailing blanks and perf's scroll bar dropped)
+# $SHOTS/WHO.N (trailing blanks and perf's scroll bar dropped), once the pane has drawn the
+# key (tui_settle; a, report's annotate, until the annotate screen shows)
 screens() {
-	local s="$SOCK.$1" n=0 k i
+	local s="$SOCK.$1" n=0 k i a
 	tmux -S "$s" new-session -d -s t -x "${4:-120}" -y "${5:-40}" "cd $TRASH; LANG=C.UTF-8 LC_ALL= $2; sleep 60"
 	for i in $(seq 100); do
 		tmux -S "$s" capture-pane -p -t t | grep -Eq "^(Percent|Samples)|Error" && break
@@ -52,14 +54,36 @@ screens() {
 	done
 	sleep 0.8
 	tmux -S "$s" capture-pane -p -t t | sed -E 's/[ ▒◆]+$//' >"$SHOTS/$1.0"
+	a=$(tmux -S "$s" capture-pane -p -e -t t)
 	for k in $3; do
 		n=$((n + 1))
 		tmux -S "$s" send-keys -t t "$k"
-		sleep 0.5
+		if [ "$k" = a ]; then
+			for i in $(seq 100); do
+				tmux -S "$s" capture-pane -p -t t | grep -q "^Percent" && break
+				sleep 0.1
+			done
+		fi
+		a=$(tui_settle "$s" "$a")
 		tmux -S "$s" capture-pane -p -t t | sed -E 's/[ ▒◆]+$//' >"$SHOTS/$1.$n"
 	done
 	tmux -S "$s" kill-server
 	[ -z "$SONDE_TEST_ARTEFACTS" ] || cp "$SHOTS/$1".* "$SONDE_TEST_ARTEFACTS/"
+}
+
+# both P S PCMD SCMD KEYS [W H]: screens P of PCMD and S of SCMD, the two at once
+both() {
+	local i nk
+
+	(screens "$1" "$3" "$5" "$6" "$7" &)
+	screens "$2" "$4" "$5" "$6" "$7"
+	nk=$(echo $5 | wc -w)
+	for i in $(seq 300); do
+		[ -e "$SHOTS/$1.$nk" ] && ! tmux -S "$SOCK.$1" has-session 2>/dev/null && return 0
+		sleep 0.2
+	done
+	echo "the screens of $1 never ended"
+	return 1
 }
 
 # same_screens A B KEYS: the screens of runs A and B after each key are the same
@@ -71,6 +95,24 @@ same_screens() {
 		diff -u "$SHOTS/$1.$n" "$SHOTS/$2.$n" || { echo "after key $n ($k)"; bad=1; }
 	done
 	test $bad = 0
+}
+
+# vml_o: vml.o, the kernel's text symbols as the fixture's instructions, assembled; made
+# once per check run (SONDE_PERF_CACHE, keyed by /proc/kallsyms and the fixture script)
+# and copied after: neither depends on the build under test
+vml_o() {
+	local c
+
+	if [ -z "$SONDE_PERF_CACHE" ] || [ ! -d "$SONDE_PERF_CACHE" ]; then
+		python3 "$FIX" asm /proc/kallsyms vml.s && as -o vml.o vml.s
+		return
+	fi
+	c=$SONDE_PERF_CACHE/t8030-vml-$(cat /proc/kallsyms "$FIX" | md5sum | cut -c1-32).o
+	if [ ! -f "$c" ]; then
+		python3 "$FIX" asm /proc/kallsyms vml.s && as -o vml.o vml.s &&
+			cp vml.o "$c.tmp" && mv "$c.tmp" "$c" || return 1
+	fi
+	cp "$c" vml.o
 }
 
 DD="dd if=/dev/zero of=/dev/null bs=1 count=1000000"
@@ -229,22 +271,21 @@ test_expect_success ROOT,PERF 'kcore_dir with a kcore that is no ELF core file: 
 if command -v tmux >/dev/null; then
 	KEYS="o Down Tab Tab o J O O O s Tab k t p b"
 	test_expect_success ROOT,PERF 'kcore: the TUI'"'"'s screens after each key are perf'"'"'s' '
-		screens perf "$PERF annotate -i k.data $HOT" "$KEYS" &&
-		screens sonde "$SONDE annotate -i k.data $HOT" "$KEYS" &&
+		both perf sonde "$PERF annotate -i k.data $HOT" "$SONDE annotate -i k.data $HOT" "$KEYS" &&
 		sed -n 2p "$SHOTS/perf.0" | grep -q "^$HOT  k.data/kcore_dir/kcore \[Percent: local period\]$" &&
 		same_screens perf sonde "$KEYS"
 	'
 	test_expect_success ROOT,PERF 'report'"'"'s a on a kernel row: the annotate screen is perf'"'"'s' '
-		screens rperf "$PERF report -d \"[kernel.kallsyms]\" -i k.data" "a o" &&
-		screens rsonde "$SONDE report -d \"[kernel.kallsyms]\" -i k.data" "a o" &&
+		both rperf rsonde "$PERF report -d \"[kernel.kallsyms]\" -i k.data" \
+			"$SONDE report -d \"[kernel.kallsyms]\" -i k.data" "a o" &&
 		grep -q "kcore_dir/kcore \[Percent: local period\]" "$SHOTS/rperf.1" &&
 		diff -u "$SHOTS/rperf.1" "$SHOTS/rsonde.1" &&
 		diff -u "$SHOTS/rperf.2" "$SHOTS/rsonde.2"
 	'
 	if [ -n "$NOCODE" ]; then
 		test_expect_success ROOT,PERF 'no kcore: the TUI shows perf'"'"'s error box, then ends with status 0' '
-			screens pbox "$PERF annotate -i plain.data $HOT; echo rc=\$?" "x" 120 30 &&
-			screens sbox "$SONDE annotate -i plain.data $HOT; echo rc=\$?" "x" 120 30 &&
+			both pbox sbox "$PERF annotate -i plain.data $HOT; echo rc=\$?" \
+				"$SONDE annotate -i plain.data $HOT; echo rc=\$?" "x" 120 30 &&
 			grep -q "│Couldn.t annotate $HOT: *│" "$SHOTS/pbox.0" &&
 			same_screens pbox sbox "x" &&
 			grep -q "^rc=0" "$SHOTS/sbox.1"
@@ -258,8 +299,7 @@ fi
 
 test_expect_success ROOT,PERF 'a vmlinux of the same bytes, linked with the recorded build-id' '
 	test -n "$BID" &&
-	python3 "$FIX" asm /proc/kallsyms vml.s &&
-	as -o vml.o vml.s &&
+	vml_o &&
 	ld -o vmlinux.img -Ttext=0x$STEXT -e 0 --build-id=0x$BID vml.o &&
 	readelf -n vmlinux.img | grep -q "Build ID: $BID"
 '

@@ -24,7 +24,7 @@ KEYS_FLAT="Down + Down + Down Down + Down Down + E Down + C Down Down + Down Dow
 # scroll bar, the last line (perf's tips) and blank lines dropped, perf's menu items sonde
 # does not have (map details, scripts, data files) left out
 screens() {
-	local s="$SOCK.$1" n=0 k i a b prog=$SONDE
+	local s="$SOCK.$1" n=0 k i a prog=$SONDE
 
 	case $1 in perf*) prog=$PERF ;; esac
 	tmux -S "$s" new-session -d -s t -x 120 -y 40 \
@@ -34,18 +34,12 @@ screens() {
 		sleep 0.1
 	done
 	sleep 0.5
+	a=$(tmux -S "$s" capture-pane -p -e -t t)
 	for k in $3; do
 		n=$((n + 1))
 		tmux -S "$s" send-keys -t t "$k"
-		sleep 0.3
-		# until it has drawn: two captures alike
-		a=$(tmux -S "$s" capture-pane -p -e -t t)
-		for i in $(seq 30); do
-			sleep 0.15
-			b=$(tmux -S "$s" capture-pane -p -e -t t)
-			[ "$a" = "$b" ] && break
-			a=$b
-		done
+		# until it has drawn
+		a=$(tui_settle "$s" "$a")
 		printf '%s\n' "$a" | sed '$d' | awk '{
 			sel = index($0, "\033[103m") > 0 || index($0, "\033[7m") > 0
 			gsub(/\033\[[0-9;]*m/, "")

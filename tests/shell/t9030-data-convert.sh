@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (fixtures and a recording of its own workload, nothing timed, no system-wide recording)
 # sonde data convert: --to-json byte for byte against perf data convert on
 # fixtures and a live recording, perf's refusals and messages; speedscope
 # validated against the schema its npm package publishes (fetched here when

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (recordings of its own workloads, nothing timed, no system-wide recording)
 # sonde's built-in scripts (scripts/python, ours) against perf's same-named
 # scripts on files perf records here: script -l, record NAME, report NAME.
 # Where perf's (Perl) script prints a table in hash order, the rows are compared sorted;

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (its own HOME and workload, nothing timed, no system-wide recording)
 # sonde archive vs perf archive: the same build-id cache entries in the tarball and the
 # same message; the tarball unpacked in a scratch HOME serves a report there.
 . "$(dirname "$0")/lib.sh"

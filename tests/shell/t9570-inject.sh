@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# check: parallel (files of its own workload, nothing timed, no system-wide recording)
 # sonde inject vs perf inject on the same perf.data: plain copy and -b (build-ids) from a file
 # and through pipes; the records (in file order), build-id lists and reports perf makes of both.
 . "$(dirname "$0")/lib.sh"

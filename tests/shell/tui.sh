@@ -57,9 +57,22 @@ wait_screen() {
 }
 
 # shot NAME: the pane's text into $SHOTS/NAME.txt (TUI_STRIP runs dropped from line
-# ends), as captured in NAME.raw, and the reverse-video (selected) lines in NAME.sel
+# ends), as captured in NAME.raw, and the reverse-video (selected) lines in NAME.sel;
+# taken once the pane is still (two captures 0.15 s apart alike), at once if keys just
+# saw it settle
 shot() {
-	sleep 0.3
+	local a b i
+
+	a=$(tm capture-pane -p -e -t t)
+	if [ "$a" != "$TUI_DRAWN" ]; then
+		for i in $(seq 30); do
+			sleep 0.15
+			b=$(tm capture-pane -p -e -t t)
+			[ "$a" = "$b" ] && break
+			a=$b
+		done
+	fi
+	TUI_DRAWN=
 	tm capture-pane -p -t t >"$SHOTS/$1.raw"
 	sed -E "s/[$TUI_STRIP]+\$//" "$SHOTS/$1.raw" >"$SHOTS/$1.txt"
 	tm capture-pane -p -e -t t | grep -F "$(printf '\033[7m')" |
@@ -67,5 +80,38 @@ shot() {
 	[ -z "$SONDE_TEST_ARTEFACTS" ] || cp "$SHOTS/$1.raw" "$SONDE_TEST_ARTEFACTS/$TUI_NAME-$1.txt"
 }
 
-# keys KEY...: send keys to the pane, give it time to redraw
-keys() { tm send-keys -t t "$@"; sleep 0.3; }
+# keys KEY...: send keys to the pane one by one, each once the pane has drawn the one
+# before (tui_settle)
+keys() {
+	local k a
+
+	for k; do
+		a=$(tm capture-pane -p -e -t t)
+		tm send-keys -t t "$k"
+		TUI_DRAWN=$(tui_settle "$SOCK.$(cat "$TRASH/nsock")" "$a")
+	done
+}
+
+# tui_settle SOCK BEFORE: the pane of tmux server SOCK (capture-pane -p -e) once it has drawn
+# the keys just sent to it: polled until it differs from BEFORE, the screen before them (a key
+# that changes nothing is given TUI_NOCHANGE polls of 0.05 s, 10 unless told), then until two
+# captures 0.15 s apart are alike. TUI_LOG: a file that gets a line per call, "changed N" (polls)
+# or "unchanged", to tune the waits
+tui_settle() {
+	local s=$1 a=$2 b i
+
+	for i in $(seq "${TUI_NOCHANGE:-10}"); do
+		sleep 0.05
+		b=$(tmux -S "$s" capture-pane -p -e -t t)
+		[ "$b" != "$a" ] && break
+	done
+	[ -n "$TUI_LOG" ] && { [ "$b" != "$a" ] && echo "changed $i" || echo unchanged; } >>"$TUI_LOG"
+	a=$b
+	for i in $(seq 30); do
+		sleep 0.15
+		b=$(tmux -S "$s" capture-pane -p -e -t t)
+		[ "$a" = "$b" ] && break
+		a=$b
+	done
+	printf '%s\n' "$a"
+}
