@@ -58,8 +58,11 @@ both() {
 	return 1
 }
 
+# enough samples that every line the keys visit has some, even on a busy machine
+# (30 samples once left the line a key looks at empty)
 test_expect_success ROOT 'a recording of cpuburn' '
-	"$SONDE" record -q -o rec.data "$BURN" 300 2>/dev/null &&
+	"$SONDE" record -q -F 10000 -o rec.data "$BURN" 600 2>/dev/null &&
+	test "$("$SONDE" report --stats -i rec.data 2>/dev/null | awk "/SAMPLE events/ { print \$3; exit }")" -gt 200 &&
 	"$PERF" annotate --stdio -i rec.data leaf >/dev/null 2>&1
 '
 
