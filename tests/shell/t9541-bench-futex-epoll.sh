@@ -184,4 +184,30 @@ test_expect_success PERF 'breakpoint all: perf headers between benchmarks' '
 	same breakpoint all
 '
 
+# waiter_pins TOOL ARGS...: who pins which thread to which cpu, as "parent cpu"
+# lines (strace: the main thread pins each waiter as it creates it)
+waiter_pins() {
+	strace -f -qq -e trace=sched_setaffinity "$@" 2>&1 >/dev/null </dev/null |
+		awk -v main="$1" '/sched_setaffinity\(/ {
+			pid = $2; sub(/\]/, "", pid)
+			if (!(pid in seen)) seen[pid] = ++n
+			match($0, /\[[0-9]+\]\) = 0/)
+			print (seen[pid] == 1 ? "main" : "thread"), substr($0, RSTART, RLENGTH)
+		}'
+}
+
+if command -v strace >/dev/null; then
+	test_expect_success PERF 'futex wake: waiters born on their cpu, pinned by the main thread as perf' '
+		# a waiter that started elsewhere and moved itself made the 2-thread wake time an
+		# outlier (0.26x perf'"'"'s): the woken thread then rarely shared the waker'"'"'s cpu
+		waiter_pins "$PERF" bench -r 1 futex wake -t 2 >p &&
+		waiter_pins "$SONDE" bench -r 1 futex wake -t 2 >s &&
+		test -s p && test_cmp p s &&
+		waiter_pins "$SONDE" bench -r 1 futex requeue -t 2 >s &&
+		waiter_pins "$PERF" bench -r 1 futex requeue -t 2 >p && test_cmp p s
+	'
+else
+	test_skip 'futex wake: waiters born on their cpu, pinned by the main thread as perf' "strace not installed"
+fi
+
 test_done
