@@ -187,7 +187,9 @@ test_expect_success PERF 'breakpoint all: perf headers between benchmarks' '
 # waiter_pins TOOL ARGS...: who pins which thread to which cpu, as "parent cpu"
 # lines (strace: the main thread pins each waiter as it creates it)
 waiter_pins() {
-	strace -f -qq -e trace=sched_setaffinity "$@" 2>&1 >/dev/null </dev/null |
+	# (LeakSanitizer cannot run under ptrace: off for an ASan build here)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq -e trace=sched_setaffinity "$@" 2>&1 >/dev/null </dev/null |
 		awk -v main="$1" '/sched_setaffinity\(/ {
 			pid = $2; sub(/\]/, "", pid)
 			if (!(pid in seen)) seen[pid] = ++n
