@@ -184,18 +184,15 @@ test_expect_success PERF 'breakpoint all: perf headers between benchmarks' '
 	same breakpoint all
 '
 
-# waiter_pins TOOL ARGS...: who pins which thread to which cpu, as "parent cpu"
-# lines (strace: the main thread pins each waiter as it creates it)
+# waiter_pins TOOL ARGS...: each sched_setaffinity of the run as "parent CPU"
+# (a thread pinning another: perf's main thread pins each waiter as it
+# creates it) or "self CPU" (a thread pinning itself)
 waiter_pins() {
 	# (LeakSanitizer cannot run under ptrace: off for an ASan build here)
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		strace -f -qq -e trace=sched_setaffinity "$@" 2>&1 >/dev/null </dev/null |
-		awk -v main="$1" '/sched_setaffinity\(/ {
-			pid = $2; sub(/\]/, "", pid)
-			if (!(pid in seen)) seen[pid] = ++n
-			match($0, /\[[0-9]+\]\) = 0/)
-			print (seen[pid] == 1 ? "main" : "thread"), substr($0, RSTART, RLENGTH)
-		}'
+		sed -n -E "s/^(\[pid +([0-9]+)\] )?sched_setaffinity\(([0-9]+), [0-9]+, \[([0-9]+)\].*/x\2 \3 \4/p" |
+		awk '{ caller = substr($1, 2); print (caller == $2 || $2 == 0 ? "self" : "parent"), $3 }'
 }
 
 if command -v strace >/dev/null; then
