@@ -274,14 +274,14 @@ struct waiters {
 	u32 *futex, *target; /* target: the PI futex of requeue -p */
 	int op;
 	bool pi;
-	int next_cpu; /* each waiter takes the next cpu */
+	struct bench_gate gate; /* every waiter started before any blocks */
 };
 
 static void *waiter_run(void *arg)
 {
 	struct waiters *ws = arg;
 
-	bench_pin_cpu(__atomic_fetch_add(&ws->next_cpu, 1, __ATOMIC_RELAXED));
+	bench_gate_wait(&ws->gate);
 	if (ws->pi) {
 		int unlock = ws->op == (FUTEX_WAIT_REQUEUE_PI | FUTEX_PRIVATE_FLAG)
 				     ? FUTEX_UNLOCK_PI | FUTEX_PRIVATE_FLAG
@@ -296,14 +296,35 @@ static void *waiter_run(void *arg)
 	return NULL;
 }
 
-/* start @ws->nr threads blocking on the futex; give them time to get there */
+/*
+ * start @ws->nr threads blocking on the futex, waiter i born on cpu i (mod
+ * the cpus: none starts elsewhere and migrates); once all have started they
+ * are let on together, then given 100 ms to block
+ */
 static void waiters_start(struct waiters *ws)
 {
-	for (unsigned int i = 0; i < ws->nr; i++)
-		if (pthread_create(&ws->th[i], NULL, waiter_run, ws)) {
+	int nr_cpus = bench_nr_cpus();
+
+	bench_gate_init(&ws->gate, (int)ws->nr);
+	for (unsigned int i = 0; i < ws->nr; i++) {
+		pthread_attr_t attr;
+		cpu_set_t set;
+		int err;
+
+		CPU_ZERO(&set);
+		CPU_SET((int)i % nr_cpus, &set);
+		pthread_attr_init(&attr);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		err = pthread_create(&ws->th[i], &attr, waiter_run, ws);
+		pthread_attr_destroy(&attr);
+		if (err) {
+			errno = err;
 			perror("pthread_create");
 			exit(1);
 		}
+	}
+	bench_gate_ready(&ws->gate);
+	bench_gate_open(&ws->gate);
 	usleep(100000);
 }
 
@@ -311,6 +332,7 @@ static void waiters_join(struct waiters *ws)
 {
 	for (unsigned int i = 0; i < ws->nr; i++)
 		pthread_join(ws->th[i], NULL);
+	bench_gate_release(&ws->gate);
 }
 
 /* ---- futex wake ---- */

@@ -8,6 +8,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,11 +122,29 @@ int parse_filter_option(const struct opt_spec *opt, const char *str, int unset)
 	return 0;
 }
 
+/* next_evsel - the event after @evsel in @evlist, NULL past the last (or for NULL) */
+static struct evsel *next_evsel(struct evlist *evlist, struct evsel *evsel)
+{
+	if (!evsel || evsel->node.next == &evlist->entries)
+		return NULL;
+	return list_entry(evsel->node.next, struct evsel, node);
+}
+
+/* give_cgroup - @evsel takes the directory @fd (a copy) and @name, unless it has a cgroup */
+static void give_cgroup(struct evsel *evsel, int fd, const char *name)
+{
+	if (!evsel || evsel->cgroup_fd >= 0)
+		return;
+	evsel->cgroup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (evsel->cgroup_fd >= 0)
+		evsel->cgroup_name = xstrdup(name);
+}
+
 int evlist_add_cgroups_option(struct evlist *evlist, const char *arg)
 {
-	char *copy, *cursor;
-	bool single = !strchr(arg, ',');
-	struct evsel *evsel;
+	bool is_list = strchr(arg, ',') != NULL;
+	struct evsel *slot, *evsel;
+	char *names, *name, *rest;
 	int ret = 0;
 
 	if (!evlist || !evlist->nr_entries) {
@@ -133,34 +152,32 @@ int evlist_add_cgroups_option(struct evlist *evlist, const char *arg)
 		fprintf(stderr, "must define events before cgroups\n\n");
 		return -1;
 	}
-	copy = xstrdup(arg);
-	cursor = copy;
-	evlist_for_each_entry(evlist, evsel) {
-		char path[8192];
-		const char *cg = cursor;
+	names = xstrdup(arg);
+	slot = evlist_first(evlist);
+	for (name = names; name; name = rest, slot = next_evsel(evlist, slot)) {
+		char path[8192] = "";
 		int fd;
 
-		if (!cursor)
-			break;
-		if (!single) {
-			char *sep = strchr(cursor, ',');
-
-			if (sep)
-				*sep = '\0';
-			cursor = sep ? sep + 1 : NULL;
-		}
-		/* a lone empty name is the root; in a list it leaves that event alone */
-		if ((!single && !*cg) || evsel->cgroup_fd >= 0)
+		rest = is_list ? strchr(name, ',') : NULL;
+		if (rest)
+			*rest++ = '\0';
+		/* an empty name in a list passes its event over; alone it is the root */
+		if (is_list && !*name)
 			continue;
-		fd = cgroup_open(cg, path, sizeof(path));
+		/* each name must open, also one left without an event to take it */
+		fd = cgroup_open(name, path, sizeof(path));
 		if (fd < 0) {
-			fprintf(stderr, "no access to cgroup %s\n\n", path[0] ? path : cg);
+			fprintf(stderr, "no access to cgroup %s\n\n", path[0] ? path : name);
 			ret = -1;
 			break;
 		}
-		evsel->cgroup_fd = fd;
-		evsel->cgroup_name = xstrdup(cg);
+		if (is_list)
+			give_cgroup(slot, fd, name);
+		else
+			evlist_for_each_entry(evlist, evsel)
+				give_cgroup(evsel, fd, name);
+		close(fd);
 	}
-	free(copy);
+	free(names);
 	return ret;
 }

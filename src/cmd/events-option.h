@@ -46,10 +46,11 @@ void evsel_and_filter(struct evsel *evsel, const char *cond);
 void parse_events_print_error(const struct parse_events_error *err);
 
 /*
- * evlist_add_cgroups_option - -G NAME[,NAME...] of record and stat: one name
- * puts every event given so far (without a cgroup yet) in that cgroup, a list
- * gives the events theirs in order (an empty name skips one). Prints perf's
- * messages and returns -1 when no event came first or a cgroup can't be opened.
+ * evlist_add_cgroups_option - -G NAME[,NAME...] of record, stat and trace:
+ * one name puts every event given so far (without a cgroup yet) in that
+ * cgroup, a list gives the events theirs in order (an empty name skips one).
+ * Every name must open, also one no event takes. Prints perf's messages and
+ * returns -1 when no event came first or a cgroup can't be opened.
  */
 int evlist_add_cgroups_option(struct evlist *evlist, const char *arg);
 

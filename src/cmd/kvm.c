@@ -15,6 +15,7 @@
 #include "lib/optspec.h"
 #include "lib/strvec.h"
 #include "lib/xalloc.h"
+#include "session/report.h"
 #include "session/session.h"
 #include "ui/kvm-stat.h"
 
@@ -323,6 +324,33 @@ static int kvm_stat(const struct kvm_args *a, int argc, const char **argv)
 	return run_with(cmd_stat, &v);
 }
 
+/*
+ * diff_names_files - whether perf diff's @argv (options and files) names a
+ * file: a word that is neither an option nor the value of one of diff's
+ * options taking a separate value
+ */
+static bool diff_names_files(int argc, const char **argv)
+{
+	static const char *const valued[] = { "-C", "--comms", "-c", "--compute", "-d", "--dsos",
+					      "-o", "--order", "-s", "--sort", "-S", "--symbols",
+					      "-t", "--field-separator", "--cpu", "--kallsyms",
+					      "--percentage", "--pid", "--symfs", "--tid", "--time",
+					      NULL };
+
+	for (int i = 0; i < argc; i++) {
+		bool takes_value = false;
+
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc;
+		if (argv[i][0] != '-')
+			return true;
+		for (int k = 0; valued[k]; k++)
+			takes_value |= !strcmp(argv[i], valued[k]);
+		i += takes_value;
+	}
+	return false;
+}
+
 /* perf's warning when --guestmount names no directory; it records on without the guest kernel */
 static void guest_mount_check(const struct kvm_args *a)
 {
@@ -366,6 +394,10 @@ int cmd_kvm(int argc, const char **argv)
 	/* perf kvm: guest only unless --host; both with --host and no --no-guest */
 	parse_events_plain_sides.exclude_host = !host;
 	parse_events_plain_sides.exclude_guest = host && saw_guest && !guest;
+	/* report, diff and top hide the samples of the side left out, as perf kvm's */
+	report_kvm_sides.hide_host = parse_events_plain_sides.exclude_host;
+	report_kvm_sides.hide_guest = parse_events_plain_sides.exclude_guest;
+	report_kvm_sides.guest_stats = !report_kvm_sides.hide_guest;
 	if (!strcmp(argv[0], "stat"))
 		return kvm_stat(&a, argc, argv);
 	if (is_cmd(argv[0], "record", 3)) {
@@ -386,6 +418,10 @@ int cmd_kvm(int argc, const char **argv)
 		if (fn != cmd_diff) {
 			strvec_push(&v, "-i");
 			strvec_push(&v, a.input ? a.input : kvm_default_file(&a));
+		} else if (!diff_names_files(argc - 1, argv + 1)) {
+			/* perf kvm diff: the host file against the guest one (-i is not used) */
+			strvec_push(&v, "perf.data.host");
+			strvec_push(&v, "perf.data.guest");
 		}
 		for (int i = 1; i < argc; i++)
 			strvec_push(&v, argv[i]);

@@ -22,6 +22,7 @@
 #include "session/session.h"
 #include "ui/top.h"
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -69,6 +70,10 @@ static void account(struct top *top, const union perf_event *ev)
 		top->nr_samples++;
 		if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
 			top->nr_kernel++;
+		top->nr_host_kernel += mode == PERF_RECORD_MISC_KERNEL;
+		top->nr_host_user += mode == PERF_RECORD_MISC_USER;
+		top->nr_guest_kernel += mode == PERF_RECORD_MISC_GUEST_KERNEL;
+		top->nr_guest_user += mode == PERF_RECORD_MISC_GUEST_USER;
 		if (ev->header.misc & PERF_RECORD_MISC_EXACT_IP)
 			top->nr_exact++;
 	} else if (ev->header.type == PERF_RECORD_LOST) {
@@ -127,6 +132,17 @@ void top_take_stats(struct top *top, struct top_stats *st)
 	st->irqs_per_sec = secs > 0 ? (double)top->nr_samples / secs : 0;
 	st->kernel_pct = top->nr_samples ? 100.0 * (double)top->nr_kernel / (double)top->nr_samples : 0;
 	st->exact_pct = top->nr_samples ? 100.0 * (double)top->nr_exact / (double)top->nr_samples : 0;
+	if (report_kvm_sides.guest_stats) {
+		/* perf kvm top with the guest side: each mode's share, nan before any sample */
+		double n = (double)top->nr_samples;
+
+		st->guest_stats = true;
+		st->kernel_pct = n ? 100.0 * (double)top->nr_host_kernel / n : -NAN;
+		st->user_pct = n ? 100.0 * (double)top->nr_host_user / n : -NAN;
+		st->guest_kernel_pct = n ? 100.0 * (double)top->nr_guest_kernel / n : -NAN;
+		st->guest_user_pct = n ? 100.0 * (double)top->nr_guest_user / n : -NAN;
+	}
+	top->nr_host_kernel = top->nr_host_user = top->nr_guest_kernel = top->nr_guest_user = 0;
 	top->lost_total += top->nr_lost;
 	st->lost = top->nr_lost;
 	st->lost_total = top->lost_total;

@@ -60,6 +60,7 @@ struct top {
 	/* the header line */
 	u64 last_refresh;
 	u64 nr_samples, nr_kernel, nr_exact, nr_lost, lost_total;
+	u64 nr_host_kernel, nr_host_user, nr_guest_kernel, nr_guest_user; /* perf kvm top's fields */
 	char event_str[256];
 	char target_str[256];
 };

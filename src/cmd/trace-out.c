@@ -544,6 +544,10 @@ void trace_release(struct trace *trace)
 	free(trace->desc_done);
 	free(trace->selected);
 	free(trace->event_str);
+	evlist_free(trace->pending);
+	if (trace->cgroup_fd >= 0)
+		close(trace->cgroup_fd);
+	free(trace->cgroup_name);
 	trace_tep_free(trace->tep);
 	trace_pf_free(trace->pf);
 }

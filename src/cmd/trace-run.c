@@ -149,6 +149,7 @@ static int add_events(struct trace *trace, bool workload)
 	struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
 	struct evsel *evsel;
 	bool first = true;
+	int events_idx;
 	char *filter;
 
 	if (trace->trace_syscalls) {
@@ -208,12 +209,14 @@ static int add_events(struct trace *trace, bool workload)
 		}
 		trace->runtime_ev = evlist_last(trace->evlist);
 	}
+	events_idx = trace->event_str ? trace->evlist->nr_entries : -1;
 	if (trace->event_str && parse_events(trace->evlist, trace->event_str, &err)) {
 		parse_events_print_error(&err);
 		parse_events_error_release(&err);
 		return -1;
 	}
 	parse_events_error_release(&err);
+	trace_add_cgroups(trace, events_idx);
 	evlist_for_each_entry(trace->evlist, evsel) {
 		char *colon;
 

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde trace: syscall selection (-e names, globs, groups, events) and its kernel filter. */
+/* sonde trace: syscall selection (-e names, globs, groups, events), -G cgroups and the kernel filter. */
 #include "cmd/events-option.h"
 #include "cmd/trace.h"
 
+#include "core/cgroup.h"
 #include "core/parse-events.h"
 #include "lib/optspec.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "trace/syscall-tbl.h"
 
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,15 +96,17 @@ int trace_event_option(const struct opt_spec *opt, const char *arg, int unset)
 	copy = xstrdup(s);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct parse_events_error err = PARSE_EVENTS_ERROR_INIT;
-		struct evlist *scratch;
 		int ret;
 
 		if (!strchr(tok, ':') && (select_by_name(trace, tok) || select_group(trace, tok)))
 			continue;
-		/* not a syscall: an event, checked now so that the command never starts */
-		scratch = evlist_new();
-		ret = parse_events(scratch, tok, &err);
-		evlist_free(scratch);
+		/*
+		 * not a syscall: an event, checked now so that the command never
+		 * starts, and kept for a -G after it
+		 */
+		if (!trace->pending)
+			trace->pending = evlist_new();
+		ret = parse_events(trace->pending, tok, &err);
 		if (ret) {
 			parse_events_print_error(&err);
 			fputc('\n', stderr);
@@ -166,4 +170,72 @@ char *trace_build_filter(struct trace *trace, bool with_ids)
 		}
 	}
 	return sb.len ? strbuf_detach(&sb, NULL) : (strbuf_release(&sb), NULL);
+}
+
+int trace_cgroup_option(const struct opt_spec *opt, const char *arg, int unset)
+{
+	struct trace *trace = opt->dest;
+	char path[8192] = "";
+	int fd;
+
+	if (unset || !arg)
+		return 0;
+	if (trace->pending && trace->pending->nr_entries)
+		return evlist_add_cgroups_option(trace->pending, arg);
+	/* the default cgroup: a later -G replaces it, or leaves none when it fails */
+	if (trace->cgroup_fd >= 0)
+		close(trace->cgroup_fd);
+	free(trace->cgroup_name);
+	trace->cgroup_name = NULL;
+	fd = cgroup_open(arg, path, sizeof(path));
+	trace->cgroup_fd = fd < 0 ? -1 : fd;
+	if (fd < 0) {
+		fprintf(stderr, "no access to cgroup %s\n", path[0] ? path : arg);
+		return 0;
+	}
+	trace->cgroup_name = xstrdup(arg);
+	return 0;
+}
+
+bool trace_has_cgroups(const struct trace *trace)
+{
+	struct evsel *evsel;
+
+	if (trace->cgroup_fd >= 0)
+		return true;
+	if (trace->pending)
+		evlist_for_each_entry(trace->pending, evsel)
+			if (evsel->cgroup_fd >= 0)
+				return true;
+	return false;
+}
+
+/* the cgroup @fd, a copy, and @name to @evsel */
+static void evsel_take_cgroup(struct evsel *evsel, int fd, const char *name)
+{
+	evsel->cgroup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (evsel->cgroup_fd >= 0)
+		evsel->cgroup_name = xstrdup(name);
+}
+
+void trace_add_cgroups(struct trace *trace, int first_idx)
+{
+	struct evsel *evsel, *src = NULL;
+
+	/* the events from @first_idx on are the -e ones parsed again: pending's, one for one */
+	if (trace->pending && first_idx >= 0)
+		src = evlist_first(trace->pending);
+	evlist_for_each_entry(trace->evlist, evsel) {
+		if (evsel->idx < first_idx || !src)
+			continue;
+		if (src->cgroup_fd >= 0 && evsel->cgroup_fd < 0)
+			evsel_take_cgroup(evsel, src->cgroup_fd, src->cgroup_name);
+		src = src->node.next == &trace->pending->entries ? NULL :
+			list_entry(src->node.next, struct evsel, node);
+	}
+	if (trace->cgroup_fd < 0)
+		return;
+	evlist_for_each_entry(trace->evlist, evsel)
+		if (evsel->cgroup_fd < 0)
+			evsel_take_cgroup(evsel, trace->cgroup_fd, trace->cgroup_name);
 }

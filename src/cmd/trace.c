@@ -277,6 +277,7 @@ int cmd_trace(int argc, const char **argv)
 	int status;
 
 	memset(&trace, 0, sizeof(trace));
+	trace.cgroup_fd = -1;
 	u64map_init(&trace.threads);
 	trace.trace_syscalls = true;
 	const struct opt_spec options[] = {
@@ -287,7 +288,7 @@ int cmd_trace(int argc, const char **argv)
 			"event/syscall selector. use 'perf list' to list available events", trace_event_option),
 		SPEC_REFUSED_NOVAL("force", 'f', "don't complain, do it"),
 		SPEC_FN("pf", 'F', &trace, "all|maj|min", "Trace pagefaults", pf_option),
-		SPEC_REFUSED("cgroup", 'G', "name", "monitor event in cgroup name only"),
+		SPEC_FN_NONEG("cgroup", 'G', &trace, "name", "monitor event in cgroup name only", trace_cgroup_option),
 		SPEC_TEXT("input", 'i', &input, "file", "Analyze events in file"),
 		SPEC_FN("mmap-pages", 'm', &trace, "pages", "number of mmap data pages", mmap_pages_option),
 		SPEC_TEXT("output", 'o', &trace.output_name, "file", "output file name"),
@@ -330,6 +331,8 @@ int cmd_trace(int argc, const char **argv)
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return trace_record(argc, argv);
 	argc = opts_parse(argc, argv, options, trace_usage, OPTS_STOP_AT_ARG);
+	if (trace_has_cgroups(&trace) && !trace.target.system_wide)
+		opts_usage_error(trace_usage, options, "cgroup monitoring only available in system-wide mode");
 	/*
 	 * a traced program can make a million calls a second: as root (no mlock
 	 * budget) the rings are 8x perf's default so that none is lost

@@ -58,6 +58,9 @@ struct trace {
 	bool negate;
 	bool trace_syscalls;	/* false with --no-syscalls (only other events) */
 	char *event_str;	/* owned: the -e parts that are events, comma-separated */
+	struct evlist *pending;	/* owned: event_str as parsed by -e, holding their -G cgroups */
+	int cgroup_fd;		/* owned: -G before any -e event, for every event without one; -1: none */
+	char *cgroup_name;	/* owned: its name as given */
 	/* options */
 	bool summary_only, with_summary, errno_summary, failure_only, show_comm, full_time;
 	bool no_inherit, verbose;
@@ -163,6 +166,24 @@ int trace_event_option(const struct opt_spec *opt, const char *arg, int unset);
  * the selection's ids (@with_ids: raw_syscalls) and the pids left out.
  */
 char *trace_build_filter(struct trace *trace, bool with_ids);
+
+/*
+ * trace_cgroup_option - -G NAME (opt->dest: the trace): after -e events,
+ * theirs (record's rules); before any, the cgroup of every event left
+ * without one, the syscalls' too. One that can't be opened there is said
+ * and the run goes on without it, as perf does.
+ */
+int trace_cgroup_option(const struct opt_spec *opt, const char *arg, int unset);
+
+/* trace_has_cgroups - whether -G put any event in a cgroup */
+bool trace_has_cgroups(const struct trace *trace);
+
+/*
+ * trace_add_cgroups - the events of trace->evlist from index @first_idx on
+ * (-1: none) are pending's parsed again: they take its -G cgroups; then
+ * every event still without one takes the default cgroup.
+ */
+void trace_add_cgroups(struct trace *trace, int first_idx);
 
 /* trace_release - free threads and descriptions. */
 void trace_release(struct trace *trace);

@@ -192,6 +192,15 @@ static void sample_values(struct report *rep, const struct evsel *evsel,
 	}
 }
 
+struct report_kvm_sides report_kvm_sides;
+
+/* sample_is_guest - a sample of a guest's kernel or user space */
+static bool sample_is_guest(const struct perf_sample *sample)
+{
+	return sample->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	       sample->cpumode == PERF_RECORD_MISC_GUEST_USER;
+}
+
 /* report_sample - the tool callback: one sample into its event's hists */
 static int report_sample(struct tool *tool, struct session *s, const union perf_event *ev,
 			 const struct perf_sample *sample, struct evsel *evsel)
@@ -248,6 +257,8 @@ static int report_sample(struct tool *tool, struct session *s, const union perf_
 			hs.filtered = true;
 	}
 	if (f->symbols && (!loc.frame->sym || !str_in(f->symbols, loc.frame->sym->name)))
+		hs.filtered = true;
+	if (sample_is_guest(sample) ? f->hide_guest : f->hide_host)
 		hs.filtered = true;
 
 	hs.thread = loc.thread;
@@ -376,6 +387,8 @@ int report_init(struct report *rep, struct session *session, const struct hists_
 	rep->hopts = *hopts;
 	if (filter)
 		rep->filter = *filter;
+	rep->filter.hide_host |= report_kvm_sides.hide_host;
+	rep->filter.hide_guest |= report_kvm_sides.hide_guest;
 	rep->discarding = rep->filter.switch_on != NULL;
 	for (int i = 0; i < hopts->nr_keys; i++) {
 		if (hopts->keys[i] == SORT_SRCLINE || hopts->keys[i] == SORT_SRCFILE)

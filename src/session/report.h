@@ -31,7 +31,17 @@ struct report_filter {
 	bool exclude_other;	  /* -x: hide entries without a parent match */
 	struct evsel *switch_on, *switch_off; /* --switch-on/--switch-off events */
 	bool show_on_off_events;
+	bool hide_host, hide_guest; /* perf kvm: samples of that side hidden (their period counts) */
 };
+
+/*
+ * report_kvm_sides - perf kvm's --host/--guest for the report, diff or top
+ * it runs: report_init() ORs these into every filter (cmd/kvm.c sets them).
+ */
+extern struct report_kvm_sides {
+	bool hide_host, hide_guest;
+	bool guest_stats;	/* top's header has perf kvm's guest fields */
+} report_kvm_sides;
 
 struct hists_queue;
 struct tep_handle;

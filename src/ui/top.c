@@ -7,6 +7,16 @@
 
 const char *top_header_line(const struct top_stats *st, char *buf, size_t size)
 {
+	if (st->guest_stats) {
+		/* perf kvm top: the four modes, and neither lost nor drop counts */
+		snprintf(buf, size,
+			 "   PerfTop:%8.0f irqs/sec  kernel:%4.1f%% us:%4.1f%% guest kernel:%4.1f%% "
+			 "guest us:%4.1f%% exact: %4.1f%% [%s], %s",
+			 st->irqs_per_sec, st->kernel_pct, st->user_pct, st->guest_kernel_pct,
+			 st->guest_user_pct, st->exact_pct, st->event ? st->event : "",
+			 st->target ? st->target : "");
+		return buf;
+	}
 	snprintf(buf, size,
 		 "   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %llu/%llu "
 		 "drop: %llu/%llu [%s], %s",

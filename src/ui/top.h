@@ -12,6 +12,8 @@ struct top_stats {
 	double irqs_per_sec;	/* samples of the last interval per second */
 	double kernel_pct;	/* of those, kernel-mode samples (%) */
 	double exact_pct;	/* with PERF_RECORD_MISC_EXACT_IP (%) */
+	bool guest_stats;	/* perf kvm top: kernel (host), us, guest kernel, guest us */
+	double user_pct, guest_kernel_pct, guest_user_pct;
 	unsigned long long lost, lost_total; /* LOST records' counts */
 	unsigned long long drop, drop_total; /* samples not processed (always 0 here) */
 	const char *event;	/* "4000Hz cpu-clock:pppH", "100000 cycles", "cpu-clock" */

@@ -69,7 +69,7 @@ test_expect_success ROOT,TRACEFS,PERF '--max-events: the same lines as perf trac
 
 test_expect_success ROOT,TRACEFS 'options still refused say so' '
 	# (--call-graph, --max-stack, --min-stack, --kernel-syscall-graph: t7013)
-	for o in -G/x --call-graph=lbr; do
+	for o in --call-graph=lbr; do
 		test_exit_code 129 "$SONDE" trace $o -- true 2>err &&
 		test_grep "is not supported by sonde" err || exit 1
 	done &&

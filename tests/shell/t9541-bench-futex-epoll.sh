@@ -184,4 +184,29 @@ test_expect_success PERF 'breakpoint all: perf headers between benchmarks' '
 	same breakpoint all
 '
 
+# waiter_pins TOOL ARGS...: each sched_setaffinity of the run as "parent CPU"
+# (a thread pinning another: perf's main thread pins each waiter as it
+# creates it) or "self CPU" (a thread pinning itself)
+waiter_pins() {
+	# (LeakSanitizer cannot run under ptrace: off for an ASan build here)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq -e trace=sched_setaffinity "$@" 2>&1 >/dev/null </dev/null |
+		sed -n -E "s/^(\[pid +([0-9]+)\] )?sched_setaffinity\(([0-9]+), [0-9]+, \[([0-9]+)\].*/x\2 \3 \4/p" |
+		awk '{ caller = substr($1, 2); print (caller == $2 || $2 == 0 ? "self" : "parent"), $3 }'
+}
+
+if command -v strace >/dev/null; then
+	test_expect_success PERF 'futex wake: waiters born on their cpu, pinned by the main thread as perf' '
+		# a waiter that started elsewhere and moved itself made the 2-thread wake time an
+		# outlier (0.26x perf'"'"'s): the woken thread then rarely shared the waker'"'"'s cpu
+		waiter_pins "$PERF" bench -r 1 futex wake -t 2 >p &&
+		waiter_pins "$SONDE" bench -r 1 futex wake -t 2 >s &&
+		test -s p && test_cmp p s &&
+		waiter_pins "$SONDE" bench -r 1 futex requeue -t 2 >s &&
+		waiter_pins "$PERF" bench -r 1 futex requeue -t 2 >p && test_cmp p s
+	'
+else
+	test_skip 'futex wake: waiters born on their cpu, pinned by the main thread as perf' "strace not installed"
+fi
+
 test_done
