@@ -1156,12 +1156,47 @@ static const char *func_scope_name(struct disasm *d, struct func_scope *fs, u64 
 	return best->name;
 }
 
+/*
+ * The address ranges of the unit in hand, so that the next instruction
+ * stays in it without a lookup: a unit split over hot and cold text
+ * (DW_AT_ranges) keeps its function walk too.
+ */
+struct cu_ranges {
+	u64 *ranges; /* lo, hi pairs */
+	size_t nr, alloc;
+};
+
+static void cu_ranges_set(struct cu_ranges *cr, Dwarf_Die *cu)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	cr->nr = 0;
+	while ((off = dwarf_ranges(cu, off, &base, &lo, &hi)) > 0) {
+		if (cr->nr == cr->alloc) {
+			cr->alloc = cr->alloc ? 2 * cr->alloc : 8;
+			cr->ranges = xrealloc(cr->ranges, 2 * cr->alloc * sizeof(u64));
+		}
+		cr->ranges[2 * cr->nr] = lo;
+		cr->ranges[2 * cr->nr + 1] = hi;
+		cr->nr++;
+	}
+}
+
+static bool cu_ranges_has(const struct cu_ranges *cr, u64 addr)
+{
+	for (size_t i = 0; i < cr->nr; i++)
+		if (addr >= cr->ranges[2 * i] && addr < cr->ranges[2 * i + 1])
+			return true;
+	return false;
+}
+
 int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 {
 	Dwarf *dw = get_dwarf(d);
 	Dwarf_Die cu;
 	bool have_cu = false, any = false, is_asm = false;
-	u64 cu_lo = 0, cu_hi = 0;
+	struct cu_ranges cr = { 0 };
 	struct func_scope fs = { 0 };
 
 	if (!dw) {
@@ -1184,9 +1219,7 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 		unsigned int discr = 0;
 		const char *f;
 
-		if (!have_cu || in->addr < cu_lo || in->addr >= cu_hi) {
-			Dwarf_Addr lo, hi;
-
+		if (!have_cu || !cu_ranges_has(&cr, in->addr)) {
 			have_cu = dwarf_addrdie(dw, in->addr, &cu) != NULL;
 			if (!have_cu) {
 				/* code no unit covers (crt's _init): the symbol table's name */
@@ -1194,12 +1227,7 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 				in->symfile = symtab_file(d, in->addr);
 				continue;
 			}
-			if (!dwarf_lowpc(&cu, &lo) && !dwarf_highpc(&cu, &hi)) {
-				cu_lo = lo;
-				cu_hi = hi;
-			} else {
-				cu_lo = cu_hi = 0;
-			}
+			cu_ranges_set(&cr, &cu);
 			is_asm = dwarf_srclang(&cu) == DW_LANG_Mips_Assembler;
 			fs.valid = false;
 		}
@@ -1242,6 +1270,7 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 	}
 	free(fs.ranges);
 	free(fs.inl);
+	free(cr.ranges);
 	return any ? 0 : -ENOENT;
 }
 
