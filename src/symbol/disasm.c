@@ -8,6 +8,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "symbol/demangle.h"
+#include "symbol/dwarf-lazy.h"
 #include "symbol/kcore.h"
 #include "symbol/srcline.h"
 
@@ -61,6 +62,7 @@ struct disasm {
 	char *debug_path;
 	int dw_fd;
 	Dwarf *dw;
+	struct dwarf_lazy *dl; /* @dw's file with compressed DWARF, or NULL */
 	bool dw_tried;
 	bool intel;	      /* -M intel: objdump's Intel syntax */
 	struct strpool names; /* file paths and function texts */
@@ -618,7 +620,9 @@ void disasm_close(struct disasm *d)
 		elf_end(d->elf);
 	if (d->fd >= 0)
 		close(d->fd);
-	if (d->dw)
+	if (d->dl)
+		dwarf_lazy_close(d->dl);
+	else if (d->dw)
 		dwarf_end(d->dw);
 	if (d->dw_fd >= 0)
 		close(d->dw_fd);
@@ -921,7 +925,9 @@ static Dwarf *get_dwarf(struct disasm *d)
 	if (d->debug_path) {
 		d->dw_fd = open(d->debug_path, O_RDONLY | O_CLOEXEC);
 		if (d->dw_fd >= 0) {
-			d->dw = dwarf_begin(d->dw_fd, DWARF_C_READ);
+			/* one symbol's lines need one unit: not libdw's inflating of them all */
+			d->dl = dwarf_lazy_open(d->dw_fd);
+			d->dw = d->dl ? dwarf_lazy_dwarf(d->dl) : dwarf_begin(d->dw_fd, DWARF_C_READ);
 			if (!d->dw) {
 				close(d->dw_fd);
 				d->dw_fd = -1;
@@ -1220,7 +1226,8 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 		const char *f;
 
 		if (!have_cu || !cu_ranges_has(&cr, in->addr)) {
-			have_cu = dwarf_addrdie(dw, in->addr, &cu) != NULL;
+			have_cu = (d->dl ? dwarf_lazy_addrdie(d->dl, in->addr, &cu)
+					 : dwarf_addrdie(dw, in->addr, &cu)) != NULL;
 			if (!have_cu) {
 				/* code no unit covers (crt's _init): the symbol table's name */
 				in->func = asm_func_text(d, in->addr);
