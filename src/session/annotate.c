@@ -176,6 +176,34 @@ static bool kernel_may_match(struct annotate_hists *ah, struct session *s)
 	return found;
 }
 
+/*
+ * With a symbol named, whether a sample's symbol has the name is asked
+ * once per symbol while it stays in this small cache (keyed by the
+ * symbol's address), not with a strcmp() and a set insertion per sample.
+ */
+#define NAME_HIT_BITS 10
+
+struct annotate_name_hit {
+	const struct symbol *sym;
+	bool match;
+};
+
+static bool name_matches(struct annotate_hists *ah, const struct symbol *sym)
+{
+	struct annotate_name_hit *h;
+
+	if (!ah->name_hits)
+		ah->name_hits = xcalloc((size_t)1 << NAME_HIT_BITS, sizeof(*ah->name_hits));
+	h = &ah->name_hits[((uintptr_t)sym * 0x9e3779b97f4a7c15ULL) >> (64 - NAME_HIT_BITS)];
+	if (h->sym != sym) {
+		h->sym = sym;
+		h->match = !strcmp(sym->name, ah->filter.symbol);
+		if (!h->match)
+			u64map_set(&ah->dropped, (u64)(uintptr_t)sym, (void *)sym);
+	}
+	return h->match;
+}
+
 /* collect_sample - the tool callback: the sample's symbol and address */
 static int collect_sample(struct tool *tool, struct session *s, const union perf_event *ev,
 			  const struct perf_sample *sample, struct evsel *evsel)
@@ -200,11 +228,8 @@ static int collect_sample(struct tool *tool, struct session *s, const union perf
 	/* perf's totals (the "global" percentages) count the samples its filters keep */
 	if (!dso_matches(resolved_frame_dso(rf), ah->filter.dso))
 		return 0;
-	if (ah->filter.symbol && (!sym || strcmp(sym->name, ah->filter.symbol))) {
-		if (sym)
-			u64map_set(&ah->dropped, (u64)(uintptr_t)sym, (void *)sym);
+	if (ah->filter.symbol && (!sym || !name_matches(ah, sym)))
 		return 0;
-	}
 	ah->total_hits[idx]++;
 	ah->total_period[idx] += period;
 	if (!sym || rf->frame->inlined)
@@ -239,6 +264,7 @@ void annotate_hists_release(struct annotate_hists *ah)
 	free(ah->syms);
 	u64map_release(&ah->by_key);
 	u64map_release(&ah->dropped);
+	free(ah->name_hits);
 	resolver_release(&ah->res);
 	free(ah->total_hits);
 	free(ah->total_period);

@@ -76,6 +76,8 @@ struct annotate_hists {
 	struct u64map dropped;	  /* with a symbol named: the symbols (pointers) whose samples
 				     the name dropped, for perf's browser, which then finds
 				     no branch target in them */
+	struct annotate_name_hit *name_hits; /* owned, with a symbol named: the name's
+						verdict for recent symbols */
 };
 
 /* annotate_hists_init - an empty collector for @session's events; @filter copied (may be NULL) */
