@@ -37,6 +37,8 @@ static struct annotate_sym *sym_findnew(struct annotate_hists *ah, const struct 
 	}
 	ah->syms[ah->nr_syms++] = as;
 	u64map_set(&ah->by_key, key, (void *)(uintptr_t)ah->nr_syms);
+	if (ah->nr_syms == 1 && ah->filter.symbol && ah->first_kept)
+		ah->first_kept(ah, as, ah->first_kept_arg);
 	return as;
 }
 
@@ -156,19 +158,31 @@ static bool kernel_may_match(struct annotate_hists *ah, struct session *s)
 	}
 	f = fopen(file, "r");
 	if (f) {
-		char tmp[65536];
-		size_t got, alloc = 0;
+		struct stat st;
+		void *map = MAP_FAILED;
 
-		while ((got = fread(tmp, 1, sizeof(tmp), f)) > 0) {
-			if (len + got > alloc) {
-				alloc = 2 * (len + got);
-				buf = xrealloc(buf, alloc);
+		/* a copy on disk maps as it is; /proc/kallsyms has to be read */
+		if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+			map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+		if (map != MAP_FAILED) {
+			len = (size_t)st.st_size;
+			found = text_has_symbol(map, len, ah->filter.symbol);
+			munmap(map, len);
+		} else {
+			char tmp[65536];
+			size_t got, alloc = 0;
+
+			while ((got = fread(tmp, 1, sizeof(tmp), f)) > 0) {
+				if (len + got > alloc) {
+					alloc = 2 * (len + got);
+					buf = xrealloc(buf, alloc);
+				}
+				memcpy(buf + len, tmp, got);
+				len += got;
 			}
-			memcpy(buf + len, tmp, got);
-			len += got;
+			found = len ? text_has_symbol(buf, len, ah->filter.symbol) : true;
 		}
 		fclose(f);
-		found = len ? text_has_symbol(buf, len, ah->filter.symbol) : true;
 	}
 	free(buf);
 	strbuf_release(&path);

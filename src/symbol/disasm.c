@@ -58,6 +58,8 @@ struct disasm {
 	size_t nr_syms, alloc_syms;
 	struct dsym *fsyms; /* the same for the -l function names (may be @syms) */
 	size_t nr_fsyms;
+	ssize_t *elf_below; /* made on first use: elf_below[i], the last ELF table symbol of
+			       fsyms[0..i], -1 for none */
 	csh cs;
 	char *debug_path;
 	int dw_fd;
@@ -627,6 +629,7 @@ void disasm_close(struct disasm *d)
 	if (d->dw_fd >= 0)
 		close(d->dw_fd);
 	free(d->debug_path);
+	free(d->elf_below);
 	u64map_for_each(&d->files, free_srcfile, NULL);
 	u64map_release(&d->files);
 	strpool_release(&d->names);
@@ -988,14 +991,21 @@ static const char *asm_func_text(struct disasm *d, u64 addr)
 	const char *r;
 
 	/* objdump's synthetic names (f@plt, GOT slots) are not in the table */
-	while (sym) {
-		const struct dsym *o;
+	if (sym) {
+		const struct dsym *last = sym;
+		ssize_t j;
 
-		for (o = sym; o < d->fsyms + d->nr_fsyms && o->addr == sym->addr && !o->is_elf; o++)
-			;
-		if (o < d->fsyms + d->nr_fsyms && o->addr == sym->addr)
-			break;
-		sym = sym > d->fsyms ? sym_at_or_below(d, sym->addr - 1) : NULL;
+		if (!d->elf_below) {
+			d->elf_below = xmalloc(d->nr_fsyms * sizeof(*d->elf_below));
+			for (size_t i = 0; i < d->nr_fsyms; i++)
+				d->elf_below[i] = d->fsyms[i].is_elf ? (ssize_t)i
+					       : i ? d->elf_below[i - 1] : -1;
+		}
+		/* the nearest address at or below with a table symbol: its first name */
+		while (last + 1 < d->fsyms + d->nr_fsyms && last[1].addr == sym->addr)
+			last++;
+		j = d->elf_below[last - d->fsyms];
+		sym = j < 0 ? NULL : sym_at_or_below(d, d->fsyms[j].addr);
 	}
 	if (!sym || !sec || sym->addr < sec->addr || sym->addr >= sec->addr + sec->size)
 		return NULL;
@@ -1279,6 +1289,14 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 	free(fs.inl);
 	free(cr.ranges);
 	return any ? 0 : -ENOENT;
+}
+
+void disasm_warm_lines(struct disasm *d, u64 addr)
+{
+	Dwarf_Die cu;
+
+	if (get_dwarf(d) && d->dl)
+		dwarf_lazy_addrdie(d->dl, addr, &cu);
 }
 
 static struct srcfile *srcfile_get(struct disasm *d, const char *file)
