@@ -258,6 +258,7 @@ void annotate_hists_init(struct annotate_hists *ah, struct session *session,
 	memset(ah, 0, sizeof(*ah));
 	ah->tool.sample = collect_sample;
 	ah->tool.ordered = true;
+	ah->tool.two_threads = true;
 	if (filter)
 		ah->filter = *filter;
 	resolver_init(&ah->res, &session->machine, NULL);
