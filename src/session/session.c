@@ -303,6 +303,8 @@ struct session_pipe {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct pipe_batch slots[PIPE_SLOTS];
+	const union perf_event *pub_low[PIPE_SLOTS]; /* the reader's copy of each handed
+							batch's low */
 	u64 published, consumed; /* batches handed over, batches delivered */
 	bool done, stop;	 /* the reader is through; the deliverer stopped */
 	int ret;		 /* the reader's result */
@@ -366,38 +368,43 @@ static int pipe_collect(void *arg, const union perf_event *ev, u64 time,
 }
 
 /*
- * the reader keeps the pages of what is queued and of the batches not yet
- * delivered; hand the filled batch over (at @last, even an empty one)
+ * hand the filled batch over when it is big enough (at @last, even an
+ * empty one); the reader keeps the pages of what is queued, of the batch
+ * filling and of the batches not yet delivered. False: the deliverer stopped.
  */
 static bool pipe_publish(struct session_pipe *p, bool last)
 {
 	const union perf_event *hold = ordered_events_oldest_kept(p->s->oq);
+	struct pipe_batch *b = pipe_filling(p);
 	bool stop;
+	u64 consumed;
 
-	if (!last && pipe_filling(p)->nr < PIPE_BATCH) {
-		if (hold || pipe_filling(p)->low)
-			data_reader_hold(p->s->reader, hold && (!pipe_filling(p)->low ||
-								hold < pipe_filling(p)->low)
-							      ? hold : pipe_filling(p)->low);
-		return true;
-	}
 	pthread_mutex_lock(&p->lock);
-	p->published++;
-	p->done = last;
-	pthread_cond_broadcast(&p->cond);
-	/* the next slot to fill must be delivered and emptied */
-	while (!p->stop && p->published - p->consumed >= PIPE_SLOTS)
-		pthread_cond_wait(&p->cond, &p->lock);
-	for (u64 i = p->consumed; i < p->published; i++) {
-		const union perf_event *low = p->slots[i % PIPE_SLOTS].low;
+	if (last || b->nr >= PIPE_BATCH) {
+		p->pub_low[p->published % PIPE_SLOTS] = b->low;
+		p->published++;
+		p->done = last;
+		pthread_cond_broadcast(&p->cond);
+		/* the next slot to fill must be delivered and emptied */
+		while (!p->stop && p->published - p->consumed >= PIPE_SLOTS)
+			pthread_cond_wait(&p->cond, &p->lock);
+		b = NULL;
+	}
+	consumed = p->consumed;
+	stop = p->stop;
+	pthread_mutex_unlock(&p->lock);
+	if (last)
+		return !stop;
+	/* pub_low is the reader's own: no lock needed to read it */
+	for (u64 i = consumed; i < p->published; i++) {
+		const union perf_event *low = p->pub_low[i % PIPE_SLOTS];
 
 		if (low && (!hold || low < hold))
 			hold = low;
 	}
-	stop = p->stop;
-	pthread_mutex_unlock(&p->lock);
-	if (!last)
-		data_reader_hold(p->s->reader, hold);
+	if (b && b->low && (!hold || b->low < hold))
+		hold = b->low;
+	data_reader_hold(p->s->reader, hold);
 	return !stop;
 }
 
