@@ -6,6 +6,7 @@
 #include "symbol/kcore.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,74 @@ struct disasm *annotate_sym_disasm(struct u64map *cache, const struct annotate_s
 struct disasm *annotate_dso_disasm(struct u64map *cache, struct dso *dso, bool source, bool intel)
 {
 	return get_disasm(cache, dso, source, intel)->d;
+}
+
+struct annotate_prefetch {
+	pthread_t th;
+	u64 dso_id;
+	char *path, *symbol_path;
+	const struct symtab *plt;
+	bool runtime_labels, intel;
+	u64 addr;
+	struct disasm *d;
+	int err;
+};
+
+static void *prefetch_main(void *arg)
+{
+	struct annotate_prefetch *pf = arg;
+
+	pf->d = disasm_open(pf->path, pf->symbol_path, pf->plt, pf->runtime_labels, &pf->err);
+	if (pf->d && pf->intel)
+		disasm_set_intel(pf->d, true);
+	if (pf->d)
+		disasm_warm_lines(pf->d, pf->addr);
+	return NULL;
+}
+
+struct annotate_prefetch *annotate_prefetch_start(const struct annotate_sym *as, bool source,
+						 bool intel)
+{
+	const struct symsrc *ss = as->dso->ss;
+	struct annotate_prefetch *pf;
+
+	if (as->dso->is_kernel || !ss || !ss->path)
+		return NULL;
+	pf = xcalloc(1, sizeof(*pf));
+	pf->dso_id = as->dso->id;
+	pf->path = xstrdup(ss->path);
+	pf->symbol_path = ss->symbol_path ? xstrdup(ss->symbol_path) : NULL;
+	pf->plt = &ss->symtab;
+	pf->runtime_labels = !source;
+	pf->intel = intel;
+	pf->addr = as->sym->start;
+	if (pthread_create(&pf->th, NULL, prefetch_main, pf)) {
+		free(pf->path);
+		free(pf->symbol_path);
+		free(pf);
+		return NULL;
+	}
+	return pf;
+}
+
+void annotate_prefetch_finish(struct annotate_prefetch *pf, struct u64map *cache)
+{
+	struct dso_disasm *dd;
+
+	if (!pf)
+		return;
+	pthread_join(pf->th, NULL);
+	if (u64map_find(cache, pf->dso_id)) {
+		disasm_close(pf->d);
+	} else {
+		dd = xcalloc(1, sizeof(*dd));
+		dd->d = pf->d;
+		dd->err = pf->err;
+		u64map_set(cache, pf->dso_id, dd);
+	}
+	free(pf->path);
+	free(pf->symbol_path);
+	free(pf);
 }
 
 static int free_dd(uint64_t key, void *val, void *arg)

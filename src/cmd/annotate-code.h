@@ -35,4 +35,22 @@ struct disasm *annotate_dso_disasm(struct u64map *cache, struct dso *dso, bool s
 /* annotate_disasm_cache_release - close every disassembler of @cache and release it */
 void annotate_disasm_cache_release(struct u64map *cache);
 
+/*
+ * struct annotate_prefetch - a dso's disassembler opened on a second
+ * thread (its symbols, its DWARF, the unit of one symbol inflated) while
+ * the main one still reads the samples: annotating one symbol waits for
+ * neither in turn. The result is what annotate_sym_disasm() would open.
+ */
+struct annotate_prefetch;
+
+/*
+ * annotate_prefetch_start - start opening @as's dso's disassembler as
+ * annotate_sym_disasm(@source, @intel) would (a user-space dso with a file
+ * only). NULL when nothing was started.
+ */
+struct annotate_prefetch *annotate_prefetch_start(const struct annotate_sym *as, bool source,
+						 bool intel);
+/* annotate_prefetch_finish - wait for @pf, put its disassembler in @cache, free @pf (NULL: none) */
+void annotate_prefetch_finish(struct annotate_prefetch *pf, struct u64map *cache);
+
 #endif

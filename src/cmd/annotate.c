@@ -412,6 +412,20 @@ static int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64
 	return 1;
 }
 
+/* struct prefetch_ctx - the second thread opening the named symbol's code */
+struct prefetch_ctx {
+	const struct annotate_print_opts *po;
+	struct annotate_prefetch *pf;
+};
+
+static void first_kept(struct annotate_hists *ah, const struct annotate_sym *as, void *arg)
+{
+	struct prefetch_ctx *pc = arg;
+
+	(void)ah;
+	pc->pf = annotate_prefetch_start(as, pc->po->source, pc->po->intel);
+}
+
 int cmd_annotate(int argc, const char **argv)
 {
 	struct annotate_opts o = { .source = true, .demangle = true };
@@ -468,6 +482,7 @@ int cmd_annotate(int argc, const char **argv)
 	struct data_reader *r;
 	struct session *s;
 	struct u64map cache;
+	struct prefetch_ctx pc = { 0 };
 	bool kernel_said = false, use_tui;
 	char title[512] = "", kcore_dir[PATH_MAX];
 	double limit = 0;
@@ -534,12 +549,22 @@ int cmd_annotate(int argc, const char **argv)
 	sopts.kcore_dir = data_kcore_dir(r, kcore_dir, sizeof(kcore_dir));
 	s = session_new(r, &mopts);
 	annotate_hists_init(&ah, s, &filter);
-	if (annotate_collect(&ah, s, &err) < 0) {
+	if (!use_tui) {
+		/* one symbol named: its code is opened while the samples are read */
+		ah.first_kept = first_kept;
+		ah.first_kept_arg = &pc;
+	}
+	pc.po = &po;
+	ret = annotate_collect(&ah, s, &err);
+	u64map_init(&cache);
+	annotate_prefetch_finish(pc.pf, &cache);
+	if (ret < 0) {
+		annotate_disasm_cache_release(&cache);
 		data_error_print(data_reader_path(s->reader), &err);
 		ret = 255;
 		goto out;
 	}
-	u64map_init(&cache);
+	ret = 0;
 	if (use_tui) {
 		ret = annotate_tui(s, &ah, &cache, &po, limit, o.quiet, o.input);
 		annotate_disasm_cache_release(&cache);

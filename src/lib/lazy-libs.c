@@ -15,18 +15,31 @@
 #include <elfutils/debuginfod.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 
-/* lazy_sym - the symbol @name of library @soname (dlopen'ed once), or NULL. */
+/*
+ * lazy_sym - the symbol @name of library @soname (dlopen'ed once), or NULL.
+ * Safe from two threads (annotate opens a disassembler on a second one).
+ */
 static void *lazy_sym(void **handle, int *state, const char *soname, const char *name)
 {
-	if (*state == 0) {
-		*handle = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
-		*state = *handle ? 1 : -1;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	int st = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+
+	if (st == 0) {
+		pthread_mutex_lock(&lock);
+		st = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+		if (st == 0) {
+			*handle = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
+			st = *handle ? 1 : -1;
+			__atomic_store_n(state, st, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&lock);
 	}
-	return *state > 0 ? dlsym(*handle, name) : NULL;
+	return st > 0 ? dlsym(*handle, name) : NULL;
 }
 
 /* ---- libdebuginfod ---- */

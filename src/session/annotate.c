@@ -37,6 +37,8 @@ static struct annotate_sym *sym_findnew(struct annotate_hists *ah, const struct 
 	}
 	ah->syms[ah->nr_syms++] = as;
 	u64map_set(&ah->by_key, key, (void *)(uintptr_t)ah->nr_syms);
+	if (ah->nr_syms == 1 && ah->filter.symbol && ah->first_kept)
+		ah->first_kept(ah, as, ah->first_kept_arg);
 	return as;
 }
 
@@ -156,24 +158,64 @@ static bool kernel_may_match(struct annotate_hists *ah, struct session *s)
 	}
 	f = fopen(file, "r");
 	if (f) {
-		char tmp[65536];
-		size_t got, alloc = 0;
+		struct stat st;
+		void *map = MAP_FAILED;
 
-		while ((got = fread(tmp, 1, sizeof(tmp), f)) > 0) {
-			if (len + got > alloc) {
-				alloc = 2 * (len + got);
-				buf = xrealloc(buf, alloc);
+		/* a copy on disk maps as it is; /proc/kallsyms has to be read */
+		if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+			map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+		if (map != MAP_FAILED) {
+			len = (size_t)st.st_size;
+			found = text_has_symbol(map, len, ah->filter.symbol);
+			munmap(map, len);
+		} else {
+			char tmp[65536];
+			size_t got, alloc = 0;
+
+			while ((got = fread(tmp, 1, sizeof(tmp), f)) > 0) {
+				if (len + got > alloc) {
+					alloc = 2 * (len + got);
+					buf = xrealloc(buf, alloc);
+				}
+				memcpy(buf + len, tmp, got);
+				len += got;
 			}
-			memcpy(buf + len, tmp, got);
-			len += got;
+			found = len ? text_has_symbol(buf, len, ah->filter.symbol) : true;
 		}
 		fclose(f);
-		found = len ? text_has_symbol(buf, len, ah->filter.symbol) : true;
 	}
 	free(buf);
 	strbuf_release(&path);
 	ah->kernel_state = found ? 1 : -1;
 	return found;
+}
+
+/*
+ * With a symbol named, whether a sample's symbol has the name is asked
+ * once per symbol while it stays in this small cache (keyed by the
+ * symbol's address), not with a strcmp() and a set insertion per sample.
+ */
+#define NAME_HIT_BITS 10
+
+struct annotate_name_hit {
+	const struct symbol *sym;
+	bool match;
+};
+
+static bool name_matches(struct annotate_hists *ah, const struct symbol *sym)
+{
+	struct annotate_name_hit *h;
+
+	if (!ah->name_hits)
+		ah->name_hits = xcalloc((size_t)1 << NAME_HIT_BITS, sizeof(*ah->name_hits));
+	h = &ah->name_hits[((uintptr_t)sym * 0x9e3779b97f4a7c15ULL) >> (64 - NAME_HIT_BITS)];
+	if (h->sym != sym) {
+		h->sym = sym;
+		h->match = !strcmp(sym->name, ah->filter.symbol);
+		if (!h->match)
+			u64map_set(&ah->dropped, (u64)(uintptr_t)sym, (void *)sym);
+	}
+	return h->match;
 }
 
 /* collect_sample - the tool callback: the sample's symbol and address */
@@ -200,11 +242,8 @@ static int collect_sample(struct tool *tool, struct session *s, const union perf
 	/* perf's totals (the "global" percentages) count the samples its filters keep */
 	if (!dso_matches(resolved_frame_dso(rf), ah->filter.dso))
 		return 0;
-	if (ah->filter.symbol && (!sym || strcmp(sym->name, ah->filter.symbol))) {
-		if (sym)
-			u64map_set(&ah->dropped, (u64)(uintptr_t)sym, (void *)sym);
+	if (ah->filter.symbol && (!sym || !name_matches(ah, sym)))
 		return 0;
-	}
 	ah->total_hits[idx]++;
 	ah->total_period[idx] += period;
 	if (!sym || rf->frame->inlined)
@@ -219,6 +258,7 @@ void annotate_hists_init(struct annotate_hists *ah, struct session *session,
 	memset(ah, 0, sizeof(*ah));
 	ah->tool.sample = collect_sample;
 	ah->tool.ordered = true;
+	ah->tool.two_threads = true;
 	if (filter)
 		ah->filter = *filter;
 	resolver_init(&ah->res, &session->machine, NULL);
@@ -239,6 +279,7 @@ void annotate_hists_release(struct annotate_hists *ah)
 	free(ah->syms);
 	u64map_release(&ah->by_key);
 	u64map_release(&ah->dropped);
+	free(ah->name_hits);
 	resolver_release(&ah->res);
 	free(ah->total_hits);
 	free(ah->total_period);

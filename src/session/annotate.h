@@ -76,6 +76,15 @@ struct annotate_hists {
 	struct u64map dropped;	  /* with a symbol named: the symbols (pointers) whose samples
 				     the name dropped, for perf's browser, which then finds
 				     no branch target in them */
+	struct annotate_name_hit *name_hits; /* owned, with a symbol named: the name's
+						verdict for recent symbols */
+	/*
+	 * with a symbol named, called with the first symbol the name keeps,
+	 * while the samples are still being read (annotate opens its code
+	 * then, on a second thread); NULL for none
+	 */
+	void (*first_kept)(struct annotate_hists *ah, const struct annotate_sym *as, void *arg);
+	void *first_kept_arg;
 };
 
 /* annotate_hists_init - an empty collector for @session's events; @filter copied (may be NULL) */

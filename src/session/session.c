@@ -11,6 +11,7 @@
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -274,6 +275,242 @@ int session_mark_hit(struct tool *tool, struct session *session, const union per
 	return 0;
 }
 
+/*
+ * ---- two threads: one reads and orders, the other delivers ----
+ *
+ * The reader thread does what session_process() does up to delivery and
+ * appends each record it would deliver to a batch; the calling thread
+ * delivers the batches in turn. Records in the file's mapping are passed
+ * as they are (their pages are held until delivered), others are copied,
+ * as the reader reuses their buffer. Only for a seekable file with one
+ * event and timestamps at fixed places: the reader thread then never
+ * parses a sample (the reader's id cache is the delivering thread's).
+ */
+#define PIPE_SLOTS 3
+#define PIPE_BATCH 4096
+
+struct pipe_batch {
+	const union perf_event **evs;
+	size_t nr, alloc;
+	void **copies; /* owned: the records not in the mapping */
+	size_t nr_copies, alloc_copies;
+	const union perf_event *low; /* the lowest record in the mapping, or NULL */
+};
+
+struct session_pipe {
+	struct session *s;
+	pthread_t th;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pipe_batch slots[PIPE_SLOTS];
+	const union perf_event *pub_low[PIPE_SLOTS]; /* the reader's copy of each handed
+							batch's low */
+	u64 published, consumed; /* batches handed over, batches delivered */
+	bool done, stop;	 /* the reader is through; the deliverer stopped */
+	int ret;		 /* the reader's result */
+	struct data_error *err;
+};
+
+static bool pipe_possible(const struct session *s, const struct tool *tool)
+{
+	const struct perf_header *h = data_reader_header(s->reader);
+
+	/* every record in the mapping: none compressed, swapped, or in another file */
+	return tool->two_threads && tool->ordered && tool->sample && !tool->other &&
+	       !tool->read && !tool->event && !tool->progress && s->evlist &&
+	       s->evlist->nr_entries == 1 && !data_reader_is_pipe(s->reader) &&
+	       !data_reader_is_dir(s->reader) && h && !h->needs_swap &&
+	       !perf_header_has_feat(h, HEADER_COMPRESSED) && s->sample_time_off > 0 &&
+	       s->trailer_time_off > 0;
+}
+
+/* the timestamp at its fixed place, 0 when the record does not have it there */
+static u64 pipe_record_time(const struct session *s, const union perf_event *ev)
+{
+	u64 t = 0;
+
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		if ((int)ev->header.size >= s->sample_time_off + 8)
+			memcpy(&t, (const char *)ev + s->sample_time_off, 8);
+	} else if (ev->header.size >= sizeof(ev->header) + (unsigned)s->trailer_time_off) {
+		memcpy(&t, (const char *)ev + ev->header.size - s->trailer_time_off, 8);
+	}
+	return t;
+}
+
+static struct pipe_batch *pipe_filling(struct session_pipe *p)
+{
+	return &p->slots[p->published % PIPE_SLOTS];
+}
+
+static void batch_add(struct session_pipe *p, const union perf_event *ev)
+{
+	struct pipe_batch *b = pipe_filling(p);
+
+	b->evs = xgrow(b->evs, b->nr + 1, &b->alloc, sizeof(*b->evs));
+	b->evs[b->nr++] = ev;
+	if (data_reader_record_kept(p->s->reader, ev)) {
+		if (!b->low || ev < b->low)
+			b->low = ev;
+	} else {
+		/* a copy made at reading: the batch frees it once delivered */
+		b->copies = xgrow(b->copies, b->nr_copies + 1, &b->alloc_copies, sizeof(*b->copies));
+		b->copies[b->nr_copies++] = (void *)ev;
+	}
+}
+
+static int pipe_collect(void *arg, const union perf_event *ev, u64 time,
+			const struct record_pos *pos)
+{
+	(void)time, (void)pos;
+	batch_add(arg, ev);
+	return 0;
+}
+
+/*
+ * hand the filled batch over when it is big enough (at @last, even an
+ * empty one); the reader keeps the pages of what is queued, of the batch
+ * filling and of the batches not yet delivered. False: the deliverer stopped.
+ */
+static bool pipe_publish(struct session_pipe *p, bool last)
+{
+	const union perf_event *hold = ordered_events_oldest_kept(p->s->oq);
+	struct pipe_batch *b = pipe_filling(p);
+	bool stop;
+	u64 consumed;
+
+	pthread_mutex_lock(&p->lock);
+	if (last || b->nr >= PIPE_BATCH) {
+		p->pub_low[p->published % PIPE_SLOTS] = b->low;
+		p->published++;
+		p->done = last;
+		pthread_cond_broadcast(&p->cond);
+		/* the next slot to fill must be delivered and emptied */
+		while (!p->stop && p->published - p->consumed >= PIPE_SLOTS)
+			pthread_cond_wait(&p->cond, &p->lock);
+		b = NULL;
+	}
+	consumed = p->consumed;
+	stop = p->stop;
+	pthread_mutex_unlock(&p->lock);
+	if (last)
+		return !stop;
+	/* pub_low is the reader's own: no lock needed to read it */
+	for (u64 i = consumed; i < p->published; i++) {
+		const union perf_event *low = p->pub_low[i % PIPE_SLOTS];
+
+		if (low && (!hold || low < hold))
+			hold = low;
+	}
+	if (b && b->low && (!hold || b->low < hold))
+		hold = b->low;
+	data_reader_hold(p->s->reader, hold);
+	return !stop;
+}
+
+static void *pipe_reader_main(void *arg)
+{
+	struct session_pipe *p = arg;
+	struct session *s = p->s;
+	union perf_event *ev;
+	u64 offset;
+	int ret;
+
+	while ((ret = data_reader_next(s->reader, &ev, &offset, p->err)) > 0) {
+		u32 type = ev->header.type;
+		bool kept = data_reader_record_kept(s->reader, ev);
+		u64 t;
+
+		if (type < PERF_RECORD_HEADER_MAX)
+			s->stats.nr_events[type]++;
+		if (type >= PERF_RECORD_USER_TYPE_START) {
+			if (type == PERF_RECORD_FINISHED_ROUND) {
+				ordered_events_flush(s->oq, s->next_flush, false, pipe_collect, p);
+				s->next_flush = ordered_events_max_time(s->oq);
+				if (!pipe_publish(p, false))
+					break;
+			}
+			continue;
+		}
+		if (!kept)
+			ev = xmemdup(ev, ev->header.size);
+		t = pipe_record_time(s, ev);
+		if (!t) {
+			batch_add(p, ev);
+			continue;
+		}
+		if (t < ordered_events_last_delivered(s->oq))
+			s->stats.nr_unordered++;
+		ordered_events_queue_kept(s->oq, ev, t);
+		if (ordered_events_over_limit(s->oq)) {
+			ordered_events_flush_half(s->oq, pipe_collect, p);
+			if (!pipe_publish(p, false))
+				break;
+		}
+	}
+	p->ret = ret;
+	ordered_events_flush(s->oq, 0, true, pipe_collect, p);
+	pipe_publish(p, true);
+	return NULL;
+}
+
+static void batch_empty(struct pipe_batch *b)
+{
+	for (size_t i = 0; i < b->nr_copies; i++)
+		free(b->copies[i]);
+	b->nr = b->nr_copies = 0;
+	b->low = NULL;
+}
+
+static int session_process_two(struct session *s, struct tool *tool, struct data_error *err)
+{
+	struct session_pipe p = { .s = s, .err = err };
+	struct record_pos pos = { 0, ~0ULL, NULL };
+	int ret = 0;
+
+	s->oq = ordered_events_new(SESSION_QUEUE_BYTES, false);
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	if (pthread_create(&p.th, NULL, pipe_reader_main, &p)) {
+		pthread_cond_destroy(&p.cond);
+		pthread_mutex_destroy(&p.lock);
+		return -EAGAIN;
+	}
+	for (;;) {
+		struct pipe_batch *b;
+		bool last;
+
+		pthread_mutex_lock(&p.lock);
+		while (p.consumed == p.published)
+			pthread_cond_wait(&p.cond, &p.lock);
+		b = &p.slots[p.consumed % PIPE_SLOTS];
+		last = p.done && p.consumed + 1 == p.published;
+		pthread_mutex_unlock(&p.lock);
+		for (size_t i = 0; i < b->nr && !ret; i++)
+			ret = deliver(s, tool, b->evs[i], &pos);
+		batch_empty(b);
+		pthread_mutex_lock(&p.lock);
+		p.consumed++;
+		p.stop = ret != 0;
+		pthread_cond_broadcast(&p.cond);
+		pthread_mutex_unlock(&p.lock);
+		if (last || ret)
+			break;
+	}
+	pthread_join(p.th, NULL);
+	/* after a stop, what the reader handed over undelivered is dropped */
+	for (int i = 0; i < PIPE_SLOTS; i++) {
+		batch_empty(&p.slots[i]);
+		free(p.slots[i].evs);
+		free(p.slots[i].copies);
+	}
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
+	if (ret)
+		return ret;
+	return p.ret < 0 ? p.ret : 0;
+}
+
 int session_process(struct session *s, struct tool *tool, struct data_error *err)
 {
 	struct delivery d = { s, tool };
@@ -283,6 +520,8 @@ int session_process(struct session *s, struct tool *tool, struct data_error *err
 	u64 offset, nr = 0;
 	int ret;
 
+	if (!s->oq && pipe_possible(s, tool))
+		return session_process_two(s, tool, err);
 	if (tool->ordered && !s->oq)
 		s->oq = ordered_events_new(SESSION_QUEUE_BYTES, want_pos);
 	while ((ret = data_reader_next(s->reader, &ev, &offset, err)) > 0) {

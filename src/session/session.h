@@ -42,6 +42,12 @@ struct tool {
 	int (*event)(struct tool *tool, struct session *session, const union perf_event *ev,
 		     const struct record_pos *pos);
 	bool ordered;	/* deliver in timestamp order (perf's default for report) */
+	/*
+	 * with @ordered and only @sample: the file may be read and ordered on
+	 * a second thread while this one delivers (same records, same order;
+	 * callbacks stay on the calling thread)
+	 */
+	bool two_threads;
 	/* progress: called about every 64k records with bytes done and total (0: unknown) */
 	void (*progress)(struct tool *tool, u64 done, u64 total);
 	void *progress_arg; /* for the progress callback */

@@ -8,6 +8,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "symbol/demangle.h"
+#include "symbol/dwarf-lazy.h"
 #include "symbol/kcore.h"
 #include "symbol/srcline.h"
 
@@ -57,10 +58,13 @@ struct disasm {
 	size_t nr_syms, alloc_syms;
 	struct dsym *fsyms; /* the same for the -l function names (may be @syms) */
 	size_t nr_fsyms;
+	ssize_t *elf_below; /* made on first use: elf_below[i], the last ELF table symbol of
+			       fsyms[0..i], -1 for none */
 	csh cs;
 	char *debug_path;
 	int dw_fd;
 	Dwarf *dw;
+	struct dwarf_lazy *dl; /* @dw's file with compressed DWARF, or NULL */
 	bool dw_tried;
 	bool intel;	      /* -M intel: objdump's Intel syntax */
 	struct strpool names; /* file paths and function texts */
@@ -618,11 +622,14 @@ void disasm_close(struct disasm *d)
 		elf_end(d->elf);
 	if (d->fd >= 0)
 		close(d->fd);
-	if (d->dw)
+	if (d->dl)
+		dwarf_lazy_close(d->dl);
+	else if (d->dw)
 		dwarf_end(d->dw);
 	if (d->dw_fd >= 0)
 		close(d->dw_fd);
 	free(d->debug_path);
+	free(d->elf_below);
 	u64map_for_each(&d->files, free_srcfile, NULL);
 	u64map_release(&d->files);
 	strpool_release(&d->names);
@@ -921,7 +928,9 @@ static Dwarf *get_dwarf(struct disasm *d)
 	if (d->debug_path) {
 		d->dw_fd = open(d->debug_path, O_RDONLY | O_CLOEXEC);
 		if (d->dw_fd >= 0) {
-			d->dw = dwarf_begin(d->dw_fd, DWARF_C_READ);
+			/* one symbol's lines need one unit: not libdw's inflating of them all */
+			d->dl = dwarf_lazy_open(d->dw_fd);
+			d->dw = d->dl ? dwarf_lazy_dwarf(d->dl) : dwarf_begin(d->dw_fd, DWARF_C_READ);
 			if (!d->dw) {
 				close(d->dw_fd);
 				d->dw_fd = -1;
@@ -982,14 +991,21 @@ static const char *asm_func_text(struct disasm *d, u64 addr)
 	const char *r;
 
 	/* objdump's synthetic names (f@plt, GOT slots) are not in the table */
-	while (sym) {
-		const struct dsym *o;
+	if (sym) {
+		const struct dsym *last = sym;
+		ssize_t j;
 
-		for (o = sym; o < d->fsyms + d->nr_fsyms && o->addr == sym->addr && !o->is_elf; o++)
-			;
-		if (o < d->fsyms + d->nr_fsyms && o->addr == sym->addr)
-			break;
-		sym = sym > d->fsyms ? sym_at_or_below(d, sym->addr - 1) : NULL;
+		if (!d->elf_below) {
+			d->elf_below = xmalloc(d->nr_fsyms * sizeof(*d->elf_below));
+			for (size_t i = 0; i < d->nr_fsyms; i++)
+				d->elf_below[i] = d->fsyms[i].is_elf ? (ssize_t)i
+					       : i ? d->elf_below[i - 1] : -1;
+		}
+		/* the nearest address at or below with a table symbol: its first name */
+		while (last + 1 < d->fsyms + d->nr_fsyms && last[1].addr == sym->addr)
+			last++;
+		j = d->elf_below[last - d->fsyms];
+		sym = j < 0 ? NULL : sym_at_or_below(d, d->fsyms[j].addr);
 	}
 	if (!sym || !sec || sym->addr < sec->addr || sym->addr >= sec->addr + sec->size)
 		return NULL;
@@ -1156,12 +1172,47 @@ static const char *func_scope_name(struct disasm *d, struct func_scope *fs, u64 
 	return best->name;
 }
 
+/*
+ * The address ranges of the unit in hand, so that the next instruction
+ * stays in it without a lookup: a unit split over hot and cold text
+ * (DW_AT_ranges) keeps its function walk too.
+ */
+struct cu_ranges {
+	u64 *ranges; /* lo, hi pairs */
+	size_t nr, alloc;
+};
+
+static void cu_ranges_set(struct cu_ranges *cr, Dwarf_Die *cu)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	cr->nr = 0;
+	while ((off = dwarf_ranges(cu, off, &base, &lo, &hi)) > 0) {
+		if (cr->nr == cr->alloc) {
+			cr->alloc = cr->alloc ? 2 * cr->alloc : 8;
+			cr->ranges = xrealloc(cr->ranges, 2 * cr->alloc * sizeof(u64));
+		}
+		cr->ranges[2 * cr->nr] = lo;
+		cr->ranges[2 * cr->nr + 1] = hi;
+		cr->nr++;
+	}
+}
+
+static bool cu_ranges_has(const struct cu_ranges *cr, u64 addr)
+{
+	for (size_t i = 0; i < cr->nr; i++)
+		if (addr >= cr->ranges[2 * i] && addr < cr->ranges[2 * i + 1])
+			return true;
+	return false;
+}
+
 int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 {
 	Dwarf *dw = get_dwarf(d);
 	Dwarf_Die cu;
 	bool have_cu = false, any = false, is_asm = false;
-	u64 cu_lo = 0, cu_hi = 0;
+	struct cu_ranges cr = { 0 };
 	struct func_scope fs = { 0 };
 
 	if (!dw) {
@@ -1184,22 +1235,16 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 		unsigned int discr = 0;
 		const char *f;
 
-		if (!have_cu || in->addr < cu_lo || in->addr >= cu_hi) {
-			Dwarf_Addr lo, hi;
-
-			have_cu = dwarf_addrdie(dw, in->addr, &cu) != NULL;
+		if (!have_cu || !cu_ranges_has(&cr, in->addr)) {
+			have_cu = (d->dl ? dwarf_lazy_addrdie(d->dl, in->addr, &cu)
+					 : dwarf_addrdie(dw, in->addr, &cu)) != NULL;
 			if (!have_cu) {
 				/* code no unit covers (crt's _init): the symbol table's name */
 				in->func = asm_func_text(d, in->addr);
 				in->symfile = symtab_file(d, in->addr);
 				continue;
 			}
-			if (!dwarf_lowpc(&cu, &lo) && !dwarf_highpc(&cu, &hi)) {
-				cu_lo = lo;
-				cu_hi = hi;
-			} else {
-				cu_lo = cu_hi = 0;
-			}
+			cu_ranges_set(&cr, &cu);
 			is_asm = dwarf_srclang(&cu) == DW_LANG_Mips_Assembler;
 			fs.valid = false;
 		}
@@ -1242,7 +1287,16 @@ int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr)
 	}
 	free(fs.ranges);
 	free(fs.inl);
+	free(cr.ranges);
 	return any ? 0 : -ENOENT;
+}
+
+void disasm_warm_lines(struct disasm *d, u64 addr)
+{
+	Dwarf_Die cu;
+
+	if (get_dwarf(d) && d->dl)
+		dwarf_lazy_addrdie(d->dl, addr, &cu);
 }
 
 static struct srcfile *srcfile_get(struct disasm *d, const char *file)

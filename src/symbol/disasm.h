@@ -111,6 +111,14 @@ const char *disasm_label(struct disasm *d, u64 addr, char *buf, size_t size);
 int disasm_lines(struct disasm *d, struct disasm_insn *insns, size_t nr);
 
 /*
+ * disasm_warm_lines - the work disasm_lines() would start with for code at
+ * @addr done now: the DWARF opened, and with compressed DWARF the unit of
+ * @addr inflated. Annotate calls it on a second thread while the samples
+ * are read; the lines come out the same either way.
+ */
+void disasm_warm_lines(struct disasm *d, u64 addr);
+
+/*
  * disasm_source_line - line @line (from 1) of source file @file, without
  * its newline, or NULL when the file cannot be read or is shorter. The
  * text lives as long as @d.
