@@ -496,26 +496,34 @@ static u64 comm_id(struct sqrun *s, struct thread *t, u64 tid_row, u64 time)
 	return id;
 }
 
+/* row_slot - the row id kept for index @idx in *@rows (0: none yet), the array grown (zeroed) to hold it */
+static u64 *row_slot(u64 **rows, u32 *nr, u32 idx)
+{
+	if (idx >= *nr) {
+		u32 n = MAX(idx + 1, 2 * *nr);
+
+		*rows = xreallocarray(*rows, n, sizeof(**rows));
+		memset(*rows + *nr, 0, (n - *nr) * sizeof(**rows));
+		*nr = n;
+	}
+	return &(*rows)[idx];
+}
+
 static u64 dso_id(struct sqrun *s, const struct dso *dso)
 {
 	uintptr_t id;
 	char bid[2 * BUILD_ID_SIZE + 1];
 	s64 *row;
+	u64 *slot;
 
 	if (!dso)
 		return 0;
 	/* rows by the dso's creation order: an array, not a map */
-	if (dso->id < s->nr_dso_rows && s->dso_rows[dso->id])
-		return s->dso_rows[dso->id];
+	slot = row_slot(&s->dso_rows, &s->nr_dso_rows, dso->id);
+	if (*slot)
+		return *slot;
 	id = ++s->nr_dsos;
-	if (dso->id >= s->nr_dso_rows) {
-		u32 n = MAX(dso->id + 1, 2 * s->nr_dso_rows);
-
-		s->dso_rows = xreallocarray(s->dso_rows, n, sizeof(*s->dso_rows));
-		memset(s->dso_rows + s->nr_dso_rows, 0, (n - s->nr_dso_rows) * sizeof(*s->dso_rows));
-		s->nr_dso_rows = n;
-	}
-	s->dso_rows[dso->id] = id;
+	*slot = id;
 	for (int i = 0; i < dso->build_id_size; i++)
 		snprintf(bid + 2 * i, 3, "%02x", dso->build_id[i]);
 	bid[2 * dso->build_id_size] = 0;
@@ -531,14 +539,7 @@ static u64 dso_id(struct sqrun *s, const struct dso *dso)
 /* remember @id as the symbol row of @f's symbol (a frame of a symbol has that symbol) */
 static void frame_row_set(struct sqrun *s, const struct frame *f, u64 id)
 {
-	if (f->id >= s->nr_frame_rows) {
-		u32 n = MAX(f->id + 1, 2 * s->nr_frame_rows);
-
-		s->frame_rows = xreallocarray(s->frame_rows, n, sizeof(*s->frame_rows));
-		memset(s->frame_rows + s->nr_frame_rows, 0, (n - s->nr_frame_rows) * sizeof(*s->frame_rows));
-		s->nr_frame_rows = n;
-	}
-	s->frame_rows[f->id] = id;
+	*row_slot(&s->frame_rows, &s->nr_frame_rows, f->id) = id;
 }
 
 /*
