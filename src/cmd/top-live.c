@@ -80,6 +80,9 @@ int top_read_rings(struct top *top)
 {
 	int nr = 0;
 
+	/* symbol tables the loader thread finished: new samples resolve to them from now on */
+	top->nr_new_tables += machine_collect_symbols(&top->session->machine);
+
 	for (int i = 0; i < top->rings.nr; i++) {
 		struct perf_mmap *m = &top->rings.rings[i];
 		union perf_event *ev;
@@ -98,6 +101,20 @@ int top_read_rings(struct top *top)
 	return nr;
 }
 
+static const struct frame *reresolve(void *arg, const struct frame *f)
+{
+	return machine_frame_reresolve(arg, f);
+}
+
+void top_resolve_pending(struct top *top)
+{
+	if (!top->nr_new_tables)
+		return;
+	for (int i = 0; i < top->rep.nr_hists; i++)
+		hists_remap_frames(&top->rep.hists[i], reresolve, &top->session->machine);
+	top->nr_new_tables = 0;
+}
+
 /* hide_entries - -K/-U: kernel or user entries hidden (their period stays in the 100%) */
 static void hide_entries(struct top *top, struct hists *h)
 {
@@ -114,6 +131,7 @@ static void hide_entries(struct top *top, struct hists *h)
 
 void top_prepare_view(struct top *top, struct hists *h)
 {
+	top_resolve_pending(top);
 	hists_sort(h);
 	hide_entries(top, h);
 }

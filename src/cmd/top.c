@@ -354,6 +354,9 @@ static int top_run(struct top *top)
 		/* the biggest table is loaded before sampling starts, not in the first refresh */
 		dso_load(&top->session->machine, top->session->machine.kernel_dso);
 	}
+	/* the other dsos load on a thread of their own: the refresh never waits for them */
+	if (!top_done && machine_start_lazy_symbols(&top->session->machine))
+		pr_debug("top: no symbol loader thread, symbols load as samples meet them\n");
 	if (top_done)
 		return 0;
 	evlist_enable(top->evlist);

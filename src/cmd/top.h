@@ -57,6 +57,7 @@ struct top {
 	struct hists_print_opts po;
 	size_t *nr_removed;	   /* per hists: entries decayed away since it started */
 	bool stdin_open;
+	u32 nr_new_tables;	   /* dsos whose symbols loaded since the entries were re-resolved */
 	/* the header line */
 	u64 last_refresh;
 	u64 nr_samples, nr_kernel, nr_exact, nr_lost, lost_total;
@@ -74,6 +75,11 @@ extern volatile sig_atomic_t top_done;
 int top_synthesize(struct top *top);
 /* top_read_rings - deliver what the rings hold; returns the number of rings that had data */
 int top_read_rings(struct top *top);
+/*
+ * top_resolve_pending - entries still showing addresses of dsos whose symbols
+ * have loaded since (lazily, session/symbol-loader.c) move to their symbols
+ */
+void top_resolve_pending(struct top *top);
 /* top_take_stats - the header's numbers since the last refresh (and reset them) */
 void top_take_stats(struct top *top, struct top_stats *st);
 /* top_prepare_view - sort @h and mark the entries -K/-U and the filter hide */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define FCACHE_SIZE 8192 /* entries of the direct-mapped frame cache, a power of two */
 
@@ -155,6 +156,7 @@ void machine_init(struct machine *machine, struct strpool *names, const struct m
 
 void machine_release(struct machine *machine)
 {
+	machine_stop_lazy_symbols(machine);
 	for (struct thread *t = machine->all_threads, *n; t; t = n) {
 		n = t->next_all;
 		free(t);
@@ -187,6 +189,13 @@ void machine_release(struct machine *machine)
 	u64map_release(&machine->procs);
 	u64map_release(&machine->dso_by_name);
 	memset(machine, 0, sizeof(*machine));
+}
+
+void machine_flush_caches(struct machine *machine)
+{
+	for (size_t i = 0; i < machine->nr_maps_sets; i++)
+		maps_changed(machine->all_maps_sets[i]);
+	maps_changed(&machine->kmaps);
 }
 
 void machine_set_build_ids(struct machine *machine, struct build_id_entry *ids, int nr)
@@ -421,47 +430,56 @@ found:
 	return dso;
 }
 
-static int default_loader(struct machine *machine, struct dso *dso, void *arg)
+int dso_symsrc_load(struct symsrc *ss, const char *long_name, const u8 *build_id,
+		    u8 build_id_size, bool is_kernel, const struct symbol_opts *opts)
 {
 	struct symsrc_args args = {
-		.opts = machine->opts.symbol_opts,
-		.build_id = dso->build_id_size ? dso->build_id : NULL,
-		.build_id_size = dso->build_id_size,
-		.is_kernel = dso->is_kernel,
+		.opts = opts,
+		.build_id = build_id_size ? build_id : NULL,
+		.build_id_size = build_id_size,
+		.is_kernel = is_kernel,
 	};
 
-	(void)arg;
-	dso->ss = symsrc_new(machine->names);
-	if (dso->is_kernel) {
-		const char *n = dso->long_name;
+	/* tests: a slow disk or a huge table, without either (t8054) */
+	if (!is_kernel && getenv("SONDE_TEST_SYMBOL_DELAY_MS"))
+		usleep((useconds_t)atoi(getenv("SONDE_TEST_SYMBOL_DELAY_MS")) * 1000);
+	if (is_kernel) {
+		const char *n = long_name;
 
 		/* the image: -k, kcore_dir, a vmlinux found, kallsyms (symbol/vmlinux.c) */
 		if (!strncmp(n, "[kernel.kallsyms]", 17) || !strcmp(n, "[kernel.vmlinux]"))
-			return symsrc_load_kernel(dso->ss, &args);
+			return symsrc_load_kernel(ss, &args);
 		if (n[0] == '[') {
 			char mod[128];
 			size_t len = strlen(n);
 
 			snprintf(mod, sizeof(mod), "%.*s", (int)(len > 2 ? len - 2 : 0), n + 1);
-			return symsrc_load_kallsyms(dso->ss, mod, &args);
+			return symsrc_load_kallsyms(ss, mod, &args);
 		}
 	}
-	return symsrc_load(dso->ss, dso->long_name, &args);
+	return symsrc_load(ss, long_name, &args);
 }
 
 int dso_load(struct machine *machine, struct dso *dso)
 {
 	if (dso->is_loaded)
 		return dso->load_status;
+	/* a live session: the loader thread does it, the address is shown meanwhile */
+	if (machine->lazy)
+		return machine_queue_symbols(machine, dso);
 	dso->is_loaded = true;
 	if (machine->opts.no_symbols) {
 		dso->load_status = -ENOENT;
 		return dso->load_status;
 	}
-	if (machine->loader)
+	if (machine->loader) {
 		dso->load_status = machine->loader(machine, dso, machine->loader_arg);
-	else
-		dso->load_status = default_loader(machine, dso, NULL);
+	} else {
+		dso->ss = symsrc_new(machine->names);
+		dso->load_status = dso_symsrc_load(dso->ss, dso->long_name, dso->build_id,
+						   dso->build_id_size, dso->is_kernel,
+						   machine->opts.symbol_opts);
+	}
 	pr_debug2("loaded %s: %d\n", dso->long_name, dso->load_status);
 	return dso->load_status;
 }
@@ -750,6 +768,14 @@ const struct frame *machine_inline_frame(struct machine *machine, const struct f
 	f->inlined = true;
 	u64map_set(&machine->inline_frames, key, f);
 	return f;
+}
+
+const struct frame *machine_frame_reresolve(struct machine *machine, const struct frame *f)
+{
+	if (f->sym || !f->dso || !f->dso->is_loaded || !f->map || !f->dso->ss ||
+	    f->dso->load_status)
+		return f;
+	return frame_intern(machine, f->map, f->ip, f->level);
 }
 
 int machine_resolve(struct machine *machine, const struct perf_sample *sample,

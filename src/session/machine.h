@@ -36,6 +36,7 @@ struct dso {
 	bool is_kernel;		/* kernel image or module: absolute addresses, [k] */
 	bool is_jit;		/* /tmp/perf-PID.map (a JIT's, or executable anon memory): absolute addresses */
 	bool is_loaded;		/* the loader ran (whatever it found) */
+	bool is_queued;		/* lazy symbols: waiting for the loader thread */
 	bool is_hit;		/* a sample or frame resolved to it */
 	int load_status;	/* the loader's result: 0 or -errno */
 	struct symsrc *ss;	/* owned, NULL until loaded (or when the loader has none) */
@@ -142,6 +143,7 @@ struct machine {
 	void *loader_arg;
 	struct machine_opts opts;
 	struct dso *kernel_dso;	/* [kernel.kallsyms], created on demand */
+	struct symbol_loader *lazy; /* owned: the loader thread (live sessions), or NULL */
 	struct build_id_entry *build_ids; /* borrowed from the header */
 	int nr_build_ids;
 	struct thread *last_thread;
@@ -239,6 +241,43 @@ static inline bool frame_is_kernel_level(const struct frame *f)
 
 /* dso_load - run the loader on @dso once. Returns dso->load_status. */
 int dso_load(struct machine *machine, struct dso *dso);
+
+/*
+ * dso_symsrc_load - the default loader: fill @ss with the symbols of the dso
+ * named @long_name (kernel image, module, file). Touches nothing but @ss, so
+ * the loader thread may run it. Returns 0 or -errno.
+ */
+int dso_symsrc_load(struct symsrc *ss, const char *long_name, const u8 *build_id,
+		    u8 build_id_size, bool is_kernel, const struct symbol_opts *opts);
+
+/*
+ * Lazy symbols (session/symbol-loader.c), for live sessions whose reading
+ * must not wait for a big table: after machine_start_lazy_symbols(),
+ * dso_load() queues the dso for a background thread and returns -EAGAIN;
+ * its addresses resolve to unresolved frames until the main thread's
+ * machine_collect_symbols() installs the table and flushes the caches. Then
+ * machine_frame_reresolve() gives the symbol frame of such a frame.
+ */
+/*
+ * machine_flush_caches - forget every address resolved so far (each maps'
+ * generation moves on, so the resolvers' caches go too)
+ */
+void machine_flush_caches(struct machine *machine);
+/* machine_start_lazy_symbols - start the loader thread. Returns 0 or -errno. */
+int machine_start_lazy_symbols(struct machine *machine);
+/* machine_stop_lazy_symbols - stop it (a load under way ends first); queued dsos stay unloaded */
+void machine_stop_lazy_symbols(struct machine *machine);
+/* machine_queue_symbols - hand @dso to the loader thread (once). Returns -EAGAIN. */
+int machine_queue_symbols(struct machine *machine, struct dso *dso);
+/* machine_collect_symbols - install the tables loaded since the last call; returns how many */
+u32 machine_collect_symbols(struct machine *machine);
+/* machine_nr_pending_symbols - dsos queued and not installed yet */
+u32 machine_nr_pending_symbols(const struct machine *machine);
+/*
+ * machine_frame_reresolve - for an unresolved frame whose dso's symbols have
+ * been installed since, the frame of its address now; else @f itself
+ */
+const struct frame *machine_frame_reresolve(struct machine *machine, const struct frame *f);
 
 /* thread_set_comm - set the comm (interned). */
 void thread_set_comm(struct machine *machine, struct thread *thread, const char *comm);
