@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Lazy symbols for live sessions (top): dsos' symbol tables loaded on a background thread. */
 #define PR_PREFIX "machine"
 #include "session/machine.h"
