@@ -154,13 +154,20 @@ void top_take_stats(struct top *top, struct top_stats *st)
 	top->last_refresh = now;
 }
 
+static void forget_maps(void *arg, const struct maps *maps)
+{
+	resolver_forget_maps(arg, maps);
+}
+
 /*
  * top_age - after a refresh: -z zeroes the histograms, otherwise their
- * numbers decay; a histogram whose removed entries pile up starts afresh
+ * numbers decay; a histogram whose removed entries pile up starts afresh;
+ * processes that exited are freed with what no entry holds any more
  * (bounded memory over hours)
  */
 void top_age(struct top *top)
 {
+	top_resolve_pending(top);
 	for (int i = 0; i < top->rep.nr_hists; i++) {
 		struct hists *h = &top->rep.hists[i];
 
@@ -169,10 +176,13 @@ void top_age(struct top *top)
 			if (top->nr_removed[i] < 65536 || top->nr_removed[i] < 4 * h->nr_entries)
 				continue;
 		}
-		hists_release(h);
+		hists_release_live(h);
 		hists_init(h, &top->ho);
 		top->nr_removed[i] = 0;
 	}
+	/* DWARF unwinding keeps per-space state of its own: no reaping then */
+	if (top->opts.callchain != CALLCHAIN_DWARF)
+		machine_reap(&top->session->machine, forget_maps, &top->rep.res);
 }
 
 /* term_size - perf's: $LINES/$COLUMNS, else stdout's window, else 25 x 80 */

@@ -371,6 +371,15 @@ static int top_run(struct top *top)
 static void top_release(struct top *top)
 {
 	if (top->session) {
+		struct machine *m = &top->session->machine;
+		size_t nr_maps = 0, nr_threads = 0;
+
+		for (struct map *map = m->all_maps; map; map = map->next_all)
+			nr_maps++;
+		for (struct thread *t = m->all_threads; t; t = t->next_all)
+			nr_threads++;
+		pr_debug("top: %zu threads (of %u seen), %zu maps in %zu address spaces, %u dsos, %u frames\n",
+			 nr_threads, m->nr_threads, nr_maps, m->nr_maps_sets, m->nr_dsos, m->nr_frames);
 		report_release(&top->rep);
 		if (top->has_annot)
 			annotate_hists_release(&top->annot);

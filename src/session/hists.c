@@ -428,6 +428,8 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	}
 	e = entry_alloc(hists);
 	*e = *key;
+	if (e->thread)
+		e->thread->nr_entries++;
 	e->hash = h;
 	e->seq = (u32)hists->nr_samples;
 	e->pos = pos;
@@ -756,8 +758,11 @@ size_t hists_decay(struct hists *hists)
 		e->acc_events = decay(e->acc_events);
 		for (int m = 0; m < 4; m++)
 			e->period_mode[m] = decay(e->period_mode[m]);
-		if (!e->period && !e->acc_period)
+		if (!e->period && !e->acc_period) {
+			if (e->thread)
+				e->thread->nr_entries--;
 			continue;
+		}
 		hists->entries[kept++] = e;
 		total += e->period;
 		samples += e->nr_events;
@@ -867,6 +872,8 @@ size_t hists_remap_frames(struct hists *hists, hists_remap_fn *remap, void *arg)
 			same = entry_find(hists, e);
 			if (same) {
 				entry_merge(same, e);
+				if (e->thread)
+					e->thread->nr_entries--;
 				merged++;
 				continue;
 			}
@@ -877,4 +884,12 @@ size_t hists_remap_frames(struct hists *hists, hists_remap_fn *remap, void *arg)
 	}
 	free(moved);
 	return merged;
+}
+
+void hists_release_live(struct hists *hists)
+{
+	for (size_t i = 0; i < hists->nr_entries; i++)
+		if (hists->entries[i]->thread)
+			hists->entries[i]->thread->nr_entries--;
+	hists_release(hists);
 }

@@ -297,6 +297,13 @@ void hists_link_group(struct hists *leader, struct hists *const *members, int nr
  */
 size_t hists_decay(struct hists *hists);
 
+/*
+ * hists_release_live - hists_release() for a live view whose machine lives
+ * on (top starting a histogram afresh): the entries let go of their threads
+ * (thread->nr_entries), which the machine may then free (machine_reap)
+ */
+void hists_release_live(struct hists *hists);
+
 /* hists_remap_fn - the frame @f stands for now (itself when unchanged) */
 typedef const struct frame *hists_remap_fn(void *arg, const struct frame *f);
 

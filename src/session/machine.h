@@ -54,6 +54,8 @@ struct map {
 	u64 start, end, pgoff;
 	struct dso *dso; /* borrowed from the machine */
 	u32 prot, flags;
+	u32 refcnt;	      /* the address spaces whose arr holds it */
+	bool has_frame;	      /* a frame points to it: kept until machine_release() */
 	struct map *next_all; /* every map ever made, for machine_release() */
 };
 
@@ -66,7 +68,12 @@ struct maps {
 	struct map **arr; /* sorted by start */
 	size_t nr, alloc;
 	struct u64map cache; /* ip -> struct frame * */
-	u32 gen;	     /* bumped on every change */
+	u32 gen;	     /* changes on every change, unique over the run */
+	int pid;	     /* the process, -1 for the kernel's */
+	u32 nr_live;	     /* threads using it that have not exited */
+	size_t set_idx;	     /* its place in machine->all_maps_sets */
+	bool is_dying;	     /* on the machine's dying list (machine_reap) */
+	bool is_reaped;	     /* being freed by machine_reap */
 };
 
 /* struct thread - one task. Threads of a process share the process's maps. */
@@ -75,6 +82,8 @@ struct thread {
 	const char *comm;	 /* interned; ":<tid>" until a COMM or fork gives one */
 	bool comm_set;		 /* a COMM record (or the parent at fork) named it */
 	bool is_dead;		 /* EXIT seen */
+	bool is_gone;		 /* exited or replaced: no longer counted in its maps' nr_live */
+	u32 nr_entries;		 /* live hists' entries that point to it (top's reaping) */
 	u32 id;			 /* creation order */
 	struct maps *maps;	 /* borrowed from the machine (shared per process) */
 	struct thread *next_all; /* every thread ever made */
@@ -147,6 +156,10 @@ struct machine {
 	struct build_id_entry *build_ids; /* borrowed from the header */
 	int nr_build_ids;
 	struct thread *last_thread;
+	struct maps **dying, **reapable; /* spaces whose threads all exited: freed in two reapings */
+	size_t nr_dying, alloc_dying, nr_reapable, alloc_reapable;
+	struct u64map exits[2]; /* tid -> EXIT time + 1, this reaping's and the last one's:
+				   a live session's rings can give a task's EXIT before its FORK */
 	struct u64map inline_frames; /* hash of (dso, name) -> frame of an inlined function */
 	struct symbol **inline_syms; /* owned: their synthetic symbols */
 	size_t nr_inline_syms, alloc_inline_syms;
@@ -278,6 +291,19 @@ u32 machine_nr_pending_symbols(const struct machine *machine);
  * been installed since, the frame of its address now; else @f itself
  */
 const struct frame *machine_frame_reresolve(struct machine *machine, const struct frame *f);
+
+/*
+ * machine_reap - a live session's bounded memory (top, at each refresh):
+ * the address spaces whose threads had all exited at the previous call are
+ * freed (their maps arrays and caches, the maps no other space holds and no
+ * frame points to), with their threads that no hist entry points to
+ * (thread->nr_entries); @forget (may be NULL) is told each space first, to
+ * drop what it keeps about it. Spaces are kept one call longer than their
+ * exit so that samples still in the rings resolve. Not with DWARF
+ * unwinding (its caches hold maps). Returns the number of spaces freed.
+ */
+size_t machine_reap(struct machine *machine, void (*forget)(void *arg, const struct maps *maps),
+		    void *arg);
 
 /* thread_set_comm - set the comm (interned). */
 void thread_set_comm(struct machine *machine, struct thread *thread, const char *comm);
