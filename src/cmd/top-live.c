@@ -51,6 +51,14 @@ int top_synthesize(struct top *top)
 
 	synth_init(&s, synth_to_session, top, record_id_hdr_size(evlist), NULL);
 	synth_kernel_mmap(&s);
+	if (top->session->machine.kernel_dso) {
+		struct dso *kernel = top->session->machine.kernel_dso;
+
+		/* perf top names the running kernel "[kernel]" */
+		kernel->short_name = strpool_intern(&top->session->names, "[kernel]");
+		/* the biggest table: queued before any sample (loaded here without a loader thread) */
+		dso_load(&top->session->machine, kernel);
+	}
 	synth_modules(&s);
 	if (top->opts.target.system_wide || top->opts.target.cpu_list)
 		err = synth_all_tasks(&s, true);

@@ -346,17 +346,11 @@ static int top_run(struct top *top)
 		top->has_annot = true;
 		top->rep.annotate = &top->annot;
 	}
-	top_synthesize(top);
-	/* perf top names the running kernel "[kernel]" */
-	if (top->session->machine.kernel_dso && !top_done) {
-		top->session->machine.kernel_dso->short_name =
-			strpool_intern(&top->session->names, "[kernel]");
-		/* the biggest table is loaded before sampling starts, not in the first refresh */
-		dso_load(&top->session->machine, top->session->machine.kernel_dso);
-	}
-	/* the other dsos load on a thread of their own: the refresh never waits for them */
-	if (!top_done && machine_start_lazy_symbols(&top->session->machine))
+	/* symbols load on a thread of their own: the refresh never waits for them */
+	if (machine_start_lazy_symbols(&top->session->machine))
 		pr_debug("top: no symbol loader thread, symbols load as samples meet them\n");
+	/* the kernel's table first, while /proc is read (top_synthesize) */
+	top_synthesize(top);
 	if (top_done)
 		return 0;
 	evlist_enable(top->evlist);

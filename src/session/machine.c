@@ -219,13 +219,6 @@ void machine_release(struct machine *machine)
 	memset(machine, 0, sizeof(*machine));
 }
 
-void machine_flush_caches(struct machine *machine)
-{
-	for (size_t i = 0; i < machine->nr_maps_sets; i++)
-		maps_changed(machine->all_maps_sets[i]);
-	maps_changed(&machine->kmaps);
-}
-
 void machine_set_build_ids(struct machine *machine, struct build_id_entry *ids, int nr)
 {
 	machine->build_ids = ids;
@@ -809,6 +802,9 @@ const struct frame *machine_resolve_ip(struct machine *machine, struct thread *t
 			level = 'k';
 	}
 	f = frame_intern(machine, map, ip, level);
+	/* a dso whose symbols are still loading: not kept, resolved again once they are */
+	if (f->dso && !f->dso->is_loaded)
+		return f;
 	u64map_set(&maps->cache, ip, f);
 	*slot = (struct frame_cache_slot){ maps, ip, maps->gen, f };
 	return f;

@@ -267,15 +267,11 @@ int dso_symsrc_load(struct symsrc *ss, const char *long_name, const u8 *build_id
  * Lazy symbols (session/symbol-loader.c), for live sessions whose reading
  * must not wait for a big table: after machine_start_lazy_symbols(),
  * dso_load() queues the dso for a background thread and returns -EAGAIN;
- * its addresses resolve to unresolved frames until the main thread's
- * machine_collect_symbols() installs the table and flushes the caches. Then
+ * its addresses resolve to unresolved frames, which no cache keeps (here
+ * and in session/resolve.c), until the main thread's
+ * machine_collect_symbols() installs the table. Then
  * machine_frame_reresolve() gives the symbol frame of such a frame.
  */
-/*
- * machine_flush_caches - forget every address resolved so far (each maps'
- * generation moves on, so the resolvers' caches go too)
- */
-void machine_flush_caches(struct machine *machine);
 /* machine_start_lazy_symbols - start the loader thread. Returns 0 or -errno. */
 int machine_start_lazy_symbols(struct machine *machine);
 /* machine_stop_lazy_symbols - stop it (a load under way ends first); queued dsos stay unloaded */

@@ -228,6 +228,19 @@ space_frame_miss(struct resolver *res, const struct maps *maps, u64 key, struct 
 	if (!rf) {
 		rf = frame_alloc(res);
 		frame_fill(res, rf, maps, thread, cpumode, ip);
+		/*
+		 * a dso whose symbols are still loading (lazy symbols): not
+		 * kept, the address resolves again once they are there
+		 */
+		if (rf->frame->dso && !rf->frame->dso->is_loaded) {
+			struct resolved_frame *tmp = &res->scratch[res->scratch_next++ % RESOLVER_SCRATCH];
+
+			*tmp = *rf;
+			res->free_frames = xgrow(res->free_frames, res->nr_free_frames + 1,
+						 &res->alloc_free_frames, sizeof(*res->free_frames));
+			res->free_frames[res->nr_free_frames++] = rf;
+			return tmp;
+		}
 		u64map_set(&sp->ips, ip, rf);
 	}
 	*slot = (struct resolver_slot){ key, ip, gen, rf };

@@ -110,6 +110,10 @@ struct resolver {
 	void **chunks;
 	size_t nr_chunks, alloc_chunks;
 	struct resolved_frame **free_frames; /* of forgotten spaces, for reuse */
+#define RESOLVER_SCRATCH 16
+	struct resolved_frame scratch[RESOLVER_SCRATCH]; /* frames not kept (lazy symbols):
+							    each valid for the next 15 lookups */
+	unsigned scratch_next;
 	size_t nr_free_frames, alloc_free_frames;
 	struct resolver_dso **dsos;	/* by dso id, NULL until asked */
 	u32 nr_dsos;

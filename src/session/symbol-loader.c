@@ -195,9 +195,6 @@ u32 machine_collect_symbols(struct machine *machine)
 		nr++;
 	}
 	l->nr_pending -= nr;
-	/* addresses of those dsos resolved (and cached) meanwhile resolve again */
-	if (nr)
-		machine_flush_caches(machine);
 	return nr;
 }
 
