@@ -171,9 +171,10 @@ static void forget_maps(void *arg, const struct maps *maps)
  * top_age - after a refresh: -z zeroes the histograms, otherwise their
  * numbers decay; a histogram whose removed entries pile up starts afresh;
  * processes that exited are freed with what no entry holds any more
- * (bounded memory over hours)
+ * (bounded memory over hours). Returns true when threads may have been
+ * freed: a view still showing removed entries must be made again.
  */
-void top_age(struct top *top)
+bool top_age(struct top *top)
 {
 	top_resolve_pending(top);
 	for (int i = 0; i < top->rep.nr_hists; i++) {
@@ -189,8 +190,9 @@ void top_age(struct top *top)
 		top->nr_removed[i] = 0;
 	}
 	/* DWARF unwinding keeps per-space state of its own: no reaping then */
-	if (top->opts.callchain != CALLCHAIN_DWARF)
-		machine_reap(&top->session->machine, forget_maps, &top->rep.res);
+	if (top->opts.callchain == CALLCHAIN_DWARF)
+		return false;
+	return machine_reap(&top->session->machine, forget_maps, &top->rep.res) > 0;
 }
 
 /* term_size - perf's: $LINES/$COLUMNS, else stdout's window, else 25 x 80 */

@@ -84,8 +84,11 @@ void top_resolve_pending(struct top *top);
 void top_take_stats(struct top *top, struct top_stats *st);
 /* top_prepare_view - sort @h and mark the entries -K/-U and the filter hide */
 void top_prepare_view(struct top *top, struct hists *h);
-/* top_age - after a refresh: zero (-z) or decay every histogram */
-void top_age(struct top *top);
+/*
+ * top_age - after a refresh: zero (-z) or decay every histogram, free exited
+ * processes; true when threads may have been freed (re-make views of entries)
+ */
+bool top_age(struct top *top);
 /* top_term_size - $LINES/$COLUMNS, else stdout's window, else 25 x 80 */
 void top_term_size(int *rows, int *cols);
 /* top_stdio_loop - the --stdio form: a frame every -d seconds until q or a signal */
