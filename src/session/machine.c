@@ -738,7 +738,8 @@ static struct frame *frame_intern(struct machine *machine, struct map *map, u64 
 
 	if (dso) {
 		dso->is_hit = true;
-		dso_load(machine, dso);
+		if (dso_load(machine, dso) == -EAGAIN)
+			dso->nr_pending_hits++;
 		if (dso->ss && dso->ss->is_loaded && !dso->ss->status) {
 			addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
 			sym = symsrc_find(dso->ss, addr);

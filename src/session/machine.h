@@ -37,6 +37,7 @@ struct dso {
 	bool is_jit;		/* /tmp/perf-PID.map (a JIT's, or executable anon memory): absolute addresses */
 	bool is_loaded;		/* the loader ran (whatever it found) */
 	bool is_queued;		/* lazy symbols: waiting for the loader thread */
+	u32 nr_pending_hits;	/* lazy symbols: addresses met while waiting (the queue's order) */
 	bool is_hit;		/* a sample or frame resolved to it */
 	int load_status;	/* the loader's result: 0 or -errno */
 	struct symsrc *ss;	/* owned, NULL until loaded (or when the loader has none) */
@@ -280,6 +281,11 @@ void machine_stop_lazy_symbols(struct machine *machine);
 int machine_queue_symbols(struct machine *machine, struct dso *dso);
 /* machine_collect_symbols - install the tables loaded since the last call; returns how many */
 u32 machine_collect_symbols(struct machine *machine);
+/*
+ * machine_wait_symbols - wait until @dso's table is installed (collecting
+ * what else arrives), at most @timeout_ms. Returns 0 or -ETIMEDOUT.
+ */
+int machine_wait_symbols(struct machine *machine, struct dso *dso, int timeout_ms);
 /* machine_nr_pending_symbols - dsos queued and not installed yet */
 u32 machine_nr_pending_symbols(const struct machine *machine);
 /*

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*
  * The rule that keeps this simple: the worker thread never looks at the
@@ -38,6 +39,7 @@ struct symbol_loader {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
+	pthread_cond_t loaded;		      /* a job went to done */
 	struct symbol_job *todo, **todo_tail; /* FIFO: first hit, first loaded */
 	struct symbol_job *done;	      /* loaded, waiting for the main thread */
 	bool stop;
@@ -70,6 +72,7 @@ static void *loader_main(void *arg)
 		pthread_mutex_lock(&l->lock);
 		job->next = l->done;
 		l->done = job;
+		pthread_cond_broadcast(&l->loaded);
 	}
 	pthread_mutex_unlock(&l->lock);
 	return NULL;
@@ -85,12 +88,14 @@ int machine_start_lazy_symbols(struct machine *machine)
 	l = xzalloc(sizeof(*l));
 	pthread_mutex_init(&l->lock, NULL);
 	pthread_cond_init(&l->wake, NULL);
+	pthread_cond_init(&l->loaded, NULL);
 	l->todo_tail = &l->todo;
 	l->opts = machine->opts.symbol_opts;
 	/* the demangler's one-time dlopen happens here, not in both threads at once */
 	lazy_demangler_loadable();
 	err = pthread_create(&l->thread, NULL, loader_main, l);
 	if (err) {
+		pthread_cond_destroy(&l->loaded);
 		pthread_cond_destroy(&l->wake);
 		pthread_mutex_destroy(&l->lock);
 		free(l);
@@ -129,6 +134,7 @@ void machine_stop_lazy_symbols(struct machine *machine)
 		j->dso->is_queued = false;
 		job_free(j);
 	}
+	pthread_cond_destroy(&l->loaded);
 	pthread_cond_destroy(&l->wake);
 	pthread_mutex_destroy(&l->lock);
 	free(l);
@@ -177,6 +183,31 @@ static void install(struct machine *machine, struct symbol_job *job)
 	job_free(job);
 }
 
+/*
+ * order_todo - the waiting jobs by the samples their dsos met so far, most
+ * first (the main thread's counts; called with the lock held)
+ */
+static void order_todo(struct symbol_loader *l)
+{
+	struct symbol_job *sorted = NULL, **tail;
+
+	if (!l->todo || !l->todo->next)
+		return;
+	while (l->todo) {
+		struct symbol_job *job = l->todo, **pos = &sorted;
+
+		l->todo = job->next;
+		while (*pos && (*pos)->dso->nr_pending_hits >= job->dso->nr_pending_hits)
+			pos = &(*pos)->next;
+		job->next = *pos;
+		*pos = job;
+	}
+	l->todo = sorted;
+	for (tail = &l->todo; *tail; tail = &(*tail)->next)
+		;
+	l->todo_tail = tail;
+}
+
 u32 machine_collect_symbols(struct machine *machine)
 {
 	struct symbol_loader *l = machine->lazy;
@@ -188,6 +219,8 @@ u32 machine_collect_symbols(struct machine *machine)
 	pthread_mutex_lock(&l->lock);
 	done = l->done;
 	l->done = NULL;
+	/* the hottest dsos next: what the view shows most gets its names first */
+	order_todo(l);
 	pthread_mutex_unlock(&l->lock);
 	for (struct symbol_job *n; done; done = n) {
 		n = done->next;
@@ -201,4 +234,35 @@ u32 machine_collect_symbols(struct machine *machine)
 u32 machine_nr_pending_symbols(const struct machine *machine)
 {
 	return machine->lazy ? machine->lazy->nr_pending : 0;
+}
+
+int machine_wait_symbols(struct machine *machine, struct dso *dso, int timeout_ms)
+{
+	struct symbol_loader *l = machine->lazy;
+	struct timespec until;
+
+	if (!l || dso->is_loaded)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	for (;;) {
+		int err = 0;
+
+		machine_collect_symbols(machine);
+		if (dso->is_loaded)
+			return 0;
+		pthread_mutex_lock(&l->lock);
+		if (!l->done)
+			err = pthread_cond_timedwait(&l->loaded, &l->lock, &until);
+		pthread_mutex_unlock(&l->lock);
+		if (err == ETIMEDOUT) {
+			machine_collect_symbols(machine);
+			return dso->is_loaded ? 0 : -ETIMEDOUT;
+		}
+	}
 }
