@@ -351,9 +351,9 @@ static int top_run(struct top *top)
 		pr_debug("top: no symbol loader thread, symbols load as samples meet them\n");
 	/* the kernel's table first, while /proc is read (top_synthesize) */
 	top_synthesize(top);
-	/* and there for the first samples, unless it takes long (then addresses meanwhile) */
+	/* and there for the first samples, unless it takes over 1 s (then addresses meanwhile) */
 	if (top->session->machine.kernel_dso && !top_done)
-		machine_wait_symbols(&top->session->machine, top->session->machine.kernel_dso, 2000);
+		machine_wait_symbols(&top->session->machine, top->session->machine.kernel_dso, 1000);
 	if (top_done)
 		return 0;
 	evlist_enable(top->evlist);
