@@ -6,6 +6,7 @@
 # over the same window (side by side, each sampling the other too): on a
 # shared machine what the others run decides how many DSOs each must load.
 # Usage: bash bench/top-bench.sh   (SONDE=..., PERF=..., DUR=20, RUNS=1)
+#        MODE=mem bash bench/top-bench.sh   (RSS under a forking load, MEM_DUR=60)
 . "$(dirname "$0")/lib.sh"
 
 W=${SONDE_WORKLOADS:-$BENCH_ROOT/build/workloads}/cpuburn
@@ -27,6 +28,42 @@ top_cpu() {
 	rm -f "$tf"
 	awk -v u="$u" -v s="$s" -v m="$m" 'BEGIN { printf "%.0f %d\n", (u + s) * 1000, m }'
 }
+
+# MODE=mem: RSS of each over $DUR s (default 60) while a shell loop forks
+# and execs /bin/true as fast as it can (processes come and go by thousands):
+# one line per 5 s, sonde and perf side by side, then the last ratio
+if [ "${MODE:-cpu}" = mem ]; then
+	DUR=${MEM_DUR:-60}
+	# rss_curve CMD...: "T:MiB" every 5 s of CMD, which runs $DUR s (stdin open: perf reads keys)
+	rss_curve() {
+		local p t
+		sleep $((DUR + 10)) | "$@" >/dev/null 2>&1 &
+		p=$! # the pipeline's last command: top itself
+		for ((t = 5; t <= DUR; t += 5)); do
+			sleep 5
+			printf '%d:%s ' $t "$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' /proc/$p/status 2>/dev/null)"
+		done
+		echo
+		kill -INT $p 2>/dev/null
+		wait $p
+	}
+	(while :; do /bin/true; done) &
+	fork_pid=$!
+	trap 'kill $fork_pid 2>/dev/null' EXIT
+	rss_curve "$SONDE" top -a -d 1 --stdio >sonde.rss.$$ &
+	s_job=$!
+	rss_curve "$PERF" top -a -d 1 --stdio >perf.rss.$$
+	wait $s_job
+	echo "top -a -d 1 --stdio with a forking loop, RSS in MiB every 5 s:"
+	echo "  sonde: $(cat sonde.rss.$$)"
+	echo "  perf:  $(cat perf.rss.$$)"
+	awk -v s="$(awk '{ print $NF }' sonde.rss.$$)" -v p="$(awk '{ print $NF }' perf.rss.$$)" 'BEGIN {
+		split(s, a, ":"); split(p, b, ":")
+		printf "top_rss_forking_%ds              rss sonde %4d MiB  perf %4d MiB  ratio %.3f\n",
+			a[1], a[2], b[2], (b[2] > 0 ? a[2] / b[2] : 0) }'
+	rm -f sonde.rss.$$ perf.rss.$$
+	exit 0
+fi
 
 burn_pid=
 if [ -x "$W" ]; then

@@ -52,6 +52,14 @@ int top_synthesize(struct top *top)
 
 	synth_init(&s, synth_to_session, top, record_id_hdr_size(evlist), NULL);
 	synth_kernel_mmap(&s);
+	if (top->session->machine.kernel_dso) {
+		struct dso *kernel = top->session->machine.kernel_dso;
+
+		/* perf top names the running kernel "[kernel]" */
+		kernel->short_name = strpool_intern(&top->session->names, "[kernel]");
+		/* the biggest table: queued before any sample (loaded here without a loader thread) */
+		dso_load(&top->session->machine, kernel);
+	}
 	synth_modules(&s);
 	if (top->opts.target.system_wide || top->opts.target.cpu_list)
 		err = synth_all_tasks(&s, true);
@@ -85,6 +93,9 @@ int top_read_rings(struct top *top)
 {
 	int nr = 0;
 
+	/* symbol tables the loader thread finished: new samples resolve to them from now on */
+	top->nr_new_tables += machine_collect_symbols(&top->session->machine);
+
 	for (int i = 0; i < top->rings.nr; i++) {
 		struct perf_mmap *m = &top->rings.rings[i];
 		union perf_event *ev;
@@ -103,6 +114,20 @@ int top_read_rings(struct top *top)
 	return nr;
 }
 
+static const struct frame *reresolve(void *arg, const struct frame *f)
+{
+	return machine_frame_reresolve(arg, f);
+}
+
+void top_resolve_pending(struct top *top)
+{
+	if (!top->nr_new_tables)
+		return;
+	for (int i = 0; i < top->rep.nr_hists; i++)
+		hists_remap_frames(&top->rep.hists[i], reresolve, &top->session->machine);
+	top->nr_new_tables = 0;
+}
+
 /* hide_entries - -K/-U: kernel or user entries hidden (their period stays in the 100%) */
 static void hide_entries(struct top *top, struct hists *h)
 {
@@ -119,6 +144,7 @@ static void hide_entries(struct top *top, struct hists *h)
 
 void top_prepare_view(struct top *top, struct hists *h)
 {
+	top_resolve_pending(top);
 	hists_sort(h);
 	hide_entries(top, h);
 }
@@ -152,13 +178,21 @@ void top_take_stats(struct top *top, struct top_stats *st)
 	top->last_refresh = now;
 }
 
+static void forget_maps(void *arg, const struct maps *maps)
+{
+	resolver_forget_maps(arg, maps);
+}
+
 /*
  * top_age - after a refresh: -z zeroes the histograms, otherwise their
- * numbers decay; a histogram whose removed entries pile up starts afresh
- * (bounded memory over hours)
+ * numbers decay; a histogram whose removed entries pile up starts afresh;
+ * processes that exited are freed with what no entry holds any more
+ * (bounded memory over hours). Returns true when threads may have been
+ * freed: a view still showing removed entries must be made again.
  */
-void top_age(struct top *top)
+bool top_age(struct top *top)
 {
+	top_resolve_pending(top);
 	for (int i = 0; i < top->rep.nr_hists; i++) {
 		struct hists *h = &top->rep.hists[i];
 
@@ -167,10 +201,14 @@ void top_age(struct top *top)
 			if (top->nr_removed[i] < 65536 || top->nr_removed[i] < 4 * h->nr_entries)
 				continue;
 		}
-		hists_release(h);
+		hists_release_live(h);
 		hists_init(h, &top->ho);
 		top->nr_removed[i] = 0;
 	}
+	/* DWARF unwinding keeps per-space state of its own: no reaping then */
+	if (top->opts.callchain == CALLCHAIN_DWARF)
+		return false;
+	return machine_reap(&top->session->machine, forget_maps, &top->rep.res) > 0;
 }
 
 /* term_size - perf's: $LINES/$COLUMNS, else stdout's window, else 25 x 80 */

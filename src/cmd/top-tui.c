@@ -39,15 +39,19 @@ static bool tui_update(void *arg)
 
 	if (t->age_due) {
 		size_t before = 0, after = 0;
+		bool reaped;
 
 		for (int i = 0; i < top->rep.nr_hists; i++)
 			before += top->rep.hists[i].nr_chunks;
-		top_age(top);
+		reaped = top_age(top);
 		for (int i = 0; i < top->rep.nr_hists; i++)
 			after += top->rep.hists[i].nr_chunks;
 		t->age_due = false;
-		/* a histogram that started afresh: the browser holds none of its entries */
-		if (after != before || top->zero) {
+		/*
+		 * a histogram that started afresh: the browser holds none of its
+		 * entries; threads freed: the removed entries it shows may name them
+		 */
+		if (after != before || top->zero || reaped) {
 			sort_all(top);
 			changed = true;
 		}

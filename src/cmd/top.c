@@ -346,14 +346,14 @@ static int top_run(struct top *top)
 		top->has_annot = true;
 		top->rep.annotate = &top->annot;
 	}
+	/* symbols load on a thread of their own: the refresh never waits for them */
+	if (machine_start_lazy_symbols(&top->session->machine))
+		pr_debug("top: no symbol loader thread, symbols load as samples meet them\n");
+	/* the kernel's table first, while /proc is read (top_synthesize) */
 	top_synthesize(top);
-	/* perf top names the running kernel "[kernel]" */
-	if (top->session->machine.kernel_dso && !top_done) {
-		top->session->machine.kernel_dso->short_name =
-			strpool_intern(&top->session->names, "[kernel]");
-		/* the biggest table is loaded before sampling starts, not in the first refresh */
-		dso_load(&top->session->machine, top->session->machine.kernel_dso);
-	}
+	/* and there for the first samples, unless it takes over 1 s (then addresses meanwhile) */
+	if (top->session->machine.kernel_dso && !top_done)
+		machine_wait_symbols(&top->session->machine, top->session->machine.kernel_dso, 1000);
 	if (top_done)
 		return 0;
 	evlist_enable(top->evlist);
@@ -368,6 +368,15 @@ static int top_run(struct top *top)
 static void top_release(struct top *top)
 {
 	if (top->session) {
+		struct machine *m = &top->session->machine;
+		size_t nr_maps = 0, nr_threads = 0;
+
+		for (struct map *map = m->all_maps; map; map = map->next_all)
+			nr_maps++;
+		for (struct thread *t = m->all_threads; t; t = t->next_all)
+			nr_threads++;
+		pr_debug("top: %zu threads (of %u seen), %zu maps in %zu address spaces, %u dsos, %u frames\n",
+			 nr_threads, m->nr_threads, nr_maps, m->nr_maps_sets, m->nr_dsos, m->nr_frames);
 		report_release(&top->rep);
 		if (top->has_annot)
 			annotate_hists_release(&top->annot);

@@ -57,6 +57,7 @@ struct top {
 	struct hists_print_opts po;
 	size_t *nr_removed;	   /* per hists: entries decayed away since it started */
 	bool stdin_open;
+	u32 nr_new_tables;	   /* dsos whose symbols loaded since the entries were re-resolved */
 	/* the header line */
 	u64 last_refresh;
 	u64 nr_samples, nr_kernel, nr_exact, nr_lost, lost_total;
@@ -75,12 +76,20 @@ extern volatile sig_atomic_t top_done;
 int top_synthesize(struct top *top);
 /* top_read_rings - deliver what the rings hold; returns the number of rings that had data */
 int top_read_rings(struct top *top);
+/*
+ * top_resolve_pending - entries still showing addresses of dsos whose symbols
+ * have loaded since (lazily, session/symbol-loader.c) move to their symbols
+ */
+void top_resolve_pending(struct top *top);
 /* top_take_stats - the header's numbers since the last refresh (and reset them) */
 void top_take_stats(struct top *top, struct top_stats *st);
 /* top_prepare_view - sort @h and mark the entries -K/-U and the filter hide */
 void top_prepare_view(struct top *top, struct hists *h);
-/* top_age - after a refresh: zero (-z) or decay every histogram */
-void top_age(struct top *top);
+/*
+ * top_age - after a refresh: zero (-z) or decay every histogram, free exited
+ * processes; true when threads may have been freed (re-make views of entries)
+ */
+bool top_age(struct top *top);
 /* top_term_size - $LINES/$COLUMNS, else stdout's window, else 25 x 80 */
 void top_term_size(int *rows, int *cols);
 /* top_stdio_loop - the --stdio form: a frame every -d seconds until q or a signal */

@@ -428,6 +428,8 @@ static struct hist_entry *entry_findnew(struct hists *hists, const struct hist_e
 	}
 	e = entry_alloc(hists);
 	*e = *key;
+	if (e->thread)
+		e->thread->nr_entries++;
 	e->hash = h;
 	e->seq = (u32)hists->nr_samples;
 	e->pos = pos;
@@ -756,8 +758,11 @@ size_t hists_decay(struct hists *hists)
 		e->acc_events = decay(e->acc_events);
 		for (int m = 0; m < 4; m++)
 			e->period_mode[m] = decay(e->period_mode[m]);
-		if (!e->period && !e->acc_period)
+		if (!e->period && !e->acc_period) {
+			if (e->thread)
+				e->thread->nr_entries--;
 			continue;
+		}
 		hists->entries[kept++] = e;
 		total += e->period;
 		samples += e->nr_events;
@@ -787,4 +792,104 @@ size_t hists_decay(struct hists *hists)
 	hists->total_period = hists->period_unfiltered = total;
 	hists->nr_samples = hists->nr_samples_unfiltered = samples;
 	return removed;
+}
+
+/* table_put - @e into the lookup table, which has room (it was cleared) */
+static void table_put(struct hists *hists, struct hist_entry *e)
+{
+	size_t j = e->hash & hists->table_mask;
+
+	while (hists->table[j])
+		j = (j + 1) & hists->table_mask;
+	hists->table[j] = e;
+	hists->table_used++;
+}
+
+/* entry_merge - @src's numbers into @dst (a live view's entries that became one) */
+static void entry_merge(struct hist_entry *dst, const struct hist_entry *src)
+{
+	dst->period += src->period;
+	dst->nr_events += src->nr_events;
+	dst->acc_period += src->acc_period;
+	dst->acc_events += src->acc_events;
+	dst->weight_sum += src->weight_sum;
+	dst->ins_lat_sum += src->ins_lat_sum;
+	for (int m = 0; m < 4; m++)
+		dst->period_mode[m] += src->period_mode[m];
+	if (src->seen_in > dst->seen_in)
+		dst->seen_in = src->seen_in;
+	dst->filtered = dst->filtered && src->filtered;
+	dst->lazy_compared = HIST_LAZY_ALL;
+	/* one callchain tree per entry: @src's goes when @dst has one (its nodes decay away) */
+	if (!dst->chain) {
+		dst->chain = src->chain;
+		dst->max_depth = src->max_depth;
+	}
+}
+
+size_t hists_remap_frames(struct hists *hists, hists_remap_fn *remap, void *arg)
+{
+	struct hist_entry **moved;
+	size_t nr_moved = 0, kept = 0, merged = 0;
+
+	/* trace_fields' input tree and group views hold entries: not for live views */
+	if (hists->tf_tree || hists->nr_group || !hists->nr_entries)
+		return 0;
+	moved = xmalloc(hists->nr_entries * sizeof(*moved));
+	for (size_t i = 0; i < hists->nr_entries; i++) {
+		struct hist_entry *e = hists->entries[i];
+		const struct frame *f = remap(arg, e->frame);
+		const struct frame *p = e->parent ? remap(arg, e->parent) : NULL;
+
+		if (f == e->frame && p == e->parent) {
+			hists->entries[kept++] = e;
+			continue;
+		}
+		/*
+		 * --children: an unresolved sample's own entry (map-relative
+		 * address) and its chain's first frame (raw address) were two
+		 * entries, each counting the sample; as one symbol they count it once
+		 */
+		if (hists->opts.children && !e->pos && !e->frame->sym && f->sym) {
+			e->acc_period -= e->acc_period > e->period ? e->period : e->acc_period;
+			e->acc_events -= e->acc_events > e->nr_events ? e->nr_events : e->acc_events;
+		}
+		e->frame = f;
+		e->parent = p;
+		moved[nr_moved++] = e;
+	}
+	if (nr_moved) {
+		hists_memo_forget(hists);
+		memset(hists->table, 0, (hists->table_mask + 1) * sizeof(*hists->table));
+		hists->table_used = 0;
+		/* the entries that stay as they were are unique among themselves */
+		for (size_t i = 0; i < kept; i++)
+			table_put(hists, hists->entries[i]);
+		for (size_t i = 0; i < nr_moved; i++) {
+			struct hist_entry *e = moved[i], *same;
+
+			e->hash = key_hash(hists, e);
+			same = entry_find(hists, e);
+			if (same) {
+				entry_merge(same, e);
+				if (e->thread)
+					e->thread->nr_entries--;
+				merged++;
+				continue;
+			}
+			table_put(hists, e);
+			hists->entries[kept++] = e;
+		}
+		hists->nr_entries = kept;
+	}
+	free(moved);
+	return merged;
+}
+
+void hists_release_live(struct hists *hists)
+{
+	for (size_t i = 0; i < hists->nr_entries; i++)
+		if (hists->entries[i]->thread)
+			hists->entries[i]->thread->nr_entries--;
+	hists_release(hists);
 }

@@ -297,6 +297,25 @@ void hists_link_group(struct hists *leader, struct hists *const *members, int nr
  */
 size_t hists_decay(struct hists *hists);
 
+/*
+ * hists_release_live - hists_release() for a live view whose machine lives
+ * on (top starting a histogram afresh): the entries let go of their threads
+ * (thread->nr_entries), which the machine may then free (machine_reap)
+ */
+void hists_release_live(struct hists *hists);
+
+/* hists_remap_fn - the frame @f stands for now (itself when unchanged) */
+typedef const struct frame *hists_remap_fn(void *arg, const struct frame *f);
+
+/*
+ * hists_remap_frames - a live view's entries move to the frame @remap gives
+ * for theirs (top: an address whose dso's symbols have loaded since, to its
+ * symbol); entries whose keys then meet merge into one (numbers summed, the
+ * callchain tree of the entry that was there kept). Callchain nodes keep
+ * their frames. Returns the number of entries merged away.
+ */
+size_t hists_remap_frames(struct hists *hists, hists_remap_fn *remap, void *arg);
+
 /* hist_entry_sym_size - the symbol_size key: the symbol's extent, 0 when unresolved */
 u64 hist_entry_sym_size(const struct hist_entry *e);
 /* hist_entry_dso_size - the dso_size key: the size of the map the address fell in */

@@ -14,16 +14,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define FCACHE_SIZE 8192 /* entries of the direct-mapped frame cache, a power of two */
 
 /* a u64map value for "known to be absent" where NULL cannot be stored */
 static char absent_marker;
 
+/*
+ * maps generations come from one sequence: an address space freed (top's
+ * reaping) and another allocated at the same address never share one, so
+ * the caches keyed by (maps, gen) cannot take one for the other
+ */
+static u32 maps_gen_seq;
+
 static void maps_init(struct maps *maps)
 {
 	memset(maps, 0, sizeof(*maps));
 	u64map_init(&maps->cache);
+	maps->gen = ++maps_gen_seq;
+	maps->pid = -1;
 }
 
 static void maps_release(struct maps *maps)
@@ -38,13 +48,14 @@ static struct maps *machine_new_maps(struct machine *machine)
 
 	maps_init(maps);
 	machine->all_maps_sets = xgrow(machine->all_maps_sets, machine->nr_maps_sets + 1, &machine->alloc_maps_sets, sizeof(*machine->all_maps_sets));
+	maps->set_idx = machine->nr_maps_sets;
 	machine->all_maps_sets[machine->nr_maps_sets++] = maps;
 	return maps;
 }
 
 static void maps_changed(struct maps *maps)
 {
-	maps->gen++;
+	maps->gen = ++maps_gen_seq;
 	if (maps->cache.nr) {
 		u64map_release(&maps->cache);
 		u64map_init(&maps->cache);
@@ -118,9 +129,17 @@ static void maps_insert(struct machine *machine, struct maps *maps, struct map *
 	size_t nr_new = 1 + (head != NULL) + (tail != NULL);
 	size_t removed = j - i;
 
+	/* the maps that leave this space: one holder fewer (freed at the reaping when none is left) */
+	for (size_t k = i; k < j; k++)
+		maps->arr[k]->refcnt--;
 	maps->arr = xgrow(maps->arr, maps->nr - removed + nr_new, &maps->alloc, sizeof(*maps->arr));
 	memmove(maps->arr + i + nr_new, maps->arr + j, (maps->nr - j) * sizeof(*maps->arr));
 	maps->nr = maps->nr - removed + nr_new;
+	map->refcnt++;
+	if (head)
+		head->refcnt++;
+	if (tail)
+		tail->refcnt++;
 	if (head)
 		maps->arr[i++] = head;
 	maps->arr[i++] = map;
@@ -132,9 +151,13 @@ static void maps_insert(struct machine *machine, struct maps *maps, struct map *
 static void maps_clone(struct maps *dst, const struct maps *src)
 {
 	dst->arr = xgrow(dst->arr, src->nr, &dst->alloc, sizeof(*dst->arr));
+	for (size_t i = 0; i < dst->nr; i++)
+		dst->arr[i]->refcnt--;
 	if (src->nr) /* memcpy(NULL, NULL, 0) is UB (UBSan, fuzzer) */
 		memcpy(dst->arr, src->arr, src->nr * sizeof(*src->arr));
 	dst->nr = src->nr;
+	for (size_t i = 0; i < dst->nr; i++)
+		dst->arr[i]->refcnt++;
 	maps_changed(dst);
 }
 
@@ -147,6 +170,8 @@ void machine_init(struct machine *machine, struct strpool *names, const struct m
 	u64map_init(&machine->dso_by_name);
 	u64map_init(&machine->frames_by_key);
 	u64map_init(&machine->inline_frames);
+	u64map_init(&machine->exits[0]);
+	u64map_init(&machine->exits[1]);
 	maps_init(&machine->kmaps);
 	machine->fcache = xcalloc(FCACHE_SIZE, sizeof(*machine->fcache));
 	if (opts)
@@ -155,6 +180,7 @@ void machine_init(struct machine *machine, struct strpool *names, const struct m
 
 void machine_release(struct machine *machine)
 {
+	machine_stop_lazy_symbols(machine);
 	for (struct thread *t = machine->all_threads, *n; t; t = n) {
 		n = t->next_all;
 		free(t);
@@ -168,6 +194,10 @@ void machine_release(struct machine *machine)
 		free(machine->all_maps_sets[i]);
 	}
 	free(machine->all_maps_sets);
+	free(machine->dying);
+	u64map_release(&machine->exits[0]);
+	u64map_release(&machine->exits[1]);
+	free(machine->reapable);
 	free(machine->fcache);
 	maps_release(&machine->kmaps);
 	for (struct dso *d = machine->dsos, *n; d; d = n) {
@@ -223,9 +253,26 @@ static struct maps *machine_proc_maps(struct machine *machine, int pid)
 
 	if (!maps) {
 		maps = machine_new_maps(machine);
+		maps->pid = pid;
 		u64map_set(&machine->procs, (u64)(u32)pid, maps);
 	}
 	return maps;
+}
+
+/* thread_gone - @t no longer runs (EXIT, or a FORK reused its tid): its space may die */
+static void thread_gone(struct machine *machine, struct thread *t)
+{
+	struct maps *maps = t->maps;
+
+	if (t->is_gone)
+		return;
+	t->is_gone = true;
+	if (!maps || --maps->nr_live || maps->is_dying)
+		return;
+	maps->is_dying = true;
+	machine->dying = xgrow(machine->dying, machine->nr_dying + 1, &machine->alloc_dying,
+			       sizeof(*machine->dying));
+	machine->dying[machine->nr_dying++] = maps;
 }
 
 static struct thread *thread_new(struct machine *machine, int pid, int tid)
@@ -244,9 +291,15 @@ static struct thread *thread_new(struct machine *machine, int pid, int tid)
 		snprintf(buf, sizeof(buf), ":%d", tid);
 	t->comm = strpool_intern(machine->names, buf);
 	t->maps = machine_proc_maps(machine, pid);
+	t->maps->nr_live++;
 	t->next_all = machine->all_threads;
 	machine->all_threads = t;
-	u64map_set(&machine->threads, (u64)(u32)tid, t);
+	{
+		struct thread *old = u64map_set(&machine->threads, (u64)(u32)tid, t);
+
+		if (old)
+			thread_gone(machine, old);
+	}
 	return t;
 }
 
@@ -265,7 +318,11 @@ struct thread *machine_findnew_thread(struct machine *machine, int pid, int tid)
 	if (t && pid != -1 && t->pid != pid && t->pid == -1) {
 		/* learnt the pid of a thread first seen without one */
 		t->pid = pid;
+		if (!t->is_gone)
+			t->maps->nr_live--;
 		t->maps = machine_proc_maps(machine, pid);
+		if (!t->is_gone)
+			t->maps->nr_live++;
 	}
 	if (!t)
 		t = thread_new(machine, pid == -1 ? tid : pid, tid);
@@ -313,6 +370,7 @@ int machine_process_fork(struct machine *machine, const union perf_event *ev)
 		 */
 		struct maps *maps = machine_new_maps(machine);
 
+		maps->pid = (int)f->pid;
 		if (!(ev->header.misc & PERF_RECORD_MISC_FORK_EXEC))
 			maps_clone(maps, parent->maps);
 		u64map_set(&machine->procs, (u64)f->pid, maps);
@@ -321,6 +379,18 @@ int machine_process_fork(struct machine *machine, const union perf_event *ev)
 	child = thread_new(machine, (int)f->pid, (int)f->tid);
 	machine->last_thread = NULL;
 	child->ppid = (int)f->ppid;
+	{
+		/* its EXIT came first: the task is already gone */
+		u64 tid = (u64)(u32)f->tid;
+		uintptr_t exit = (uintptr_t)u64map_find(&machine->exits[0], tid);
+
+		if (!exit)
+			exit = (uintptr_t)u64map_find(&machine->exits[1], tid);
+		if (exit && exit - 1 >= f->time) {
+			child->is_dead = true;
+			thread_gone(machine, child);
+		}
+	}
 	/*
 	 * perf copies the parent's comm only when a COMM named the parent:
 	 * otherwise the child keeps its own ":<tid>" (perf script shows it so).
@@ -336,8 +406,12 @@ int machine_process_exit(struct machine *machine, const union perf_event *ev)
 {
 	struct thread *t = machine_find_thread(machine, (int)ev->fork.tid);
 
-	if (t)
+	if (t) {
 		t->is_dead = true;
+		thread_gone(machine, t);
+	}
+	/* kept a while for a FORK of this task still to come (another cpu's ring) */
+	u64map_set(&machine->exits[0], (u64)(u32)ev->fork.tid, (void *)(uintptr_t)(ev->fork.time + 1));
 	return 0;
 }
 
@@ -421,47 +495,56 @@ found:
 	return dso;
 }
 
-static int default_loader(struct machine *machine, struct dso *dso, void *arg)
+int dso_symsrc_load(struct symsrc *ss, const char *long_name, const u8 *build_id,
+		    u8 build_id_size, bool is_kernel, const struct symbol_opts *opts)
 {
 	struct symsrc_args args = {
-		.opts = machine->opts.symbol_opts,
-		.build_id = dso->build_id_size ? dso->build_id : NULL,
-		.build_id_size = dso->build_id_size,
-		.is_kernel = dso->is_kernel,
+		.opts = opts,
+		.build_id = build_id_size ? build_id : NULL,
+		.build_id_size = build_id_size,
+		.is_kernel = is_kernel,
 	};
 
-	(void)arg;
-	dso->ss = symsrc_new(machine->names);
-	if (dso->is_kernel) {
-		const char *n = dso->long_name;
+	/* tests: a slow disk or a huge table, without either (t8054) */
+	if (!is_kernel && getenv("SONDE_TEST_SYMBOL_DELAY_MS"))
+		usleep((useconds_t)atoi(getenv("SONDE_TEST_SYMBOL_DELAY_MS")) * 1000);
+	if (is_kernel) {
+		const char *n = long_name;
 
 		/* the image: -k, kcore_dir, a vmlinux found, kallsyms (symbol/vmlinux.c) */
 		if (!strncmp(n, "[kernel.kallsyms]", 17) || !strcmp(n, "[kernel.vmlinux]"))
-			return symsrc_load_kernel(dso->ss, &args);
+			return symsrc_load_kernel(ss, &args);
 		if (n[0] == '[') {
 			char mod[128];
 			size_t len = strlen(n);
 
 			snprintf(mod, sizeof(mod), "%.*s", (int)(len > 2 ? len - 2 : 0), n + 1);
-			return symsrc_load_kallsyms(dso->ss, mod, &args);
+			return symsrc_load_kallsyms(ss, mod, &args);
 		}
 	}
-	return symsrc_load(dso->ss, dso->long_name, &args);
+	return symsrc_load(ss, long_name, &args);
 }
 
 int dso_load(struct machine *machine, struct dso *dso)
 {
 	if (dso->is_loaded)
 		return dso->load_status;
+	/* a live session: the loader thread does it, the address is shown meanwhile */
+	if (machine->lazy)
+		return machine_queue_symbols(machine, dso);
 	dso->is_loaded = true;
 	if (machine->opts.no_symbols) {
 		dso->load_status = -ENOENT;
 		return dso->load_status;
 	}
-	if (machine->loader)
+	if (machine->loader) {
 		dso->load_status = machine->loader(machine, dso, machine->loader_arg);
-	else
-		dso->load_status = default_loader(machine, dso, NULL);
+	} else {
+		dso->ss = symsrc_new(machine->names);
+		dso->load_status = dso_symsrc_load(dso->ss, dso->long_name, dso->build_id,
+						   dso->build_id_size, dso->is_kernel,
+						   machine->opts.symbol_opts);
+	}
 	pr_debug2("loaded %s: %d\n", dso->long_name, dso->load_status);
 	return dso->load_status;
 }
@@ -608,6 +691,8 @@ static struct frame *frame_new(struct machine *machine, const struct symbol *sym
 	f->addr = addr;
 	f->level = level;
 	f->inlined = false;
+	if (map)
+		map->has_frame = true;
 	f->id = machine->nr_frames;
 	machine->frames = xgrow(machine->frames, machine->nr_frames + 1, &machine->alloc_frames, sizeof(*machine->frames));
 	machine->frames[machine->nr_frames++] = f;
@@ -653,7 +738,8 @@ static struct frame *frame_intern(struct machine *machine, struct map *map, u64 
 
 	if (dso) {
 		dso->is_hit = true;
-		dso_load(machine, dso);
+		if (dso_load(machine, dso) == -EAGAIN)
+			dso->nr_pending_hits++;
 		if (dso->ss && dso->ss->is_loaded && !dso->ss->status) {
 			addr = symsrc_map_ip(dso->ss, map->start, map->pgoff, ip);
 			sym = symsrc_find(dso->ss, addr);
@@ -717,6 +803,9 @@ const struct frame *machine_resolve_ip(struct machine *machine, struct thread *t
 			level = 'k';
 	}
 	f = frame_intern(machine, map, ip, level);
+	/* a dso whose symbols are still loading: not kept, resolved again once they are */
+	if (f->dso && !f->dso->is_loaded)
+		return f;
 	u64map_set(&maps->cache, ip, f);
 	*slot = (struct frame_cache_slot){ maps, ip, maps->gen, f };
 	return f;
@@ -752,6 +841,14 @@ const struct frame *machine_inline_frame(struct machine *machine, const struct f
 	return f;
 }
 
+const struct frame *machine_frame_reresolve(struct machine *machine, const struct frame *f)
+{
+	if (f->sym || !f->dso || !f->dso->is_loaded || !f->map || !f->dso->ss ||
+	    f->dso->load_status)
+		return f;
+	return frame_intern(machine, f->map, f->ip, f->level);
+}
+
 int machine_resolve(struct machine *machine, const struct perf_sample *sample,
 		    struct addr_location *loc)
 {
@@ -777,4 +874,104 @@ int machine_process_event(struct machine *machine, const union perf_event *ev)
 	default:
 		return 0;
 	}
+}
+
+/* ---- reaping (live sessions) ------------------------------------------ */
+
+/* reap_threads - threads of reaped spaces leave the lookups; those no entry holds are freed */
+static void reap_threads(struct machine *machine)
+{
+	struct thread **link = &machine->all_threads;
+
+	while (*link) {
+		struct thread *t = *link;
+
+		if (t->maps && t->maps->is_reaped) {
+			if (u64map_find(&machine->threads, (u64)(u32)t->tid) == t)
+				u64map_remove(&machine->threads, (u64)(u32)t->tid);
+			t->maps = NULL;
+		}
+		if (machine->last_thread == t && !t->maps)
+			machine->last_thread = NULL;
+		if (!t->maps && t->is_gone && !t->nr_entries) {
+			*link = t->next_all;
+			free(t);
+			continue;
+		}
+		link = &t->next_all;
+	}
+}
+
+/* reap_maps - the maps no space holds and no frame points to */
+static void reap_maps(struct machine *machine)
+{
+	struct map **link = &machine->all_maps;
+
+	while (*link) {
+		struct map *m = *link;
+
+		if (!m->refcnt && !m->has_frame) {
+			*link = m->next_all;
+			free(m);
+			continue;
+		}
+		link = &m->next_all;
+	}
+}
+
+/* reap_space - free @maps (its threads are done with it) */
+static void reap_space(struct machine *machine, struct maps *maps)
+{
+	struct maps *last;
+
+	if (maps->pid != -1 && u64map_find(&machine->procs, (u64)(u32)maps->pid) == maps)
+		u64map_remove(&machine->procs, (u64)(u32)maps->pid);
+	for (size_t i = 0; i < maps->nr; i++)
+		maps->arr[i]->refcnt--;
+	maps_release(maps);
+	last = machine->all_maps_sets[--machine->nr_maps_sets];
+	machine->all_maps_sets[maps->set_idx] = last;
+	last->set_idx = maps->set_idx;
+	free(maps);
+}
+
+size_t machine_reap(struct machine *machine, void (*forget)(void *arg, const struct maps *maps),
+		    void *arg)
+{
+	struct maps **tmp;
+	size_t nr = 0, tmp_alloc;
+
+	/* the spaces that died before the last call: no sample of theirs is in flight now */
+	for (size_t i = 0; i < machine->nr_reapable; i++) {
+		struct maps *maps = machine->reapable[i];
+
+		maps->is_dying = false;
+		/* a thread of it appeared since (a late record): it lives on */
+		if (maps->nr_live)
+			continue;
+		maps->is_reaped = true;
+		machine->reapable[nr++] = maps;
+	}
+	if (nr) {
+		reap_threads(machine);
+		for (size_t i = 0; i < nr; i++) {
+			if (forget)
+				forget(arg, machine->reapable[i]);
+			reap_space(machine, machine->reapable[i]);
+		}
+		reap_maps(machine);
+	}
+	u64map_release(&machine->exits[1]);
+	machine->exits[1] = machine->exits[0];
+	u64map_init(&machine->exits[0]);
+	/* those that died since become the next call's */
+	tmp = machine->reapable;
+	tmp_alloc = machine->alloc_reapable;
+	machine->reapable = machine->dying;
+	machine->alloc_reapable = machine->alloc_dying;
+	machine->nr_reapable = machine->nr_dying;
+	machine->dying = tmp;
+	machine->alloc_dying = tmp_alloc;
+	machine->nr_dying = 0;
+	return nr;
 }

@@ -36,6 +36,8 @@ struct dso {
 	bool is_kernel;		/* kernel image or module: absolute addresses, [k] */
 	bool is_jit;		/* /tmp/perf-PID.map (a JIT's, or executable anon memory): absolute addresses */
 	bool is_loaded;		/* the loader ran (whatever it found) */
+	bool is_queued;		/* lazy symbols: waiting for the loader thread */
+	u32 nr_pending_hits;	/* lazy symbols: addresses met while waiting (the queue's order) */
 	bool is_hit;		/* a sample or frame resolved to it */
 	int load_status;	/* the loader's result: 0 or -errno */
 	struct symsrc *ss;	/* owned, NULL until loaded (or when the loader has none) */
@@ -53,6 +55,8 @@ struct map {
 	u64 start, end, pgoff;
 	struct dso *dso; /* borrowed from the machine */
 	u32 prot, flags;
+	u32 refcnt;	      /* the address spaces whose arr holds it */
+	bool has_frame;	      /* a frame points to it: kept until machine_release() */
 	struct map *next_all; /* every map ever made, for machine_release() */
 };
 
@@ -65,7 +69,12 @@ struct maps {
 	struct map **arr; /* sorted by start */
 	size_t nr, alloc;
 	struct u64map cache; /* ip -> struct frame * */
-	u32 gen;	     /* bumped on every change */
+	u32 gen;	     /* changes on every change, unique over the run */
+	int pid;	     /* the process, -1 for the kernel's */
+	u32 nr_live;	     /* threads using it that have not exited */
+	size_t set_idx;	     /* its place in machine->all_maps_sets */
+	bool is_dying;	     /* on the machine's dying list (machine_reap) */
+	bool is_reaped;	     /* being freed by machine_reap */
 };
 
 /* struct thread - one task. Threads of a process share the process's maps. */
@@ -74,6 +83,8 @@ struct thread {
 	const char *comm;	 /* interned; ":<tid>" until a COMM or fork gives one */
 	bool comm_set;		 /* a COMM record (or the parent at fork) named it */
 	bool is_dead;		 /* EXIT seen */
+	bool is_gone;		 /* exited or replaced: no longer counted in its maps' nr_live */
+	u32 nr_entries;		 /* live hists' entries that point to it (top's reaping) */
 	u32 id;			 /* creation order */
 	struct maps *maps;	 /* borrowed from the machine (shared per process) */
 	struct thread *next_all; /* every thread ever made */
@@ -142,9 +153,14 @@ struct machine {
 	void *loader_arg;
 	struct machine_opts opts;
 	struct dso *kernel_dso;	/* [kernel.kallsyms], created on demand */
+	struct symbol_loader *lazy; /* owned: the loader thread (live sessions), or NULL */
 	struct build_id_entry *build_ids; /* borrowed from the header */
 	int nr_build_ids;
 	struct thread *last_thread;
+	struct maps **dying, **reapable; /* spaces whose threads all exited: freed in two reapings */
+	size_t nr_dying, alloc_dying, nr_reapable, alloc_reapable;
+	struct u64map exits[2]; /* tid -> EXIT time + 1, this reaping's and the last one's:
+				   a live session's rings can give a task's EXIT before its FORK */
 	struct u64map inline_frames; /* hash of (dso, name) -> frame of an inlined function */
 	struct symbol **inline_syms; /* owned: their synthetic symbols */
 	size_t nr_inline_syms, alloc_inline_syms;
@@ -239,6 +255,57 @@ static inline bool frame_is_kernel_level(const struct frame *f)
 
 /* dso_load - run the loader on @dso once. Returns dso->load_status. */
 int dso_load(struct machine *machine, struct dso *dso);
+
+/*
+ * dso_symsrc_load - the default loader: fill @ss with the symbols of the dso
+ * named @long_name (kernel image, module, file). Touches nothing but @ss, so
+ * the loader thread may run it. Returns 0 or -errno.
+ */
+int dso_symsrc_load(struct symsrc *ss, const char *long_name, const u8 *build_id,
+		    u8 build_id_size, bool is_kernel, const struct symbol_opts *opts);
+
+/*
+ * Lazy symbols (session/symbol-loader.c), for live sessions whose reading
+ * must not wait for a big table: after machine_start_lazy_symbols(),
+ * dso_load() queues the dso for a background thread and returns -EAGAIN;
+ * its addresses resolve to unresolved frames, which no cache keeps (here
+ * and in session/resolve.c), until the main thread's
+ * machine_collect_symbols() installs the table. Then
+ * machine_frame_reresolve() gives the symbol frame of such a frame.
+ */
+/* machine_start_lazy_symbols - start the loader thread. Returns 0 or -errno. */
+int machine_start_lazy_symbols(struct machine *machine);
+/* machine_stop_lazy_symbols - stop it (a load under way ends first); queued dsos stay unloaded */
+void machine_stop_lazy_symbols(struct machine *machine);
+/* machine_queue_symbols - hand @dso to the loader thread (once). Returns -EAGAIN. */
+int machine_queue_symbols(struct machine *machine, struct dso *dso);
+/* machine_collect_symbols - install the tables loaded since the last call; returns how many */
+u32 machine_collect_symbols(struct machine *machine);
+/*
+ * machine_wait_symbols - wait until @dso's table is installed (collecting
+ * what else arrives), at most @timeout_ms. Returns 0 or -ETIMEDOUT.
+ */
+int machine_wait_symbols(struct machine *machine, struct dso *dso, int timeout_ms);
+/* machine_nr_pending_symbols - dsos queued and not installed yet */
+u32 machine_nr_pending_symbols(const struct machine *machine);
+/*
+ * machine_frame_reresolve - for an unresolved frame whose dso's symbols have
+ * been installed since, the frame of its address now; else @f itself
+ */
+const struct frame *machine_frame_reresolve(struct machine *machine, const struct frame *f);
+
+/*
+ * machine_reap - a live session's bounded memory (top, at each refresh):
+ * the address spaces whose threads had all exited at the previous call are
+ * freed (their maps arrays and caches, the maps no other space holds and no
+ * frame points to), with their threads that no hist entry points to
+ * (thread->nr_entries); @forget (may be NULL) is told each space first, to
+ * drop what it keeps about it. Spaces are kept one call longer than their
+ * exit so that samples still in the rings resolve. Not with DWARF
+ * unwinding (its caches hold maps). Returns the number of spaces freed.
+ */
+size_t machine_reap(struct machine *machine, void (*forget)(void *arg, const struct maps *maps),
+		    void *arg);
 
 /* thread_set_comm - set the comm (interned). */
 void thread_set_comm(struct machine *machine, struct thread *thread, const char *comm);

@@ -64,6 +64,7 @@ void resolver_release(struct resolver *res)
 	for (size_t i = 0; i < res->nr_chunks; i++)
 		free(res->chunks[i]);
 	free(res->chunks);
+	free(res->free_frames);
 	for (u32 i = 0; i < res->nr_dsos; i++) {
 		if (res->dsos[i])
 			srcline_cache_free(res->dsos[i]->sc);
@@ -135,6 +136,8 @@ static const char *frame_srcline(struct resolver *res, struct dso *dso, u64 addr
 
 static struct resolved_frame *frame_alloc(struct resolver *res)
 {
+	if (res->nr_free_frames)
+		return res->free_frames[--res->nr_free_frames];
 	if (!res->chunk_left) {
 		res->chunk = xmalloc(CHUNK_FRAMES * sizeof(*res->chunk));
 		res->chunk_left = CHUNK_FRAMES;
@@ -225,6 +228,19 @@ space_frame_miss(struct resolver *res, const struct maps *maps, u64 key, struct 
 	if (!rf) {
 		rf = frame_alloc(res);
 		frame_fill(res, rf, maps, thread, cpumode, ip);
+		/*
+		 * a dso whose symbols are still loading (lazy symbols): not
+		 * kept, the address resolves again once they are there
+		 */
+		if (rf->frame->dso && !rf->frame->dso->is_loaded) {
+			struct resolved_frame *tmp = &res->scratch[res->scratch_next++ % RESOLVER_SCRATCH];
+
+			*tmp = *rf;
+			res->free_frames = xgrow(res->free_frames, res->nr_free_frames + 1,
+						 &res->alloc_free_frames, sizeof(*res->free_frames));
+			res->free_frames[res->nr_free_frames++] = rf;
+			return tmp;
+		}
 		u64map_set(&sp->ips, ip, rf);
 	}
 	*slot = (struct resolver_slot){ key, ip, gen, rf };
@@ -387,4 +403,30 @@ u32 resolve_sample_callchain(struct resolver *res, struct thread *thread,
 			add_unwound(res, thread, ips[i], out);
 	}
 	return out->nr;
+}
+
+static int frame_recycle(uint64_t key, void *val, void *arg)
+{
+	struct resolver *res = arg;
+
+	(void)key;
+	res->free_frames = xgrow(res->free_frames, res->nr_free_frames + 1, &res->alloc_free_frames,
+				 sizeof(*res->free_frames));
+	res->free_frames[res->nr_free_frames++] = val;
+	return 0;
+}
+
+void resolver_forget_maps(struct resolver *res, const struct maps *maps)
+{
+	/* one space per cpumode seen in it; the slots go stale by the maps' generation */
+	for (int mode = 0; mode <= PERF_RECORD_MISC_CPUMODE_MASK; mode++) {
+		struct resolver_space *sp = u64map_remove(&res->spaces, space_key(maps, mode));
+
+		if (!sp)
+			continue;
+		if (res->last_space == sp)
+			res->last_space = NULL;
+		u64map_for_each(&sp->ips, frame_recycle, res);
+		space_free(0, sp, NULL);
+	}
 }

@@ -109,6 +109,12 @@ struct resolver {
 	size_t chunk_left;
 	void **chunks;
 	size_t nr_chunks, alloc_chunks;
+	struct resolved_frame **free_frames; /* of forgotten spaces, for reuse */
+#define RESOLVER_SCRATCH 16
+	struct resolved_frame scratch[RESOLVER_SCRATCH]; /* frames not kept (lazy symbols):
+							    each valid for the next 15 lookups */
+	unsigned scratch_next;
+	size_t nr_free_frames, alloc_free_frames;
 	struct resolver_dso **dsos;	/* by dso id, NULL until asked */
 	u32 nr_dsos;
 	struct unwind_cache *unwind;	/* made on the first dwarf sample */
@@ -118,6 +124,11 @@ struct resolver {
 void resolver_init(struct resolver *res, struct machine *machine, const struct resolver_opts *opts);
 /* resolver_release - free the caches */
 void resolver_release(struct resolver *res);
+/*
+ * resolver_forget_maps - drop the caches of address space @maps, about to be
+ * freed (machine_reap); its resolved frames are reused
+ */
+void resolver_forget_maps(struct resolver *res, const struct maps *maps);
 
 /*
  * resolver_frame - @ip seen in @thread with @cpumode, resolved and cached.

@@ -290,6 +290,121 @@ TEST(hists_decay_ages_and_removes)
 	fx_release(&fx);
 }
 
+static const struct frame *remap_to(void *arg, const struct frame *f)
+{
+	const struct frame *const *pair = arg;
+
+	return f == pair[0] ? pair[1] : f;
+}
+
+/* top's lazy symbols: entries moved to another frame merge with the one there, lookups follow */
+TEST(hists_remap_frames_merges)
+{
+	struct fixture fx;
+	struct hists h;
+	struct hists_opts o;
+	const struct frame *pair[2];
+	static const int c0[] = { 0, -1 }, c1[] = { 1, -1 }, c2[] = { 2, -1 };
+
+	fx_init(&fx);
+	opts_default(&o, false);
+	hists_init(&h, &o);
+	add(&fx, &h, 100, c0);
+	add(&fx, &h, 50, c1);
+	add(&fx, &h, 7, c2);
+	EXPECT_EQ(h.nr_entries, 3);
+	EXPECT_EQ(fx.t->nr_entries, 3);
+	pair[0] = fr(&fx, 0);
+	pair[1] = fr(&fx, 1);
+	EXPECT_EQ(hists_remap_frames(&h, remap_to, pair), 1);
+	EXPECT_EQ(h.nr_entries, 2);
+	EXPECT_EQ(fx.t->nr_entries, 2);
+	hists_sort(&h);
+	EXPECT_TRUE(h.entries[0]->frame == pair[1]);
+	EXPECT_EQ(h.entries[0]->period, 150);
+	EXPECT_EQ(h.entries[0]->nr_events, 2);
+	/* the table knows the merged entry: a new sample there finds it */
+	add(&fx, &h, 10, c1);
+	EXPECT_EQ(h.nr_entries, 2);
+	EXPECT_EQ(h.entries[0]->period, 160);
+	/* nothing to move: nothing changes */
+	EXPECT_EQ(hists_remap_frames(&h, remap_to, pair), 0);
+	EXPECT_EQ(h.nr_entries, 2);
+	hists_release_live(&h);
+	EXPECT_EQ(fx.t->nr_entries, 0);
+	fx_release(&fx);
+}
+
+static void task_event(struct machine *m, u32 type, u32 pid, u32 ppid, u64 time)
+{
+	union perf_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.header.type = type;
+	ev.header.size = sizeof(ev.fork);
+	ev.fork.pid = ev.fork.tid = pid;
+	ev.fork.ppid = ev.fork.ptid = ppid;
+	ev.fork.time = time;
+	machine_process_event(m, &ev);
+}
+
+static size_t nr_threads(const struct machine *m)
+{
+	size_t n = 0;
+
+	for (const struct thread *t = m->all_threads; t; t = t->next_all)
+		n++;
+	return n;
+}
+
+/* top's bounded memory: an exited process goes at the second reaping, unless an entry holds its thread */
+TEST(machine_reap_frees_exited_processes)
+{
+	struct fixture fx;
+	struct hists h;
+	struct hists_opts o;
+	struct thread *held;
+	size_t sets;
+	static const int c0[] = { 0, -1 };
+
+	fx_init(&fx);
+	sets = fx.m.nr_maps_sets;
+	task_event(&fx.m, PERF_RECORD_FORK, 7, 5, 10);
+	machine_add_map(&fx.m, 7, 7, 0x40000, 0x1000, 0, "/bin/child", NULL, 0, 5, 0);
+	task_event(&fx.m, PERF_RECORD_FORK, 8, 5, 11);
+	EXPECT_EQ(fx.m.nr_maps_sets, sets + 2);
+	/* an entry holds process 8's thread */
+	held = machine_find_thread(&fx.m, 8);
+	opts_default(&o, false);
+	o.keys[0] = SORT_PID;
+	hists_init(&h, &o);
+	fx.t = held;
+	add(&fx, &h, 10, c0);
+	fx.t = machine_find_thread(&fx.m, 5);
+	task_event(&fx.m, PERF_RECORD_EXIT, 7, 5, 20);
+	task_event(&fx.m, PERF_RECORD_EXIT, 8, 5, 21);
+	/* an EXIT read before its FORK: that task is gone at once */
+	task_event(&fx.m, PERF_RECORD_EXIT, 9, 5, 30);
+	task_event(&fx.m, PERF_RECORD_FORK, 9, 5, 29);
+	EXPECT_EQ(nr_threads(&fx.m), 4);
+	EXPECT_EQ(machine_reap(&fx.m, NULL, NULL), 0); /* samples may still come */
+	EXPECT_TRUE(machine_find_thread(&fx.m, 7) != NULL);
+	EXPECT_EQ(machine_reap(&fx.m, NULL, NULL), 3);
+	EXPECT_TRUE(machine_find_thread(&fx.m, 7) == NULL);
+	EXPECT_TRUE(machine_find_thread(&fx.m, 9) == NULL);
+	EXPECT_TRUE(machine_find_thread(&fx.m, 5) != NULL);
+	EXPECT_EQ(fx.m.nr_maps_sets, sets);
+	/* 5 stays, 8 stays for its entry, 7 and 9 are freed */
+	EXPECT_EQ(nr_threads(&fx.m), 2);
+	/* a late sample of 7 makes a new task, resolved in a new, empty space */
+	EXPECT_TRUE(machine_findnew_thread(&fx.m, 7, 7)->maps->nr == 0);
+	/* process 5 still resolves */
+	EXPECT_TRUE(fr(&fx, 0)->sym != NULL);
+	hists_release_live(&h);
+	EXPECT_EQ(held->nr_entries, 0);
+	fx_release(&fx);
+}
+
 static int gapped_loader(struct machine *m, struct dso *dso, void *arg)
 {
 	static const char *const names[] = { "a", "b", "c", "d" };
