@@ -47,6 +47,7 @@ struct report_hist_args {
 	/* progress line on stderr when the load takes more than a second (terminal only) */
 	bool show_progress;
 	bool tui;		   /* the histogram browser instead of the stdio text */
+	char **switch_to;	   /* the TUI's data file switch: the file chosen (owned), or NULL */
 };
 
 /*
@@ -56,6 +57,19 @@ struct report_hist_args {
  * 234 a bad --time; 0 after some of perf's errors).
  */
 int report_hists_run(const struct report_hist_args *a, FILE *out);
+
+struct session;
+struct report;
+struct report_print_args;
+
+/*
+ * report_tui - browse @rep (loaded from @s, read from @input) in the
+ * histogram browser with report's hooks: annotate, the script menus and
+ * the data file switch (the chosen file into *@a->switch_to). Returns the
+ * exit status (255 after the message when there is no usable terminal).
+ */
+int report_tui(const struct report_hist_args *a, struct session *s, struct report *rep,
+	       struct report_print_args *pa, const char *input);
 
 /*
  * report_parse_sort - --sort: keys, and output fields in their place. As
