@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sonde annotate's TUI entry for the other commands' browsers (report's 'a' key). */
+/* sonde annotate's TUI: its command entry and the entries for report's and top's browsers. */
 #ifndef SONDE_CMD_ANNOTATE_H
 #define SONDE_CMD_ANNOTATE_H
 
@@ -30,5 +30,21 @@ int annotate_tui_entry(const char *input, const struct symbol_opts *sopts,
 int annotate_tui_live(struct evlist *evlist, const struct annotate_hists *ah,
 		      const struct symbol *sym, int evsel_idx, u64 nr_samples, u64 period,
 		      bool intel, char *msg, size_t size);
+
+struct session;
+struct annotate_print_opts;
+
+/* annotate_tui_title - the browser's title line for @as (also --stdio2's) into @buf */
+void annotate_tui_title(struct evlist *evlist, struct annotate_hists *ah, const struct annotate_sym *as,
+			char *buf, size_t size);
+
+/*
+ * annotate_tui - sonde annotate on a terminal: the browser on the hottest
+ * symbol of @ah that can be annotated (under --percent-limit's @limit),
+ * its code from @cache; the scripts menu reads @input again. Returns the
+ * exit status (after its message on stderr).
+ */
+int annotate_tui(struct session *s, struct annotate_hists *ah, struct u64map *cache,
+		 const struct annotate_print_opts *po, double limit, bool quiet, const char *input);
 
 #endif
